@@ -1,0 +1,2 @@
+//! `kiln-filecheck`: an LLVM FileCheck-compatible pattern checker.
+#![deny(missing_docs)]

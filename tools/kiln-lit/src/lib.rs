@@ -1,0 +1,2 @@
+//! `kiln-lit`: an LLVM lit-compatible test runner.
+#![deny(missing_docs)]
