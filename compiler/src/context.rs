@@ -1,0 +1,208 @@
+//! The context: owner of interned types, attributes and strings, and of the dialect registry.
+//!
+//! Interned data lives in a `bumpalo` arena that the caller creates and lends to the context for
+//! the lifetime `'c` (as rustc's `TyCtxt<'tcx>` borrows its arenas), so handles are plain
+//! `&'c` pointers: `Copy`, comparable by identity, and readable without going through the
+//! context. A uniquing set per kind guarantees one copy of each distinct value.
+
+use std::cell::{Cell, RefCell};
+use std::collections::HashSet;
+
+use bumpalo::Bump;
+
+use crate::affine::AffineExpr;
+use crate::attributes::{AttrKind, Attribute, NamedAttr};
+use crate::dialect::DialectRegistry;
+use crate::types::{FloatKind, Signedness, Type, TypeKind};
+
+/// Owns interned IR data and the registry of known dialects.
+pub struct Context<'c> {
+    arena: &'c Bump,
+    strings: RefCell<HashSet<&'c str>>,
+    types: RefCell<HashSet<&'c TypeKind<'c>>>,
+    attrs: RefCell<HashSet<&'c AttrKind<'c>>>,
+    registry: DialectRegistry,
+    allow_unregistered: Cell<bool>,
+}
+
+impl<'c> Context<'c> {
+    /// A context interning into `arena`, knowing the dialects in `registry`.
+    pub fn new(arena: &'c Bump, registry: DialectRegistry) -> Self {
+        Context {
+            arena,
+            strings: RefCell::default(),
+            types: RefCell::default(),
+            attrs: RefCell::default(),
+            registry,
+            allow_unregistered: Cell::new(false),
+        }
+    }
+
+    /// The registered dialects and their operations.
+    pub fn registry(&self) -> &DialectRegistry {
+        &self.registry
+    }
+
+    /// Whether ops, types and attributes of unknown dialects are accepted.
+    pub fn allows_unregistered(&self) -> bool {
+        self.allow_unregistered.get()
+    }
+
+    /// Accept (or reject) ops, types and attributes of unknown dialects.
+    pub fn set_allow_unregistered(&self, allow: bool) {
+        self.allow_unregistered.set(allow)
+    }
+
+    /// Interns a string.
+    pub fn intern_str(&self, s: &str) -> &'c str {
+        let mut set = self.strings.borrow_mut();
+        if let Some(&found) = set.get(s) {
+            return found;
+        }
+        let stored: &'c str = self.arena.alloc_str(s);
+        set.insert(stored);
+        stored
+    }
+
+    /// Copies a slice into the arena (not uniqued; used to build interned values).
+    pub fn alloc_slice<T: Copy>(&self, items: &[T]) -> &'c [T] {
+        self.arena.alloc_slice_copy(items)
+    }
+
+    /// Copies bytes into the arena.
+    pub fn alloc_bytes(&self, bytes: &[u8]) -> &'c [u8] {
+        self.arena.alloc_slice_copy(bytes)
+    }
+
+    /// Allocates one affine expression node in the arena.
+    pub fn alloc_affine(&self, expr: AffineExpr<'c>) -> &'c AffineExpr<'c> {
+        self.arena.alloc(expr)
+    }
+
+    /// Interns a type.
+    pub fn ty(&self, kind: TypeKind<'c>) -> Type<'c> {
+        let mut set = self.types.borrow_mut();
+        if let Some(&found) = set.get(&kind) {
+            return Type(found);
+        }
+        let stored: &'c TypeKind<'c> = self.arena.alloc(kind);
+        set.insert(stored);
+        Type(stored)
+    }
+
+    /// Interns an attribute.
+    pub fn attr(&self, kind: AttrKind<'c>) -> Attribute<'c> {
+        let mut set = self.attrs.borrow_mut();
+        if let Some(&found) = set.get(&kind) {
+            return Attribute(found);
+        }
+        let stored: &'c AttrKind<'c> = self.arena.alloc(kind);
+        set.insert(stored);
+        Attribute(stored)
+    }
+
+    /// `iN` (signless).
+    pub fn int_type(&self, width: u32) -> Type<'c> {
+        self.ty(TypeKind::Integer { width, signedness: Signedness::Signless })
+    }
+
+    /// `index`.
+    pub fn index_type(&self) -> Type<'c> {
+        self.ty(TypeKind::Index)
+    }
+
+    /// A float type.
+    pub fn float_type(&self, kind: FloatKind) -> Type<'c> {
+        self.ty(TypeKind::Float(kind))
+    }
+
+    /// `none`.
+    pub fn none_type(&self) -> Type<'c> {
+        self.ty(TypeKind::None)
+    }
+
+    /// `(inputs) -> results`.
+    pub fn function_type(&self, inputs: &[Type<'c>], results: &[Type<'c>]) -> Type<'c> {
+        let inputs = self.alloc_slice(inputs);
+        let results = self.alloc_slice(results);
+        self.ty(TypeKind::Function { inputs, results })
+    }
+
+    /// `tensor<shape x elem>` without encoding.
+    pub fn tensor_type(&self, shape: &[i64], elem: Type<'c>) -> Type<'c> {
+        let shape = self.alloc_slice(shape);
+        self.ty(TypeKind::RankedTensor { shape, elem, encoding: None })
+    }
+
+    /// `unit`.
+    pub fn unit_attr(&self) -> Attribute<'c> {
+        self.attr(AttrKind::Unit)
+    }
+
+    /// An integer attribute of type `ty` (the value is truncated to the type's width).
+    pub fn int_attr(&self, value: i128, ty: Type<'c>) -> Attribute<'c> {
+        let value = match ty.kind() {
+            TypeKind::Integer { width, signedness } if *width < 128 => {
+                let shift = 128 - width;
+                match signedness {
+                    Signedness::Unsigned => ((value << shift) as u128 >> shift) as i128,
+                    _ => (value << shift) >> shift,
+                }
+            }
+            _ => value,
+        };
+        self.attr(AttrKind::Integer { value, ty })
+    }
+
+    /// `true` / `false` (an `i1` integer attribute).
+    pub fn bool_attr(&self, value: bool) -> Attribute<'c> {
+        self.int_attr(value as i128, self.int_type(1))
+    }
+
+    /// A string attribute without type.
+    pub fn str_attr(&self, value: &[u8]) -> Attribute<'c> {
+        let value = self.alloc_bytes(value);
+        self.attr(AttrKind::String { value, ty: None })
+    }
+
+    /// A type attribute.
+    pub fn type_attr(&self, ty: Type<'c>) -> Attribute<'c> {
+        self.attr(AttrKind::Type(ty))
+    }
+
+    /// An array attribute.
+    pub fn array_attr(&self, items: &[Attribute<'c>]) -> Attribute<'c> {
+        let items = self.alloc_slice(items);
+        self.attr(AttrKind::Array(items))
+    }
+
+    /// A dictionary attribute; entries are sorted by name (a later duplicate name wins).
+    pub fn dict_attr(&self, entries: &[NamedAttr<'c>]) -> Attribute<'c> {
+        let mut sorted: Vec<NamedAttr<'c>> = Vec::with_capacity(entries.len());
+        for e in entries {
+            match sorted.binary_search_by(|x| x.name.cmp(e.name)) {
+                Ok(i) => sorted[i] = *e,
+                Err(i) => sorted.insert(i, *e),
+            }
+        }
+        let entries = self.alloc_slice(&sorted);
+        self.attr(AttrKind::Dictionary(entries))
+    }
+
+    /// A flat symbol reference `@name`.
+    pub fn symbol_ref_attr(&self, name: &[u8]) -> Attribute<'c> {
+        let root = self.alloc_bytes(name);
+        self.attr(AttrKind::SymbolRef { root, nested: &[] })
+    }
+
+    /// `loc(unknown)`.
+    pub fn unknown_loc(&self) -> Attribute<'c> {
+        self.attr(AttrKind::UnknownLoc)
+    }
+
+    /// `loc("file":line:col)`.
+    pub fn file_loc(&self, file: &str, line: u32, col: u32) -> Attribute<'c> {
+        let file = self.alloc_bytes(file.as_bytes());
+        self.attr(AttrKind::FileLineColLoc { file, line, col, end: None })
+    }
+}

@@ -1,0 +1,296 @@
+//! Declarative op definitions and the dialect registry.
+//!
+//! An op is declared once, as a `static OpDef`: its name, its documentation, how many operands,
+//! results, regions and successors it takes, its inherent attributes with their constraints, its
+//! traits, and optional hooks (a verifier for what the declaration cannot say, a folder,
+//! canonicalization patterns, a custom assembly format). The generic verifier derives every
+//! check the declaration implies, so hooks never repeat them.
+//!
+//! ```ignore
+//! pub static RETURN: OpDef = OpDef {
+//!     name: "func.return",
+//!     summary: "function return operation",
+//!     operands: Arity::Any,
+//!     traits: &[Trait::Pure, Trait::Terminator, Trait::ReturnLike],
+//!     verify: Some(verify_return),
+//!     ..OpDef::DEFAULT
+//! };
+//! ```
+
+use indexmap::IndexMap;
+
+use crate::attributes::Attribute;
+use crate::context::Context;
+use crate::ir::{Ir, OpId};
+use crate::rewrite::PatternSet;
+use crate::syntax::custom::CustomSyntax;
+use crate::types::Type;
+
+/// How many of something an op takes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Arity {
+    /// Exactly this many.
+    Exactly(usize),
+    /// At least this many.
+    AtLeast(usize),
+    /// Any number.
+    Any,
+}
+
+impl Arity {
+    /// Whether `n` satisfies the arity.
+    pub fn accepts(self, n: usize) -> bool {
+        match self {
+            Arity::Exactly(k) => n == k,
+            Arity::AtLeast(k) => n >= k,
+            Arity::Any => true,
+        }
+    }
+
+    /// "1", "at least 1", ... as used in verifier messages.
+    pub fn describe(self) -> String {
+        match self {
+            Arity::Exactly(k) => k.to_string(),
+            Arity::AtLeast(k) => format!("at least {k}"),
+            Arity::Any => "any number of".to_string(),
+        }
+    }
+}
+
+/// Properties of an op that passes and the verifier rely on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Trait {
+    /// No side effects: removable when unused, CSE-able.
+    Pure,
+    /// Ends a block.
+    Terminator,
+    /// Returns control to the parent op (`func.return`).
+    ReturnLike,
+    /// Its regions cannot use values defined outside.
+    IsolatedFromAbove,
+    /// Its regions have one block each.
+    SingleBlock,
+    /// Its region's blocks need no terminator (`builtin.module`).
+    NoTerminator,
+    /// Defines a symbol (`sym_name` attribute).
+    Symbol,
+    /// Its region holds a symbol table.
+    SymbolTable,
+    /// All operands and results have one type.
+    SameOperandsAndResultType,
+    /// `op(a, b) == op(b, a)`.
+    Commutative,
+    /// Acts elementwise on shaped operands.
+    Elementwise,
+}
+
+/// What an inherent attribute must be.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AttrConstraint {
+    /// Anything.
+    Any,
+    /// A string attribute.
+    String,
+    /// A type attribute holding a function type.
+    FunctionType,
+    /// A type attribute.
+    Type,
+    /// An integer attribute.
+    Integer,
+    /// A flat symbol reference.
+    FlatSymbolRef,
+    /// An array attribute.
+    Array,
+    /// A dictionary attribute.
+    Dictionary,
+    /// A unit attribute.
+    Unit,
+}
+
+impl AttrConstraint {
+    /// Whether `attr` satisfies the constraint.
+    pub fn accepts(self, attr: Attribute<'_>) -> bool {
+        use crate::attributes::AttrKind as K;
+        use crate::types::TypeKind;
+        match self {
+            AttrConstraint::Any => true,
+            AttrConstraint::String => matches!(attr.kind(), K::String { .. }),
+            AttrConstraint::FunctionType => {
+                matches!(attr.kind(), K::Type(t) if matches!(t.kind(), TypeKind::Function { .. }))
+            }
+            AttrConstraint::Type => matches!(attr.kind(), K::Type(_)),
+            AttrConstraint::Integer => matches!(attr.kind(), K::Integer { .. }),
+            AttrConstraint::FlatSymbolRef => matches!(attr.kind(), K::SymbolRef { nested: [], .. }),
+            AttrConstraint::Array => matches!(attr.kind(), K::Array(_)),
+            AttrConstraint::Dictionary => matches!(attr.kind(), K::Dictionary(_)),
+            AttrConstraint::Unit => matches!(attr.kind(), K::Unit),
+        }
+    }
+
+    /// The MLIR-style description used in messages.
+    pub fn describe(self) -> &'static str {
+        match self {
+            AttrConstraint::Any => "any attribute",
+            AttrConstraint::String => "string attribute",
+            AttrConstraint::FunctionType => "type attribute of function type",
+            AttrConstraint::Type => "any type attribute",
+            AttrConstraint::Integer => "integer attribute",
+            AttrConstraint::FlatSymbolRef => "flat symbol reference attribute",
+            AttrConstraint::Array => "array attribute",
+            AttrConstraint::Dictionary => "dictionary of named attribute values",
+            AttrConstraint::Unit => "unit attribute",
+        }
+    }
+}
+
+/// An inherent attribute of an op.
+#[derive(Clone, Copy, Debug)]
+pub struct AttrSpec {
+    /// Its name.
+    pub name: &'static str,
+    /// What it must be.
+    pub constraint: AttrConstraint,
+    /// Whether it may be absent.
+    pub optional: bool,
+}
+
+/// The result of folding one op result: an existing value or a constant.
+#[derive(Clone, Copy, Debug)]
+pub enum FoldResult<'c> {
+    /// Replace by an existing value.
+    Value(crate::ir::ValueId),
+    /// Replace by a constant (materialized by the dialect).
+    Constant(Attribute<'c>),
+}
+
+/// An op-specific verifier: the message (without the `'op' op` prefix) on failure.
+pub type VerifyFn = for<'c> fn(&Context<'c>, &Ir<'c>, OpId) -> Result<(), String>;
+
+/// A folder: given the op and its operands' constant values (when known), the replacement of
+/// each result, or `None` when it does not fold.
+pub type FoldFn =
+    for<'c> fn(&Context<'c>, &Ir<'c>, OpId, &[Option<Attribute<'c>>]) -> Option<Vec<FoldResult<'c>>>;
+
+/// Adds an op's canonicalization patterns to a set.
+pub type PopulateFn = fn(&mut PatternSet);
+
+/// Builds the op that produces constant `value` of type `ty` (a dialect's constant
+/// materializer), returning the detached op.
+pub type MaterializeFn =
+    for<'c> fn(&Context<'c>, &mut Ir<'c>, Attribute<'c>, Type<'c>, Attribute<'c>) -> Option<OpId>;
+
+/// The declaration of an operation.
+#[derive(Debug)]
+pub struct OpDef {
+    /// Full name, `dialect.op`.
+    pub name: &'static str,
+    /// One-line summary.
+    pub summary: &'static str,
+    /// Operand count.
+    pub operands: Arity,
+    /// Result count.
+    pub results: Arity,
+    /// Region count.
+    pub regions: Arity,
+    /// Successor count.
+    pub successors: Arity,
+    /// Inherent attributes (stored as properties).
+    pub attrs: &'static [AttrSpec],
+    /// Traits.
+    pub traits: &'static [Trait],
+    /// The op that must directly enclose this one, if any.
+    pub parent: Option<&'static str>,
+    /// Extra verification.
+    pub verify: Option<VerifyFn>,
+    /// Folder.
+    pub fold: Option<FoldFn>,
+    /// Canonicalization patterns.
+    pub canonicalize: Option<PopulateFn>,
+    /// Custom assembly format.
+    pub syntax: Option<&'static CustomSyntax>,
+}
+
+impl OpDef {
+    /// Defaults for `..OpDef::DEFAULT`: no operands, results, regions, successors, attributes,
+    /// traits or hooks.
+    pub const DEFAULT: OpDef = OpDef {
+        name: "",
+        summary: "",
+        operands: Arity::Exactly(0),
+        results: Arity::Exactly(0),
+        regions: Arity::Exactly(0),
+        successors: Arity::Exactly(0),
+        attrs: &[],
+        traits: &[],
+        parent: None,
+        verify: None,
+        fold: None,
+        canonicalize: None,
+        syntax: None,
+    };
+
+    /// Whether the op has trait `t`.
+    pub fn has_trait(&self, t: Trait) -> bool {
+        self.traits.contains(&t)
+    }
+
+    /// The dialect namespace (the part before the first dot).
+    pub fn dialect(&self) -> &'static str {
+        self.name.split_once('.').map_or(self.name, |(d, _)| d)
+    }
+
+    /// The spec of inherent attribute `name`.
+    pub fn attr_spec(&self, name: &str) -> Option<&'static AttrSpec> {
+        self.attrs.iter().find(|a| a.name == name)
+    }
+}
+
+/// A dialect: a namespace and its ops.
+#[derive(Debug)]
+pub struct Dialect {
+    /// The namespace (`func`, `hl`).
+    pub name: &'static str,
+    /// One-line description.
+    pub summary: &'static str,
+    /// Its ops.
+    pub ops: &'static [&'static OpDef],
+    /// Builds constants for folding.
+    pub materialize_constant: Option<MaterializeFn>,
+}
+
+/// The known dialects and ops, in registration order.
+#[derive(Debug, Default, Clone)]
+pub struct DialectRegistry {
+    dialects: IndexMap<&'static str, &'static Dialect>,
+    ops: IndexMap<&'static str, &'static OpDef>,
+}
+
+impl DialectRegistry {
+    /// An empty registry.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Registers a dialect and its ops (registering twice is harmless).
+    pub fn register(&mut self, dialect: &'static Dialect) {
+        self.dialects.insert(dialect.name, dialect);
+        for op in dialect.ops {
+            self.ops.insert(op.name, op);
+        }
+    }
+
+    /// Looks a dialect up by namespace.
+    pub fn dialect(&self, name: &str) -> Option<&'static Dialect> {
+        self.dialects.get(name).copied()
+    }
+
+    /// Looks an op up by full name.
+    pub fn op(&self, name: &str) -> Option<&'static OpDef> {
+        self.ops.get(name).copied()
+    }
+
+    /// The registered dialects, in registration order.
+    pub fn dialects(&self) -> impl Iterator<Item = &'static Dialect> + '_ {
+        self.dialects.values().copied()
+    }
+}

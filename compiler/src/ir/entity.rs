@@ -1,0 +1,185 @@
+//! Typed `u32` index handles and the arenas they index.
+//!
+//! Every IR entity (operation, value, block, region) lives in an [`Arena`] and is named by a
+//! copyable newtype handle. Erased slots go on a free list and are reused, so long-running
+//! rewrites do not grow memory without bound. A handle to an erased slot is a bug in the caller;
+//! accessors report it with a panic message that names the handle, like slice indexing would.
+
+use std::fmt;
+
+/// Declares a `u32` newtype handle with a short display prefix (`op3`, `v7`, `bb2`, `r1`).
+macro_rules! entity {
+    ($(#[$doc:meta])* $name:ident, $prefix:literal) => {
+        $(#[$doc])*
+        #[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+        pub struct $name(u32);
+
+        impl $name {
+            /// The raw index of this handle.
+            pub fn index(self) -> usize {
+                self.0 as usize
+            }
+        }
+
+        impl EntityRef for $name {
+            fn new(index: usize) -> Self {
+                Self(u32::try_from(index).expect("more than u32::MAX IR entities"))
+            }
+            fn index(self) -> usize {
+                self.0 as usize
+            }
+        }
+
+        impl fmt::Debug for $name {
+            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                write!(f, concat!($prefix, "{}"), self.0)
+            }
+        }
+    };
+}
+
+entity!(
+    /// An operation.
+    OpId,
+    "op"
+);
+entity!(
+    /// An SSA value: an operation result or a block argument.
+    ValueId,
+    "v"
+);
+entity!(
+    /// A basic block.
+    BlockId,
+    "bb"
+);
+entity!(
+    /// A region: a list of blocks owned by an operation.
+    RegionId,
+    "r"
+);
+
+/// A handle that can be made from and turned into an arena index.
+pub trait EntityRef: Copy {
+    /// Wraps an index.
+    fn new(index: usize) -> Self;
+    /// Unwraps the index.
+    fn index(self) -> usize;
+}
+
+/// Storage for entities of one kind, indexed by their handle; erased slots are reused.
+#[derive(Debug, Clone)]
+pub struct Arena<K, V> {
+    slots: Vec<Option<V>>,
+    free: Vec<u32>,
+    live: usize,
+    _key: std::marker::PhantomData<K>,
+}
+
+impl<K: EntityRef, V> Default for Arena<K, V> {
+    fn default() -> Self {
+        Self { slots: Vec::new(), free: Vec::new(), live: 0, _key: std::marker::PhantomData }
+    }
+}
+
+impl<K: EntityRef + fmt::Debug, V> Arena<K, V> {
+    /// Stores `value` and returns its handle (reusing an erased slot when there is one).
+    pub fn alloc(&mut self, value: V) -> K {
+        self.live += 1;
+        if let Some(i) = self.free.pop() {
+            self.slots[i as usize] = Some(value);
+            K::new(i as usize)
+        } else {
+            self.slots.push(Some(value));
+            K::new(self.slots.len() - 1)
+        }
+    }
+
+    /// Removes the entity; its slot may be reused by a later `alloc`.
+    pub fn free(&mut self, key: K) -> V {
+        let value = self.slots[key.index()].take().unwrap_or_else(|| panic!("{key:?} erased twice"));
+        self.free.push(key.index() as u32);
+        self.live -= 1;
+        value
+    }
+
+    /// Whether `key` names a live entity.
+    pub fn contains(&self, key: K) -> bool {
+        matches!(self.slots.get(key.index()), Some(Some(_)))
+    }
+
+    /// Number of live entities.
+    pub fn len(&self) -> usize {
+        self.live
+    }
+
+    /// Whether there are no live entities.
+    pub fn is_empty(&self) -> bool {
+        self.live == 0
+    }
+
+    /// One past the largest index ever handed out (the size a dense side table needs).
+    pub fn capacity(&self) -> usize {
+        self.slots.len()
+    }
+}
+
+impl<K: EntityRef + fmt::Debug, V> std::ops::Index<K> for Arena<K, V> {
+    type Output = V;
+    fn index(&self, key: K) -> &V {
+        match self.slots.get(key.index()) {
+            Some(Some(v)) => v,
+            _ => panic!("use of erased or unknown {key:?}"),
+        }
+    }
+}
+
+impl<K: EntityRef + fmt::Debug, V> std::ops::IndexMut<K> for Arena<K, V> {
+    fn index_mut(&mut self, key: K) -> &mut V {
+        match self.slots.get_mut(key.index()) {
+            Some(Some(v)) => v,
+            _ => panic!("use of erased or unknown {key:?}"),
+        }
+    }
+}
+
+/// A dense side table keyed by handle, with a default for entries never set (Cranelift's
+/// `SecondaryMap`). Analyses keep their per-entity data here instead of in the IR.
+#[derive(Debug, Clone)]
+pub struct SecondaryMap<K, V: Clone> {
+    values: Vec<V>,
+    default: V,
+    _key: std::marker::PhantomData<K>,
+}
+
+impl<K: EntityRef, V: Clone + Default> Default for SecondaryMap<K, V> {
+    fn default() -> Self {
+        Self::with_default(V::default())
+    }
+}
+
+impl<K: EntityRef, V: Clone> SecondaryMap<K, V> {
+    /// An empty map whose unset entries read as `default`.
+    pub fn with_default(default: V) -> Self {
+        Self { values: Vec::new(), default, _key: std::marker::PhantomData }
+    }
+
+    /// The entry for `key` (the default when unset).
+    pub fn get(&self, key: K) -> &V {
+        self.values.get(key.index()).unwrap_or(&self.default)
+    }
+
+    /// A mutable entry for `key`, growing the table as needed.
+    pub fn get_mut(&mut self, key: K) -> &mut V {
+        let i = key.index();
+        if i >= self.values.len() {
+            self.values.resize(i + 1, self.default.clone());
+        }
+        &mut self.values[i]
+    }
+
+    /// Sets the entry for `key`.
+    pub fn set(&mut self, key: K, value: V) {
+        *self.get_mut(key) = value;
+    }
+}

@@ -1,0 +1,26 @@
+//! Kiln's IR infrastructure, after MLIR: operations with regions of blocks, SSA values with use
+//! lists, interned types and attributes, declaratively defined ops in dialects, MLIR's textual
+//! format (parser and printer), a verifier, rewriting, and a pass manager.
+//!
+//! The crate never panics on bad input: the parser, verifier and passes report located
+//! [`Diagnostic`]s instead.
+#![deny(missing_docs)]
+
+pub mod affine;
+pub mod attributes;
+pub mod context;
+pub mod diagnostics;
+pub mod dialect;
+pub mod ir;
+pub mod module;
+pub mod rewrite;
+pub mod syntax;
+pub mod types;
+
+pub use attributes::{AttrKind, Attribute, NamedAttr};
+pub use context::Context;
+pub use diagnostics::{Diagnostic, Severity, SourceMgr};
+pub use dialect::{Arity, AttrConstraint, AttrSpec, Dialect, DialectRegistry, OpDef, Trait};
+pub use ir::{BlockId, Ir, OpId, OperationState, RegionId, ValueId};
+pub use module::Module;
+pub use types::{FloatKind, Signedness, Type, TypeKind, DYNAMIC};

@@ -1,0 +1,5 @@
+//! Rewrite patterns and the greedy driver.
+
+/// A set of rewrite patterns.
+#[derive(Default)]
+pub struct PatternSet {}
