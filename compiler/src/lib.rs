@@ -14,6 +14,7 @@ pub mod dialect;
 pub mod ir;
 pub mod module;
 pub mod rewrite;
+pub mod symbol_table;
 pub mod syntax;
 pub mod types;
 

@@ -1,0 +1,15 @@
+//! Kiln's dialects, one folder each, each ending in one registration value.
+#![deny(missing_docs)]
+
+pub mod builtin;
+pub mod func;
+
+use kiln_compiler::DialectRegistry;
+
+/// A registry holding every dialect Kiln defines.
+pub fn all_dialects() -> DialectRegistry {
+    let mut registry = DialectRegistry::new();
+    registry.register(&builtin::BUILTIN);
+    registry.register(&func::FUNC);
+    registry
+}
