@@ -17,6 +17,7 @@ pub mod rewrite;
 pub mod symbol_table;
 pub mod syntax;
 pub mod types;
+pub mod verifier;
 
 pub use attributes::{AttrKind, Attribute, NamedAttr};
 pub use context::Context;

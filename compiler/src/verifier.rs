@@ -1,0 +1,238 @@
+//! The verifier: the contract every pass relies on.
+//!
+//! Invariants checked, for every op nested under the root (iteratively, so nesting depth is
+//! unbounded):
+//! 1. what the op's declaration implies: operand, result, region and successor counts, required
+//!    inherent attributes and their constraints, the required parent op;
+//! 2. traits: a `Terminator` ends its block; blocks of registered ops that need terminators
+//!    end in one; `SingleBlock` regions have at most one block; `IsolatedFromAbove` regions use
+//!    no value defined outside;
+//! 3. successors name blocks of the same region;
+//! 4. dominance: every operand is defined before its use — earlier in the same block, or in a
+//!    block that dominates the use's block, or in an enclosing region (graph regions, such as a
+//!    module body, are exempt);
+//! 5. the op's own verifier hook.
+//!
+//! Every failure becomes a located [`Diagnostic`] in MLIR's words (`'func.return' op has 1
+//! operands, but enclosing function (@f) returns 2`); all of them are collected, none stops
+//! the walk.
+
+use crate::context::Context;
+use crate::diagnostics::Diagnostic;
+use crate::dialect::{OpDef, Trait};
+use crate::ir::{BlockId, Ir, OpId, RegionId, SecondaryMap, ValueDef, WalkOrder};
+
+mod dominance;
+
+use dominance::DominanceInfo;
+
+/// Verifies `root` and everything nested in it; returns every error found.
+pub fn verify<'c>(ctx: &Context<'c>, ir: &Ir<'c>, root: OpId) -> Result<(), Vec<Diagnostic<'c>>> {
+    let mut v =
+        Verifier { ctx, ir, errors: Vec::new(), dom: DominanceInfo::default(), order: Default::default() };
+    v.number_ops(root);
+    for op in ir.walk(root, WalkOrder::PreOrder) {
+        v.verify_op(op);
+    }
+    if v.errors.is_empty() {
+        Ok(())
+    } else {
+        Err(v.errors)
+    }
+}
+
+struct Verifier<'a, 'c> {
+    ctx: &'a Context<'c>,
+    ir: &'a Ir<'c>,
+    errors: Vec<Diagnostic<'c>>,
+    dom: DominanceInfo,
+    /// Position of each op in its block.
+    order: SecondaryMap<OpId, u32>,
+}
+
+impl<'c> Verifier<'_, 'c> {
+    fn number_ops(&mut self, root: OpId) {
+        for op in self.ir.walk(root, WalkOrder::PreOrder) {
+            for &r in self.ir.regions(op) {
+                for b in self.ir.region_blocks(r) {
+                    for (i, o) in self.ir.block_ops(b).enumerate() {
+                        self.order.set(o, i as u32);
+                    }
+                }
+            }
+        }
+    }
+
+    fn error(&mut self, op: OpId, message: String) {
+        let data = self.ir.op(op);
+        self.errors.push(Diagnostic::error(data.loc, format!("'{}' op {message}", data.name)));
+    }
+
+    fn verify_op(&mut self, op: OpId) {
+        if let Some(def) = self.ir.op(op).def {
+            self.verify_declaration(op, def);
+            self.verify_traits(op, def);
+        }
+        self.verify_successors(op);
+        self.verify_operands(op);
+        if let Some(hook) = self.ir.op(op).def.and_then(|d| d.verify) {
+            if let Err(message) = hook(self.ctx, self.ir, op) {
+                self.error(op, message);
+            }
+        }
+    }
+
+    fn verify_declaration(&mut self, op: OpId, def: &'static OpDef) {
+        let ir = self.ir;
+        let counts = [
+            ("operands", def.operands, ir.operands(op).len()),
+            ("results", def.results, ir.results(op).len()),
+            ("regions", def.regions, ir.regions(op).len()),
+            ("successors", def.successors, ir.successors(op).len()),
+        ];
+        for (what, arity, n) in counts {
+            if !arity.accepts(n) {
+                self.error(op, format!("expected {} {what}, but found {n}", arity.describe()));
+            }
+        }
+        for spec in def.attrs {
+            match ir.attr(op, spec.name) {
+                None if !spec.optional => self.error(op, format!("requires attribute '{}'", spec.name)),
+                Some(a) if !spec.constraint.accepts(a) => self.error(
+                    op,
+                    format!(
+                        "attribute '{}' failed to satisfy constraint: {}",
+                        spec.name,
+                        spec.constraint.describe()
+                    ),
+                ),
+                _ => {}
+            }
+        }
+        if let Some(parent) = def.parent {
+            if ir.parent_op(op).is_none_or(|p| ir.op(p).name != parent) {
+                self.error(op, format!("expects parent op '{parent}'"));
+            }
+        }
+    }
+
+    fn verify_traits(&mut self, op: OpId, def: &'static OpDef) {
+        let ir = self.ir;
+        if def.has_trait(Trait::Terminator) {
+            if let Some(b) = ir.parent_block(op) {
+                if ir.last_op(b) != Some(op) {
+                    self.error(op, "must be the last operation in the parent block".into());
+                }
+            }
+        }
+        for (i, &r) in ir.regions(op).iter().enumerate() {
+            let blocks: Vec<BlockId> = ir.region_blocks(r).collect();
+            if def.has_trait(Trait::SingleBlock) && blocks.len() > 1 {
+                self.error(op, format!("expects region #{i} to have 0 or 1 blocks"));
+            }
+            if !def.has_trait(Trait::NoTerminator) {
+                for &b in &blocks {
+                    self.verify_block_terminator(op, b);
+                }
+            }
+        }
+    }
+
+    fn verify_block_terminator(&mut self, parent: OpId, block: BlockId) {
+        let ir = self.ir;
+        match ir.last_op(block) {
+            None => self.error(parent, "empty block: expect at least a terminator".into()),
+            Some(last) => {
+                // An unregistered op may be a terminator; only registered ones are known not to be.
+                if ir.op(last).def.is_some_and(|d| !d.has_trait(Trait::Terminator)) {
+                    let name = ir.op(last).name;
+                    let loc = ir.op(last).loc;
+                    self.errors.push(
+                        Diagnostic::error(loc, "block with no terminator, has ".to_string() + name)
+                            .with_note(ir.op(parent).loc, "in region of this operation"),
+                    );
+                }
+            }
+        }
+    }
+
+    fn verify_successors(&mut self, op: OpId) {
+        let ir = self.ir;
+        let region = ir.parent_block(op).and_then(|b| ir.parent_region(b));
+        for (i, &s) in ir.successors(op).iter().enumerate() {
+            if ir.parent_region(s) != region {
+                self.error(op, format!("reference to block defined in another region (successor #{i})"));
+            }
+        }
+    }
+
+    /// Dominance and isolation of every operand.
+    fn verify_operands(&mut self, op: OpId) {
+        let ir = self.ir;
+        for (i, &v) in ir.operands(op).iter().enumerate() {
+            let def_block = match ir.value(v).def {
+                ValueDef::Result { op: d, .. } => ir.parent_block(d),
+                ValueDef::BlockArg { block, .. } => Some(block),
+            };
+            let Some(def_region) = def_block.and_then(|b| ir.parent_region(b)) else {
+                self.error(op, format!("operand #{i} does not dominate this use"));
+                continue;
+            };
+            // Find the ancestor of `op` that sits in the defining region, noting isolation.
+            let mut user = op;
+            let mut isolated_by = None;
+            let found = loop {
+                let Some(b) = ir.parent_block(user) else { break false };
+                let r = ir.parent_region(b);
+                if r == Some(def_region) {
+                    break true;
+                }
+                let Some(owner) = r.and_then(|r| ir.region_owner(r)) else { break false };
+                if isolated_by.is_none()
+                    && ir.op(owner).def.is_some_and(|d| d.has_trait(Trait::IsolatedFromAbove))
+                {
+                    isolated_by = Some(owner);
+                }
+                user = owner;
+            };
+            if let (true, Some(iso)) = (found, isolated_by) {
+                let d = Diagnostic::error(ir.op(op).loc, "using value defined outside the region")
+                    .with_note(ir.op(iso).loc, "required by region isolation constraints");
+                self.errors.push(d);
+                continue;
+            }
+            if !found || !self.dominates(v, user, def_region) {
+                self.error(op, format!("operand #{i} does not dominate this use"));
+            }
+        }
+    }
+
+    /// Whether value `v` (defined in `region`) dominates op `user` (in `region`).
+    fn dominates(&mut self, v: crate::ir::ValueId, user: OpId, region: RegionId) -> bool {
+        let ir = self.ir;
+        if self.is_graph_region(region) {
+            return true;
+        }
+        let user_block = ir.parent_block(user).expect("user sits in a block");
+        match ir.value(v).def {
+            ValueDef::BlockArg { block, .. } => self.dom.dominates(ir, region, block, user_block),
+            ValueDef::Result { op: d, .. } => {
+                let def_block = ir.parent_block(d).expect("definition sits in a block");
+                if def_block == user_block {
+                    self.order.get(d) < self.order.get(user)
+                } else {
+                    self.dom.dominates(ir, region, def_block, user_block)
+                }
+            }
+        }
+    }
+
+    /// Graph regions (no dominance): regions of ops with `NoTerminator` that hold a symbol
+    /// table, i.e. module bodies, as MLIR's `RegionKindInterface` says for `builtin.module`.
+    fn is_graph_region(&self, region: RegionId) -> bool {
+        self.ir
+            .region_owner(region)
+            .and_then(|o| self.ir.op(o).def)
+            .is_some_and(|d| d.has_trait(Trait::NoTerminator) && d.has_trait(Trait::SymbolTable))
+    }
+}
