@@ -13,6 +13,7 @@ pub mod diagnostics;
 pub mod dialect;
 pub mod ir;
 pub mod module;
+pub mod pass;
 pub mod rewrite;
 pub mod symbol_table;
 pub mod syntax;

@@ -1,0 +1,186 @@
+//! The pass manager: runs passes on an anchor op and nested pass managers on the ops directly
+//! nested in it whose name matches, with instrumentation around every pass.
+
+use std::fmt;
+use std::time::Instant;
+
+use indexmap::IndexMap;
+
+use super::instrument::display_name;
+use super::{Instrumentation, Pass, PassContext};
+use crate::context::Context;
+use crate::diagnostics::{Diagnostic, Severity};
+use crate::ir::{Ir, OpId};
+use crate::verifier::verify;
+
+/// One element of a pipeline.
+pub(super) enum Entry {
+    Pass(Box<dyn Pass>),
+    Nested(PassManager),
+}
+
+/// A list of passes and nested pass managers anchored on an op name (`None`: any op).
+pub struct PassManager {
+    anchor: Option<String>,
+    entries: Vec<Entry>,
+}
+
+impl PassManager {
+    /// An empty pass manager for ops named `anchor` (`None`: any op).
+    pub fn new(anchor: Option<&str>) -> Self {
+        PassManager { anchor: anchor.map(str::to_string), entries: Vec::new() }
+    }
+
+    pub(super) fn with_entries(anchor: Option<String>, entries: Vec<Entry>) -> Self {
+        PassManager { anchor, entries }
+    }
+
+    /// Appends a pass.
+    pub fn add_pass(&mut self, pass: Box<dyn Pass>) {
+        self.entries.push(Entry::Pass(pass));
+    }
+
+    /// Appends a nested pass manager and returns it.
+    pub fn nest(&mut self, anchor: &str) -> &mut PassManager {
+        self.entries.push(Entry::Nested(PassManager::new(Some(anchor))));
+        match self.entries.last_mut() {
+            Some(Entry::Nested(pm)) => pm,
+            _ => unreachable!("just pushed a nested pass manager"),
+        }
+    }
+
+    /// Whether there is nothing to run.
+    pub fn is_empty(&self) -> bool {
+        self.entries.is_empty()
+    }
+
+    /// Runs the pipeline on `op`. Every diagnostic produced (remarks included) is pushed to
+    /// `diagnostics`; `Err` means a pass failed or the IR did not verify after a pass.
+    pub fn run<'c>(
+        &mut self,
+        ctx: &Context<'c>,
+        ir: &mut Ir<'c>,
+        op: OpId,
+        instr: &mut Instrumentation<'_>,
+        diagnostics: &mut Vec<Diagnostic<'c>>,
+    ) -> Result<(), ()> {
+        if let Some(anchor) = &self.anchor {
+            let name = ir.op(op).name;
+            if name != anchor {
+                let msg = format!("can't run '{anchor}' pass manager on '{name}' op");
+                diagnostics.push(Diagnostic::error(ir.op(op).loc, msg));
+                return Err(());
+            }
+        }
+        self.run_entries(ctx, ir, op, instr, diagnostics, &mut Vec::new())
+    }
+
+    fn run_entries<'c>(
+        &mut self,
+        ctx: &Context<'c>,
+        ir: &mut Ir<'c>,
+        op: OpId,
+        instr: &mut Instrumentation<'_>,
+        diagnostics: &mut Vec<Diagnostic<'c>>,
+        path: &mut Vec<String>,
+    ) -> Result<(), ()> {
+        for entry in &mut self.entries {
+            match entry {
+                Entry::Pass(pass) => run_pass(pass.as_mut(), ctx, ir, op, instr, diagnostics, path)?,
+                Entry::Nested(pm) => {
+                    let children: Vec<OpId> = ir
+                        .regions(op)
+                        .iter()
+                        .flat_map(|&r| ir.region_blocks(r).collect::<Vec<_>>())
+                        .flat_map(|b| ir.block_ops(b).collect::<Vec<_>>())
+                        .filter(|&c| pm.anchor.as_deref().is_none_or(|a| ir.op(c).name == a))
+                        .collect();
+                    path.push(format!("'{}' Pipeline", pm.anchor.as_deref().unwrap_or("any")));
+                    let start = Instant::now();
+                    let mut result = Ok(());
+                    for child in children {
+                        result = pm.run_entries(ctx, ir, child, instr, diagnostics, path);
+                        if result.is_err() {
+                            break;
+                        }
+                    }
+                    instr.add_time(path, start.elapsed());
+                    path.pop();
+                    result?;
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+fn run_pass<'c>(
+    pass: &mut dyn Pass,
+    ctx: &Context<'c>,
+    ir: &mut Ir<'c>,
+    op: OpId,
+    instr: &mut Instrumentation<'_>,
+    diagnostics: &mut Vec<Diagnostic<'c>>,
+    path: &mut Vec<String>,
+) -> Result<(), ()> {
+    let info = pass.info();
+    let name = ir.op(op).name;
+    if let Some(anchor) = info.anchor {
+        if anchor != name {
+            let msg = format!("can't run '{}' pass on '{name}' op: it runs on '{anchor}' ops", info.name);
+            diagnostics.push(Diagnostic::error(ir.op(op).loc, msg));
+            return Err(());
+        }
+    }
+    let printer = instr.printer;
+    if let Some(print) = printer.filter(|_| instr.wants_before(info.name)) {
+        let text = print(ctx, ir, op);
+        instr.dump("Before", info.name, &text);
+    }
+    let before = printer.filter(|_| instr.print_after_change).map(|print| print(ctx, ir, op));
+    let errors_before = diagnostics.iter().filter(|d| d.severity == Severity::Error).count();
+    let mut stats = IndexMap::new();
+    let start = Instant::now();
+    let result = pass.run(&mut PassContext { ctx, ir, diagnostics, statistics: &mut stats }, op);
+    path.push(display_name(info.name));
+    instr.add_time(path, start.elapsed());
+    instr.add_stats(path, stats);
+    path.pop();
+    let errors_after = diagnostics.iter().filter(|d| d.severity == Severity::Error).count();
+    if result.is_err() || errors_after > errors_before {
+        if errors_after == errors_before {
+            diagnostics.push(Diagnostic::error(ir.op(op).loc, format!("pass '{}' failed", info.name)));
+        }
+        return Err(());
+    }
+    if instr.verify_each {
+        if let Err(errors) = verify(ctx, ir, op) {
+            diagnostics.extend(errors);
+            return Err(());
+        }
+    }
+    if let Some(print) = printer.filter(|_| instr.wants_after(info.name)) {
+        let text = print(ctx, ir, op);
+        if before.as_deref() != Some(text.as_str()) || !instr.print_after_change {
+            instr.dump("After", info.name, &text);
+        }
+    }
+    Ok(())
+}
+
+impl fmt::Display for PassManager {
+    /// The pipeline in textual form, e.g. `builtin.module(func.func(cse))`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}(", self.anchor.as_deref().unwrap_or("any"))?;
+        for (i, e) in self.entries.iter().enumerate() {
+            if i > 0 {
+                f.write_str(", ")?;
+            }
+            match e {
+                Entry::Pass(p) => f.write_str(p.info().name)?,
+                Entry::Nested(pm) => write!(f, "{pm}")?,
+            }
+        }
+        f.write_str(")")
+    }
+}

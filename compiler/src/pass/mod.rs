@@ -1,0 +1,104 @@
+//! Passes and the pass manager, after MLIR's: passes are registered once with metadata
+//! ([`PassInfo`]: kebab-case name, summary, description, typed options), pipelines are written
+//! as text (`builtin.module(func.func(cse, canonicalize{max-iterations=4}))`), pass managers
+//! nest per op name, and instrumentation verifies, prints, times and counts around each pass.
+
+mod instrument;
+mod manager;
+mod options;
+mod pipeline;
+
+pub use instrument::{Instrumentation, IrPrinter};
+pub use manager::PassManager;
+pub use options::{OptionKind, PassOptionSpec, PassOptions};
+pub use pipeline::parse_pipeline;
+
+use indexmap::IndexMap;
+
+use crate::context::Context;
+use crate::diagnostics::Diagnostic;
+use crate::ir::{Ir, OpId};
+
+/// What a pass is given to work on: the IR, the context, and sinks for diagnostics and
+/// statistics. The pass runs on one op (its anchor) and everything nested in it.
+pub struct PassContext<'a, 'c> {
+    /// The context.
+    pub ctx: &'a Context<'c>,
+    /// The IR.
+    pub ir: &'a mut Ir<'c>,
+    /// Diagnostics emitted by the pass (errors make the pass fail; remarks are reported).
+    pub diagnostics: &'a mut Vec<Diagnostic<'c>>,
+    statistics: &'a mut IndexMap<&'static str, (u64, &'static str)>,
+}
+
+impl PassContext<'_, '_> {
+    /// Adds `n` to statistic `name` (described by `help`) of the running pass.
+    pub fn add_statistic(&mut self, name: &'static str, help: &'static str, n: u64) {
+        self.statistics.entry(name).or_insert((0, help)).0 += n;
+    }
+}
+
+/// A transformation or analysis over an op.
+pub trait Pass {
+    /// The pass's registration record.
+    fn info(&self) -> &'static PassInfo;
+
+    /// Runs on `op`. On failure the pass has pushed at least one error diagnostic.
+    fn run<'c>(&mut self, cx: &mut PassContext<'_, 'c>, op: OpId) -> Result<(), ()>;
+}
+
+/// How to build a pass from its options.
+pub type PassConstructor = fn(&PassOptions) -> Result<Box<dyn Pass>, String>;
+
+/// The registration record of a pass (MLIR's `Passes.td` entry).
+#[derive(Debug)]
+pub struct PassInfo {
+    /// Kebab-case name used in pipelines (`cse`, `kiln-fuse`).
+    pub name: &'static str,
+    /// One-line summary.
+    pub summary: &'static str,
+    /// Longer description: what it rewrites, what it assumes, what it guarantees.
+    pub description: &'static str,
+    /// The op name it must run on (`builtin.module`), or `None` for any op.
+    pub anchor: Option<&'static str>,
+    /// Its options.
+    pub options: &'static [PassOptionSpec],
+    /// Its constructor.
+    pub create: PassConstructor,
+}
+
+/// The one registry of passes, in registration order.
+#[derive(Default, Debug, Clone)]
+pub struct PassRegistry {
+    passes: IndexMap<&'static str, &'static PassInfo>,
+}
+
+impl PassRegistry {
+    /// An empty registry.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Registers a pass; registering the same name twice is a bug reported as an error.
+    pub fn register(&mut self, info: &'static PassInfo) -> Result<(), String> {
+        if self.passes.insert(info.name, info).is_some() {
+            return Err(format!("pass '{}' registered twice", info.name));
+        }
+        Ok(())
+    }
+
+    /// Looks a pass up by name.
+    pub fn get(&self, name: &str) -> Option<&'static PassInfo> {
+        self.passes.get(name).copied()
+    }
+
+    /// All passes, in registration order.
+    pub fn iter(&self) -> impl Iterator<Item = &'static PassInfo> + '_ {
+        self.passes.values().copied()
+    }
+
+    /// The names of all passes, comma separated (for "unknown pass" errors).
+    pub fn names(&self) -> String {
+        self.passes.keys().copied().collect::<Vec<_>>().join(", ")
+    }
+}
