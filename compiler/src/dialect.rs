@@ -82,6 +82,8 @@ pub enum Trait {
     Commutative,
     /// Acts elementwise on shaped operands.
     Elementwise,
+    /// Produces a constant: no operands, one result, folds to its value attribute.
+    ConstantLike,
 }
 
 /// What an inherent attribute must be.
