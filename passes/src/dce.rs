@@ -1,0 +1,50 @@
+//! `dce`: dead code elimination.
+//!
+//! Rewrites: erases every op that is `Pure`, has no regions, is not a terminator, and whose
+//! results are all unused — repeatedly, so whole dead chains disappear (a worklist over
+//! operand definitions, not recursion).
+//! Assumes: verified IR. Ops of unregistered dialects may have side effects and are kept.
+//! Guarantees: only unobservable ops are removed; the IR still verifies.
+
+use kiln_compiler::pass::{Pass, PassContext, PassInfo, PassOptions};
+use kiln_compiler::rewrite::is_trivially_dead;
+use kiln_compiler::{ir::WalkOrder, OpId};
+
+/// Registration record.
+pub static INFO: PassInfo = PassInfo {
+    name: "dce",
+    summary: "Erase pure operations whose results are unused",
+    description: "Removes side-effect-free ops without uses, iterating over dead chains.",
+    anchor: None,
+    options: &[],
+    create: |_: &PassOptions| Ok(Box::new(Dce)),
+};
+
+struct Dce;
+
+impl Pass for Dce {
+    fn info(&self) -> &'static PassInfo {
+        &INFO
+    }
+
+    fn run<'c>(&mut self, cx: &mut PassContext<'_, 'c>, root: OpId) -> Result<(), ()> {
+        let n = erase_dead(cx.ir, root);
+        cx.add_statistic("num-erased", "Number of dead operations erased", n);
+        Ok(())
+    }
+}
+
+/// Erases dead ops nested in `root`; returns how many.
+pub fn erase_dead(ir: &mut kiln_compiler::Ir<'_>, root: OpId) -> u64 {
+    let mut worklist: Vec<OpId> = ir.walk(root, WalkOrder::PreOrder).filter(|&o| o != root).collect();
+    let mut erased = 0;
+    while let Some(op) = worklist.pop() {
+        if !ir.contains_op(op) || !is_trivially_dead(ir, op) {
+            continue;
+        }
+        worklist.extend(ir.operands(op).iter().filter_map(|&v| ir.defining_op(v)));
+        ir.erase_op(op);
+        erased += 1;
+    }
+    erased
+}

@@ -1,0 +1,40 @@
+//! Every Kiln transformation, one file per pass, each opening with its contract. The one
+//! registry of passes is [`registry`].
+#![deny(missing_docs)]
+
+pub mod canonicalize;
+pub mod cse;
+pub mod dce;
+pub mod symbol_dce;
+
+use kiln_compiler::pass::{PassInfo, PassRegistry};
+
+/// Every pass Kiln defines, in one list (a test checks each is registered exactly once).
+pub const ALL_PASSES: &[&PassInfo] = &[&canonicalize::INFO, &cse::INFO, &dce::INFO, &symbol_dce::INFO];
+
+/// The registry of all passes.
+pub fn registry() -> PassRegistry {
+    let mut registry = PassRegistry::new();
+    for info in ALL_PASSES {
+        registry.register(info).expect("pass names in ALL_PASSES are unique");
+    }
+    registry
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn every_pass_file_is_registered_once() {
+        let src = std::fs::read_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/src")).unwrap();
+        let files: Vec<String> = src
+            .filter_map(|e| e.ok()?.file_name().into_string().ok())
+            .filter(|f| f.ends_with(".rs") && f != "lib.rs")
+            .collect();
+        let registry = super::registry();
+        assert_eq!(registry.iter().count(), files.len(), "pass files: {files:?}");
+        for f in files {
+            let name = f.trim_end_matches(".rs").replace('_', "-");
+            assert!(registry.get(&name).is_some(), "{f} defines no registered pass named {name}");
+        }
+    }
+}
