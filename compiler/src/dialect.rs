@@ -17,6 +17,9 @@
 //! };
 //! ```
 
+use std::any::Any;
+use std::fmt;
+
 use indexmap::IndexMap;
 
 use crate::attributes::Attribute;
@@ -182,7 +185,6 @@ pub type MaterializeFn =
     for<'c> fn(&Context<'c>, &mut Ir<'c>, Attribute<'c>, Type<'c>, Attribute<'c>) -> Option<OpId>;
 
 /// The declaration of an operation.
-#[derive(Debug)]
 pub struct OpDef {
     /// Full name, `dialect.op`.
     pub name: &'static str,
@@ -210,6 +212,15 @@ pub struct OpDef {
     pub canonicalize: Option<PopulateFn>,
     /// Custom assembly format.
     pub syntax: Option<&'static CustomSyntax>,
+    /// Dialect-defined interfaces (fusion category, cost, shape inference, ...), found by type
+    /// with [`OpDef::interface`], as MLIR finds op interfaces by type id.
+    pub interfaces: &'static [&'static (dyn Any + Sync)],
+}
+
+impl fmt::Debug for OpDef {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("OpDef").field("name", &self.name).finish_non_exhaustive()
+    }
 }
 
 impl OpDef {
@@ -229,7 +240,13 @@ impl OpDef {
         fold: None,
         canonicalize: None,
         syntax: None,
+        interfaces: &[],
     };
+
+    /// The op's interface of type `T`, if it declares one.
+    pub fn interface<T: Any>(&self) -> Option<&'static T> {
+        self.interfaces.iter().find_map(|i| (*i as &dyn Any).downcast_ref::<T>())
+    }
 
     /// Whether the op has trait `t`.
     pub fn has_trait(&self, t: Trait) -> bool {
