@@ -1,0 +1,432 @@
+//! Command-line options, parsed the way LLVM's `cl` library parses
+//! FileCheck's: `-opt`, `--opt`, `-opt=value`, `-opt value`, `-DVAR=value`,
+//! comma-separated prefix lists, and extra arguments from `FILECHECK_OPTS`.
+
+use std::fmt;
+
+/// When to print the annotated input dump.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum DumpInput {
+    /// Never dump.
+    Never,
+    /// Dump when checks fail (the default).
+    Fail,
+    /// Always dump.
+    Always,
+    /// Explain the dump format and exit.
+    Help,
+}
+
+/// Which input lines the dump shows (plus context around them).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum DumpFilter {
+    /// Lines where an error annotation starts.
+    Error,
+    /// Lines where any annotation starts.
+    Annotation,
+    /// Lines covered by any annotation.
+    AnnotationFull,
+    /// Every line.
+    All,
+}
+
+/// Everything the user asked for: LLVM's `FileCheckRequest` plus tool options.
+#[derive(Clone, Debug)]
+pub struct Options {
+    /// Path of the check file.
+    pub check_file: String,
+    /// Path of the input, `-` for standard input.
+    pub input_file: String,
+    /// Check prefixes, in command-line order (empty means the default `CHECK`).
+    pub check_prefixes: Vec<String>,
+    /// Comment prefixes (default `COM`, `RUN`).
+    pub comment_prefixes: Vec<String>,
+    /// `--strict-whitespace`.
+    pub strict_whitespace: bool,
+    /// `--ignore-case`.
+    pub ignore_case: bool,
+    /// `--implicit-check-not` patterns.
+    pub implicit_check_not: Vec<String>,
+    /// `-D` definitions, without the `-D`.
+    pub defines: Vec<String>,
+    /// `--allow-empty`.
+    pub allow_empty: bool,
+    /// `--allow-unused-prefixes`.
+    pub allow_unused_prefixes: bool,
+    /// `--match-full-lines`.
+    pub match_full_lines: bool,
+    /// `--enable-var-scope`.
+    pub enable_var_scope: bool,
+    /// `--allow-deprecated-dag-overlap`.
+    pub allow_dag_overlap: bool,
+    /// `-v` (also set by `-vv`).
+    pub verbose: bool,
+    /// `-vv`.
+    pub very_verbose: bool,
+    /// Effective `--dump-input` mode.
+    pub dump_input: DumpInput,
+    /// Effective `--dump-input-filter`.
+    pub dump_filter: DumpFilter,
+    /// Effective `--dump-input-context`.
+    pub dump_context: usize,
+    /// `--dump-input-label-width`.
+    pub dump_label_width: usize,
+}
+
+impl Options {
+    /// The check prefixes in effect (`CHECK` when none were given).
+    pub fn effective_check_prefixes(&self) -> Vec<String> {
+        if self.check_prefixes.is_empty() {
+            vec!["CHECK".to_string()]
+        } else {
+            self.check_prefixes.clone()
+        }
+    }
+}
+
+/// What the command line asks the tool to do.
+#[derive(Debug)]
+pub enum Command {
+    /// Check an input against a check file.
+    Check(Box<Options>),
+    /// Print usage and exit successfully.
+    Help,
+    /// Print the version and exit successfully.
+    Version,
+    /// Explain the input dump format and exit successfully.
+    DumpHelp,
+}
+
+/// A command-line error, with the exit code LLVM uses for it.
+#[derive(Debug, PartialEq, Eq)]
+pub struct UsageError {
+    /// The message, printed to stderr as is.
+    pub message: String,
+    /// The process exit code.
+    pub exit_code: i32,
+}
+
+impl fmt::Display for UsageError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+/// The `--help` text.
+pub const HELP: &str = "\
+OVERVIEW: kiln-filecheck, an LLVM FileCheck-compatible checker
+
+USAGE: kiln-filecheck [options] <check-file>
+
+OPTIONS:
+  --allow-empty                  Allow the input file to be empty
+  --allow-unused-prefixes        Allow prefixes to be specified but not appear in the test
+  --check-prefix=<prefix>        Alias for --check-prefixes
+  --check-prefixes=<a,b,...>     Comma separated list of prefixes (defaults to 'CHECK')
+  --comment-prefixes=<a,b,...>   Comment prefixes (defaults to 'COM,RUN')
+  -D<VAR=VALUE>                  Define a string variable
+  -D#[<fmt>,]<VAR>=<expr>        Define a numeric variable
+  --dump-input=<mode>            help, always, fail (default) or never
+  --dump-input-context=<N>       Context lines around filtered lines (default 5)
+  --dump-input-filter=<kind>     all, annotation-full, annotation or error
+  --enable-var-scope             Reset variables not starting with '$' at each CHECK-LABEL
+  --ignore-case                  Use case-insensitive matching
+  --implicit-check-not=<pattern> Add an implicit CHECK-NOT to every positive check
+  --input-file=<filename>        File to check (defaults to stdin)
+  --match-full-lines             Require positive matches to cover entire input lines
+  --strict-whitespace            Do not treat all horizontal whitespace as equivalent
+  -v                             Print directive pattern matches
+  -vv                            Print more diagnostic information (implies -v)
+  --help                         Display this help
+  --version                      Display the version
+
+Options are parsed from the environment variable FILECHECK_OPTS and
+from the command line.
+";
+
+fn unknown(arg: &str) -> UsageError {
+    UsageError {
+        message: format!(
+            "kiln-filecheck: Unknown command line argument '{arg}'.  Try: 'kiln-filecheck --help'"
+        ),
+        exit_code: 1,
+    }
+}
+
+fn bad_value(opt: &str, value: &str) -> UsageError {
+    UsageError {
+        message: format!("kiln-filecheck: for the --{opt} option: Cannot find option named '{value}'!"),
+        exit_code: 1,
+    }
+}
+
+/// Splits `FILECHECK_OPTS` into arguments: whitespace separated, with single
+/// and double quotes and backslash escapes as in a GNU command line.
+pub fn tokenize_env(text: &str) -> Vec<String> {
+    let mut args = Vec::new();
+    let mut cur = String::new();
+    let mut in_token = false;
+    let mut quote: Option<char> = None;
+    let mut chars = text.chars();
+    while let Some(c) = chars.next() {
+        match (quote, c) {
+            (Some(q), c) if c == q => quote = None,
+            (None, '\'' | '"') => {
+                quote = Some(c);
+                in_token = true;
+            }
+            (Some('\''), c) => cur.push(c),
+            (_, '\\') => {
+                if let Some(n) = chars.next() {
+                    cur.push(n);
+                }
+                in_token = true;
+            }
+            (None, c) if c.is_whitespace() => {
+                if in_token {
+                    args.push(std::mem::take(&mut cur));
+                    in_token = false;
+                }
+            }
+            (_, c) => {
+                cur.push(c);
+                in_token = true;
+            }
+        }
+    }
+    if in_token {
+        args.push(cur);
+    }
+    args
+}
+
+/// Options that take a value.
+const VALUE_OPTIONS: &[&str] = &[
+    "check-prefix",
+    "check-prefixes",
+    "comment-prefixes",
+    "input-file",
+    "implicit-check-not",
+    "dump-input",
+    "dump-input-filter",
+    "dump-input-context",
+    "dump-input-label-width",
+];
+
+/// Parses arguments (without the program name). `env_args` come from
+/// `FILECHECK_OPTS` and are processed before `args`, as LLVM does.
+pub fn parse_args(env_args: &[String], args: &[String]) -> Result<Command, UsageError> {
+    let mut opts = Options {
+        check_file: String::new(),
+        input_file: "-".to_string(),
+        check_prefixes: Vec::new(),
+        comment_prefixes: Vec::new(),
+        strict_whitespace: false,
+        ignore_case: false,
+        implicit_check_not: Vec::new(),
+        defines: Vec::new(),
+        allow_empty: false,
+        allow_unused_prefixes: false,
+        match_full_lines: false,
+        enable_var_scope: false,
+        allow_dag_overlap: false,
+        verbose: false,
+        very_verbose: false,
+        dump_input: DumpInput::Fail,
+        dump_filter: DumpFilter::Error,
+        dump_context: 5,
+        dump_label_width: 0,
+    };
+    let mut dump_inputs = Vec::new();
+    let mut dump_filters = Vec::new();
+    let mut dump_contexts = Vec::new();
+    let mut comment_prefixes_given = false;
+    let mut positional: Option<String> = None;
+    let all: Vec<&String> = env_args.iter().chain(args.iter()).collect();
+    let mut i = 0;
+    let mut only_positional = false;
+    while i < all.len() {
+        let arg = all[i].as_str();
+        i += 1;
+        if only_positional || !arg.starts_with('-') || arg == "-" {
+            if positional.replace(arg.to_string()).is_some() {
+                return Err(UsageError {
+                    message: format!(
+                        "kiln-filecheck: Too many positional arguments specified!\nCan specify at most 1 positional arguments: See: kiln-filecheck --help"
+                    ),
+                    exit_code: 1,
+                });
+            }
+            continue;
+        }
+        if arg == "--" {
+            only_positional = true;
+            continue;
+        }
+        let body = arg.strip_prefix("--").unwrap_or(&arg[1..]);
+        if let Some(def) = body.strip_prefix('D') {
+            if def.is_empty() {
+                let value = all.get(i).ok_or_else(|| unknown(arg))?;
+                i += 1;
+                opts.defines.push(value.to_string());
+            } else {
+                opts.defines.push(def.to_string());
+            }
+            continue;
+        }
+        let (name, inline_value) = match body.split_once('=') {
+            Some((n, v)) => (n, Some(v.to_string())),
+            None => (body, None),
+        };
+        let value = if VALUE_OPTIONS.contains(&name) {
+            match inline_value {
+                Some(v) => v,
+                None => {
+                    let v = all.get(i).ok_or_else(|| UsageError {
+                        message: format!("kiln-filecheck: for the --{name} option: requires a value!"),
+                        exit_code: 1,
+                    })?;
+                    i += 1;
+                    v.to_string()
+                }
+            }
+        } else {
+            let flag = match inline_value.as_deref() {
+                None | Some("true") | Some("1") | Some("TRUE") | Some("True") => true,
+                Some("false") | Some("0") | Some("FALSE") | Some("False") => false,
+                Some(v) => {
+                    return Err(UsageError {
+                        message: format!(
+                            "kiln-filecheck: for the --{name} option: '{v}' is invalid value for boolean argument! Try 0 or 1"
+                        ),
+                        exit_code: 1,
+                    })
+                }
+            };
+            match name {
+                "help" | "h" | "help-hidden" => return Ok(Command::Help),
+                "version" => return Ok(Command::Version),
+                "strict-whitespace" => opts.strict_whitespace = flag,
+                "ignore-case" => opts.ignore_case = flag,
+                "allow-empty" => opts.allow_empty = flag,
+                "allow-unused-prefixes" => opts.allow_unused_prefixes = flag,
+                "match-full-lines" => opts.match_full_lines = flag,
+                "enable-var-scope" => opts.enable_var_scope = flag,
+                "allow-deprecated-dag-overlap" => opts.allow_dag_overlap = flag,
+                "v" => opts.verbose = flag,
+                "vv" => opts.very_verbose = flag,
+                "color" => {}
+                _ => return Err(unknown(arg)),
+            }
+            continue;
+        };
+        match name {
+            "check-prefix" | "check-prefixes" => {
+                opts.check_prefixes.extend(value.split(',').map(str::to_string))
+            }
+            "comment-prefixes" => {
+                if !comment_prefixes_given {
+                    opts.comment_prefixes.clear();
+                    comment_prefixes_given = true;
+                }
+                opts.comment_prefixes.extend(value.split(',').map(str::to_string))
+            }
+            "input-file" => opts.input_file = value,
+            "implicit-check-not" => opts.implicit_check_not.push(value),
+            "dump-input" => dump_inputs.push(match value.as_str() {
+                "help" => DumpInput::Help,
+                "always" => DumpInput::Always,
+                "fail" => DumpInput::Fail,
+                "never" => DumpInput::Never,
+                _ => return Err(bad_value(name, &value)),
+            }),
+            "dump-input-filter" => dump_filters.push(match value.as_str() {
+                "all" => DumpFilter::All,
+                "annotation-full" => DumpFilter::AnnotationFull,
+                "annotation" => DumpFilter::Annotation,
+                "error" => DumpFilter::Error,
+                _ => return Err(bad_value(name, &value)),
+            }),
+            "dump-input-context" | "dump-input-label-width" => {
+                let n: usize = value.parse().map_err(|_| UsageError {
+                    message: format!(
+                        "kiln-filecheck: for the --{name} option: '{value}' value invalid for uint argument!"
+                    ),
+                    exit_code: 1,
+                })?;
+                if name == "dump-input-context" {
+                    dump_contexts.push(n);
+                } else {
+                    opts.dump_label_width = n;
+                }
+            }
+            _ => unreachable!("every value option is handled"),
+        }
+    }
+    if !comment_prefixes_given {
+        opts.comment_prefixes = vec!["COM".to_string(), "RUN".to_string()];
+    }
+    opts.verbose |= opts.very_verbose;
+    opts.dump_input = dump_inputs.into_iter().max().unwrap_or(DumpInput::Fail);
+    if opts.dump_input == DumpInput::Help {
+        return Ok(Command::DumpHelp);
+    }
+    opts.dump_filter = dump_filters.into_iter().max().unwrap_or(if opts.dump_input == DumpInput::Always {
+        DumpFilter::All
+    } else {
+        DumpFilter::Error
+    });
+    opts.dump_context = dump_contexts.into_iter().max().unwrap_or(5);
+    match positional {
+        Some(file) => opts.check_file = file,
+        None => return Err(UsageError { message: "<check-file> not specified".to_string(), exit_code: 2 }),
+    }
+    Ok(Command::Check(Box::new(opts)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse(args: &[&str]) -> Result<Command, UsageError> {
+        let args: Vec<String> = args.iter().map(|s| s.to_string()).collect();
+        parse_args(&[], &args)
+    }
+
+    fn options(args: &[&str]) -> Options {
+        match parse(args) {
+            Ok(Command::Check(o)) => *o,
+            other => panic!("unexpected {other:?}"),
+        }
+    }
+
+    #[test]
+    fn llvm_style_spellings() {
+        let o = options(&["-check-prefix", "A", "--check-prefixes=B,C", "-DX=1", "-D#%x,N=3", "c.txt", "-v"]);
+        assert_eq!(o.check_prefixes, ["A", "B", "C"]);
+        assert_eq!(o.defines, ["X=1", "#%x,N=3"]);
+        assert_eq!(o.check_file, "c.txt");
+        assert!(o.verbose);
+    }
+
+    #[test]
+    fn dump_input_takes_highest_precedence() {
+        let o = options(&["--dump-input=never", "--dump-input=always", "c"]);
+        assert_eq!(o.dump_input, DumpInput::Always);
+        assert_eq!(o.dump_filter, DumpFilter::All);
+    }
+
+    #[test]
+    fn errors_have_llvm_exit_codes() {
+        assert_eq!(parse(&["--bogus", "c"]).unwrap_err().exit_code, 1);
+        assert_eq!(parse(&[]).unwrap_err().exit_code, 2);
+    }
+
+    #[test]
+    fn env_tokenizer_handles_quotes() {
+        assert_eq!(
+            tokenize_env(" -v  '--implicit-check-not=a b' \"x\\\"y\""),
+            ["-v", "--implicit-check-not=a b", "x\"y"]
+        );
+    }
+}

@@ -1,0 +1,300 @@
+//! The annotated input dump printed by `--dump-input` (LLVM's
+//! `DumpAnnotatedInput`): each input line is numbered, the newline shown as a
+//! trailing space, and followed by annotation lines such as
+//!
+//! ```text
+//! check:3'0     X~~~ error: no match found
+//! ```
+//!
+//! whose label names the directive type and check-file line (`'N` numbers
+//! several results of one directive, `imp1` is the first implicit pattern).
+
+use std::collections::HashMap;
+use std::fmt::Write;
+
+use crate::cli::DumpFilter;
+use crate::matcher::{Diag, MatchType};
+use crate::pattern::{CheckKind, CheckType};
+use crate::source::{BufferId, Loc, SourceManager};
+
+/// The explanation printed by `--dump-input=help`.
+pub const HELP: &str = "\
+The following description was requested by -dump-input=help to
+explain the input dump printed by FileCheck.
+
+Related command-line options:
+
+  - -dump-input=<value> enables or disables the input dump
+  - -dump-input-filter=<value> filters the input lines
+  - -dump-input-context=<N> adjusts the context of filtered lines
+  - -v and -vv add more annotations
+  - -color forces colors to be enabled both in the dump and below
+  - -help documents the above options in more detail
+
+These options can also be set via FILECHECK_OPTS.  For example, for
+maximum debugging output on failures:
+
+  $ FILECHECK_OPTS='-dump-input-filter=all -vv -color' ninja check
+
+Input dump annotation format:
+
+  - L:     labels line number L of the input file
+           An extra space is added after each input line to represent the
+           newline character
+  - T:L    labels the only match result for either (1) a pattern of type T from
+           line L of the check file if L is an integer or (2) the I-th implicit
+           pattern if L is \"imp\" followed by an integer I (index origin one)
+  - T:L'N  labels the Nth match result for such a pattern
+  - ^~~    marks good match (reported if -v)
+  - !~~    marks bad match, such as:
+           - CHECK-NEXT on same line as previous match (error)
+           - CHECK-NOT found (error)
+           - CHECK-DAG overlapping match (discarded, reported if -vv)
+  - X~~    marks search range when no match is found, such as:
+           - CHECK-NEXT not found (error)
+           - CHECK-NOT not found (success, reported if -vv)
+           - CHECK-DAG not found after discarded matches (error)
+  - ?      marks fuzzy match when no match is found
+  - colors success, error, fuzzy match, discarded match, unmatched input
+
+If you are not seeing color above or in input dumps, try: -color
+";
+
+/// Where the check patterns come from, for labels.
+pub struct LabelSources {
+    /// The check file buffer.
+    pub check_file: BufferId,
+    /// The `--implicit-check-not` buffers, in order.
+    pub implicit: Vec<BufferId>,
+}
+
+struct Marker {
+    lead: u8,
+    note: String,
+    filters_as_error: bool,
+}
+
+fn marker(ty: MatchType) -> Marker {
+    let (lead, note, filters_as_error) = match ty {
+        MatchType::FoundAndExpected => (b'^', "", false),
+        MatchType::FoundButExcluded => (b'!', "error: no match expected", true),
+        MatchType::FoundButWrongLine => (b'!', "error: match on wrong line", true),
+        MatchType::FoundButDiscarded => (b'!', "discard: overlaps earlier match", false),
+        MatchType::NoneAndExcluded => (b'X', "", false),
+        MatchType::NoneButExpected => (b'X', "error: no match found", true),
+        MatchType::NoneForInvalidPattern => (b'X', "error: match failed for invalid pattern", true),
+        MatchType::Fuzzy => (b'?', "possible intended match", true),
+    };
+    Marker { lead, note: note.to_string(), filters_as_error }
+}
+
+fn abbreviation(ty: CheckType) -> &'static str {
+    match ty.kind {
+        CheckKind::Plain if ty.count > 1 => "count",
+        CheckKind::Plain => "check",
+        CheckKind::Next => "next",
+        CheckKind::Same => "same",
+        CheckKind::Not => "not",
+        CheckKind::Dag => "dag",
+        CheckKind::Label => "label",
+        CheckKind::Empty => "empty",
+        CheckKind::Eof => "eof",
+    }
+}
+
+struct Annotation {
+    index: usize,
+    label: String,
+    first_line: bool,
+    line: usize,
+    start_col: usize,
+    /// Exclusive end column; `usize::MAX` means the rest of the line.
+    end_col: usize,
+    marker: Marker,
+}
+
+fn build_annotations(
+    sm: &SourceManager,
+    input: BufferId,
+    sources: &LabelSources,
+    diags: &[Diag],
+) -> (Vec<Annotation>, usize) {
+    let mut per_pattern: HashMap<Loc, usize> = HashMap::new();
+    for d in diags {
+        *per_pattern.entry(d.check_loc).or_default() += 1;
+    }
+    let mut seen: HashMap<Loc, usize> = HashMap::new();
+    let mut width = 0;
+    let mut out = Vec::new();
+    for (index, d) in diags.iter().enumerate() {
+        let mut label = format!("{}:", abbreviation(d.check_ty));
+        if d.check_loc.buffer == sources.check_file {
+            let _ = write!(label, "{}", sm.line_col(d.check_loc).0);
+        } else if let Some(i) = sources.implicit.iter().position(|&b| b == d.check_loc.buffer) {
+            let _ = write!(label, "imp{}", i + 1);
+        }
+        if per_pattern[&d.check_loc] > 1 {
+            let n = seen.entry(d.check_loc).or_default();
+            let _ = write!(label, "'{n}");
+            *n += 1;
+        }
+        width = width.max(label.len());
+        let mut m = marker(d.match_ty);
+        if !d.note.is_empty() {
+            m.note = d.note.clone();
+            if d.range.0 == d.range.1 {
+                m.lead = b' ';
+            }
+        }
+        let (start_line, start_col) = sm.line_col(Loc { buffer: input, offset: d.range.0 });
+        let (end_line, end_col) = sm.line_col(Loc { buffer: input, offset: d.range.1 });
+        if start_line == end_line {
+            let end_col = end_col.max(start_col + 1);
+            out.push(Annotation {
+                index,
+                label,
+                first_line: true,
+                line: start_line,
+                start_col,
+                end_col,
+                marker: m,
+            });
+            continue;
+        }
+        let filters = m.filters_as_error;
+        out.push(Annotation {
+            index,
+            label: label.clone(),
+            first_line: true,
+            line: start_line,
+            start_col,
+            end_col: usize::MAX,
+            marker: m,
+        });
+        for l in start_line + 1..=end_line {
+            if end_col == 1 && l == end_line {
+                break;
+            }
+            out.push(Annotation {
+                index,
+                label: label.clone(),
+                first_line: false,
+                line: l,
+                start_col: 1,
+                end_col: if l == end_line { end_col } else { usize::MAX },
+                marker: Marker { lead: b'~', note: String::new(), filters_as_error: filters },
+            });
+        }
+    }
+    (out, width)
+}
+
+fn next_line_in_filter(filter: DumpFilter, line: usize, rest: &[Annotation]) -> usize {
+    if filter == DumpFilter::All {
+        return line;
+    }
+    rest.iter()
+        .find(|a| match filter {
+            DumpFilter::AnnotationFull => true,
+            DumpFilter::Annotation => a.first_line,
+            _ => a.first_line && a.marker.filters_as_error,
+        })
+        .map_or(usize::MAX, |a| a.line)
+}
+
+/// Renders the dump of `input` with `diags` annotated.
+pub fn render(
+    sm: &SourceManager,
+    input: BufferId,
+    sources: &LabelSources,
+    diags: &[Diag],
+    filter: DumpFilter,
+    context: usize,
+    min_label_width: usize,
+) -> Vec<u8> {
+    let text = sm.text(input);
+    let (mut annotations, label_width) = build_annotations(sm, input, sources, diags);
+    annotations.sort_by_key(|a| (a.line, a.index));
+    let mut line_count = text.iter().filter(|&&c| c == b'\n').count();
+    if text.last() != Some(&b'\n') {
+        line_count += 1;
+    }
+    let width = (label_width.max(line_count.to_string().len()) + 3).max(min_label_width);
+
+    let mut out = b"Input was:\n<<<<<<\n".to_vec();
+    let mut elided: Vec<u8> = Vec::new();
+    let flush_elided = |out: &mut Vec<u8>, elided: &mut Vec<u8>| {
+        if elided.is_empty() {
+            return;
+        }
+        if elided.iter().filter(|&&c| c == b'\n').count() > 3 {
+            for _ in 0..3 {
+                out.extend_from_slice(format!("{:>width$}\n", ".").as_bytes());
+            }
+        } else {
+            out.extend_from_slice(elided);
+        }
+        elided.clear();
+    };
+    let (mut pos, mut ai) = (0usize, 0usize);
+    let (mut prev_in_filter, mut next_in_filter) = (0usize, 0usize);
+    let mut line = 1;
+    while pos < text.len() || ai < annotations.len() {
+        if next_in_filter < line {
+            next_in_filter = next_line_in_filter(filter, line, &annotations[ai..]);
+        }
+        if next_in_filter == line {
+            prev_in_filter = line;
+        }
+        let hide = (prev_in_filter == 0 || prev_in_filter + context < line)
+            && (next_in_filter == usize::MAX || line + context < next_in_filter);
+        let mut chunk = format!("{line:>width$}: ").into_bytes();
+        let line_start = pos;
+        while pos < text.len() {
+            let c = text[pos];
+            pos += 1;
+            if c == b'\n' {
+                chunk.push(b' ');
+                break;
+            }
+            chunk.push(c);
+        }
+        chunk.push(b'\n');
+        let line_width = pos - line_start;
+        while ai < annotations.len() && annotations[ai].line == line {
+            let a = &annotations[ai];
+            chunk.extend_from_slice(format!("{:<width$}  ", a.label).as_bytes());
+            let mut col = 1;
+            while col < a.start_col {
+                chunk.push(b' ');
+                col += 1;
+            }
+            chunk.push(a.marker.lead);
+            col += 1;
+            while col < a.end_col && col <= line_width {
+                chunk.push(b'~');
+                col += 1;
+            }
+            if !a.marker.note.is_empty() {
+                while col <= line_width {
+                    chunk.push(b' ');
+                    col += 1;
+                }
+                chunk.push(b' ');
+                chunk.extend_from_slice(a.marker.note.as_bytes());
+            }
+            chunk.push(b'\n');
+            ai += 1;
+        }
+        if hide {
+            elided.extend_from_slice(&chunk);
+        } else {
+            flush_elided(&mut out, &mut elided);
+            out.extend_from_slice(&chunk);
+        }
+        line += 1;
+    }
+    flush_elided(&mut out, &mut elided);
+    out.extend_from_slice(b">>>>>>\n");
+    out
+}
