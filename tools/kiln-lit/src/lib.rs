@@ -26,7 +26,7 @@ use clap::Parser;
 use regex::Regex;
 use report::{Reporter, Verbosity};
 use std::collections::BTreeMap;
-use std::io::IsTerminal;
+use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
 use std::time::Duration;
 use tools::ToolPaths;
@@ -82,7 +82,8 @@ pub fn run(options: Options) -> i32 {
     match run_checked(options) {
         Ok(code) => code,
         Err(message) => {
-            eprintln!("kiln-lit: error: {message}");
+            // Like all output here, best effort: a closed stream is no panic.
+            let _ = writeln!(std::io::stderr(), "kiln-lit: error: {message}");
             USAGE_ERROR
         }
     }
@@ -114,7 +115,8 @@ fn run_checked(options: Options) -> Result<i32, String> {
         })
         .collect();
     if tests.is_empty() {
-        println!("note: filter did not match any of the {discovered} discovered tests");
+        let note = format!("note: filter did not match any of the {discovered} discovered tests");
+        let _ = writeln!(std::io::stdout(), "{note}");
         return Ok(0);
     }
     let workers =

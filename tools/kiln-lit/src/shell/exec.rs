@@ -37,7 +37,8 @@ pub struct Shell {
 #[derive(Debug, Clone, Copy)]
 enum Status {
     Exited(i32),
-    Crashed,
+    /// Killed by this signal.
+    Crashed(i32),
 }
 
 /// What a stage runs.
@@ -532,8 +533,7 @@ fn status_of(status: ExitStatus) -> Status {
     use std::os::unix::process::ExitStatusExt;
     match status.code() {
         Some(code) => Status::Exited(code),
-        None if status.signal().is_some() => Status::Crashed,
-        None => Status::Exited(1),
+        None => Status::Crashed(status.signal().unwrap_or(0)),
     }
 }
 
@@ -544,14 +544,15 @@ fn apply_nots(nots: &[bool], status: Status) -> i32 {
     let mut status = status;
     for &crash in nots.iter().rev() {
         let ok = match status {
-            Status::Crashed => crash,
+            Status::Crashed(_) => crash,
             Status::Exited(code) => !crash && code != 0,
         };
         status = Status::Exited(i32::from(!ok));
     }
     match status {
         Status::Exited(code) => code,
-        Status::Crashed => 128 + 6,
+        // As lit (Python's subprocess) reports it: minus the signal.
+        Status::Crashed(signal) => -signal,
     }
 }
 
@@ -607,8 +608,9 @@ mod tests {
 
     #[test]
     fn crashes() {
-        assert_eq!(apply_nots(&[true], Status::Crashed), 0);
-        assert_eq!(apply_nots(&[false], Status::Crashed), 1);
+        assert_eq!(apply_nots(&[true], Status::Crashed(6)), 0);
+        assert_eq!(apply_nots(&[false], Status::Crashed(6)), 1);
+        assert_eq!(apply_nots(&[], Status::Crashed(6)), -6);
         assert_eq!(apply_nots(&[true], Status::Exited(1)), 1);
         assert_eq!(apply_nots(&[], Status::Exited(3)), 3);
     }
