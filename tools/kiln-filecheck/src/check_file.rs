@@ -6,7 +6,7 @@
 use std::collections::BTreeSet;
 
 use crate::pattern::{CheckKind, CheckType, Pattern, PatternOptions};
-use crate::source::{BufferId, Loc, SourceManager, SpanError};
+use crate::source::{BufferId, Loc, Report, SourceManager, SpanError};
 use crate::vars::Variables;
 
 /// A CHECK-DAG or CHECK-NOT directive waiting for the next positive check.
@@ -27,21 +27,6 @@ pub struct CheckString {
     pub prefix: String,
     /// CHECK-DAG/CHECK-NOT directives (and implicit NOTs) to handle first.
     pub dag_not: Vec<DagNot>,
-}
-
-/// Why the check file was rejected.
-#[derive(Debug)]
-pub enum ReadError {
-    /// A diagnostic located in a buffer.
-    At(SpanError),
-    /// A message without location (e.g. unused prefixes).
-    Plain(String),
-}
-
-impl From<SpanError> for ReadError {
-    fn from(e: SpanError) -> Self {
-        ReadError::At(e)
-    }
 }
 
 /// What `find_check_type` recognized after a prefix.
@@ -175,18 +160,19 @@ struct PrefixFinder<'a> {
 
 impl<'a> PrefixFinder<'a> {
     fn new(buf: &'a [u8], prefixes: Vec<&'a str>) -> Self {
-        let next = vec![Some(0); prefixes.len()];
+        let next = prefixes.iter().map(|p| Self::search(buf, p, 0)).collect();
         PrefixFinder { buf, prefixes, next }
+    }
+
+    fn search(buf: &[u8], prefix: &str, from: usize) -> Option<usize> {
+        buf.get(from..)?.windows(prefix.len()).position(|w| w == prefix.as_bytes()).map(|x| x + from)
     }
 
     fn find(&mut self, from: usize) -> Option<(usize, &'a str)> {
         let mut best: Option<(usize, &'a str)> = None;
         for (p, next) in self.prefixes.iter().zip(self.next.iter_mut()) {
             if next.is_some_and(|n| n < from) {
-                *next = self.buf[from.min(self.buf.len())..]
-                    .windows(p.len())
-                    .position(|w| w == p.as_bytes())
-                    .map(|x| x + from);
+                *next = Self::search(self.buf, p, from);
             }
             if let Some(n) = *next {
                 if best.is_none_or(|(b, bp)| n < b || (n == b && p.len() > bp.len())) {
@@ -211,7 +197,7 @@ pub fn read_check_file(
     implicit: &[DagNot],
     opts: PatternOptions,
     vars: &mut Variables,
-) -> Result<Vec<CheckString>, ReadError> {
+) -> Result<Vec<CheckString>, Report> {
     let buf = sm.text(check_id);
     let loc = |offset| Loc { buffer: check_id, offset };
     let all: Vec<&str> = check_prefixes.iter().chain(comment_prefixes).map(String::as_str).collect();
@@ -239,17 +225,16 @@ pub fn read_check_file(
             }
             Found::Misspelled(end) => {
                 let spelled = String::from_utf8_lossy(&buf[at..end]);
-                return Err(SpanError::new(loc(at), 0, format!("misspelled directive '{spelled}'")).into());
+                return Err(SpanError::new(loc(at), format!("misspelled directive '{spelled}'")).into());
             }
             Found::BadNot(i) => {
                 return Err(
-                    SpanError::new(loc(i), 0, format!("unsupported -NOT combo on prefix '{prefix}'")).into()
+                    SpanError::new(loc(i), format!("unsupported -NOT combo on prefix '{prefix}'")).into()
                 )
             }
             Found::BadCount(i) => {
                 return Err(SpanError::new(
                     loc(i),
-                    0,
                     format!("invalid count in -COUNT specification on prefix '{prefix}'"),
                 )
                 .into())
@@ -273,7 +258,6 @@ pub fn read_check_file(
         if ty.kind == CheckKind::Label && pattern.has_variable() {
             return Err(SpanError::new(
                 loc(at),
-                0,
                 format!("found '{prefix}-LABEL:' with variable definition or use"),
             )
             .into());
@@ -286,7 +270,6 @@ pub fn read_check_file(
             };
             return Err(SpanError::new(
                 loc(at),
-                0,
                 format!("found '{prefix}-{name}' without previous '{prefix}: line"),
             )
             .into());
@@ -304,14 +287,14 @@ pub fn read_check_file(
     if (none_found || some_unused) && (implicit.is_empty() || !default_prefixes) {
         let names: Vec<String> = unused.iter().map(|p| format!("'{p}:'")).collect();
         let plural = if unused.len() > 1 { "es" } else { "" };
-        return Err(ReadError::Plain(format!(
+        return Err(Report::Plain(format!(
             "error: no check strings found with prefix{plural} {}",
             names.join(", ")
         )));
     }
     if !dag_not.is_empty() {
         let prefix = check_prefixes.first().cloned().unwrap_or_default();
-        let eof = Pattern::eof(loc(buf.len()));
+        let eof = Pattern::eof(loc(pos));
         checks.push(CheckString { pattern: eof, prefix, dag_not });
     }
     Ok(checks)

@@ -27,12 +27,12 @@ mod vars;
 
 use std::io::{Read, Write};
 
-use check_file::{read_check_file, DagNot, ReadError};
+use check_file::{read_check_file, DagNot};
 use cli::{Command, DumpInput, Options};
 use matcher::{MatchOptions, Matcher};
 use numeric::parse_numeric_block;
 use pattern::{CheckKind, CheckType, Pattern, PatternOptions};
-use source::{Loc, SourceManager, SpanError};
+use source::{Loc, Report, SourceManager, SpanError};
 use vars::{StringValue, Variables};
 
 /// Exit code when every check passed.
@@ -117,15 +117,13 @@ fn define_globals(
     defines: &[String],
     sm: &mut SourceManager,
     vars: &mut Variables,
-) -> Result<(), Vec<SpanError>> {
+) -> Result<(), Vec<Report>> {
     if defines.is_empty() {
         return Ok(());
     }
     let mut text = String::new();
     let mut spans = Vec::new();
     for (i, def) in defines.iter().enumerate() {
-        let eq = def.find('=').expect("checked by the caller");
-        let _ = eq;
         let prefix = format!("Global define #{}: ", i + 1);
         if let Some(numeric) = def.strip_prefix('#') {
             text.push_str(&format!("{prefix}{def} (parsed as: [["));
@@ -150,7 +148,7 @@ fn define_globals(
             let block = match parse_numeric_block(&def[1..], loc.advanced(1), None, false, vars) {
                 Ok(b) => b,
                 Err(e) => {
-                    errors.push(e);
+                    errors.push(e.into());
                     continue;
                 }
             };
@@ -158,29 +156,35 @@ fn define_globals(
             match (value, block.def) {
                 (Some(Ok(v)), Some(id)) => vars.numeric_mut(id).value = Some(v),
                 (Some(Err(numeric::EvalError::Undefined(names))), _) => errors.extend(
-                    names.into_iter().map(|(n, l)| SpanError::new(l, 0, format!("undefined variable: {n}"))),
+                    names.into_iter().map(|(n, _)| Report::Plain(format!("undefined variable: {n}"))),
                 ),
-                _ => errors.push(SpanError::new(
-                    loc,
-                    len,
-                    "unable to substitute variable or numeric expression: overflow error",
-                )),
+                _ => errors.push(
+                    SpanError::new(
+                        loc,
+                        "unable to substitute variable or numeric expression: overflow error",
+                    )
+                    .into(),
+                ),
             }
         } else {
             let eq = def.iter().position(|&c| c == b'=').unwrap_or(def.len());
             let name = &def[..eq];
             match numeric::parse_var_name(name, loc) {
-                Err(e) => errors.push(e),
-                Ok(v) if v.pseudo || v.name.len() != name.len() => errors.push(SpanError::new(
-                    loc,
-                    name.len(),
-                    format!("invalid name in string variable definition '{}'", String::from_utf8_lossy(name)),
-                )),
-                Ok(v) if vars.numeric_id(&v.name).is_some() => errors.push(SpanError::new(
-                    loc,
-                    name.len(),
-                    format!("numeric variable with name '{}' already exists", v.name),
-                )),
+                Err(e) => errors.push(e.into()),
+                Ok(v) if v.pseudo || v.name.len() != name.len() => errors.push(
+                    SpanError::new(
+                        loc,
+                        format!(
+                            "invalid name in string variable definition '{}'",
+                            String::from_utf8_lossy(name)
+                        ),
+                    )
+                    .into(),
+                ),
+                Ok(v) if vars.numeric_id(&v.name).is_some() => errors.push(
+                    SpanError::new(loc, format!("numeric variable with name '{}' already exists", v.name))
+                        .into(),
+                ),
                 Ok(v) => {
                     vars.declare_string(&v.name);
                     let value = def.get(eq + 1..).unwrap_or_default().to_vec();
@@ -193,6 +197,14 @@ fn define_globals(
         Ok(())
     } else {
         Err(errors)
+    }
+}
+
+/// LLVM exits with 1, not 2, for an unbalanced `]` in a substitution block.
+fn fatal_exit_code(report: &Report) -> i32 {
+    match report {
+        Report::At(e) if e.msg == pattern::MISSING_BRACKET => EXIT_CHECK_FAILED,
+        _ => EXIT_ERROR,
     }
 }
 
@@ -285,13 +297,9 @@ fn check(opts: &Options, args: &[String]) -> i32 {
         &mut vars,
     ) {
         Ok(c) => c,
-        Err(ReadError::At(e)) => {
-            e.print(&sm);
-            return EXIT_ERROR;
-        }
-        Err(ReadError::Plain(msg)) => {
-            eprintln!("{msg}");
-            return EXIT_ERROR;
+        Err(report) => {
+            report.print(&sm);
+            return fatal_exit_code(&report);
         }
     };
     let input_text = match read_file(&opts.input_file) {

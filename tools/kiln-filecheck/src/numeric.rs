@@ -195,7 +195,6 @@ impl Expr {
                 match (l, r) {
                     (Some(a), Some(b)) if a != b => Err(SpanError::new(
                         self.loc,
-                        self.text.len(),
                         format!(
                             "implicit format conflict between '{}' ({}) and '{}' ({}), need an explicit format specifier",
                             lhs.text,
@@ -250,16 +249,16 @@ pub struct VarName {
 /// Parses a variable name at the start of `text` (LLVM `parseVariable`).
 pub fn parse_var_name(text: &[u8], loc: Loc) -> Result<VarName, SpanError> {
     if text.is_empty() {
-        return Err(SpanError::new(loc, 0, "empty variable name"));
+        return Err(SpanError::new(loc, "empty variable name"));
     }
     let pseudo = text[0] == b'@';
     let mut i = usize::from(pseudo || text[0] == b'$');
     if i == text.len() {
         let kind = if pseudo { "pseudo" } else { "global" };
-        return Err(SpanError::new(loc.advanced(i), 0, format!("empty {kind} variable name")));
+        return Err(SpanError::new(loc.advanced(i), format!("empty {kind} variable name")));
     }
     if !is_name_start(text[i]) {
-        return Err(SpanError::new(loc, text.len(), "invalid variable name"));
+        return Err(SpanError::new(loc, "invalid variable name"));
     }
     i += 1;
     while i < text.len() && (text[i] == b'_' || text[i].is_ascii_alphanumeric()) {
@@ -289,7 +288,7 @@ impl Parser<'_, '_> {
         &self.text[self.pos..self.end]
     }
     fn err_rest(&self, msg: impl Into<String>) -> SpanError {
-        SpanError::new(self.loc(self.pos), self.end - self.pos, msg)
+        SpanError::new(self.loc(self.pos), msg)
     }
     fn skip_space(&mut self) {
         while self.pos < self.end && is_space(self.text[self.pos]) {
@@ -318,11 +317,7 @@ impl Parser<'_, '_> {
                     let after = self.rest().iter().position(|&c| !is_space(c)).unwrap_or(self.end - self.pos);
                     if self.rest().get(after) == Some(&b'(') {
                         if allowed != Allowed::Any {
-                            return Err(SpanError::new(
-                                self.loc(start),
-                                var.name.len(),
-                                "unexpected function call",
-                            ));
+                            return Err(SpanError::new(self.loc(start), "unexpected function call"));
                         }
                         return self.call(start, &var.name);
                     }
@@ -374,11 +369,7 @@ impl Parser<'_, '_> {
         let text = var.name.clone();
         if var.pseudo {
             if var.name != "@LINE" {
-                return Err(SpanError::new(
-                    loc,
-                    var.name.len(),
-                    format!("invalid pseudo numeric variable '{}'", var.name),
-                ));
+                return Err(SpanError::new(loc, format!("invalid pseudo numeric variable '{}'", var.name)));
             }
             return Ok(Expr { kind: ExprKind::Line(self.line), loc, text });
         }
@@ -390,7 +381,6 @@ impl Parser<'_, '_> {
         if def_line.is_some() && def_line == self.line {
             return Err(SpanError::new(
                 loc,
-                var.name.len(),
                 format!("numeric variable '{}' defined earlier in the same CHECK directive", var.name),
             ));
         }
@@ -425,13 +415,7 @@ impl Parser<'_, '_> {
             "min" => BinOp::Min,
             "mul" => BinOp::Mul,
             "sub" => BinOp::Sub,
-            _ => {
-                return Err(SpanError::new(
-                    self.loc(start),
-                    name.len(),
-                    format!("call to undefined function '{name}'"),
-                ))
-            }
+            _ => return Err(SpanError::new(self.loc(start), format!("call to undefined function '{name}'"))),
         };
         self.skip_space();
         self.pos += 1;
@@ -468,7 +452,6 @@ impl Parser<'_, '_> {
         if args.len() != 2 {
             return Err(SpanError::new(
                 self.loc(start),
-                name.len(),
                 format!("function '{name}' takes 2 arguments but {} given", args.len()),
             ));
         }
@@ -493,7 +476,7 @@ impl Parser<'_, '_> {
             c => {
                 let shown = String::from_utf8_lossy(&self.text[op_at..op_at + 1]).into_owned();
                 let _ = c;
-                return Err(SpanError::new(self.loc(op_at), 0, format!("unsupported operation '{shown}'")));
+                return Err(SpanError::new(self.loc(op_at), format!("unsupported operation '{shown}'")));
             }
         };
         self.pos += 1;
@@ -522,9 +505,8 @@ fn trim_range(text: &[u8], mut s: usize, mut e: usize) -> (usize, usize) {
 }
 
 fn parse_format(text: &[u8], (s, e): (usize, usize), base: Loc) -> Result<Option<Format>, SpanError> {
-    let spec_err = |at: usize| {
-        SpanError::new(base.advanced(at), e - at, "invalid matching format specification in expression")
-    };
+    let spec_err =
+        |at: usize| SpanError::new(base.advanced(at), "invalid matching format specification in expression");
     if text.get(s) != Some(&b'%') || s >= e {
         return Err(spec_err(s));
     }
@@ -536,10 +518,10 @@ fn parse_format(text: &[u8], (s, e): (usize, usize), base: Loc) -> Result<Option
     if i < e && text[i] == b'.' {
         i += 1;
         let digits_end = (i..e).find(|&j| !text[j].is_ascii_digit()).unwrap_or(e);
-        precision =
-            std::str::from_utf8(&text[i..digits_end]).ok().and_then(|d| d.parse().ok()).ok_or_else(|| {
-                SpanError::new(base.advanced(i), e - i, "invalid precision in format specifier")
-            })?;
+        precision = std::str::from_utf8(&text[i..digits_end])
+            .ok()
+            .and_then(|d| d.parse().ok())
+            .ok_or_else(|| SpanError::new(base.advanced(i), "invalid precision in format specifier"))?;
         i = digits_end;
     }
     let mut format = None;
@@ -549,14 +531,14 @@ fn parse_format(text: &[u8], (s, e): (usize, usize), base: Loc) -> Result<Option
             b'd' => FormatKind::Signed,
             b'x' => FormatKind::HexLower,
             b'X' => FormatKind::HexUpper,
-            _ => return Err(SpanError::new(base.advanced(i), 0, "invalid format specifier in expression")),
+            _ => return Err(SpanError::new(base.advanced(i), "invalid format specifier in expression")),
         };
         i += 1;
         format = Some(Format { kind, precision, alternate });
     }
     let is_hex = format.is_some_and(|f| matches!(f.kind, FormatKind::HexLower | FormatKind::HexUpper));
     if alternate && !is_hex {
-        return Err(SpanError::new(base.advanced(alt_at), 0, "alternate form only supported for hex values"));
+        return Err(SpanError::new(base.advanced(alt_at), "alternate form only supported for hex values"));
     }
     while i < e && is_space(text[i]) {
         i += 1;
@@ -643,16 +625,11 @@ fn define(
     let var = parse_var_name(&text[s..e], base.advanced(s))?;
     let name_loc = base.advanced(s);
     if var.pseudo {
-        return Err(SpanError::new(
-            name_loc,
-            var.name.len(),
-            "definition of pseudo numeric variable unsupported",
-        ));
+        return Err(SpanError::new(name_loc, "definition of pseudo numeric variable unsupported"));
     }
     if vars.is_string_declared(&var.name) {
         return Err(SpanError::new(
             name_loc,
-            var.name.len(),
             format!("string variable with name '{}' already exists", var.name),
         ));
     }
@@ -660,13 +637,12 @@ fn define(
     if after < e {
         return Err(SpanError::new(
             base.advanced(after),
-            e - after,
             "unexpected characters after numeric variable name",
         ));
     }
     match vars.numeric_id(&var.name) {
         Some(id) if vars.numeric(id).format != format => {
-            Err(SpanError::new(base.advanced(s), e - s, "format different from previous variable definition"))
+            Err(SpanError::new(base.advanced(e), "format different from previous variable definition"))
         }
         Some(id) => Ok(id),
         None => Ok(vars.create_numeric(&var.name, format, line)),

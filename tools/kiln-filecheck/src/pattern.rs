@@ -159,6 +159,9 @@ fn find(hay: &[u8], needle: &[u8], from: usize) -> Option<usize> {
     hay[from..].windows(needle.len()).position(|w| w == needle).map(|p| p + from)
 }
 
+/// The message for a stray `]` inside a substitution block.
+pub const MISSING_BRACKET: &str = "missing closing \"]\" for regex variable";
+
 /// Finds the `]]` closing a substitution block (LLVM `FindRegexVarEnd`).
 fn find_block_end(text: &[u8], base: Loc) -> Result<Option<usize>, SpanError> {
     let mut i = 0;
@@ -170,9 +173,7 @@ fn find_block_end(text: &[u8], base: Loc) -> Result<Option<usize>, SpanError> {
         match text[i] {
             b'\\' => i += 1,
             b'[' => depth += 1,
-            b']' if depth == 0 => {
-                return Err(SpanError::new(base.advanced(i), 0, "missing closing \"]\" for regex variable"))
-            }
+            b']' if depth == 0 => return Err(SpanError::new(base.advanced(i), MISSING_BRACKET)),
             b']' => depth -= 1,
             _ => {}
         }
@@ -207,12 +208,11 @@ impl Pattern {
         }
         let make = |body| Pattern { ty, loc, ignore_case: opts.ignore_case, body };
         if text.is_empty() && ty.kind != CheckKind::Empty {
-            return Err(SpanError::new(loc, 0, format!("found empty check string with prefix '{prefix}:'")));
+            return Err(SpanError::new(loc, format!("found empty check string with prefix '{prefix}:'")));
         }
         if !text.is_empty() && ty.kind == CheckKind::Empty {
             return Err(SpanError::new(
                 loc,
-                0,
                 format!("found non-empty check string for empty check with prefix '{prefix}:'"),
             ));
         }
@@ -243,7 +243,7 @@ impl Pattern {
             let here = loc.advanced(pos);
             if rest.starts_with(b"{{") {
                 let Some(end) = find(rest, b"}}", 0) else {
-                    return Err(SpanError::new(here, 0, "found start of regex string with no end '}}'"));
+                    return Err(SpanError::new(here, "found start of regex string with no end '}}'"));
                 };
                 b.template.push(b'(');
                 b.paren += 1;
@@ -253,7 +253,7 @@ impl Pattern {
             } else if rest.starts_with(b"[[") && !rest.starts_with(b"[[[") {
                 let inner = &rest[2..];
                 let Some(end) = find_block_end(inner, here.advanced(2))? else {
-                    return Err(SpanError::new(here, 0, "Invalid substitution block, no ]] found"));
+                    return Err(SpanError::new(here, "Invalid substitution block, no ]] found"));
                 };
                 b.substitution_block(&inner[..end], here.advanced(2), line, vars)?;
                 pos += 2 + end + 2;
@@ -271,7 +271,7 @@ impl Pattern {
             b.template.push(b'$');
         }
         let compiled = if b.substitutions.is_empty() {
-            Some(PosixRegex::new(&b.template, opts.ignore_case).map_err(|e| SpanError::new(loc, 0, e))?)
+            Some(PosixRegex::new(&b.template, opts.ignore_case).map_err(|e| SpanError::new(loc, e))?)
         } else {
             None
         };
@@ -344,7 +344,7 @@ impl Pattern {
                     return Err(MatchError::Invalid(errors));
                 }
                 owned = PosixRegex::new(&text, self.ignore_case).map_err(|e| {
-                    MatchError::Invalid(vec![SpanError::new(self.loc, 0, format!("invalid regex: {e}"))])
+                    MatchError::Invalid(vec![SpanError::new(self.loc, format!("invalid regex: {e}"))])
                 })?;
                 &owned
             }
@@ -374,14 +374,13 @@ impl Pattern {
         match &s.kind {
             SubstKind::String(name) => match vars.string(name) {
                 Some(v) => Ok(regex_escape(&v.text)),
-                None => Err(vec![SpanError::new(s.from_loc, 0, format!("undefined variable: {name}"))]),
+                None => Err(vec![SpanError::new(s.from_loc, format!("undefined variable: {name}"))]),
             },
             SubstKind::Numeric(block) => {
                 let expr = block.expr.as_ref().expect("numeric substitutions have an expression");
                 let overflow = || {
                     vec![SpanError::new(
                         s.from_loc,
-                        s.from.len(),
                         "unable to substitute variable or numeric expression: overflow error",
                     )]
                 };
@@ -390,7 +389,7 @@ impl Pattern {
                     Err(EvalError::Overflow) => Err(overflow()),
                     Err(EvalError::Undefined(names)) => Err(names
                         .into_iter()
-                        .map(|(n, loc)| SpanError::new(loc, 0, format!("undefined variable: {n}")))
+                        .map(|(n, loc)| SpanError::new(loc, format!("undefined variable: {n}")))
                         .collect()),
                 }
             }
@@ -443,8 +442,7 @@ struct RegexBuilder {
 
 impl RegexBuilder {
     fn add_regex(&mut self, regex: &[u8], loc: Loc) -> Result<(), SpanError> {
-        let groups =
-            count_groups(regex).map_err(|e| SpanError::new(loc, 0, format!("invalid regex: {e}")))?;
+        let groups = count_groups(regex).map_err(|e| SpanError::new(loc, format!("invalid regex: {e}")))?;
         self.template.extend_from_slice(regex);
         self.paren += groups;
         Ok(())
@@ -468,22 +466,17 @@ impl RegexBuilder {
             if let Some(sp) =
                 body[..colon.unwrap_or(body.len())].iter().position(|&c| c == b' ' || c == b'\t')
             {
-                return Err(SpanError::new(body_loc.advanced(sp), 0, "unexpected whitespace"));
+                return Err(SpanError::new(body_loc.advanced(sp), "unexpected whitespace"));
             }
             let var = parse_var_name(body, body_loc)?;
             let after = &body[var.name.len()..];
             if let Some(colon) = colon {
                 if var.pseudo || after.first() != Some(&b':') {
-                    return Err(SpanError::new(
-                        body_loc,
-                        var.name.len(),
-                        "invalid name in string variable definition",
-                    ));
+                    return Err(SpanError::new(body_loc, "invalid name in string variable definition"));
                 }
                 if vars.numeric_id(&var.name).is_some() {
                     return Err(SpanError::new(
                         body_loc,
-                        var.name.len(),
                         format!("numeric variable with name '{}' already exists", var.name),
                     ));
                 }
@@ -500,11 +493,7 @@ impl RegexBuilder {
             }
             if !var.pseudo {
                 if !after.is_empty() {
-                    return Err(SpanError::new(
-                        body_loc,
-                        var.name.len(),
-                        "invalid name in string variable use",
-                    ));
+                    return Err(SpanError::new(body_loc, "invalid name in string variable use"));
                 }
                 return self.string_use(var.name, body_loc);
             }
@@ -539,7 +528,7 @@ impl RegexBuilder {
     fn string_use(&mut self, name: String, loc: Loc) -> Result<(), SpanError> {
         if let Some(&group) = self.string_defs.get(&name) {
             if !(1..=9).contains(&group) {
-                return Err(SpanError::new(loc, 0, "Can't back-reference more than 9 variables"));
+                return Err(SpanError::new(loc, "Can't back-reference more than 9 variables"));
             }
             self.template.extend_from_slice(format!("\\{group}").as_bytes());
             return Ok(());

@@ -111,6 +111,10 @@ impl SourceManager {
         let (shown, caret) = expand_tabs(source_line, &caret);
         out.extend_from_slice(&shown);
         out.push(b'\n');
+        // Like LLVM, no caret line under a line that is not valid UTF-8.
+        if std::str::from_utf8(source_line).is_err() {
+            return out;
+        }
         let trimmed = caret.iter().rposition(|&c| c != b' ').map_or(0, |p| p + 1);
         out.extend_from_slice(&caret[..trimmed]);
         out.push(b'\n');
@@ -176,27 +180,49 @@ mod tests {
     }
 }
 
-/// An error pinned to a span of a buffer, printed as
-/// `file:line:col: error: msg` with the span underlined.
+/// An error pinned to a position of a buffer, printed as
+/// `file:line:col: error: msg` with the source line and a caret.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct SpanError {
     /// Start of the offending text.
     pub loc: Loc,
-    /// Length of the offending text in bytes (0 for a point).
-    pub len: usize,
     /// The message.
     pub msg: String,
 }
 
 impl SpanError {
-    /// An error about `len` bytes starting at `loc`.
-    pub fn new(loc: Loc, len: usize, msg: impl Into<String>) -> Self {
-        SpanError { loc, len, msg: msg.into() }
+    /// An error at `loc`.
+    pub fn new(loc: Loc, msg: impl Into<String>) -> Self {
+        SpanError { loc, msg: msg.into() }
     }
 
     /// Prints the error to standard error.
     pub fn print(&self, sm: &SourceManager) {
-        let range = (self.len > 0).then(|| (self.loc.offset, self.loc.offset + self.len));
-        sm.print(self.loc, Severity::Error, &self.msg, range);
+        sm.print(self.loc, Severity::Error, &self.msg, None);
+    }
+}
+
+/// A reported problem: located in a buffer, or a bare message.
+#[derive(Debug)]
+pub enum Report {
+    /// A diagnostic located in a buffer.
+    At(SpanError),
+    /// A message printed as is.
+    Plain(String),
+}
+
+impl From<SpanError> for Report {
+    fn from(e: SpanError) -> Self {
+        Report::At(e)
+    }
+}
+
+impl Report {
+    /// Prints the problem to standard error.
+    pub fn print(&self, sm: &SourceManager) {
+        match self {
+            Report::At(e) => e.print(sm),
+            Report::Plain(msg) => eprintln!("{msg}"),
+        }
     }
 }
