@@ -110,6 +110,10 @@ pub enum AttrConstraint {
     Dictionary,
     /// A unit attribute.
     Unit,
+    /// A boolean (`true` / `false`, an `i1` integer).
+    Bool,
+    /// A float attribute.
+    Float,
 }
 
 impl AttrConstraint {
@@ -129,6 +133,10 @@ impl AttrConstraint {
             AttrConstraint::Array => matches!(attr.kind(), K::Array(_)),
             AttrConstraint::Dictionary => matches!(attr.kind(), K::Dictionary(_)),
             AttrConstraint::Unit => matches!(attr.kind(), K::Unit),
+            AttrConstraint::Bool => {
+                matches!(attr.kind(), K::Integer { ty, .. } if ty.bit_width() == Some(1) && ty.is_integer())
+            }
+            AttrConstraint::Float => matches!(attr.kind(), K::Float { .. }),
         }
     }
 
@@ -144,6 +152,8 @@ impl AttrConstraint {
             AttrConstraint::Array => "array attribute",
             AttrConstraint::Dictionary => "dictionary of named attribute values",
             AttrConstraint::Unit => "unit attribute",
+            AttrConstraint::Bool => "bool attribute",
+            AttrConstraint::Float => "float attribute",
         }
     }
 }

@@ -3,6 +3,7 @@
 
 pub mod builtin;
 pub mod func;
+pub mod hl;
 
 use kiln_compiler::DialectRegistry;
 
@@ -11,5 +12,6 @@ pub fn all_dialects() -> DialectRegistry {
     let mut registry = DialectRegistry::new();
     registry.register(&builtin::BUILTIN);
     registry.register(&func::FUNC);
+    registry.register(&hl::HL);
     registry
 }

@@ -1,0 +1,547 @@
+//! Result type inference of `hl` ops, dynamic dims included (`?` broadcast against `k > 1`
+//! gives `k`; against `1` or `?` gives `?`). Each function gets the operand types, the op's
+//! attributes and its declared result type (for ops whose result type is given, not derived:
+//! `cast`, `reshape`, `broadcast_to`, `constant`), and returns the inferred type or a message.
+
+use kiln_compiler::{AttrKind, Attribute, Context, Type, TypeKind, DYNAMIC};
+
+/// What inference sees of an op.
+pub struct InferInput<'a, 'c> {
+    /// Operand types.
+    pub operands: &'a [Type<'c>],
+    /// The declared result type.
+    pub result: Option<Type<'c>>,
+    /// Attribute lookup (properties, then discardable).
+    pub attr: &'a dyn Fn(&str) -> Option<Attribute<'c>>,
+}
+
+/// A result type inference function.
+pub type InferFn = for<'a, 'c> fn(&Context<'c>, &InferInput<'a, 'c>) -> Result<Type<'c>, String>;
+
+/// Shape and element type of a ranked tensor.
+pub fn tensor_parts(t: Type<'_>) -> Option<(&[i64], Type<'_>)> {
+    match *t.kind() {
+        TypeKind::RankedTensor { shape, elem, .. } => Some((shape, elem)),
+        _ => None,
+    }
+}
+
+fn parts<'c>(t: Type<'c>) -> Result<(&'c [i64], Type<'c>), String> {
+    tensor_parts(t).ok_or_else(|| format!("expected a ranked tensor, but got '{t}'"))
+}
+
+fn operand<'c>(input: &InferInput<'_, 'c>, i: usize) -> Result<(&'c [i64], Type<'c>), String> {
+    let t = input.operands.get(i).ok_or_else(|| format!("expected operand #{i}"))?;
+    parts(*t)
+}
+
+/// numpy broadcasting of two shapes.
+pub fn broadcast_shapes(a: &[i64], b: &[i64]) -> Option<Vec<i64>> {
+    let rank = a.len().max(b.len());
+    let mut out = vec![0; rank];
+    for i in 0..rank {
+        let da = if i < rank - a.len() { 1 } else { a[i - (rank - a.len())] };
+        let db = if i < rank - b.len() { 1 } else { b[i - (rank - b.len())] };
+        out[i] = match (da, db) {
+            (x, y) if x == y => x,
+            (1, y) => y,
+            (x, 1) => x,
+            (DYNAMIC, y) => y,
+            (x, DYNAMIC) => x,
+            _ => return None,
+        };
+    }
+    Some(out)
+}
+
+fn broadcast_all<'c>(input: &InferInput<'_, 'c>, from: usize) -> Result<Vec<i64>, String> {
+    let mut shape = operand(input, from)?.0.to_vec();
+    for (i, &t) in input.operands.iter().enumerate().skip(from + 1) {
+        let (s, _) = parts(t)?;
+        shape = broadcast_shapes(&shape, s).ok_or_else(|| {
+            format!(
+                "operands are not broadcast compatible: '{}' and '{t}' (operand #{i})",
+                input.operands[from]
+            )
+        })?;
+    }
+    Ok(shape)
+}
+
+/// Elementwise over broadcast operands; the element type of operand 0, which all share.
+pub fn elementwise<'c>(ctx: &Context<'c>, input: &InferInput<'_, 'c>) -> Result<Type<'c>, String> {
+    let elem = operand(input, 0)?.1;
+    same_elements(input, 0, elem)?;
+    Ok(ctx.tensor_type(&broadcast_all(input, 0)?, elem))
+}
+
+fn same_elements<'c>(input: &InferInput<'_, 'c>, from: usize, elem: Type<'c>) -> Result<(), String> {
+    for (i, &t) in input.operands.iter().enumerate().skip(from) {
+        let e = parts(t)?.1;
+        if e != elem {
+            return Err(format!(
+                "operand #{i} has element type '{e}', but '{elem}' was expected (no implicit promotion)"
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// Comparison: broadcast shape, `i1` elements.
+pub fn compare<'c>(ctx: &Context<'c>, input: &InferInput<'_, 'c>) -> Result<Type<'c>, String> {
+    let elem = operand(input, 0)?.1;
+    same_elements(input, 0, elem)?;
+    predicate(input)?;
+    Ok(ctx.tensor_type(&broadcast_all(input, 0)?, ctx.int_type(1)))
+}
+
+fn predicate(input: &InferInput<'_, '_>) -> Result<(), String> {
+    let p = (input.attr)("predicate").and_then(|a| a.as_str()).unwrap_or(b"");
+    match p {
+        b"eq" | b"ne" | b"lt" | b"le" | b"gt" | b"ge" => Ok(()),
+        _ => Err(format!(
+            "attribute 'predicate' must be one of eq, ne, lt, le, gt, ge, but got \"{}\"",
+            String::from_utf8_lossy(p)
+        )),
+    }
+}
+
+/// `select(cond, a, b)`: `cond` is `i1`; `a` and `b` share an element type.
+pub fn select<'c>(ctx: &Context<'c>, input: &InferInput<'_, 'c>) -> Result<Type<'c>, String> {
+    let cond = operand(input, 0)?.1;
+    if cond != ctx.int_type(1) {
+        return Err(format!("condition must have element type 'i1', but got '{cond}'"));
+    }
+    let elem = operand(input, 1)?.1;
+    same_elements(input, 1, elem)?;
+    Ok(ctx.tensor_type(&broadcast_all(input, 0)?, elem))
+}
+
+/// Unary ops: the operand's type.
+pub fn same<'c>(_: &Context<'c>, input: &InferInput<'_, 'c>) -> Result<Type<'c>, String> {
+    operand(input, 0)?;
+    Ok(input.operands[0])
+}
+
+fn declared<'c>(input: &InferInput<'_, 'c>) -> Result<(&'c [i64], Type<'c>, Type<'c>), String> {
+    let t = input.result.ok_or("expected a result")?;
+    let (s, e) = parts(t)?;
+    Ok((s, e, t))
+}
+
+/// `cast`: same shape as the operand, element type as declared.
+pub fn cast<'c>(_: &Context<'c>, input: &InferInput<'_, 'c>) -> Result<Type<'c>, String> {
+    let (shape, _) = operand(input, 0)?;
+    let (rs, _, rt) = declared(input)?;
+    if !compatible_shapes(shape, rs) {
+        return Err(format!("result shape must match the operand's: '{}' vs '{rt}'", input.operands[0]));
+    }
+    Ok(rt)
+}
+
+/// `constant`: the declared type, which must be the type of the `value` attribute.
+pub fn constant<'c>(_: &Context<'c>, input: &InferInput<'_, 'c>) -> Result<Type<'c>, String> {
+    let (shape, _, rt) = declared(input)?;
+    if shape.contains(&DYNAMIC) {
+        return Err(format!("constant must have a static shape, but has type '{rt}'"));
+    }
+    let value = (input.attr)("value").ok_or("requires attribute 'value'")?;
+    match *value.kind() {
+        AttrKind::DenseElements { ty, .. } if ty == rt => Ok(rt),
+        AttrKind::DenseElements { ty, .. } => {
+            Err(format!("value type '{ty}' does not match result type '{rt}'"))
+        }
+        _ => Err("attribute 'value' must be a dense elements attribute".into()),
+    }
+}
+
+/// `broadcast_to`: the declared shape, to which the operand must broadcast.
+pub fn broadcast_to<'c>(_: &Context<'c>, input: &InferInput<'_, 'c>) -> Result<Type<'c>, String> {
+    let (shape, elem) = operand(input, 0)?;
+    let (rs, re, rt) = declared(input)?;
+    if re != elem {
+        return Err(format!("result element type '{re}' must match operand element type '{elem}'"));
+    }
+    let ok = broadcast_shapes(shape, rs).is_some_and(|b| b.len() == rs.len() && compatible_shapes(&b, rs));
+    if !ok || shape.len() > rs.len() {
+        return Err(format!("operand type '{}' cannot be broadcast to '{rt}'", input.operands[0]));
+    }
+    Ok(rt)
+}
+
+/// `reshape`: the declared shape; element counts must agree when both are static.
+pub fn reshape<'c>(_: &Context<'c>, input: &InferInput<'_, 'c>) -> Result<Type<'c>, String> {
+    let (shape, elem) = operand(input, 0)?;
+    let (rs, re, rt) = declared(input)?;
+    if re != elem {
+        return Err(format!("result element type '{re}' must match operand element type '{elem}'"));
+    }
+    let count = |s: &[i64]| (!s.contains(&DYNAMIC)).then(|| s.iter().product::<i64>());
+    if let (Some(a), Some(b)) = (count(shape), count(rs)) {
+        if a != b {
+            return Err(format!(
+                "cannot reshape '{}' ({a} elements) to '{rt}' ({b} elements)",
+                input.operands[0]
+            ));
+        }
+    }
+    Ok(rt)
+}
+
+/// Two shapes agree up to dynamic dims.
+pub fn compatible_shapes(a: &[i64], b: &[i64]) -> bool {
+    a.len() == b.len() && a.iter().zip(b).all(|(&x, &y)| x == y || x == DYNAMIC || y == DYNAMIC)
+}
+
+/// Two types agree up to dynamic dims.
+pub fn compatible(a: Type<'_>, b: Type<'_>) -> bool {
+    match (tensor_parts(a), tensor_parts(b)) {
+        (Some((sa, ea)), Some((sb, eb))) => ea == eb && compatible_shapes(sa, sb),
+        _ => a == b,
+    }
+}
+
+/// Integer list attribute (array of integers), e.g. `axes = [0, 1]`.
+pub fn int_list(a: Option<Attribute<'_>>) -> Result<Vec<i64>, String> {
+    let Some(a) = a else { return Ok(Vec::new()) };
+    let items = a.as_array().ok_or_else(|| format!("expected an array of integers, but got {a}"))?;
+    items
+        .iter()
+        .map(|i| i.as_int().map(|v| v as i64).ok_or_else(|| format!("expected an integer, but got {i}")))
+        .collect()
+}
+
+/// Normalizes an axis (negative counts from the end) against `rank`.
+pub fn normalize_axis(axis: i64, rank: usize) -> Result<usize, String> {
+    let r = rank as i64;
+    let a = if axis < 0 { axis + r } else { axis };
+    if (0..r).contains(&a) {
+        Ok(a as usize)
+    } else {
+        Err(format!("axis {axis} is out of range for rank {rank}"))
+    }
+}
+
+fn axes_of(input: &InferInput<'_, '_>, name: &str, rank: usize) -> Result<Vec<usize>, String> {
+    let mut axes = int_list((input.attr)(name))?
+        .into_iter()
+        .map(|a| normalize_axis(a, rank))
+        .collect::<Result<Vec<_>, _>>()?;
+    let n = axes.len();
+    axes.sort_unstable();
+    axes.dedup();
+    if axes.len() != n {
+        return Err(format!("attribute '{name}' has duplicate axes"));
+    }
+    Ok(axes)
+}
+
+fn reduced_shape(shape: &[i64], axes: &[usize], keep_dims: bool) -> Vec<i64> {
+    let mut out = Vec::new();
+    for (i, &d) in shape.iter().enumerate() {
+        if axes.contains(&i) {
+            if keep_dims {
+                out.push(1);
+            }
+        } else {
+            out.push(d);
+        }
+    }
+    out
+}
+
+/// `reduce_*`: the reduced axes removed (or kept as 1 with `keep_dims`).
+pub fn reduce<'c>(ctx: &Context<'c>, input: &InferInput<'_, 'c>) -> Result<Type<'c>, String> {
+    let (shape, elem) = operand(input, 0)?;
+    let axes = axes_of(input, "axes", shape.len())?;
+    if axes.is_empty() {
+        return Err("attribute 'axes' must name at least one axis".into());
+    }
+    let keep = super::interfaces::bool_attr((input.attr)("keep_dims"));
+    Ok(ctx.tensor_type(&reduced_shape(shape, &axes, keep), elem))
+}
+
+/// `argmax`/`argmin`: one axis reduced, `i64` indices.
+pub fn arg_reduce<'c>(ctx: &Context<'c>, input: &InferInput<'_, 'c>) -> Result<Type<'c>, String> {
+    let (shape, _) = operand(input, 0)?;
+    let axis = (input.attr)("axis").and_then(|a| a.as_int()).ok_or("requires integer attribute 'axis'")?;
+    let axis = normalize_axis(axis as i64, shape.len())?;
+    let keep = super::interfaces::bool_attr((input.attr)("keep_dims"));
+    Ok(ctx.tensor_type(&reduced_shape(shape, &[axis], keep), ctx.int_type(64)))
+}
+
+fn dims_match(a: i64, b: i64) -> bool {
+    a == b || a == DYNAMIC || b == DYNAMIC
+}
+
+/// `matmul`: rank-2 operands.
+pub fn matmul<'c>(ctx: &Context<'c>, input: &InferInput<'_, 'c>) -> Result<Type<'c>, String> {
+    contract(ctx, input, false)
+}
+
+/// `batch_matmul`: rank >= 3 operands whose batch dims broadcast.
+pub fn batch_matmul<'c>(ctx: &Context<'c>, input: &InferInput<'_, 'c>) -> Result<Type<'c>, String> {
+    contract(ctx, input, true)
+}
+
+fn contract<'c>(ctx: &Context<'c>, input: &InferInput<'_, 'c>, batched: bool) -> Result<Type<'c>, String> {
+    let (a, ea) = operand(input, 0)?;
+    let (b, eb) = operand(input, 1)?;
+    if ea != eb {
+        return Err(format!("operands must have the same element type, but got '{ea}' and '{eb}'"));
+    }
+    let ranks_ok = if batched { a.len() >= 3 && b.len() >= 3 } else { a.len() == 2 && b.len() == 2 };
+    if !ranks_ok {
+        let want = if batched { "rank 3 or more" } else { "rank 2" };
+        return Err(format!(
+            "operands must have {want}, but got '{}' and '{}'",
+            input.operands[0], input.operands[1]
+        ));
+    }
+    let ta = super::interfaces::bool_attr((input.attr)("transpose_a"));
+    let tb = super::interfaces::bool_attr((input.attr)("transpose_b"));
+    let (ra, rb) = (a.len(), b.len());
+    let (m, ka) = if ta { (a[ra - 1], a[ra - 2]) } else { (a[ra - 2], a[ra - 1]) };
+    let (kb, n) = if tb { (b[rb - 1], b[rb - 2]) } else { (b[rb - 2], b[rb - 1]) };
+    if !dims_match(ka, kb) {
+        return Err(format!(
+            "contraction dims do not match: '{}' and '{}' (k = {} vs {})",
+            input.operands[0],
+            input.operands[1],
+            dim(ka),
+            dim(kb)
+        ));
+    }
+    let mut shape = if batched {
+        broadcast_shapes(&a[..ra - 2], &b[..rb - 2]).ok_or("batch dims are not broadcast compatible")?
+    } else {
+        Vec::new()
+    };
+    shape.extend([m, n]);
+    Ok(ctx.tensor_type(&shape, ea))
+}
+
+fn dim(d: i64) -> String {
+    if d == DYNAMIC {
+        "?".into()
+    } else {
+        d.to_string()
+    }
+}
+
+fn pair(input: &InferInput<'_, '_>, name: &str, default: [i64; 2]) -> Result<[i64; 2], String> {
+    match int_list((input.attr)(name))?.as_slice() {
+        [] => Ok(default),
+        [a, b] if *a >= 1 && *b >= 1 => Ok([*a, *b]),
+        other => Err(format!("attribute '{name}' must be two positive integers, but got {other:?}")),
+    }
+}
+
+/// `conv2d`: input NCHW, weights OIHW (I = C / groups), padding `[top, left, bottom, right]`.
+pub fn conv2d<'c>(ctx: &Context<'c>, input: &InferInput<'_, 'c>) -> Result<Type<'c>, String> {
+    let (x, ex) = operand(input, 0)?;
+    let (w, ew) = operand(input, 1)?;
+    if ex != ew {
+        return Err(format!("input and weights must have the same element type, but got '{ex}' and '{ew}'"));
+    }
+    if x.len() != 4 || w.len() != 4 {
+        return Err("input and weights must have rank 4 (NCHW and OIHW)".into());
+    }
+    let strides = pair(input, "strides", [1, 1])?;
+    let dilation = pair(input, "dilation", [1, 1])?;
+    let padding = match int_list((input.attr)("padding"))?.as_slice() {
+        [] => [0; 4],
+        [t, l, b, r] if [*t, *l, *b, *r].iter().all(|&p| p >= 0) => [*t, *l, *b, *r],
+        other => {
+            return Err(format!("attribute 'padding' must be four non-negative integers, but got {other:?}"))
+        }
+    };
+    let groups = (input.attr)("groups").and_then(|a| a.as_int()).unwrap_or(1) as i64;
+    if groups < 1 {
+        return Err(format!("attribute 'groups' must be positive, but got {groups}"));
+    }
+    let (c, o, i) = (x[1], w[0], w[1]);
+    if c != DYNAMIC && i != DYNAMIC && (c % groups != 0 || c / groups != i) {
+        return Err(format!(
+            "weights expect {} input channels per group, but input has {} channels in {groups} groups",
+            dim(i),
+            dim(c)
+        ));
+    }
+    if o != DYNAMIC && o % groups != 0 {
+        return Err(format!("output channels {o} are not divisible by groups {groups}"));
+    }
+    let out = |size: i64, k: i64, pad: i64, s: i64, d: i64| -> Result<i64, String> {
+        if size == DYNAMIC || k == DYNAMIC {
+            return Ok(DYNAMIC);
+        }
+        let eff = d * (k - 1) + 1;
+        let span = size + pad - eff;
+        if span < 0 {
+            return Err(format!("kernel extent {eff} exceeds padded input size {}", size + pad));
+        }
+        Ok(span / s + 1)
+    };
+    let h = out(x[2], w[2], padding[0] + padding[2], strides[0], dilation[0])?;
+    let wd = out(x[3], w[3], padding[1] + padding[3], strides[1], dilation[1])?;
+    Ok(ctx.tensor_type(&[x[0], o, h, wd], ex))
+}
+
+/// `transpose {perm}`.
+pub fn transpose<'c>(ctx: &Context<'c>, input: &InferInput<'_, 'c>) -> Result<Type<'c>, String> {
+    let (shape, elem) = operand(input, 0)?;
+    let perm = int_list((input.attr)("perm"))?;
+    let mut seen = vec![false; shape.len()];
+    if perm.len() != shape.len()
+        || !perm
+            .iter()
+            .all(|&p| (0..shape.len() as i64).contains(&p) && !std::mem::replace(&mut seen[p as usize], true))
+    {
+        return Err(format!("attribute 'perm' {perm:?} is not a permutation of rank {}", shape.len()));
+    }
+    let out: Vec<i64> = perm.iter().map(|&p| shape[p as usize]).collect();
+    Ok(ctx.tensor_type(&out, elem))
+}
+
+/// `slice {starts, limits, strides}` (strides default to 1).
+pub fn slice<'c>(ctx: &Context<'c>, input: &InferInput<'_, 'c>) -> Result<Type<'c>, String> {
+    let (shape, elem) = operand(input, 0)?;
+    let starts = int_list((input.attr)("starts"))?;
+    let limits = int_list((input.attr)("limits"))?;
+    let mut strides = int_list((input.attr)("strides"))?;
+    if strides.is_empty() {
+        strides = vec![1; shape.len()];
+    }
+    if starts.len() != shape.len() || limits.len() != shape.len() || strides.len() != shape.len() {
+        return Err(format!("'starts', 'limits' and 'strides' must each have {} entries", shape.len()));
+    }
+    let mut out = Vec::with_capacity(shape.len());
+    for i in 0..shape.len() {
+        let (s, l, st, d) = (starts[i], limits[i], strides[i], shape[i]);
+        if st < 1 || s < 0 || l < s || (d != DYNAMIC && l > d) {
+            return Err(format!("invalid slice [{s}:{l}:{st}] of dim #{i} (size {})", dim(d)));
+        }
+        out.push((l - s + st - 1) / st);
+    }
+    Ok(ctx.tensor_type(&out, elem))
+}
+
+/// `concat {axis}`: dims other than `axis` agree; `axis` dims add up.
+pub fn concat<'c>(ctx: &Context<'c>, input: &InferInput<'_, 'c>) -> Result<Type<'c>, String> {
+    let (first, elem) = operand(input, 0)?;
+    same_elements(input, 0, elem)?;
+    let axis = (input.attr)("axis").and_then(|a| a.as_int()).ok_or("requires integer attribute 'axis'")?;
+    let axis = normalize_axis(axis as i64, first.len())?;
+    let mut out = first.to_vec();
+    for (i, &t) in input.operands.iter().enumerate().skip(1) {
+        let (s, _) = parts(t)?;
+        if s.len() != first.len() {
+            return Err(format!(
+                "operand #{i} has rank {}, but operand #0 has rank {}",
+                s.len(),
+                first.len()
+            ));
+        }
+        for (d, (&a, &b)) in out.clone().iter().zip(s).enumerate() {
+            if d == axis {
+                out[d] = if a == DYNAMIC || b == DYNAMIC { DYNAMIC } else { a + b };
+            } else if !dims_match(a, b) {
+                return Err(format!(
+                    "operand #{i} has dim #{d} of size {}, but {} was expected",
+                    dim(b),
+                    dim(a)
+                ));
+            }
+        }
+    }
+    Ok(ctx.tensor_type(&out, elem))
+}
+
+/// `expand_dims {axis}`: a unit dim inserted at `axis` (in `0..=rank`).
+pub fn expand_dims<'c>(ctx: &Context<'c>, input: &InferInput<'_, 'c>) -> Result<Type<'c>, String> {
+    let (shape, elem) = operand(input, 0)?;
+    let axis = (input.attr)("axis").and_then(|a| a.as_int()).ok_or("requires integer attribute 'axis'")?;
+    let axis = normalize_axis(axis as i64, shape.len() + 1)?;
+    let mut out = shape.to_vec();
+    out.insert(axis, 1);
+    Ok(ctx.tensor_type(&out, elem))
+}
+
+/// `squeeze {axes}`: the listed unit dims removed.
+pub fn squeeze<'c>(ctx: &Context<'c>, input: &InferInput<'_, 'c>) -> Result<Type<'c>, String> {
+    let (shape, elem) = operand(input, 0)?;
+    let axes = axes_of(input, "axes", shape.len())?;
+    for &a in &axes {
+        if shape[a] != 1 && shape[a] != DYNAMIC {
+            return Err(format!("cannot squeeze dim #{a} of size {}", shape[a]));
+        }
+    }
+    Ok(ctx.tensor_type(&reduced_shape(shape, &axes, false), elem))
+}
+
+/// Normalizations and `softmax`-like composites: the type of operand 0; `axis` must be valid
+/// and extra operands (scale, bias, statistics) must broadcast against it.
+pub fn normalization<'c>(_: &Context<'c>, input: &InferInput<'_, 'c>) -> Result<Type<'c>, String> {
+    let (shape, elem) = operand(input, 0)?;
+    same_elements(input, 0, elem)?;
+    if let Some(axis) = (input.attr)("axis").and_then(|a| a.as_int()) {
+        normalize_axis(axis as i64, shape.len())?;
+    }
+    broadcast_all(input, 0)?;
+    Ok(input.operands[0])
+}
+
+/// `swiglu {axis}`: `axis` split in halves, so its size halves.
+pub fn swiglu<'c>(ctx: &Context<'c>, input: &InferInput<'_, 'c>) -> Result<Type<'c>, String> {
+    let (shape, elem) = operand(input, 0)?;
+    let axis = (input.attr)("axis").and_then(|a| a.as_int()).unwrap_or(-1);
+    let axis = normalize_axis(axis as i64, shape.len())?;
+    let mut out = shape.to_vec();
+    if out[axis] != DYNAMIC {
+        if out[axis] % 2 != 0 {
+            return Err(format!("dim #{axis} of size {} cannot be split in halves", out[axis]));
+        }
+        out[axis] /= 2;
+    }
+    Ok(ctx.tensor_type(&out, elem))
+}
+
+/// `clamp {min, max}`: the operand's type; `min <= max`.
+pub fn clamp<'c>(ctx: &Context<'c>, input: &InferInput<'_, 'c>) -> Result<Type<'c>, String> {
+    let value = |n: &str| (input.attr)(n).and_then(float_value);
+    if let (Some(lo), Some(hi)) = (value("min"), value("max")) {
+        if lo > hi {
+            return Err(format!("'min' ({lo}) must not exceed 'max' ({hi})"));
+        }
+    }
+    same(ctx, input)
+}
+
+/// The value of a float (or integer) attribute as f64.
+pub fn float_value(a: Attribute<'_>) -> Option<f64> {
+    match *a.kind() {
+        AttrKind::Float { bits, ty } => match ty.bit_width() {
+            Some(64) => Some(f64::from_bits(bits as u64)),
+            Some(32) => Some(f64::from(f32::from_bits(bits as u32))),
+            _ => None,
+        },
+        AttrKind::Integer { value, .. } => Some(value as f64),
+        _ => None,
+    }
+}
+
+/// `bias_add {axis}`: a rank-1 bias whose length is dim `axis` of `x` (default: the last).
+pub fn bias_add<'c>(_: &Context<'c>, input: &InferInput<'_, 'c>) -> Result<Type<'c>, String> {
+    let (shape, elem) = operand(input, 0)?;
+    same_elements(input, 0, elem)?;
+    let (bias, _) = operand(input, 1)?;
+    let axis = (input.attr)("axis").and_then(|a| a.as_int()).unwrap_or(-1);
+    let axis = normalize_axis(axis as i64, shape.len())?;
+    if bias.len() != 1 || !dims_match(bias[0], shape[axis]) {
+        return Err(format!(
+            "bias '{}' must be rank 1 with the size of dim #{axis} of '{}'",
+            input.operands[1], input.operands[0]
+        ));
+    }
+    Ok(input.operands[0])
+}

@@ -1,0 +1,103 @@
+//! Layout `hl` ops: data movement without arithmetic.
+
+use kiln_compiler::{Arity, AttrConstraint, OpDef, Trait};
+
+use super::{hl_op, opt, req};
+use crate::hl::infer;
+use crate::hl::interfaces::{DTypes, Flops, FusionCategory, HlOp};
+
+hl_op! {
+    /// `hl.reshape`: new shape, same elements.
+    ///
+    /// Reinterprets the elements (row-major order) with the result's shape; element counts must agree.
+    ///
+    /// ```mlir
+    /// %1 = hl.reshape %0 : tensor<8x128xf32> -> tensor<1024xf32>
+    /// %1 = "hl.reshape"(%0) : (tensor<8x128xf32>) -> tensor<1024xf32>
+    /// ```
+    RESHAPE = "hl.reshape", "new shape, same elements",
+    operands: Arity::Exactly(1), category: Layout, dtypes: Any,
+    infer: infer::reshape, flops: Flops::None,
+    attrs: [],
+    traits: [],
+}
+
+hl_op! {
+    /// `hl.transpose`: permutes dims.
+    ///
+    /// Result dim `i` is operand dim `perm[i]`.
+    ///
+    /// ```mlir
+    /// %1 = hl.transpose %0 {perm = [1, 0]} : tensor<8x128xf32> -> tensor<128x8xf32>
+    /// %1 = "hl.transpose"(%0) <{perm = [1, 0]}> : (tensor<8x128xf32>) -> tensor<128x8xf32>
+    /// ```
+    TRANSPOSE = "hl.transpose", "permutes dims",
+    operands: Arity::Exactly(1), category: Layout, dtypes: Any,
+    infer: infer::transpose, flops: Flops::None,
+    attrs: [req("perm", AttrConstraint::Array)],
+    traits: [],
+}
+
+hl_op! {
+    /// `hl.slice`: strided sub-tensor.
+    ///
+    /// Takes `[starts[i], limits[i])` with step `strides[i]` (default 1) along every dim.
+    ///
+    /// ```mlir
+    /// %1 = hl.slice %0 {limits = [8, 64], starts = [0, 0]} : tensor<8x128xf32> -> tensor<8x64xf32>
+    /// %1 = "hl.slice"(%0) <{limits = [8, 64], starts = [0, 0]}> : (tensor<8x128xf32>) -> tensor<8x64xf32>
+    /// ```
+    SLICE = "hl.slice", "strided sub-tensor",
+    operands: Arity::Exactly(1), category: Layout, dtypes: Any,
+    infer: infer::slice, flops: Flops::None,
+    attrs: [req("starts", AttrConstraint::Array), req("limits", AttrConstraint::Array), opt("strides", AttrConstraint::Array)],
+    traits: [],
+}
+
+hl_op! {
+    /// `hl.expand_dims`: inserts a unit dim.
+    ///
+    /// Inserts a dim of size 1 at `axis` (`0..=rank`, negative counts from the end).
+    ///
+    /// ```mlir
+    /// %1 = hl.expand_dims %0 {axis = 0 : i64} : tensor<128xf32> -> tensor<1x128xf32>
+    /// %1 = "hl.expand_dims"(%0) <{axis = 0 : i64}> : (tensor<128xf32>) -> tensor<1x128xf32>
+    /// ```
+    EXPAND_DIMS = "hl.expand_dims", "inserts a unit dim",
+    operands: Arity::Exactly(1), category: Layout, dtypes: Any,
+    infer: infer::expand_dims, flops: Flops::None,
+    attrs: [req("axis", AttrConstraint::Integer)],
+    traits: [],
+}
+
+hl_op! {
+    /// `hl.squeeze`: removes unit dims.
+    ///
+    /// Removes the dims listed in `axes`, each of size 1.
+    ///
+    /// ```mlir
+    /// %1 = hl.squeeze %0 {axes = [0]} : tensor<1x128xf32> -> tensor<128xf32>
+    /// %1 = "hl.squeeze"(%0) <{axes = [0]}> : (tensor<1x128xf32>) -> tensor<128xf32>
+    /// ```
+    SQUEEZE = "hl.squeeze", "removes unit dims",
+    operands: Arity::Exactly(1), category: Layout, dtypes: Any,
+    infer: infer::squeeze, flops: Flops::None,
+    attrs: [req("axes", AttrConstraint::Array)],
+    traits: [],
+}
+
+hl_op! {
+    /// `hl.concat`: joins tensors along an axis.
+    ///
+    /// Concatenates the operands (one element type, equal dims except `axis`) along `axis`.
+    ///
+    /// ```mlir
+    /// %2 = hl.concat %0, %1 {axis = 1 : i64} : tensor<8x64xf32>, tensor<8x64xf32> -> tensor<8x128xf32>
+    /// %2 = "hl.concat"(%0, %1) <{axis = 1 : i64}> : (tensor<8x64xf32>, tensor<8x64xf32>) -> tensor<8x128xf32>
+    /// ```
+    CONCAT = "hl.concat", "joins tensors along an axis",
+    operands: Arity::AtLeast(1), category: Layout, dtypes: Any,
+    infer: infer::concat, flops: Flops::None,
+    attrs: [req("axis", AttrConstraint::Integer)],
+    traits: [],
+}

@@ -1,0 +1,35 @@
+//! The one verifier shared by every `hl` op: operand element types as the op's interface
+//! allows, and the declared result type compatible with the inferred one.
+
+use kiln_compiler::{Context, Ir, OpId};
+
+use super::infer::{compatible, tensor_parts, InferInput};
+use super::interfaces::hl_op;
+
+pub(crate) fn verify_hl<'c>(ctx: &Context<'c>, ir: &Ir<'c>, op: OpId) -> Result<(), String> {
+    let Some(h) = hl_op(ir, op) else { return Ok(()) };
+    let operands: Vec<_> = ir.operands(op).iter().map(|&v| ir.value_type(v)).collect();
+    for (i, &t) in operands.iter().enumerate() {
+        let elem = tensor_parts(t).map(|(_, e)| e);
+        if !elem.is_some_and(|e| h.dtypes.accepts(e)) {
+            return Err(format!(
+                "operand #{i} must be ranked tensor of {} values, but got '{t}'",
+                h.dtypes.describe()
+            ));
+        }
+    }
+    let result = ir.results(op).first().map(|&r| ir.value_type(r));
+    if let Some(r) = result {
+        if tensor_parts(r).is_none() {
+            return Err(format!("result #0 must be a ranked tensor, but got '{r}'"));
+        }
+    }
+    let attr = |name: &str| ir.attr(op, name);
+    let inferred = (h.infer)(ctx, &InferInput { operands: &operands, result, attr: &attr })?;
+    match result {
+        Some(r) if !compatible(inferred, r) => {
+            Err(format!("inferred type '{inferred}' is incompatible with result type '{r}'"))
+        }
+        _ => Ok(()),
+    }
+}
