@@ -136,7 +136,7 @@ pub enum MatchError {
 pub struct SubstitutionNote {
     /// The substitution text (variable name or expression).
     pub from: String,
-    /// The value, as spliced into the regex.
+    /// The value (before regex escaping).
     pub value: String,
 }
 
@@ -334,6 +334,7 @@ impl Pattern {
                 for s in substitutions {
                     match self.substitute(s, vars) {
                         Ok(value) => {
+                            let value = regex_escape(&value);
                             text.splice(s.index + shift..s.index + shift, value.iter().copied());
                             shift += value.len();
                         }
@@ -373,7 +374,7 @@ impl Pattern {
     fn substitute(&self, s: &Substitution, vars: &Variables) -> Result<Vec<u8>, Vec<SpanError>> {
         match &s.kind {
             SubstKind::String(name) => match vars.string(name) {
-                Some(v) => Ok(regex_escape(&v.text)),
+                Some(v) => Ok(v.text.clone()),
                 None => Err(vec![SpanError::new(s.from_loc, format!("undefined variable: {name}"))]),
             },
             SubstKind::Numeric(block) => {
