@@ -1,0 +1,265 @@
+//! One run of kiln-opt: read the input, split it, and for each chunk parse, verify, run the
+//! pass pipeline and print; then report diagnostics (or check them against the input's
+//! `expected-*` designators), timing and statistics.
+//!
+//! Each chunk gets a fresh context, as in mlir-opt. Diagnostics go to stderr as they are
+//! produced; the output is written once at the end: to stdout whatever succeeded, to a `-o`
+//! file only if the whole run succeeded.
+
+use std::io::{Read, Write};
+use std::path::Path;
+use std::time::Instant;
+
+use bumpalo::Bump;
+use kiln_compiler::pass::{parse_pipeline, Instrumentation, PassRegistry};
+use kiln_compiler::verifier::verify;
+use kiln_compiler::{Context, Diagnostic, Ir, OpId, Severity, SourceMgr};
+
+use crate::cli::{list_passes, Options, VerifyMode};
+use crate::frontend::{self, Style};
+use crate::split::{self, Chunk};
+use crate::verify_diagnostics::DiagnosticVerifier;
+
+/// The standard streams of a run.
+pub struct Io<'a> {
+    /// Read when the input is `-`.
+    pub stdin: &'a mut dyn Read,
+    /// Output IR, dialect and pass lists.
+    pub stdout: &'a mut dyn Write,
+    /// Diagnostics, IR dumps and reports.
+    pub stderr: &'a mut dyn Write,
+}
+
+/// Runs kiln-opt with `opts`; returns the exit status (0 success, 1 failure).
+pub fn run(opts: &Options, registry: &PassRegistry, io: &mut Io<'_>) -> u8 {
+    match run_inner(opts, registry, io) {
+        Ok(true) => 0,
+        Ok(false) => 1,
+        Err(message) => {
+            let _ = write!(io.stderr, "kiln-opt: error: {message}");
+            if !message.ends_with('\n') {
+                let _ = writeln!(io.stderr);
+            }
+            1
+        }
+    }
+}
+
+/// `Ok(success)`, or `Err` for a usage or I/O error reported without a source location.
+fn run_inner(opts: &Options, registry: &PassRegistry, io: &mut Io<'_>) -> Result<bool, String> {
+    if opts.show_dialects {
+        let names: Vec<&str> = kiln_dialects::all_dialects().dialects().map(|d| d.name).collect();
+        writeln!(io.stdout, "Available Dialects: {}", names.join(",")).map_err(|e| e.to_string())?;
+        return Ok(true);
+    }
+    if opts.list_passes {
+        write!(io.stdout, "Passes:\n{}", list_passes(registry)).map_err(|e| e.to_string())?;
+        return Ok(true);
+    }
+    let pipeline = opts.pipeline_text()?;
+    if let Some(text) = &pipeline {
+        let pm = parse_pipeline(text, registry).map_err(|e| format!("invalid pass pipeline: {e}"))?;
+        if opts.dump_pass_pipeline {
+            let _ = writeln!(io.stderr, "Pass Manager with pipeline:\n{pm}");
+        }
+    }
+    for name in opts.mlir_print_ir_before.iter().chain(&opts.mlir_print_ir_after) {
+        if registry.get(name).is_none() {
+            return Err(format!(
+                "'{name}' does not refer to a registered pass; registered passes: {}",
+                registry.names()
+            ));
+        }
+    }
+
+    let (input, file_name) = read_input(&opts.input, io.stdin)?;
+    let text = String::from_utf8_lossy(&input).into_owned();
+    let mut sources = SourceMgr::new();
+    sources.add(file_name.clone(), text.clone());
+
+    let chunks = match &opts.split_input_file {
+        None => split::whole(&input),
+        Some(marker) => match split::split_input(&input, marker) {
+            Ok(chunks) => chunks,
+            Err(misses) => {
+                let arena = Bump::new();
+                let ctx = Context::new(&arena, kiln_dialects::all_dialects());
+                for m in misses {
+                    let msg = format!("near miss with file split marker '{}'", marker.trim());
+                    let diag = Diagnostic::error(ctx.file_loc(&file_name, m.line, m.col), msg);
+                    let _ = io.stderr.write_all(sources.render(&diag).as_bytes());
+                }
+                return Ok(false);
+            }
+        },
+    };
+
+    let mut verifier = opts.verify_diagnostics.map(|mode| {
+        let mut out = String::new();
+        let v = DiagnosticVerifier::new(&file_name, &text, &mut out);
+        let _ = io.stderr.write_all(out.as_bytes());
+        (v, mode)
+    });
+
+    let style = Style { generic: opts.mlir_print_op_generic, debug_info: opts.mlir_print_debuginfo };
+    let printer = printer_for(style);
+    let mut instr = Instrumentation::default();
+    instr.verify_each = opts.verify_each();
+    instr.print_before = opts.mlir_print_ir_before.clone();
+    instr.print_before_all = opts.mlir_print_ir_before_all;
+    instr.print_after = opts.mlir_print_ir_after.clone();
+    instr.print_after_all = opts.mlir_print_ir_after_all;
+    instr.print_after_change = opts.mlir_print_ir_after_change;
+    instr.timing = opts.mlir_timing;
+    instr.statistics = opts.mlir_pass_statistics;
+    instr.printer = Some(&printer);
+
+    let mut all_ok = true;
+    let mut outputs = Vec::with_capacity(chunks.len());
+    for chunk in &chunks {
+        let job =
+            ChunkJob { chunk, file_name: &file_name, opts, registry, pipeline: pipeline.as_deref(), style };
+        let mut sink =
+            DiagnosticSink { sources: &sources, verifier: verifier.as_mut(), stderr: &mut *io.stderr };
+        let (output, ok) = job.process(&mut instr, &mut sink);
+        let _ = io.stderr.write_all(instr.log.as_bytes());
+        instr.log.clear();
+        all_ok &= ok;
+        outputs.push(output.unwrap_or_default());
+    }
+
+    let output = outputs.join(&format!("{}\n", opts.output_split_marker));
+    let success = match verifier {
+        Some((v, _)) => {
+            let mut out = String::new();
+            let ok = v.finish(&mut out);
+            let _ = io.stderr.write_all(out.as_bytes());
+            ok
+        }
+        None => all_ok,
+    };
+    write_output(&opts.output, &output, success, io.stdout)?;
+    if opts.mlir_timing {
+        let _ = io.stderr.write_all(instr.timing_report().as_bytes());
+    }
+    if opts.mlir_pass_statistics {
+        let _ = io.stderr.write_all(instr.statistics_report().as_bytes());
+    }
+    Ok(success)
+}
+
+/// The IR printer used for `--mlir-print-ir-*` dumps.
+fn printer_for(style: Style) -> impl for<'c> Fn(&Context<'c>, &Ir<'c>, OpId) -> String {
+    move |ctx, ir, op| frontend::print_op(ctx, ir, op, style)
+}
+
+fn read_input(path: &Path, stdin: &mut dyn Read) -> Result<(Vec<u8>, String), String> {
+    let mut bytes = Vec::new();
+    if path.as_os_str() == "-" {
+        stdin.read_to_end(&mut bytes).map_err(|e| format!("cannot read standard input: {e}"))?;
+        return Ok((bytes, "<stdin>".to_string()));
+    }
+    let bytes =
+        std::fs::read(path).map_err(|e| format!("cannot open input file '{}': {e}", path.display()))?;
+    Ok((bytes, path.to_string_lossy().into_owned()))
+}
+
+fn write_output(path: &Path, output: &str, success: bool, stdout: &mut dyn Write) -> Result<(), String> {
+    if path.as_os_str() == "-" {
+        return stdout.write_all(output.as_bytes()).and_then(|()| stdout.flush()).map_err(|e| e.to_string());
+    }
+    if !success {
+        return Ok(());
+    }
+    std::fs::write(path, output).map_err(|e| format!("cannot write output file '{}': {e}", path.display()))
+}
+
+/// Where the diagnostics of a chunk go: to the verifier under `--verify-diagnostics`,
+/// otherwise rendered to stderr.
+struct DiagnosticSink<'a, 'v> {
+    sources: &'a SourceMgr,
+    verifier: Option<&'a mut (DiagnosticVerifier, VerifyMode)>,
+    stderr: &'v mut dyn Write,
+}
+
+impl DiagnosticSink<'_, '_> {
+    fn report(&mut self, diags: &[Diagnostic<'_>]) {
+        for diag in diags {
+            let text = match &mut self.verifier {
+                Some((v, mode)) => {
+                    let mut out = String::new();
+                    v.process(diag, self.sources, &mut out);
+                    if *mode == VerifyMode::OnlyExpected {
+                        out.clear();
+                    }
+                    out
+                }
+                None => self.sources.render(diag),
+            };
+            let _ = self.stderr.write_all(text.as_bytes());
+        }
+    }
+}
+
+/// Everything needed to process one chunk.
+struct ChunkJob<'a> {
+    chunk: &'a Chunk,
+    file_name: &'a str,
+    opts: &'a Options,
+    registry: &'a PassRegistry,
+    pipeline: Option<&'a str>,
+    style: Style,
+}
+
+impl ChunkJob<'_> {
+    /// Parses, verifies, transforms and prints the chunk: (its output if it got that far,
+    /// whether it succeeded without errors).
+    fn process(
+        &self,
+        instr: &mut Instrumentation<'_>,
+        sink: &mut DiagnosticSink<'_, '_>,
+    ) -> (Option<String>, bool) {
+        let arena = Bump::new();
+        let ctx = Context::new(&arena, kiln_dialects::all_dialects());
+        ctx.set_allow_unregistered(self.opts.allow_unregistered_dialect);
+
+        let start = Instant::now();
+        let parsed = frontend::parse(&ctx, &self.chunk.text, self.file_name);
+        instr.add_time(&["Parser".to_string()], start.elapsed());
+        let mut module = match parsed {
+            Ok(m) => m,
+            Err(diags) => {
+                sink.report(&diags);
+                return (None, false);
+            }
+        };
+        if let Err(diags) = verify(&ctx, &module.ir, module.top) {
+            sink.report(&diags);
+            return (None, false);
+        }
+        let mut diags = Vec::new();
+        if let Some(text) = self.pipeline {
+            let result = match parse_pipeline(text, self.registry) {
+                Ok(mut pm) => pm.run(&ctx, &mut module.ir, module.top, instr, &mut diags),
+                Err(e) => {
+                    diags.push(Diagnostic::error(ctx.unknown_loc(), e));
+                    Err(())
+                }
+            };
+            sink.report(&diags);
+            if result.is_err() {
+                return (None, false);
+            }
+        }
+        let start = Instant::now();
+        let mut text = frontend::print_module(&ctx, &module, self.style);
+        instr.add_time(&["Output".to_string()], start.elapsed());
+        // mlir-opt ends every printed top-level op with an empty line.
+        while text.ends_with('\n') {
+            text.pop();
+        }
+        text.push_str("\n\n");
+        let errors = diags.iter().any(|d| d.severity == Severity::Error);
+        (Some(text), !errors)
+    }
+}
