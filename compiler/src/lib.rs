@@ -20,7 +20,7 @@ pub mod syntax;
 pub mod types;
 pub mod verifier;
 
-pub use attributes::{AttrKind, Attribute, NamedAttr};
+pub use attributes::{AttrKind, Attribute, DenseData, NamedAttr};
 pub use context::Context;
 pub use diagnostics::{Diagnostic, Severity, SourceMgr};
 pub use dialect::{Arity, AttrConstraint, AttrSpec, Dialect, DialectRegistry, OpDef, Trait};

@@ -5,12 +5,21 @@
 pub mod canonicalize;
 pub mod cse;
 pub mod dce;
+pub mod hl_decompose;
+pub mod hl_infer_shapes;
 pub mod symbol_dce;
 
 use kiln_compiler::pass::{PassInfo, PassRegistry};
 
 /// Every pass Kiln defines, in one list (a test checks each is registered exactly once).
-pub const ALL_PASSES: &[&PassInfo] = &[&canonicalize::INFO, &cse::INFO, &dce::INFO, &symbol_dce::INFO];
+pub const ALL_PASSES: &[&PassInfo] = &[
+    &canonicalize::INFO,
+    &cse::INFO,
+    &dce::INFO,
+    &hl_decompose::INFO,
+    &hl_infer_shapes::INFO,
+    &symbol_dce::INFO,
+];
 
 /// The registry of all passes.
 pub fn registry() -> PassRegistry {

@@ -7,6 +7,7 @@
 //! dynamic dims. There is no implicit type promotion anywhere: `hl.cast` is explicit.
 
 pub mod infer;
+pub mod build;
 pub mod interfaces;
 
 mod ops;

@@ -1,0 +1,240 @@
+//! `hl-decompose`: expands composite `hl` ops into primitives.
+//!
+//! Rewrites (each composite, when listed in `ops`, default all):
+//! - `softmax(x, axis)` -> `m = reduce_max(x)`, `e = exp(x - m)`, `e / reduce_sum(e)`;
+//! - `log_softmax(x, axis)` -> `d = x - reduce_max(x)`, `d - log(reduce_sum(exp(d)))`;
+//! - `layer_norm(x, g, b)` -> `c = x - mean(x)`, `c * rsqrt(mean(c*c) + eps) * g + b` (last dim);
+//! - `rms_norm(x, g)` -> `x * rsqrt(mean(x*x) + eps) * g` (last dim);
+//! - `batch_norm(x, mean, var, g, b)` -> `(x - mean) * rsqrt(var + eps) * g + b`;
+//! - `gelu` -> `0.5*x*(1+erf(x*(1/sqrt 2)))` or the tanh form;
+//! - `silu(x)` -> `x * sigmoid(x)`; `swiglu(x)` -> `silu(a) * b` over the halves of `axis`;
+//! - `bias_add(x, b, axis)` -> broadcast `add` (reshaping `b` when `axis` is not the last);
+//! - `dropout(x)` -> `x` (inference).
+//!
+//! Means keep dims so they broadcast back. Assumes verified IR; guarantees verified IR whose
+//! results equal the composites' reference semantics up to the rounding of the intermediate
+//! primitives (f16/bf16 intermediates round after each op, as the device would).
+
+use kiln_compiler::ir::WalkOrder;
+use kiln_compiler::pass::{OptionKind, Pass, PassContext, PassInfo, PassOptionSpec, PassOptions};
+use kiln_compiler::rewrite::Rewriter;
+use kiln_compiler::{Diagnostic, OpId, ValueId};
+use kiln_dialects::hl::build::HlBuilder;
+use kiln_dialects::hl::infer::{float_value, normalize_axis, tensor_parts};
+use kiln_dialects::hl::{self as hl};
+
+/// The composites this pass knows.
+const COMPOSITES: &[&str] = &[
+    "softmax",
+    "log_softmax",
+    "layer_norm",
+    "rms_norm",
+    "batch_norm",
+    "gelu",
+    "silu",
+    "swiglu",
+    "bias_add",
+    "dropout",
+];
+
+/// Registration record.
+pub static INFO: PassInfo = PassInfo {
+    name: "hl-decompose",
+    summary: "Expand composite hl ops into primitives",
+    description: "softmax, log_softmax, layer_norm, rms_norm, batch_norm, gelu, silu, swiglu, bias_add and \
+                  dropout become reductions and elementwise ops.",
+    anchor: None,
+    options: &[PassOptionSpec {
+        name: "ops",
+        help: "Comma-separated composites to expand (default: all)",
+        kind: OptionKind::List,
+        default: "",
+    }],
+    create: |o: &PassOptions| {
+        let mut only: Vec<String> = o.get_list("ops").into_iter().map(str::to_string).collect();
+        if let Some(bad) = only.iter().find(|n| !COMPOSITES.contains(&n.as_str())) {
+            return Err(format!("hl-decompose: unknown composite '{bad}'; known: {}", COMPOSITES.join(", ")));
+        }
+        if only.is_empty() {
+            only = COMPOSITES.iter().map(|s| s.to_string()).collect();
+        }
+        Ok(Box::new(Decompose { only }))
+    },
+};
+
+struct Decompose {
+    only: Vec<String>,
+}
+
+impl Pass for Decompose {
+    fn info(&self) -> &'static PassInfo {
+        &INFO
+    }
+
+    fn run<'c>(&mut self, cx: &mut PassContext<'_, 'c>, root: OpId) -> Result<(), ()> {
+        // Expansions produce primitives only, so one sweep over the composites suffices.
+        let targets: Vec<(OpId, &'static str)> = cx
+            .ir
+            .walk(root, WalkOrder::PreOrder)
+            .filter_map(|op| {
+                let short = cx.ir.op(op).name.strip_prefix("hl.")?;
+                let known = COMPOSITES.iter().find(|c| **c == short)?;
+                self.only.iter().any(|o| o == known).then_some((op, *known))
+            })
+            .collect();
+        let mut failed = false;
+        for (op, short) in targets {
+            let mut rw = Rewriter::new(cx.ctx, cx.ir);
+            match expand(&mut rw, op, short) {
+                Ok(v) => rw.replace_op(op, &[v]),
+                Err(message) => {
+                    let name = cx.ir.op(op).name;
+                    let loc = cx.ir.op(op).loc;
+                    cx.diagnostics
+                        .push(Diagnostic::error(loc, format!("'{name}' op cannot be decomposed: {message}")));
+                    failed = true;
+                }
+            }
+            cx.add_statistic("num-decomposed", "Number of composite ops expanded", 1);
+        }
+        if failed {
+            Err(())
+        } else {
+            Ok(())
+        }
+    }
+}
+
+/// Builds the expansion of composite `op` (named `hl.<short>`) before it.
+fn expand<'c>(rw: &mut Rewriter<'_, 'c>, op: OpId, short: &str) -> Result<ValueId, String> {
+    let ir = &*rw.ir;
+    let args = ir.operands(op).to_vec();
+    let x = args[0];
+    let (shape, elem) = tensor_parts(ir.value_type(x)).ok_or("operand is not a ranked tensor")?;
+    let rank = shape.len();
+    let axis_attr = ir.attr(op, "axis").and_then(|a| a.as_int()).unwrap_or(-1) as i64;
+    let axis = normalize_axis(axis_attr, rank.max(1))?;
+    let eps = ir.attr(op, "epsilon").and_then(float_value).unwrap_or(1e-5);
+    let approximate_tanh = ir.attr(op, "approximate").and_then(|a| a.as_str()) == Some(b"tanh");
+    let result_ty = ir.value_type(ir.results(op)[0]);
+    let mut b = HlBuilder::new(rw, op);
+    let keep = b.yes();
+    let axes = b.ints(&[axis as i64]);
+    let last = b.ints(&[rank.saturating_sub(1) as i64]);
+    let v = match short {
+        "softmax" => {
+            let m = b.create(&hl::REDUCE_MAX, &[x], &[("axes", axes), ("keep_dims", keep)], None)?;
+            let d = b.create(&hl::SUB, &[x, m], &[], None)?;
+            let e = b.create(&hl::EXP, &[d], &[], None)?;
+            let s = b.create(&hl::REDUCE_SUM, &[e], &[("axes", axes), ("keep_dims", keep)], None)?;
+            b.create(&hl::DIV, &[e, s], &[], None)?
+        }
+        "log_softmax" => {
+            let m = b.create(&hl::REDUCE_MAX, &[x], &[("axes", axes), ("keep_dims", keep)], None)?;
+            let d = b.create(&hl::SUB, &[x, m], &[], None)?;
+            let e = b.create(&hl::EXP, &[d], &[], None)?;
+            let s = b.create(&hl::REDUCE_SUM, &[e], &[("axes", axes), ("keep_dims", keep)], None)?;
+            let l = b.create(&hl::LOG, &[s], &[], None)?;
+            b.create(&hl::SUB, &[d, l], &[], None)?
+        }
+        "layer_norm" => {
+            let mean = b.create(&hl::REDUCE_MEAN, &[x], &[("axes", last), ("keep_dims", keep)], None)?;
+            let c = b.create(&hl::SUB, &[x, mean], &[], None)?;
+            let sq = b.create(&hl::MUL, &[c, c], &[], None)?;
+            let var = b.create(&hl::REDUCE_MEAN, &[sq], &[("axes", last), ("keep_dims", keep)], None)?;
+            let n = normalize(&mut b, c, var, eps, elem)?;
+            let g = b.create(&hl::MUL, &[n, args[1]], &[], None)?;
+            b.create(&hl::ADD, &[g, args[2]], &[], None)?
+        }
+        "rms_norm" => {
+            let sq = b.create(&hl::MUL, &[x, x], &[], None)?;
+            let ms = b.create(&hl::REDUCE_MEAN, &[sq], &[("axes", last), ("keep_dims", keep)], None)?;
+            let n = normalize(&mut b, x, ms, eps, elem)?;
+            b.create(&hl::MUL, &[n, args[1]], &[], None)?
+        }
+        "batch_norm" => {
+            let c = b.create(&hl::SUB, &[x, args[1]], &[], None)?;
+            let n = normalize(&mut b, c, args[2], eps, elem)?;
+            let g = b.create(&hl::MUL, &[n, args[3]], &[], None)?;
+            b.create(&hl::ADD, &[g, args[4]], &[], None)?
+        }
+        "gelu" => gelu(&mut b, x, elem, approximate_tanh)?,
+        "silu" => silu(&mut b, x)?,
+        "swiglu" => {
+            let half = shape[axis] / 2;
+            let mut starts = vec![0i64; rank];
+            let mut limits = shape.to_vec();
+            limits[axis] = half;
+            let (sa, la) = (b.ints(&starts), b.ints(&limits));
+            let a = b.create(&hl::SLICE, &[x], &[("starts", sa), ("limits", la)], None)?;
+            starts[axis] = half;
+            limits[axis] = shape[axis];
+            let (sb, lb) = (b.ints(&starts), b.ints(&limits));
+            let gate = b.create(&hl::SLICE, &[x], &[("starts", sb), ("limits", lb)], None)?;
+            let s = silu(&mut b, a)?;
+            b.create(&hl::MUL, &[s, gate], &[], None)?
+        }
+        "bias_add" => {
+            let mut bias = args[1];
+            if axis + 1 != rank {
+                let mut dims = vec![1i64; rank - axis];
+                dims[0] = shape[axis];
+                let ty = b.rw.ctx.tensor_type(&dims, elem);
+                bias = b.create(&hl::RESHAPE, &[bias], &[], Some(ty))?;
+            }
+            b.create(&hl::ADD, &[x, bias], &[], None)?
+        }
+        "dropout" => x,
+        other => return Err(format!("'{other}' is not a composite")),
+    };
+    if b.rw.ir.value_type(v) != result_ty {
+        return Err(format!("expansion produced '{}' instead of '{result_ty}'", b.rw.ir.value_type(v)));
+    }
+    Ok(v)
+}
+
+/// `c * rsqrt(var + eps)`.
+fn normalize<'c>(
+    b: &mut HlBuilder<'_, '_, 'c>,
+    c: ValueId,
+    var: ValueId,
+    eps: f64,
+    elem: kiln_compiler::Type<'c>,
+) -> Result<ValueId, String> {
+    let e = b.scalar(elem, eps)?;
+    let ve = b.create(&hl::ADD, &[var, e], &[], None)?;
+    let r = b.create(&hl::RSQRT, &[ve], &[], None)?;
+    b.create(&hl::MUL, &[c, r], &[], None)
+}
+
+fn silu(b: &mut HlBuilder<'_, '_, '_>, x: ValueId) -> Result<ValueId, String> {
+    let s = b.create(&hl::SIGMOID, &[x], &[], None)?;
+    b.create(&hl::MUL, &[x, s], &[], None)
+}
+
+fn gelu<'c>(
+    b: &mut HlBuilder<'_, '_, 'c>,
+    x: ValueId,
+    elem: kiln_compiler::Type<'c>,
+    tanh_form: bool,
+) -> Result<ValueId, String> {
+    let half = b.scalar(elem, 0.5)?;
+    let one = b.scalar(elem, 1.0)?;
+    let inner = if tanh_form {
+        let x2 = b.create(&hl::MUL, &[x, x], &[], None)?;
+        let x3 = b.create(&hl::MUL, &[x2, x], &[], None)?;
+        let k = b.scalar(elem, 0.044715)?;
+        let kx3 = b.create(&hl::MUL, &[x3, k], &[], None)?;
+        let sum = b.create(&hl::ADD, &[x, kx3], &[], None)?;
+        let c = b.scalar(elem, (2.0 / std::f64::consts::PI).sqrt())?;
+        let arg = b.create(&hl::MUL, &[sum, c], &[], None)?;
+        b.create(&hl::TANH, &[arg], &[], None)?
+    } else {
+        let c = b.scalar(elem, std::f64::consts::FRAC_1_SQRT_2)?;
+        let arg = b.create(&hl::MUL, &[x, c], &[], None)?;
+        b.create(&hl::ERF, &[arg], &[], None)?
+    };
+    let onep = b.create(&hl::ADD, &[one, inner], &[], None)?;
+    let hx = b.create(&hl::MUL, &[half, x], &[], None)?;
+    b.create(&hl::MUL, &[hx, onep], &[], None)
+}

@@ -1,0 +1,62 @@
+//! `hl-infer-shapes`: makes dynamic (`?`) result dims of `hl` ops static where the operands
+//! determine them.
+//!
+//! Rewrites: in program order (so refinements propagate forward along use-def chains), each
+//! `hl` op's result type is replaced by the type its inference gives from the current operand
+//! types, when that type is strictly more static and compatible with the declared one.
+//! Assumes: verified IR. Guarantees: verified IR; values used by non-`hl` ops (e.g.
+//! `func.return`, whose types the function signature fixes) keep their types, so signatures and
+//! call sites never change.
+
+use kiln_compiler::ir::WalkOrder;
+use kiln_compiler::pass::{Pass, PassContext, PassInfo, PassOptions};
+use kiln_compiler::{OpId, DYNAMIC};
+use kiln_dialects::hl::infer::{compatible, tensor_parts, InferInput};
+use kiln_dialects::hl::interfaces::hl_op;
+
+/// Registration record.
+pub static INFO: PassInfo = PassInfo {
+    name: "hl-infer-shapes",
+    summary: "Refine dynamic dims of hl results from their operands",
+    description: "Replaces `?` dims of hl op results by the static sizes inference derives.",
+    anchor: None,
+    options: &[],
+    create: |_: &PassOptions| Ok(Box::new(InferShapes)),
+};
+
+struct InferShapes;
+
+impl Pass for InferShapes {
+    fn info(&self) -> &'static PassInfo {
+        &INFO
+    }
+
+    fn run<'c>(&mut self, cx: &mut PassContext<'_, 'c>, root: OpId) -> Result<(), ()> {
+        let ops: Vec<OpId> = cx.ir.walk(root, WalkOrder::PreOrder).collect();
+        let mut refined = 0;
+        for op in ops {
+            let Some(h) = hl_op(cx.ir, op) else { continue };
+            let Some(&result) = cx.ir.results(op).first() else { continue };
+            let declared = cx.ir.value_type(result);
+            let dynamic = |t| tensor_parts(t).map_or(0, |(s, _)| s.iter().filter(|&&d| d == DYNAMIC).count());
+            if dynamic(declared) == 0 {
+                continue;
+            }
+            let only_hl_users = cx.ir.uses(result).iter().all(|u| hl_op(cx.ir, u.op).is_some());
+            if !only_hl_users {
+                continue;
+            }
+            let operands: Vec<_> = cx.ir.operands(op).iter().map(|&v| cx.ir.value_type(v)).collect();
+            let ir = &*cx.ir;
+            let attr = |n: &str| ir.attr(op, n);
+            let input = InferInput { operands: &operands, result: Some(declared), attr: &attr };
+            let Ok(inferred) = (h.infer)(cx.ctx, &input) else { continue };
+            if compatible(inferred, declared) && dynamic(inferred) < dynamic(declared) {
+                cx.ir.set_value_type(result, inferred);
+                refined += 1;
+            }
+        }
+        cx.add_statistic("num-refined", "Number of results given more static types", refined);
+        Ok(())
+    }
+}
