@@ -184,20 +184,29 @@ impl<'a> PrefixFinder<'a> {
     }
 }
 
+/// Which prefixes a check file uses.
+pub struct Prefixes<'a> {
+    /// Check prefixes (never empty: `CHECK` by default).
+    pub check: &'a [String],
+    /// Comment prefixes.
+    pub comment: &'a [String],
+    /// Whether `check` is the default `CHECK` rather than user-given.
+    pub defaulted: bool,
+    /// `--allow-unused-prefixes`
+    pub allow_unused: bool,
+}
+
 /// Reads the check file in `check_id`. `implicit` holds the parsed
-/// `--implicit-check-not` patterns; `default_prefixes` tells whether the
-/// prefixes were defaulted to `CHECK`.
+/// `--implicit-check-not` patterns.
 pub fn read_check_file(
     sm: &SourceManager,
     check_id: BufferId,
-    check_prefixes: &[String],
-    comment_prefixes: &[String],
-    default_prefixes: bool,
-    allow_unused_prefixes: bool,
+    prefixes: &Prefixes,
     implicit: &[DagNot],
     opts: PatternOptions,
     vars: &mut Variables,
 ) -> Result<Vec<CheckString>, Report> {
+    let (check_prefixes, comment_prefixes) = (prefixes.check, prefixes.comment);
     let buf = sm.text(check_id);
     let loc = |offset| Loc { buffer: check_id, offset };
     let all: Vec<&str> = check_prefixes.iter().chain(comment_prefixes).map(String::as_str).collect();
@@ -283,8 +292,8 @@ pub fn read_check_file(
         checks.push(CheckString { pattern, prefix, dag_not: pending });
     }
     let none_found = unused.len() == distinct;
-    let some_unused = !allow_unused_prefixes && !unused.is_empty();
-    if (none_found || some_unused) && (implicit.is_empty() || !default_prefixes) {
+    let some_unused = !prefixes.allow_unused && !unused.is_empty();
+    if (none_found || some_unused) && (implicit.is_empty() || !prefixes.defaulted) {
         let names: Vec<String> = unused.iter().map(|p| format!("'{p}:'")).collect();
         let plural = if unused.len() > 1 { "es" } else { "" };
         return Err(Report::Plain(format!(

@@ -251,9 +251,9 @@ pub fn parse_args(env_args: &[String], args: &[String]) -> Result<Command, Usage
         if only_positional || !arg.starts_with('-') || arg == "-" {
             if positional.replace(arg.to_string()).is_some() {
                 return Err(UsageError {
-                    message: format!(
-                        "kiln-filecheck: Too many positional arguments specified!\nCan specify at most 1 positional arguments: See: kiln-filecheck --help"
-                    ),
+                    message: "kiln-filecheck: Too many positional arguments specified!\n\
+                              Can specify at most 1 positional arguments: See: kiln-filecheck --help"
+                        .to_string(),
                     exit_code: 1,
                 });
             }

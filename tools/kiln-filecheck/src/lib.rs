@@ -27,7 +27,7 @@ mod vars;
 
 use std::io::{Read, Write};
 
-use check_file::{read_check_file, DagNot};
+use check_file::{read_check_file, DagNot, Prefixes};
 use cli::{Command, DumpInput, Options};
 use matcher::{MatchOptions, Matcher};
 use numeric::parse_numeric_block;
@@ -285,17 +285,14 @@ fn check(opts: &Options, args: &[String]) -> i32 {
             }
         }
     }
-    let checks = match read_check_file(
-        &sm,
-        check_id,
-        &opts.effective_check_prefixes(),
-        &opts.comment_prefixes,
-        opts.check_prefixes.is_empty(),
-        opts.allow_unused_prefixes,
-        &implicit,
-        pattern_opts,
-        &mut vars,
-    ) {
+    let check_prefixes = opts.effective_check_prefixes();
+    let prefixes = Prefixes {
+        check: &check_prefixes,
+        comment: &opts.comment_prefixes,
+        defaulted: opts.check_prefixes.is_empty(),
+        allow_unused: opts.allow_unused_prefixes,
+    };
+    let checks = match read_check_file(&sm, check_id, &prefixes, &implicit, pattern_opts, &mut vars) {
         Ok(c) => c,
         Err(report) => {
             report.print(&sm);

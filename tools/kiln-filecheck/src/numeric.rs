@@ -473,9 +473,8 @@ impl Parser<'_, '_> {
         let op = match self.text[self.pos] {
             b'+' => BinOp::Add,
             b'-' => BinOp::Sub,
-            c => {
+            _ => {
                 let shown = String::from_utf8_lossy(&self.text[op_at..op_at + 1]).into_owned();
-                let _ = c;
                 return Err(SpanError::new(self.loc(op_at), format!("unsupported operation '{shown}'")));
             }
         };
@@ -607,16 +606,16 @@ pub fn parse_numeric_block(
     };
     let def = match def_range {
         None => None,
-        Some((s, e)) => Some(define(text, trim_range(text, s, e).0, e, base, line, format, vars)?),
+        Some((s, e)) => Some(define(text, (trim_range(text, s, e).0, e), base, line, format, vars)?),
     };
     Ok(NumericBlock { format, expr, def })
 }
 
-#[allow(clippy::too_many_arguments)]
+/// Parses the definition part `text[s..e]` of a numeric block and returns
+/// the variable it defines (LLVM `parseNumericVariableDefinition`).
 fn define(
     text: &[u8],
-    s: usize,
-    e: usize,
+    (s, e): (usize, usize),
     base: Loc,
     line: Option<usize>,
     format: Format,

@@ -370,7 +370,7 @@ impl<'a> Translator<'a> {
             Some(b':') => {
                 self.pos += 2;
                 let start = self.pos;
-                if matches!(self.peek(), None) {
+                if self.peek().is_none() {
                     return Err(EBRACK);
                 }
                 if matches!(self.peek(), Some(b'-' | b']')) {
