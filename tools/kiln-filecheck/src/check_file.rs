@@ -254,6 +254,11 @@ pub fn read_check_file(
                 (Some(ty), start)
             }
         };
+        // LLVM quirk: a directive ending the file takes its own suffix as the
+        // pattern (it resumes right after the prefix when nothing follows).
+        if start == buf.len() {
+            start = at + prefix.len();
+        }
         if !(opts.strict_whitespace && opts.match_full_lines) {
             while start < buf.len() && (buf[start] == b' ' || buf[start] == b'\t') {
                 start += 1;

@@ -5,7 +5,7 @@
 //! failures with LLVM's messages, exit codes and annotated input dump.
 //!
 //! The pipeline, one module per step:
-//! - [`cli`](crate::run): LLVM `cl`-style option parsing, `FILECHECK_OPTS`;
+//! - `cli`: LLVM `cl`-style option parsing and `FILECHECK_OPTS`;
 //! - `check_file`: directives and prefixes into check strings;
 //! - `pattern`, `numeric`, `posix`: pattern syntax, numeric expressions and
 //!   the POSIX regex dialect;

@@ -331,8 +331,9 @@ impl<'a> Matcher<'a> {
                 }
             }
             Err(e) => {
+                let invalid = matches!(e, MatchError::Invalid(_));
                 self.print_no_match(expected, prefix, pat, n, searched, e);
-                if expected {
+                if expected || invalid {
                     Err(Failed)
                 } else {
                     Ok(searched)

@@ -78,11 +78,13 @@ impl SourceManager {
         &self.buffers[id.0 as usize].text
     }
 
-    /// One-based line and column of a location, as LLVM computes them.
+    /// One-based line and column of a location, as LLVM computes them: lines
+    /// are counted by `\n`, columns from the last `\n` or `\r`.
     pub fn line_col(&self, loc: Loc) -> (usize, usize) {
         let before = &self.text(loc.buffer)[..loc.offset];
         let line = 1 + before.iter().filter(|&&b| b == b'\n').count();
-        let line_start = before.iter().rposition(|&b| b == b'\n').map_or(0, |p| p + 1);
+        // As in LLVM, columns restart after a `\r` too.
+        let line_start = before.iter().rposition(|&b| b == b'\n' || b == b'\r').map_or(0, |p| p + 1);
         (line, loc.offset - line_start + 1)
     }
 
@@ -99,7 +101,7 @@ impl SourceManager {
             .position(|&b| b == b'\n' || b == b'\r')
             .map_or(text.len(), |p| line_start + p);
         let source_line = &text[line_start..line_end];
-        let mut caret = vec![b' '; source_line.len() + 1];
+        let mut caret = vec![b' '; source_line.len().max(col) + 1];
         if let Some((start, end)) = range {
             let from = start.max(line_start) - line_start;
             let to = end.min(line_end).max(start.max(line_start)) - line_start;
