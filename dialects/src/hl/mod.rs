@@ -6,11 +6,12 @@
 //! Types are ranked tensors of `f16`, `bf16`, `f32`, `i1`, `i8`, `i32`, `i64` with static or
 //! dynamic dims. There is no implicit type promotion anywhere: `hl.cast` is explicit.
 
-pub mod infer;
 pub mod build;
+pub mod infer;
 pub mod interfaces;
 
 mod ops;
+mod syntax;
 mod verify;
 
 pub use ops::*;

@@ -36,6 +36,7 @@ macro_rules! hl_op {
             attrs: &[$($attr),*],
             traits: &[Trait::Pure, $(Trait::$tr),*],
             verify: Some(crate::hl::verify::verify_hl),
+            syntax: Some(&crate::hl::syntax::HL_SYNTAX),
             interfaces: &[&HlOp {
                 category: FusionCategory::$cat,
                 dtypes: DTypes::$dt,
