@@ -1,0 +1,58 @@
+// RUN: %kiln-opt %s --split-input-file --verify-diagnostics --allow-unregistered-dialect
+// Structural verifier errors: dominance, terminators, isolation, parents. (Kiln attaches
+// fewer notes than MLIR: no "operand defined here"; a note on the op missing a terminator.)
+
+func.func @use_before_def() {
+  // expected-error @+1 {{operand #0 does not dominate this use}}
+  "unk.use"(%0) : (i32) -> ()
+  %0 = "unk.def"() : () -> i32
+  return
+}
+
+// -----
+
+func.func @def_in_other_branch(%c: i1) {
+  "unk.cond_br"(%c) [^bb1, ^bb2] : (i1) -> ()
+^bb1:
+  %0 = "unk.def"() : () -> i32
+  "unk.br"() [^bb3] : () -> ()
+^bb2:
+  "unk.br"() [^bb3] : () -> ()
+^bb3:
+  // expected-error @+1 {{operand #0 does not dominate this use}}
+  "unk.use"(%0) : (i32) -> ()
+  return
+}
+
+// -----
+
+func.func @return_not_last() {
+  // expected-error @+1 {{'func.return' op must be the last operation in the parent block}}
+  return
+  "unk.after"() : () -> ()
+}
+
+// -----
+
+// expected-note @+1 {{in region of this operation}}
+func.func @no_terminator() {
+  %0 = "unk.def"() : () -> i32
+  // expected-error @+1 {{block with no terminator, has}}
+  func.call @no_terminator() : () -> ()
+}
+
+// -----
+
+func.func @isolation(%arg0: i32) {
+  // expected-note @+1 {{required by region isolation constraints}}
+  "builtin.module"() ({
+    // expected-error @+1 {{using value defined outside the region}}
+    "unk.use"(%arg0) : (i32) -> ()
+  }) : () -> ()
+  return
+}
+
+// -----
+
+// expected-error @+1 {{'func.return' op expects parent op 'func.func'}}
+"func.return"() : () -> ()
