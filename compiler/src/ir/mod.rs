@@ -188,6 +188,11 @@ impl<'c> Ir<'c> {
         self.values[v].ty = ty;
     }
 
+    /// Sets the location of a block argument.
+    pub fn set_value_loc(&mut self, v: ValueId, loc: Attribute<'c>) {
+        self.values[v].loc = Some(loc);
+    }
+
     /// The uses of a value.
     pub fn uses(&self, v: ValueId) -> &[Use] {
         &self.values[v].uses

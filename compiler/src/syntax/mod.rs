@@ -1,5 +1,44 @@
 //! MLIR's textual format: lexing, parsing (ops, regions, blocks, types, attributes,
 //! locations, aliases, resources) and printing (generic and custom forms).
+//!
+//! Entry points: [`parse_source`] / [`parse_bytes`] read a file into a [`Module`];
+//! [`print_module`] and [`print_op`] write IR back, generic or custom, as `mlir-opt` does.
 
 pub mod custom;
-pub mod print_attr;
+mod lexer;
+mod parser;
+mod printer;
+pub mod type_attr;
+
+use crate::context::Context;
+use crate::diagnostics::Diagnostic;
+use crate::module::Module;
+
+pub use parser::{PResult, ParseError};
+pub use printer::{print_module, print_op, PrintOptions};
+
+/// Parses MLIR text. Ops outside a single top-level `builtin.module` are wrapped in one (as
+/// mlir-opt does). Errors are located diagnostics (`file:line:col`, columns in bytes).
+pub fn parse_source<'c>(
+    ctx: &Context<'c>,
+    src: &str,
+    file_name: &str,
+) -> Result<Module<'c>, Vec<Diagnostic<'c>>> {
+    parser::parse_file(ctx, src, file_name)
+}
+
+/// Parses MLIR bytes; invalid UTF-8 outside string literals is reported at its location as
+/// MLIR does (inside strings it stands for itself, as an escape would).
+pub fn parse_bytes<'c>(
+    ctx: &Context<'c>,
+    src: &[u8],
+    file_name: &str,
+) -> Result<Module<'c>, Vec<Diagnostic<'c>>> {
+    match std::str::from_utf8(src) {
+        Ok(s) => parse_source(ctx, s, file_name),
+        Err(_) => {
+            let text = parser::escape_invalid_utf8(ctx, src, file_name).map_err(|d| vec![d])?;
+            parse_source(ctx, &text, file_name)
+        }
+    }
+}

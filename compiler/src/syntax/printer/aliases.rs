@@ -1,0 +1,392 @@
+//! Alias collection, after MLIR's `AliasInitializer`: which attributes and types the printer
+//! names (`#map`, `#set`, `#loc`, `!tuple`), their numbering, and where their definitions go.
+//!
+//! A dummy walk visits what the printer will print, in MLIR's order (per op: its location,
+//! its regions, operand and result types, then its attributes). Aliases are then sorted by
+//! nesting depth, types before attributes, and base name (stable, so visit order breaks ties)
+//! and numbered `#map`, `#map1`, ... in that order. Locations reached only through op
+//! locations are deferred: their definitions are printed after the top op.
+
+use std::collections::HashMap;
+
+use indexmap::{IndexMap, IndexSet};
+
+use crate::attributes::{AttrKind, Attribute};
+use crate::ir::{BlockId, Ir, OpId};
+use crate::syntax::type_attr::AliasLookup;
+use crate::types::{Type, TypeKind};
+
+/// How deep the walk follows nested attributes and types before giving up on aliases there.
+const MAX_NESTING: usize = 512;
+
+/// Dialects whose ops mlir-opt registers: their properties are visited (as inherent
+/// attributes of registered ops are); properties of truly unregistered ops are not.
+const MLIR_DIALECTS: &[&str] = &[
+    "acc",
+    "affine",
+    "amdgpu",
+    "amx",
+    "arith",
+    "arm_neon",
+    "arm_sme",
+    "arm_sve",
+    "async",
+    "bufferization",
+    "builtin",
+    "cf",
+    "complex",
+    "dlti",
+    "emitc",
+    "func",
+    "gpu",
+    "index",
+    "irdl",
+    "linalg",
+    "llvm",
+    "math",
+    "memref",
+    "ml_program",
+    "mpi",
+    "nvgpu",
+    "nvvm",
+    "omp",
+    "pdl",
+    "pdl_interp",
+    "ptr",
+    "quant",
+    "rocdl",
+    "scf",
+    "shape",
+    "shard",
+    "smt",
+    "sparse_tensor",
+    "spirv",
+    "tensor",
+    "tosa",
+    "transform",
+    "ub",
+    "vector",
+    "wasmssa",
+    "x86vector",
+    "xegpu",
+    "xevm",
+];
+
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+enum Key<'c> {
+    Attr(Attribute<'c>),
+    Type(Type<'c>),
+}
+
+struct Info {
+    base: Option<&'static str>,
+    depth: usize,
+    deferrable: bool,
+    children: Vec<usize>,
+}
+
+/// The aliases chosen for one print.
+#[derive(Default)]
+pub(crate) struct AliasTable<'c> {
+    names: HashMap<Key<'c>, String>,
+    /// Alias definitions in print order: (value, name, deferred).
+    defs: Vec<(Key<'c>, bool)>,
+    /// `dense_resource` handles in order of first reference.
+    pub resource_handles: IndexSet<&'c str>,
+}
+
+struct Collector<'c> {
+    seen: IndexMap<Key<'c>, Info>,
+    handles: IndexSet<&'c str>,
+    debug_info: bool,
+}
+
+impl<'c> AliasTable<'c> {
+    /// Collects the aliases for printing `root` (and the resource handles it references).
+    pub fn collect(ir: &Ir<'c>, root: OpId, debug_info: bool, enabled: bool) -> Self {
+        let mut c = Collector { seen: IndexMap::new(), handles: IndexSet::new(), debug_info };
+        c.visit_tree(ir, root);
+        let mut table = AliasTable { resource_handles: c.handles, ..Default::default() };
+        if !enabled {
+            return table;
+        }
+        let mut order: Vec<usize> = (0..c.seen.len()).filter(|&i| c.seen[i].base.is_some()).collect();
+        let is_type = |i: usize| matches!(c.seen.get_index(i).map(|e| *e.0), Some(Key::Type(_)));
+        order.sort_by(|&a, &b| {
+            let (ia, ib) = (&c.seen[a], &c.seen[b]);
+            ia.depth.cmp(&ib.depth).then(is_type(b).cmp(&is_type(a))).then(ia.base.cmp(&ib.base))
+        });
+        let mut counts: HashMap<&'static str, usize> = HashMap::new();
+        for i in order {
+            let (&key, info) = c.seen.get_index(i).expect("index in range");
+            let base = info.base.unwrap_or_default();
+            let n = counts.entry(base).or_insert(0);
+            let prefix = if matches!(key, Key::Type(_)) { '!' } else { '#' };
+            let mut name = format!("{prefix}{base}");
+            if *n > 0 {
+                if base.ends_with(|ch: char| ch.is_ascii_digit()) {
+                    name.push('_');
+                }
+                name.push_str(&n.to_string());
+            }
+            *n += 1;
+            table.names.insert(key, name);
+            table.defs.push((key, info.deferrable));
+        }
+        table
+    }
+
+    /// Prints the alias definitions: the deferred ones (after the top op) or the others.
+    pub fn print_defs(&self, out: &mut String, deferred: bool) {
+        for &(key, d) in &self.defs {
+            if d != deferred {
+                continue;
+            }
+            out.push_str(&self.names[&key]);
+            out.push_str(" = ");
+            let hide = Hide { table: self, hidden: key };
+            match key {
+                Key::Type(t) => crate::syntax::type_attr::print_type(out, t, &hide),
+                Key::Attr(a) if a.is_location() => crate::syntax::type_attr::print_location(out, a, &hide),
+                Key::Attr(a) => crate::syntax::type_attr::print_attr(out, a, &hide),
+            }
+            out.push('\n');
+        }
+    }
+
+    /// A lookup that prints `attr` itself inline (block argument locations).
+    pub fn without<'t>(&'t self, attr: Attribute<'c>) -> impl AliasLookup<'c> + 't {
+        Hide { table: self, hidden: Key::Attr(attr) }
+    }
+}
+
+impl<'c> AliasLookup<'c> for AliasTable<'c> {
+    fn attr_alias(&self, a: Attribute<'c>) -> Option<&str> {
+        self.names.get(&Key::Attr(a)).map(String::as_str)
+    }
+    fn type_alias(&self, t: Type<'c>) -> Option<&str> {
+        self.names.get(&Key::Type(t)).map(String::as_str)
+    }
+}
+
+/// The table without one entry: used to print an alias's own definition.
+struct Hide<'t, 'c> {
+    table: &'t AliasTable<'c>,
+    hidden: Key<'c>,
+}
+
+impl<'c> AliasLookup<'c> for Hide<'_, 'c> {
+    fn attr_alias(&self, a: Attribute<'c>) -> Option<&str> {
+        if self.hidden == Key::Attr(a) {
+            return None;
+        }
+        self.table.attr_alias(a)
+    }
+    fn type_alias(&self, t: Type<'c>) -> Option<&str> {
+        if self.hidden == Key::Type(t) {
+            return None;
+        }
+        self.table.type_alias(t)
+    }
+}
+
+impl<'c> Collector<'c> {
+    /// Visits `root` and everything nested in it in MLIR's order, iteratively.
+    fn visit_tree(&mut self, ir: &Ir<'c>, root: OpId) {
+        enum Step {
+            Enter(OpId),
+            Block(BlockId),
+            Exit(OpId),
+        }
+        let mut stack = vec![Step::Enter(root)];
+        let mut nested: Vec<Step> = Vec::new();
+        while let Some(step) = stack.pop() {
+            match step {
+                Step::Enter(op) => {
+                    if self.debug_info {
+                        self.visit_attr(ir.op(op).loc, true, 0);
+                    }
+                    stack.push(Step::Exit(op));
+                    for &r in ir.regions(op) {
+                        for b in ir.region_blocks(r) {
+                            nested.push(Step::Block(b));
+                            nested.extend(ir.block_ops(b).map(Step::Enter));
+                        }
+                    }
+                    stack.extend(nested.drain(..).rev());
+                }
+                Step::Block(b) => {
+                    for &arg in ir.block_args(b) {
+                        self.visit_type(ir.value_type(arg), false, 0);
+                        if let (true, Some(loc)) = (self.debug_info, ir.value(arg).loc) {
+                            self.visit_attr(loc, false, 0);
+                        }
+                    }
+                }
+                Step::Exit(op) => self.visit_op_own(ir, op),
+            }
+        }
+    }
+
+    /// An op's operand and result types, then its attributes (properties merged in, sorted
+    /// by name, for ops mlir-opt registers).
+    fn visit_op_own(&mut self, ir: &Ir<'c>, op: OpId) {
+        for &v in ir.operands(op) {
+            self.visit_type(ir.value_type(v), false, 0);
+        }
+        for &v in ir.results(op) {
+            self.visit_type(ir.value_type(v), false, 0);
+        }
+        let data = ir.op(op);
+        let dialect = data.name.split_once('.').map_or(data.name, |(d, _)| d);
+        let props = match data.properties.and_then(|p| p.as_dict()) {
+            Some(p) if data.def.is_some() || MLIR_DIALECTS.contains(&dialect) => p,
+            _ => &[],
+        };
+        let mut attrs = data.attrs.iter().peekable();
+        let mut props = props.iter().peekable();
+        loop {
+            let take_prop = match (props.peek(), attrs.peek()) {
+                (Some(p), Some((name, _))) => p.name <= **name,
+                (Some(_), None) => true,
+                (None, Some(_)) => false,
+                (None, None) => break,
+            };
+            let value = if take_prop { props.next().map(|p| p.value) } else { attrs.next().map(|(_, &v)| v) };
+            if let Some(v) = value {
+                self.visit_attr(v, false, 0);
+            }
+        }
+    }
+
+    fn visit_type(&mut self, ty: Type<'c>, deferrable: bool, nesting: usize) -> (usize, usize) {
+        let key = Key::Type(ty);
+        if let Some(i) = self.seen.get_index_of(&key) {
+            return (self.seen[i].depth, i);
+        }
+        let base = match ty.kind() {
+            TypeKind::Tuple(items) if items.len() > 16 => Some("tuple"),
+            _ => None,
+        };
+        let (index, _) = self
+            .seen
+            .insert_full(key, Info { base, depth: base.map_or(0, |_| 1), deferrable, children: vec![] });
+        if nesting > MAX_NESTING {
+            return (0, index);
+        }
+        let mut kids: Vec<TypeOrAttr<'c>> = Vec::new();
+        match *ty.kind() {
+            TypeKind::Complex(t) | TypeKind::UnrankedTensor { elem: t } => kids.push(TypeOrAttr::T(t)),
+            TypeKind::Tuple(ts) => kids.extend(ts.iter().map(|&t| TypeOrAttr::T(t))),
+            TypeKind::Function { inputs, results } => {
+                kids.extend(inputs.iter().chain(results).map(|&t| TypeOrAttr::T(t)))
+            }
+            TypeKind::RankedTensor { elem, encoding, .. } => {
+                kids.push(TypeOrAttr::T(elem));
+                kids.extend(encoding.map(TypeOrAttr::A));
+            }
+            TypeKind::MemRef { elem, layout, memory_space, .. } => {
+                kids.push(TypeOrAttr::T(elem));
+                kids.extend(layout.map(TypeOrAttr::A));
+                kids.extend(memory_space.map(TypeOrAttr::A));
+            }
+            TypeKind::UnrankedMemRef { elem, memory_space } => {
+                kids.push(TypeOrAttr::T(elem));
+                kids.extend(memory_space.map(TypeOrAttr::A));
+            }
+            TypeKind::Vector { elem, .. } => kids.push(TypeOrAttr::T(elem)),
+            _ => {}
+        }
+        self.finish(index, kids, deferrable, nesting)
+    }
+
+    fn visit_attr(&mut self, attr: Attribute<'c>, deferrable: bool, nesting: usize) -> (usize, usize) {
+        let key = Key::Attr(attr);
+        if let Some(i) = self.seen.get_index_of(&key) {
+            if !deferrable {
+                self.mark_non_deferrable(i);
+            }
+            return (self.seen[i].depth, i);
+        }
+        let base = match attr.kind() {
+            AttrKind::AffineMap(_) => Some("map"),
+            AttrKind::IntegerSet(_) => Some("set"),
+            _ if attr.is_location() => Some("loc"),
+            _ => None,
+        };
+        let info = Info { base, depth: base.map_or(0, |_| 1), deferrable, children: vec![] };
+        let (index, _) = self.seen.insert_full(key, info);
+        if nesting > MAX_NESTING {
+            return (0, index);
+        }
+        let mut kids: Vec<TypeOrAttr<'c>> = Vec::new();
+        match *attr.kind() {
+            AttrKind::Integer { ty, .. } | AttrKind::Float { ty, .. } | AttrKind::Type(ty) => {
+                kids.push(TypeOrAttr::T(ty))
+            }
+            AttrKind::String { ty, .. } => kids.extend(ty.map(TypeOrAttr::T)),
+            AttrKind::Array(items) => kids.extend(items.iter().map(|&a| TypeOrAttr::A(a))),
+            AttrKind::Dictionary(entries) => kids.extend(entries.iter().map(|e| TypeOrAttr::A(e.value))),
+            AttrKind::DenseElements { ty, .. } => kids.push(TypeOrAttr::T(ty)),
+            AttrKind::DenseResource { handle, ty } => {
+                self.handles.insert(handle);
+                kids.push(TypeOrAttr::T(ty));
+            }
+            AttrKind::DenseArray { elem, .. } => kids.push(TypeOrAttr::T(elem)),
+            AttrKind::Sparse { ty, indices, values } => {
+                kids.extend([TypeOrAttr::A(indices), TypeOrAttr::A(values), TypeOrAttr::T(ty)]);
+            }
+            AttrKind::NameLoc { child, .. } => kids.extend(child.map(TypeOrAttr::A)),
+            AttrKind::CallSiteLoc { callee, caller } => {
+                kids.extend([TypeOrAttr::A(callee), TypeOrAttr::A(caller)])
+            }
+            AttrKind::FusedLoc { locs, metadata } => {
+                kids.extend(metadata.map(TypeOrAttr::A));
+                kids.extend(locs.iter().map(|&l| TypeOrAttr::A(l)));
+            }
+            _ => {}
+        }
+        self.finish(index, kids, deferrable, nesting)
+    }
+
+    fn finish(
+        &mut self,
+        index: usize,
+        kids: Vec<TypeOrAttr<'c>>,
+        deferrable: bool,
+        nesting: usize,
+    ) -> (usize, usize) {
+        let mut max_depth = 0;
+        let mut children = Vec::with_capacity(kids.len());
+        for k in kids {
+            let (d, i) = match k {
+                TypeOrAttr::T(t) => self.visit_type(t, deferrable, nesting + 1),
+                TypeOrAttr::A(a) => self.visit_attr(a, deferrable, nesting + 1),
+            };
+            max_depth = max_depth.max(d);
+            children.push(i);
+        }
+        let info = &mut self.seen[index];
+        info.children = children;
+        if max_depth > 0 {
+            info.depth = max_depth + 1;
+        }
+        (info.depth, index)
+    }
+
+    fn mark_non_deferrable(&mut self, index: usize) {
+        let mut work = vec![index];
+        while let Some(i) = work.pop() {
+            let info = &mut self.seen[i];
+            if info.deferrable {
+                info.deferrable = false;
+                work.extend(info.children.iter().copied());
+            }
+        }
+    }
+}
+
+enum TypeOrAttr<'c> {
+    T(Type<'c>),
+    A(Attribute<'c>),
+}
