@@ -1,6 +1,7 @@
 //! The one place kiln-opt meets the textual format: parsing a buffer into a module and
 //! printing modules and ops with the chosen style.
 
+use kiln_compiler::syntax::{self, PrintOptions};
 use kiln_compiler::{Context, Diagnostic, Ir, Module, OpId};
 
 /// How IR is printed.
@@ -12,23 +13,23 @@ pub struct Style {
     pub debug_info: bool,
 }
 
-/// Parses `bytes` (named `file_name` in locations). Invalid UTF-8 is a located error.
-pub fn parse<'c>(
-    ctx: &Context<'c>,
-    bytes: &[u8],
-    file_name: &str,
-) -> Result<Module<'c>, Vec<Diagnostic<'c>>> {
-    let _ = bytes;
-    Err(vec![Diagnostic::error(ctx.file_loc(file_name, 1, 1), "the parser is not available yet")])
+impl Style {
+    fn options(self) -> PrintOptions {
+        PrintOptions { generic: self.generic, debug_info: self.debug_info, ..Default::default() }
+    }
 }
 
-/// Prints a whole module.
+/// Parses `bytes` (named `file_name` in locations). Invalid UTF-8 is a located error.
+pub fn parse<'c>(ctx: &Context<'c>, bytes: &[u8], file_name: &str) -> Result<Module<'c>, Vec<Diagnostic<'c>>> {
+    syntax::parse_bytes(ctx, bytes, file_name)
+}
+
+/// Prints a whole module (aliases and resources included).
 pub fn print_module<'c>(ctx: &Context<'c>, module: &Module<'c>, style: Style) -> String {
-    print_op(ctx, &module.ir, module.top, style)
+    syntax::print_module(ctx, module, &style.options())
 }
 
 /// Prints one op and what it contains.
 pub fn print_op<'c>(ctx: &Context<'c>, ir: &Ir<'c>, op: OpId, style: Style) -> String {
-    let _ = (ctx, ir, op, style.generic, style.debug_info);
-    String::new()
+    syntax::print_op(ctx, ir, op, &style.options())
 }
