@@ -182,7 +182,8 @@ fn deeply_nested_regions_parse_and_print_iteratively() {
         let out = roundtrip(&src, "deep.mlir", false).expect("deep nesting parses");
         assert_eq!(out.matches("\"foo.r\"").count(), DEPTH);
         // Unclosed: a clean error, no overflow.
-        let err = first_error(src[..src.len() / 2].as_bytes());
+        let opened = DEPTH * "\"foo.r\"() ({\n".len();
+        let err = first_error(src[..opened].as_bytes());
         assert!(err.contains("error: expected operation name in quotes"), "{err}");
     });
 }

@@ -170,6 +170,32 @@ impl<'a, 'c> OpAsmParser<'a, 'c> {
         self.parse_type_list()
     }
 
+    /// Whether the next token is a symbol name (`@name`).
+    pub fn at_symbol(&self) -> bool {
+        self.at(TokenKind::AtIdent)
+    }
+
+    /// Whether the next token is an SSA name (`%name`).
+    pub fn at_operand(&self) -> bool {
+        self.at(TokenKind::PercentIdent)
+    }
+
+    /// Moves the inherent attributes of a registered op from `state.attrs` into its
+    /// properties (call after filling `state.attrs`).
+    pub fn move_inherent(&self, state: &mut OperationState<'c>) {
+        self.move_inherent_attrs(state);
+    }
+
+    /// Gives the last parsed region an empty entry block if it has no block (single-block
+    /// regions without terminator, like a module body).
+    pub fn ensure_entry_block(&mut self) {
+        if let Some(blocks) = self.custom_regions.last_mut() {
+            if blocks.is_empty() {
+                blocks.push(self.ir.create_block());
+            }
+        }
+    }
+
     /// Whether the next token is `{`.
     pub fn at_lbrace(&self) -> bool {
         self.at(TokenKind::LBrace)
@@ -315,6 +341,23 @@ impl<'p, 'c> OpAsmPrinter<'p, 'c> {
                 self.out.push_str(", ");
             }
             self.push_type(t);
+        }
+    }
+
+    /// Prints `(a, b) -> c` or `(a) -> (b, c)` (results parenthesised unless there is
+    /// exactly one that is not a function type).
+    pub fn print_functional_type(&mut self, inputs: &[Type<'c>], results: &[Type<'c>]) {
+        self.out.push('(');
+        self.print_types(inputs.iter().copied());
+        self.out.push_str(") -> ");
+        let single =
+            results.len() == 1 && !matches!(results[0].kind(), crate::types::TypeKind::Function { .. });
+        if !single {
+            self.out.push('(');
+        }
+        self.print_types(results.iter().copied());
+        if !single {
+            self.out.push(')');
         }
     }
 
