@@ -20,7 +20,11 @@ impl Style {
 }
 
 /// Parses `bytes` (named `file_name` in locations). Invalid UTF-8 is a located error.
-pub fn parse<'c>(ctx: &Context<'c>, bytes: &[u8], file_name: &str) -> Result<Module<'c>, Vec<Diagnostic<'c>>> {
+pub fn parse<'c>(
+    ctx: &Context<'c>,
+    bytes: &[u8],
+    file_name: &str,
+) -> Result<Module<'c>, Vec<Diagnostic<'c>>> {
     syntax::parse_bytes(ctx, bytes, file_name)
 }
 

@@ -1,7 +1,7 @@
 //! Pathological inputs too big for the lit tree: whatever the input, kiln-opt ends with status
 //! 0, or with status 1 and a located error; never a panic, a signal or an unbounded report.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
 fn kiln_opt(args: &[&str], input: &[u8], name: &str) -> (Output, PathBuf) {
@@ -13,7 +13,7 @@ fn kiln_opt(args: &[&str], input: &[u8], name: &str) -> (Output, PathBuf) {
 }
 
 /// Status 0, or status 1 with `file:line:col: error:` on stderr; no panic; a bounded report.
-fn assert_clean(out: &Output, path: &PathBuf) {
+fn assert_clean(out: &Output, path: &Path) {
     let stderr = String::from_utf8_lossy(&out.stderr);
     let head: String = stderr.chars().take(2000).collect();
     assert!(!stderr.contains("panicked"), "kiln-opt panicked:\n{head}");
