@@ -285,6 +285,8 @@ pub struct Dialect {
     pub ops: &'static [&'static OpDef],
     /// Builds constants for folding.
     pub materialize_constant: Option<MaterializeFn>,
+    /// Canonicalization patterns that concern the dialect as a whole (not one op).
+    pub canonicalize: Option<PopulateFn>,
 }
 
 /// The known dialects and ops, in registration order.

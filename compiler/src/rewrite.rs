@@ -55,6 +55,9 @@ impl PatternSet {
     /// Adds the canonicalization patterns of every op registered in `ctx`.
     pub fn add_canonicalization_patterns(&mut self, ctx: &Context<'_>) {
         for d in ctx.registry().dialects() {
+            if let Some(populate) = d.canonicalize {
+                populate(self);
+            }
             for op in d.ops {
                 if let Some(populate) = op.canonicalize {
                     populate(self);

@@ -1,5 +1,7 @@
 //! The `builtin` dialect: the top-level `builtin.module`.
 
+mod syntax;
+
 use kiln_compiler::{Arity, AttrConstraint, AttrSpec, Dialect, OpDef, Trait};
 
 /// `builtin.module`: a top-level container of operations, with an optional symbol name.
@@ -28,6 +30,7 @@ pub static MODULE: OpDef = OpDef {
         AttrSpec { name: "sym_visibility", constraint: AttrConstraint::String, optional: true },
     ],
     traits: &[Trait::IsolatedFromAbove, Trait::NoTerminator, Trait::SingleBlock, Trait::SymbolTable],
+    syntax: Some(&syntax::MODULE_SYNTAX),
     ..OpDef::DEFAULT
 };
 
@@ -37,4 +40,5 @@ pub static BUILTIN: Dialect = Dialect {
     summary: "MLIR's builtin dialect",
     ops: &[&MODULE],
     materialize_constant: None,
+    canonicalize: None,
 };

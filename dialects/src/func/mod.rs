@@ -1,5 +1,6 @@
 //! The `func` dialect: functions, returns and calls.
 
+mod syntax;
 mod verify;
 
 use kiln_compiler::{Arity, AttrConstraint, AttrSpec, Dialect, OpDef, Trait};
@@ -37,6 +38,7 @@ pub static FUNC_OP: OpDef = OpDef {
     ],
     traits: &[Trait::IsolatedFromAbove, Trait::Symbol],
     verify: Some(verify::verify_func),
+    syntax: Some(&syntax::FUNC_SYNTAX),
     ..OpDef::DEFAULT
 };
 
@@ -53,6 +55,7 @@ pub static RETURN_OP: OpDef = OpDef {
     traits: &[Trait::Pure, Trait::Terminator, Trait::ReturnLike],
     parent: Some("func.func"),
     verify: Some(verify::verify_return),
+    syntax: Some(&syntax::RETURN_SYNTAX),
     ..OpDef::DEFAULT
 };
 
@@ -73,6 +76,7 @@ pub static CALL_OP: OpDef = OpDef {
         AttrSpec { name: "no_inline", constraint: AttrConstraint::Unit, optional: true },
     ],
     verify: Some(verify::verify_call),
+    syntax: Some(&syntax::CALL_SYNTAX),
     ..OpDef::DEFAULT
 };
 
@@ -82,4 +86,5 @@ pub static FUNC: Dialect = Dialect {
     summary: "functions, calls and returns",
     ops: &[&FUNC_OP, &RETURN_OP, &CALL_OP],
     materialize_constant: None,
+    canonicalize: None,
 };

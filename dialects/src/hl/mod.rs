@@ -7,8 +7,11 @@
 //! dynamic dims. There is no implicit type promotion anywhere: `hl.cast` is explicit.
 
 pub mod build;
+pub mod canonicalize;
 pub mod infer;
 pub mod interfaces;
+pub mod interpret;
+pub mod interp;
 
 mod ops;
 mod syntax;
@@ -24,4 +27,5 @@ pub static HL: Dialect = Dialect {
     summary: "high-level tensor operators with value semantics",
     ops: ops::ALL,
     materialize_constant: None,
+    canonicalize: Some(canonicalize::populate),
 };

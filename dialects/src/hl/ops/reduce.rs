@@ -80,7 +80,7 @@ hl_op! {
     /// %1 = "hl.reduce_mean"(%0) <{axes = [1]}> : (tensor<8x128xf32>) -> tensor<8xf32>
     /// ```
     REDUCE_MEAN = "hl.reduce_mean", "mean over axes",
-    operands: Arity::Exactly(1), category: Reduce, dtypes: Numeric,
+    operands: Arity::Exactly(1), category: Reduce, dtypes: Float,
     infer: infer::reduce, flops: Flops::PerElement(1),
     attrs: [req("axes", AttrConstraint::Array), opt("keep_dims", AttrConstraint::Bool)],
     traits: [],

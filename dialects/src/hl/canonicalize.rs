@@ -1,0 +1,269 @@
+//! Canonicalization patterns of `hl` (run by `hl-canonicalize` and by the generic
+//! `canonicalize`). Every rewrite is exact under the interpreter's semantics:
+//! - `x + 0 -> x` for integers; for floats only `x + (-0.0)` and `x - 0.0` (since
+//!   `-0.0 + 0.0 = +0.0`);
+//! - `x * 1 -> x`; `x * 0 -> 0` for integers only (floats: NaN, infinities and signed zeros);
+//! - `neg(neg x) -> x`; `reshape(reshape x) -> reshape x`; `transpose(transpose x)` composes;
+//! - identity `broadcast_to`, `reshape`, `transpose`, `cast` vanish;
+//! - `cast(cast x)` becomes one cast when the first is lossless (every value of the source type
+//!   is exact in the intermediate type).
+//!
+//! Constant folding lives in the ops' folders (`fold.rs`), not here.
+
+use kiln_compiler::rewrite::{PatternSet, RewritePattern, Rewriter};
+use kiln_compiler::{AttrKind, DenseData, FloatKind, OpId, Type, TypeKind, ValueId};
+
+use super::build::{splat, HlBuilder};
+use super::infer::tensor_parts;
+
+/// Adds the `hl` canonicalization patterns.
+pub fn populate(patterns: &mut PatternSet) {
+    patterns.add(AddZero);
+    patterns.add(MulOne);
+    patterns.add(MulZero);
+    patterns.add(Involution);
+    patterns.add(ReshapeReshape);
+    patterns.add(TransposeTranspose);
+    patterns.add(Identity);
+    patterns.add(CastCast);
+}
+
+/// The value of every element of `v`, when `v` is an `hl.constant` splat.
+pub fn splat_value(ir: &kiln_compiler::Ir<'_>, v: ValueId) -> Option<f64> {
+    let op = ir.defining_op(v)?;
+    if ir.op(op).name != "hl.constant" {
+        return None;
+    }
+    let AttrKind::DenseElements { ty, data: DenseData::Raw { bytes, splat: true } } =
+        *ir.attr(op, "value")?.kind()
+    else {
+        return None;
+    };
+    let (_, elem) = tensor_parts(ty)?;
+    let b = |n: usize| bytes.get(..n);
+    Some(match *elem.kind() {
+        TypeKind::Float(FloatKind::F32) => f64::from(f32::from_le_bytes(b(4)?.try_into().ok()?)),
+        TypeKind::Float(FloatKind::F16) => half::f16::from_le_bytes(b(2)?.try_into().ok()?).to_f64(),
+        TypeKind::Float(FloatKind::BF16) => half::bf16::from_le_bytes(b(2)?.try_into().ok()?).to_f64(),
+        TypeKind::Integer { width: 1 | 8, .. } => f64::from(i8::from_le_bytes(b(1)?.try_into().ok()?)),
+        TypeKind::Integer { width: 32, .. } => f64::from(i32::from_le_bytes(b(4)?.try_into().ok()?)),
+        TypeKind::Integer { width: 64, .. } => i64::from_le_bytes(b(8)?.try_into().ok()?) as f64,
+        _ => return None,
+    })
+}
+
+fn is_float(t: Type<'_>) -> bool {
+    tensor_parts(t).is_some_and(|(_, e)| e.is_float())
+}
+
+fn operand_types_match(rw: &Rewriter<'_, '_>, keep: ValueId, op: OpId) -> bool {
+    rw.ir.value_type(keep) == rw.ir.value_type(rw.ir.results(op)[0])
+}
+
+/// Replaces `op` by `v` when `v` already has the result type.
+fn forward(rw: &mut Rewriter<'_, '_>, op: OpId, v: ValueId) -> bool {
+    if !operand_types_match(rw, v, op) {
+        return false;
+    }
+    rw.replace_op(op, &[v]);
+    true
+}
+
+struct AddZero;
+
+impl RewritePattern for AddZero {
+    fn root(&self) -> Option<&'static str> {
+        None
+    }
+
+    fn match_and_rewrite<'c>(&self, rw: &mut Rewriter<'_, 'c>, op: OpId) -> bool {
+        let name = rw.ir.op(op).name;
+        if name != "hl.add" && name != "hl.sub" {
+            return false;
+        }
+        let [a, b] = *rw.ir.operands(op) else { return false };
+        let float = is_float(rw.ir.value_type(a));
+        let neutral = |v: Option<f64>, negative_zero: bool| {
+            v.is_some_and(|z| z == 0.0 && (!float || z.is_sign_negative() == negative_zero))
+        };
+        // x + (-0.0), x - (+0.0): exact for every float; x + 0, x - 0 for integers.
+        if neutral(splat_value(rw.ir, b), name == "hl.add") {
+            return forward(rw, op, a);
+        }
+        name == "hl.add" && neutral(splat_value(rw.ir, a), true) && forward(rw, op, b)
+    }
+}
+
+struct MulOne;
+
+impl RewritePattern for MulOne {
+    fn root(&self) -> Option<&'static str> {
+        Some("hl.mul")
+    }
+
+    fn match_and_rewrite<'c>(&self, rw: &mut Rewriter<'_, 'c>, op: OpId) -> bool {
+        let [a, b] = *rw.ir.operands(op) else { return false };
+        if splat_value(rw.ir, b) == Some(1.0) && forward(rw, op, a) {
+            return true;
+        }
+        splat_value(rw.ir, a) == Some(1.0) && forward(rw, op, b)
+    }
+}
+
+struct MulZero;
+
+impl RewritePattern for MulZero {
+    fn root(&self) -> Option<&'static str> {
+        Some("hl.mul")
+    }
+
+    fn match_and_rewrite<'c>(&self, rw: &mut Rewriter<'_, 'c>, op: OpId) -> bool {
+        let ty = rw.ir.value_type(rw.ir.results(op)[0]);
+        let static_shape = tensor_parts(ty).is_some_and(|(s, _)| !s.contains(&kiln_compiler::DYNAMIC));
+        if is_float(ty) || !static_shape {
+            return false;
+        }
+        let zero = rw.ir.operands(op).iter().any(|&v| splat_value(rw.ir, v) == Some(0.0));
+        let Some(attr) = zero.then(|| splat(rw.ctx, ty, 0.0)).flatten() else { return false };
+        let mut b = HlBuilder::new(rw, op);
+        let Ok(c) = b.create(&super::CONSTANT, &[], &[("value", attr)], Some(ty)) else { return false };
+        rw.replace_op(op, &[c]);
+        true
+    }
+}
+
+/// `neg(neg x) -> x`, `not(not x) -> x`.
+struct Involution;
+
+impl RewritePattern for Involution {
+    fn root(&self) -> Option<&'static str> {
+        None
+    }
+
+    fn match_and_rewrite<'c>(&self, rw: &mut Rewriter<'_, 'c>, op: OpId) -> bool {
+        let name = rw.ir.op(op).name;
+        if name != "hl.neg" && name != "hl.not" {
+            return false;
+        }
+        let inner = rw.ir.operands(op)[0];
+        match rw.ir.defining_op(inner) {
+            Some(d) if rw.ir.op(d).name == name => {
+                let x = rw.ir.operands(d)[0];
+                forward(rw, op, x)
+            }
+            _ => false,
+        }
+    }
+}
+
+struct ReshapeReshape;
+
+impl RewritePattern for ReshapeReshape {
+    fn root(&self) -> Option<&'static str> {
+        Some("hl.reshape")
+    }
+
+    fn match_and_rewrite<'c>(&self, rw: &mut Rewriter<'_, 'c>, op: OpId) -> bool {
+        let inner = rw.ir.operands(op)[0];
+        let Some(d) = rw.ir.defining_op(inner).filter(|&d| rw.ir.op(d).name == "hl.reshape") else {
+            return false;
+        };
+        let x = rw.ir.operands(d)[0];
+        rw.ir.set_operand(op, 0, x);
+        rw.modified(op);
+        true
+    }
+}
+
+struct TransposeTranspose;
+
+impl RewritePattern for TransposeTranspose {
+    fn root(&self) -> Option<&'static str> {
+        Some("hl.transpose")
+    }
+
+    fn match_and_rewrite<'c>(&self, rw: &mut Rewriter<'_, 'c>, op: OpId) -> bool {
+        let inner = rw.ir.operands(op)[0];
+        let Some(d) = rw.ir.defining_op(inner).filter(|&d| rw.ir.op(d).name == "hl.transpose") else {
+            return false;
+        };
+        let perm = |o: OpId| super::infer::int_list(rw.ir.attr(o, "perm")).ok();
+        let (Some(outer), Some(first)) = (perm(op), perm(d)) else { return false };
+        let Some(composed) =
+            outer.iter().map(|&i| first.get(i as usize).copied()).collect::<Option<Vec<i64>>>()
+        else {
+            return false;
+        };
+        let x = rw.ir.operands(d)[0];
+        let result = rw.ir.value_type(rw.ir.results(op)[0]);
+        let mut b = HlBuilder::new(rw, op);
+        let perm_attr = b.ints(&composed);
+        let Ok(v) = b.create(&super::TRANSPOSE, &[x], &[("perm", perm_attr)], Some(result)) else {
+            return false;
+        };
+        rw.replace_op(op, &[v]);
+        true
+    }
+}
+
+/// Ops that do nothing when the result type equals the operand type.
+struct Identity;
+
+impl RewritePattern for Identity {
+    fn root(&self) -> Option<&'static str> {
+        None
+    }
+
+    fn match_and_rewrite<'c>(&self, rw: &mut Rewriter<'_, 'c>, op: OpId) -> bool {
+        let name = rw.ir.op(op).name;
+        let identity = match name {
+            "hl.broadcast_to" | "hl.reshape" | "hl.cast" | "hl.dropout" => true,
+            "hl.transpose" => super::infer::int_list(rw.ir.attr(op, "perm"))
+                .is_ok_and(|p| p.iter().enumerate().all(|(i, &d)| d == i as i64)),
+            _ => false,
+        };
+        identity && forward(rw, op, rw.ir.operands(op)[0])
+    }
+}
+
+/// Whether every value of element type `from` is exactly representable in `to`.
+fn lossless(from: Type<'_>, to: Type<'_>) -> bool {
+    use FloatKind::*;
+    let mantissa = |t: Type<'_>| match *t.kind() {
+        TypeKind::Float(F16) => Some(11),
+        TypeKind::Float(BF16) => Some(8),
+        TypeKind::Float(F32) => Some(24),
+        _ => None,
+    };
+    match (from.kind(), to.kind()) {
+        _ if from == to => true,
+        (TypeKind::Float(a), TypeKind::Float(b)) => matches!((a, b), (F16 | BF16, F32)),
+        (TypeKind::Integer { width: a, .. }, TypeKind::Integer { width: b, .. }) => *a == 1 || a < b,
+        (TypeKind::Integer { width: a, .. }, TypeKind::Float(_)) => {
+            *a == 1 || mantissa(to).is_some_and(|m| *a as i32 <= m + 1)
+        }
+        _ => false,
+    }
+}
+
+struct CastCast;
+
+impl RewritePattern for CastCast {
+    fn root(&self) -> Option<&'static str> {
+        Some("hl.cast")
+    }
+
+    fn match_and_rewrite<'c>(&self, rw: &mut Rewriter<'_, 'c>, op: OpId) -> bool {
+        let mid = rw.ir.operands(op)[0];
+        let Some(d) = rw.ir.defining_op(mid).filter(|&d| rw.ir.op(d).name == "hl.cast") else { return false };
+        let x = rw.ir.operands(d)[0];
+        let elem = |v: ValueId| tensor_parts(rw.ir.value_type(v)).map(|(_, e)| e);
+        let (Some(src), Some(via)) = (elem(x), elem(mid)) else { return false };
+        if !lossless(src, via) {
+            return false;
+        }
+        rw.ir.set_operand(op, 0, x);
+        rw.modified(op);
+        true
+    }
+}
