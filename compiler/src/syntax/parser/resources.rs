@@ -74,8 +74,8 @@ impl OpAsmParser<'_, '_> {
                 }
                 self.expect(TokenKind::RBrace, "expected '}'")?;
             }
-            let sec = self.resources.entry(section.to_owned()).or_insert_with(IndexMap::new);
-            sec.entry(owner).or_insert_with(IndexMap::new).extend(entries);
+            let sec = self.resources.entry(section.to_owned()).or_default();
+            sec.entry(owner).or_default().extend(entries);
             if !self.eat(TokenKind::Comma) {
                 break;
             }

@@ -61,7 +61,9 @@ impl<'a> ValueScopes<'a> {
         if isolated || self.isolated.is_empty() {
             self.isolated.push(Isolated::default());
         }
-        self.isolated.last_mut().map(|s| s.defined.push(Vec::new()));
+        if let Some(s) = self.isolated.last_mut() {
+            s.defined.push(Vec::new());
+        }
         self.blocks.push(BlockScope::default());
     }
 

@@ -72,6 +72,42 @@ const MLIR_DIALECTS: &[&str] = &[
     "xevm",
 ];
 
+/// Mnemonics of `#llvm.*` attributes that mlir-opt's LLVM dialect names by their mnemonic.
+const LLVM_ALIASED: &[&str] = &[
+    "di_basic_type",
+    "di_compile_unit",
+    "di_composite_type",
+    "di_derived_type",
+    "di_file",
+    "di_global_variable",
+    "di_global_variable_expression",
+    "di_imported_entity",
+    "di_label",
+    "di_lexical_block",
+    "di_lexical_block_file",
+    "di_local_variable",
+    "di_module",
+    "di_namespace",
+    "di_null_type",
+    "di_string_type",
+    "di_subprogram",
+    "di_subroutine_type",
+    "loop_annotation",
+    "tbaa_root",
+    "tbaa_tag",
+    "tbaa_type_desc",
+];
+
+/// The alias mlir-opt's upstream dialects give attributes we keep opaque.
+fn upstream_alias(dialect: &str, body: &str) -> Option<&'static str> {
+    let mnemonic = body.split(['<', ' ']).next().unwrap_or(body);
+    match dialect {
+        "llvm" => LLVM_ALIASED.iter().copied().find(|m| *m == mnemonic),
+        "sparse_tensor" if mnemonic == "encoding" => Some("sparse"),
+        _ => None,
+    }
+}
+
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
 enum Key<'c> {
     Attr(Attribute<'c>),
@@ -312,6 +348,7 @@ impl<'c> Collector<'c> {
             AttrKind::AffineMap(_) => Some("map"),
             AttrKind::IntegerSet(_) => Some("set"),
             _ if attr.is_location() => Some("loc"),
+            AttrKind::Opaque { dialect, body } => upstream_alias(dialect, body),
             _ => None,
         };
         let info = Info { base, depth: base.map_or(0, |_| 1), deferrable, children: vec![] };

@@ -95,8 +95,11 @@ pub fn print_op<'c>(ctx: &Context<'c>, ir: &Ir<'c>, op: OpId, opts: &PrintOption
     p.out
 }
 
+/// A resource group (a dialect or external group) and its entries, key and value.
+type ResourceGroup<'a> = (&'a str, Vec<(&'a str, &'a str)>);
+
 fn print_resources(out: &mut String, m: &Module<'_>, handles: &indexmap::IndexSet<&str>) {
-    let mut sections: Vec<(&str, Vec<(&str, Vec<(&str, &str)>)>)> = Vec::new();
+    let mut sections: Vec<(&str, Vec<ResourceGroup<'_>>)> = Vec::new();
     if let Some(builtin) = m.resources.get("dialect_resources").and_then(|d| d.get("builtin")) {
         let entries: Vec<(&str, &str)> =
             handles.iter().filter_map(|h| builtin.get(*h).map(|v| (*h, v.as_str()))).collect();
