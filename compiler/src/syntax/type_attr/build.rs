@@ -1,0 +1,386 @@
+//! Conversion of pest pairs into interned types, attributes and locations, with MLIR's
+//! semantic checks (integer widths, memref layouts, unregistered dialects, ...).
+
+use pest::iterators::Pair;
+
+use super::grammar::Rule;
+use super::{literal, Aliases, SyntaxError};
+use crate::attributes::{AttrKind, Attribute};
+use crate::context::Context;
+use crate::types::{FloatKind, Signedness, Type, TypeKind, DYNAMIC};
+
+/// MLIR's limit on integer type widths.
+const MAX_INT_WIDTH: u64 = (1 << 24) - 1;
+
+pub(super) type Result<T> = std::result::Result<T, SyntaxError>;
+
+/// Converts pairs of one parsed extent; `base` is the extent's offset in the source.
+pub(super) struct Builder<'p, 'a, 'c> {
+    pub(super) ctx: &'a Context<'c>,
+    pub(super) aliases: &'p Aliases<'c>,
+    pub(super) base: usize,
+}
+
+impl<'c> Builder<'_, '_, 'c> {
+    /// An error at the start of `pair`.
+    pub(super) fn err<T>(&self, pair: &Pair<'_, Rule>, message: impl Into<String>) -> Result<T> {
+        Err(self.error_at(pair.as_span().start(), message))
+    }
+
+    /// An error at byte `offset` of the extent.
+    pub(super) fn error_at(&self, offset: usize, message: impl Into<String>) -> SyntaxError {
+        SyntaxError { offset: self.base + offset, message: message.into() }
+    }
+
+    pub(super) fn ty(&self, pair: Pair<'_, Rule>) -> Result<Type<'c>> {
+        let inner = first(pair.clone());
+        match inner.as_rule() {
+            Rule::function_type => {
+                let mut it = inner.into_inner();
+                let inputs = self.type_list(it.next().unwrap())?;
+                let res = it.next().unwrap();
+                let results = match res.as_rule() {
+                    Rule::type_list_parens => self.type_list(res)?,
+                    _ => vec![self.non_function_type(res)?],
+                };
+                Ok(self.ctx.function_type(&inputs, &results))
+            }
+            _ => self.non_function_type(inner),
+        }
+    }
+
+    fn type_list(&self, pair: Pair<'_, Rule>) -> Result<Vec<Type<'c>>> {
+        pair.into_inner().map(|p| self.ty(p)).collect()
+    }
+
+    fn non_function_type(&self, pair: Pair<'_, Rule>) -> Result<Type<'c>> {
+        match pair.as_rule() {
+            Rule::keyword_type => self.keyword_type(&pair),
+            Rule::type_alias => {
+                let name = &pair.as_str()[1..];
+                match self.aliases.types.get(name) {
+                    Some(&t) => Ok(t),
+                    None => self.err(&pair, format!("undefined symbol alias id '{name}'")),
+                }
+            }
+            Rule::dialect_type => {
+                let (dialect, body) = self.dialect_symbol(&pair, "!")?;
+                Ok(self.ctx.ty(TypeKind::Opaque { dialect, body }))
+            }
+            Rule::complex_type => {
+                let elem = self.ty(pair.clone().into_inner().nth(1).unwrap())?;
+                if !matches!(elem.kind(), TypeKind::Integer { .. } | TypeKind::Float(_)) {
+                    return self.err(&pair, "invalid element type for complex");
+                }
+                Ok(self.ctx.ty(TypeKind::Complex(elem)))
+            }
+            Rule::tuple_type => {
+                let elems = pair.into_inner().skip(1).map(|p| self.ty(p)).collect::<Result<Vec<_>>>()?;
+                Ok(self.ctx.ty(TypeKind::Tuple(self.ctx.alloc_slice(&elems))))
+            }
+            Rule::vector_type => self.vector_type(pair),
+            Rule::tensor_type | Rule::memref_type => self.shaped_type(pair),
+            _ => self.err(&pair, "expected non-function type"),
+        }
+    }
+
+    fn keyword_type(&self, pair: &Pair<'_, Rule>) -> Result<Type<'c>> {
+        let s = pair.as_str();
+        let int = |prefix: &str, signedness| -> Option<Result<Type<'c>>> {
+            let digits = s.strip_prefix(prefix)?;
+            if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+                return None;
+            }
+            Some(match digits.parse::<u64>() {
+                Ok(w) if w <= MAX_INT_WIDTH => {
+                    Ok(self.ctx.ty(TypeKind::Integer { width: w as u32, signedness }))
+                }
+                _ => self.err(pair, format!("integer bitwidth is limited to {MAX_INT_WIDTH} bits")),
+            })
+        };
+        if let Some(t) = int("i", Signedness::Signless)
+            .or_else(|| int("si", Signedness::Signed))
+            .or_else(|| int("ui", Signedness::Unsigned))
+        {
+            return t;
+        }
+        match s {
+            "index" => Ok(self.ctx.index_type()),
+            "none" => Ok(self.ctx.none_type()),
+            _ => match FloatKind::from_keyword(s) {
+                Some(k) => Ok(self.ctx.float_type(k)),
+                None => self.err(pair, "expected non-function type"),
+            },
+        }
+    }
+
+    fn dims(&self, pair: Pair<'_, Rule>) -> Result<Vec<i64>> {
+        pair.into_inner()
+            .map(|d| match d.as_rule() {
+                Rule::question => Ok(DYNAMIC),
+                _ => d.as_str().parse::<i64>().or_else(|_| self.err(&d, "invalid dimension")),
+            })
+            .collect()
+    }
+
+    fn shaped_type(&self, pair: Pair<'_, Rule>) -> Result<Type<'c>> {
+        let is_tensor = pair.as_rule() == Rule::tensor_type;
+        let mut it = pair.into_inner().skip(1);
+        let dims_pair = it.next().unwrap();
+        let ranked = dims_pair.as_rule() == Rule::dims;
+        let shape = if ranked { self.dims(dims_pair)? } else { Vec::new() };
+        let elem_pair = it.next().unwrap();
+        let elem_at = elem_pair.as_span().start();
+        let elem = self.ty(elem_pair)?;
+        if matches!(elem.kind(), TypeKind::Function { .. } | TypeKind::None) {
+            let what = if is_tensor { "tensor" } else { "memref" };
+            return Err(self.error_at(elem_at, format!("invalid {what} element type")));
+        }
+        let attrs = it.map(|p| Ok((p.as_span().start(), self.attr(p)?))).collect::<Result<Vec<_>>>()?;
+        if is_tensor {
+            let encoding = attrs.first().map(|a| a.1);
+            return Ok(if ranked {
+                let shape = self.ctx.alloc_slice(&shape);
+                self.ctx.ty(TypeKind::RankedTensor { shape, elem, encoding })
+            } else if encoding.is_some() {
+                return Err(self.error_at(attrs[0].0, "expected '>' in tensor type"));
+            } else {
+                self.ctx.ty(TypeKind::UnrankedTensor { elem })
+            });
+        }
+        let (mut layout, mut memory_space) = (None, None);
+        for (at, a) in attrs {
+            let is_layout = matches!(a.kind(), AttrKind::AffineMap(_) | AttrKind::StridedLayout { .. });
+            if is_layout && ranked && layout.is_none() && memory_space.is_none() {
+                layout = Some(a);
+            } else if is_layout && memory_space.is_some() {
+                return Err(self.error_at(at, "expected memory space to be last in memref type"));
+            } else if memory_space.is_none() && !is_layout {
+                if !matches!(
+                    a.kind(),
+                    AttrKind::Integer { .. } | AttrKind::String { .. } | AttrKind::Dictionary(_)
+                ) {
+                    return Err(self.error_at(at, "unsupported memory space Attribute"));
+                }
+                memory_space = Some(a);
+            } else {
+                return Err(self.error_at(at, "expected '>' in memref type"));
+            }
+        }
+        if let Some(AttrKind::AffineMap(m)) = layout.map(|l| l.kind()) {
+            let identity = m.num_symbols == 0
+                && m.results.len() == m.num_dims as usize
+                && m.results.iter().enumerate().all(|(i, r)| *r == crate::affine::AffineExpr::Dim(i as u32));
+            if identity {
+                layout = None;
+            }
+        }
+        if memory_space.and_then(|m| m.as_int()) == Some(0) {
+            memory_space = None;
+        }
+        Ok(if ranked {
+            let shape = self.ctx.alloc_slice(&shape);
+            self.ctx.ty(TypeKind::MemRef { shape, elem, layout, memory_space })
+        } else {
+            self.ctx.ty(TypeKind::UnrankedMemRef { elem, memory_space })
+        })
+    }
+
+    fn vector_type(&self, pair: Pair<'_, Rule>) -> Result<Type<'c>> {
+        let mut it = pair.into_inner().skip(1);
+        let (mut shape, mut scalable) = (Vec::new(), Vec::new());
+        for d in it.next().unwrap().into_inner() {
+            let (text, is_scalable) = match d.as_rule() {
+                Rule::scalable_dim => (first(d.clone()), true),
+                _ => (d.clone(), false),
+            };
+            match text.as_str().parse::<i64>() {
+                Ok(n) if n > 0 => shape.push(n),
+                _ => {
+                    return self.err(
+                        &d,
+                        format!("vector types must have positive constant sizes but got {}", text.as_str()),
+                    )
+                }
+            }
+            scalable.push(is_scalable);
+        }
+        let elem_pair = it.next().unwrap();
+        let elem = self.ty(elem_pair.clone())?;
+        if !matches!(elem.kind(), TypeKind::Integer { .. } | TypeKind::Index | TypeKind::Float(_)) {
+            return self.err(&elem_pair, "vector elements must be int/index/float type");
+        }
+        let shape = self.ctx.alloc_slice(&shape);
+        let scalable = self.ctx.alloc_slice(&scalable);
+        Ok(self.ctx.ty(TypeKind::Vector { shape, scalable, elem }))
+    }
+
+    /// `!foo.bar<...>` / `#foo<...>`: the namespace and the body in [`TypeKind::Opaque`]'s form.
+    fn dialect_symbol(&self, pair: &Pair<'_, Rule>, sigil: &str) -> Result<(&'c str, &'c str)> {
+        let sym = first(pair.clone());
+        let ns = first(sym.clone());
+        let dialect = ns.as_str();
+        let rest = &sym.as_str()[dialect.len()..];
+        let body = match rest.strip_prefix('.') {
+            Some(pretty) => pretty.to_string(),
+            None => {
+                let inner = &rest[1..rest.len() - 1];
+                if is_simple_symbol(inner) {
+                    inner.to_string()
+                } else {
+                    rest.to_string()
+                }
+            }
+        };
+        let known = self.ctx.registry().dialect(dialect).is_some();
+        if !known && !self.ctx.allows_unregistered() {
+            let data = body.strip_prefix('<').and_then(|b| b.strip_suffix('>')).unwrap_or(&body);
+            let mut esc = String::new();
+            super::print::escape_into(&mut esc, data.as_bytes());
+            let what = if sigil == "!" { "type" } else { "attribute" };
+            let desc = if sigil == "!" {
+                format!("`!\"{dialect}\"<\"{esc}\">` type")
+            } else {
+                format!("#\"{dialect}\"<\"{esc}\"> : 'none' {what}")
+            };
+            let at = ns.as_span().end() + 1;
+            return Err(self.error_at(
+                at,
+                format!(
+                    "{desc} created with unregistered dialect. If this is intended, please call \
+                     allowUnregisteredDialects() on the MLIRContext, or use \
+                     -allow-unregistered-dialect with the MLIR opt tool used"
+                ),
+            ));
+        }
+        Ok((self.ctx.intern_str(dialect), self.ctx.intern_str(&body)))
+    }
+
+    pub(super) fn attr(&self, pair: Pair<'_, Rule>) -> Result<Attribute<'c>> {
+        let ctx = self.ctx;
+        match pair.as_rule() {
+            Rule::number_attr => {
+                let mut it = pair.into_inner();
+                let num = it.next().unwrap();
+                let ty = it.next().map(|t| self.ty(first(t))).transpose()?;
+                literal::number_attr(self, num, ty)
+            }
+            Rule::string_attr => {
+                let mut it = pair.into_inner();
+                let value = literal::string_value(self, it.next().unwrap())?;
+                let ty = it.next().map(|t| self.ty(first(t))).transpose()?;
+                let value = ctx.alloc_bytes(&value);
+                Ok(ctx.attr(AttrKind::String { value, ty }))
+            }
+            Rule::bool_attr => Ok(ctx.bool_attr(first(pair).as_rule() == Rule::kw_true)),
+            Rule::unit_attr => Ok(ctx.unit_attr()),
+            Rule::type_attr => Ok(ctx.type_attr(self.ty(first(pair))?)),
+            Rule::array_attr => {
+                let items = pair.into_inner().map(|p| self.attr(p)).collect::<Result<Vec<_>>>()?;
+                Ok(ctx.array_attr(&items))
+            }
+            Rule::dict_attr => self.dict(pair),
+            Rule::symbol_ref => {
+                let names = pair
+                    .into_inner()
+                    .map(|n| {
+                        let inner = first(n);
+                        match inner.as_rule() {
+                            Rule::string => literal::string_value(self, inner),
+                            _ => Ok(inner.as_str().as_bytes().to_vec()),
+                        }
+                    })
+                    .collect::<Result<Vec<_>>>()?;
+                let root = ctx.alloc_bytes(&names[0]);
+                let nested: Vec<&'c [u8]> = names[1..].iter().map(|n| ctx.alloc_bytes(n)).collect();
+                let nested = ctx.alloc_slice(&nested);
+                Ok(ctx.attr(AttrKind::SymbolRef { root, nested }))
+            }
+            Rule::attr_alias => {
+                let name = &pair.as_str()[1..];
+                match self.aliases.attrs.get(name) {
+                    Some(&a) => Ok(a),
+                    None => self.err(&pair, format!("undefined symbol alias id '{name}'")),
+                }
+            }
+            Rule::dialect_attr => {
+                let (dialect, body) = self.dialect_symbol(&pair, "#")?;
+                Ok(ctx.attr(AttrKind::Opaque { dialect, body }))
+            }
+            Rule::dense_attr | Rule::sparse_attr | Rule::dense_resource_attr | Rule::array_dense_attr => {
+                super::dense::build(self, pair)
+            }
+            Rule::affine_map_attr | Rule::affine_set_attr => super::affine::build(self, pair),
+            Rule::strided_attr => {
+                let mut strides = Vec::new();
+                let mut offset = 0;
+                let mut after_offset = false;
+                for p in pair.into_inner().skip(1) {
+                    match p.as_rule() {
+                        Rule::kw_offset => after_offset = true,
+                        _ if after_offset => offset = self.stride(p)?,
+                        _ => strides.push(self.stride(p)?),
+                    }
+                }
+                Ok(ctx.attr(AttrKind::StridedLayout { offset, strides: ctx.alloc_slice(&strides) }))
+            }
+            Rule::location => super::location::build(self, pair),
+            _ => self.err(&pair, "expected attribute value"),
+        }
+    }
+
+    fn stride(&self, p: Pair<'_, Rule>) -> Result<i64> {
+        let s = p.as_str();
+        if s == "?" {
+            return Ok(DYNAMIC);
+        }
+        let compact: String = s.chars().filter(|c| !c.is_whitespace()).collect();
+        compact.parse::<i64>().or_else(|_| self.err(&p, "expected a 64-bit signed integer or '?'"))
+    }
+
+    fn dict(&self, pair: Pair<'_, Rule>) -> Result<Attribute<'c>> {
+        let mut entries = Vec::new();
+        let mut seen = std::collections::HashSet::new();
+        for e in pair.into_inner() {
+            let mut it = e.clone().into_inner();
+            let key = it.next().unwrap();
+            let name = match key.as_rule() {
+                Rule::string => {
+                    let bytes = literal::string_value(self, key.clone())?;
+                    match String::from_utf8(bytes) {
+                        Ok(s) => s,
+                        Err(_) => return self.err(&key, "expected valid attribute name"),
+                    }
+                }
+                _ => key.as_str().to_string(),
+            };
+            if name.is_empty() {
+                return self.err(&key, "expected valid attribute name");
+            }
+            if !seen.insert(name.clone()) {
+                return self.err(&key, format!("duplicate key '{name}' in dictionary attribute"));
+            }
+            let value = match it.next() {
+                Some(v) => self.attr(v)?,
+                None => self.ctx.unit_attr(),
+            };
+            entries.push(crate::attributes::NamedAttr { name: self.ctx.intern_str(&name), value });
+        }
+        Ok(self.ctx.dict_attr(&entries))
+    }
+}
+
+/// The first inner pair (grammar guarantees it exists).
+pub(super) fn first(pair: Pair<'_, Rule>) -> Pair<'_, Rule> {
+    pair.into_inner().next().expect("grammar guarantees an inner pair")
+}
+
+/// Whether `!foo<body>` may print as `!foo.body`: an identifier, optionally followed by `<...>`.
+pub(super) fn is_simple_symbol(body: &str) -> bool {
+    let b = body.as_bytes();
+    if b.is_empty() || !b[0].is_ascii_alphabetic() {
+        return false;
+    }
+    let rest = body.trim_start_matches(|c: char| c.is_ascii_alphanumeric() || c == '.' || c == '_');
+    rest.is_empty() || (rest.starts_with('<') && rest.ends_with('>'))
+}

@@ -1,0 +1,1 @@
+//! Unit tests: spellings checked against mlir-opt 22's output.
