@@ -6,7 +6,7 @@
 // RUN: %kiln-opt %s -p 'builtin.module(cse)' --mlir-print-ir-after=cse,dce 2>/dev/null | FileCheck %s --check-prefix=STDOUT
 
 // BEFORE:      // -----// IR Dump Before Cse (cse) //----- //
-// BEFORE-NEXT: "builtin.module"() ({
+// BEFORE-NEXT: module {
 // BEFORE-COUNT-2: hl.add
 // BEFORE-NOT:  IR Dump
 
@@ -26,7 +26,7 @@
 
 // The dumps do not go to stdout.
 // STDOUT-NOT: IR Dump
-// STDOUT:     "func.func"
+// STDOUT:     func.func @f
 
 "func.func"() <{function_type = (tensor<4xf32>) -> tensor<4xf32>, sym_name = "f"}> ({
 ^bb0(%a: tensor<4xf32>):
