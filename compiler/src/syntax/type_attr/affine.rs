@@ -21,62 +21,96 @@ impl<'c> Builder<'_, '_, 'c> {
         Expr::Binary(op, self.ctx.alloc_affine(l), self.ctx.alloc_affine(r))
     }
 
+    /// MLIR's `simplifyAdd`, then a plain `+` node.
     fn add(&self, l: Expr<'c>, r: Expr<'c>) -> Expr<'c> {
-        match (l, r) {
-            (Expr::Const(a), Expr::Const(b)) => match a.checked_add(b) {
-                Some(c) => Expr::Const(c),
-                None => self.bin(AffineOp::Add, l, r),
-            },
-            (Expr::Const(_), _) => self.add(r, l),
-            (_, Expr::Const(0)) => l,
-            (Expr::Binary(AffineOp::Add, x, Expr::Const(a)), Expr::Const(b)) => match a.checked_add(b) {
-                Some(c) => self.add(*x, Expr::Const(c)),
-                None => self.bin(AffineOp::Add, l, r),
-            },
-            (_, Expr::Binary(AffineOp::Add, x, c @ Expr::Const(_))) => {
-                let inner = self.add(l, *x);
-                self.add(inner, *c)
+        if let (Expr::Const(a), Expr::Const(b)) = (l, r) {
+            if let Some(c) = a.checked_add(b) {
+                return Expr::Const(c);
             }
-            _ if is_symbolic(&l) && !is_symbolic(&r) => self.bin(AffineOp::Add, r, l),
+        }
+        if matches!(l, Expr::Const(_)) || (is_symbolic(&l) && !is_symbolic(&r)) {
+            return self.add(r, l);
+        }
+        if r == Expr::Const(0) {
+            return l;
+        }
+        if let (Expr::Binary(AffineOp::Add, x, Expr::Const(a)), Expr::Const(b)) = (l, r) {
+            if let Some(c) = a.checked_add(b) {
+                return self.add(*x, Expr::Const(c));
+            }
+        }
+        let split = |e: Expr<'c>| match e {
+            Expr::Binary(AffineOp::Mul, x, Expr::Const(c)) => (*x, *c),
+            _ => (e, 1),
+        };
+        let ((x, cx), (y, cy)) = (split(l), split(r));
+        if x == y {
+            if let Some(c) = cx.checked_add(cy) {
+                return self.mul(x, Expr::Const(c));
+            }
+        }
+        if let Expr::Binary(AffineOp::Add, x, c @ Expr::Const(_)) = l {
+            let inner = self.add(*x, r);
+            return self.add(inner, *c);
+        }
+        if let Expr::Binary(AffineOp::Add, y, c @ Expr::Const(_)) = r {
+            let inner = self.bin(AffineOp::Add, l, *y);
+            return self.add(inner, *c);
+        }
+        match (l, r) {
+            (Expr::Dim(a), Expr::Dim(b)) | (Expr::Symbol(a), Expr::Symbol(b)) if a > b => {
+                self.bin(AffineOp::Add, r, l)
+            }
             _ => self.bin(AffineOp::Add, l, r),
         }
     }
 
+    /// MLIR's `simplifyMul`, then a plain `*` node.
     fn mul(&self, l: Expr<'c>, r: Expr<'c>) -> Expr<'c> {
+        if let (Expr::Const(a), Expr::Const(b)) = (l, r) {
+            if let Some(c) = a.checked_mul(b) {
+                return Expr::Const(c);
+            }
+        }
+        if matches!(l, Expr::Const(_)) || (is_symbolic(&l) && !is_symbolic(&r)) {
+            return self.mul(r, l);
+        }
         match (l, r) {
-            (Expr::Const(a), Expr::Const(b)) => match a.checked_mul(b) {
-                Some(c) => Expr::Const(c),
-                None => self.bin(AffineOp::Mul, l, r),
-            },
-            (Expr::Const(_), _) => self.mul(r, l),
             (_, Expr::Const(1)) => l,
             (_, Expr::Const(0)) => Expr::Const(0),
             (Expr::Binary(AffineOp::Mul, x, Expr::Const(a)), Expr::Const(b)) => match a.checked_mul(b) {
                 Some(c) => self.mul(*x, Expr::Const(c)),
                 None => self.bin(AffineOp::Mul, l, r),
             },
-            _ if is_symbolic(&l) && !is_symbolic(&r) => self.bin(AffineOp::Mul, r, l),
             _ => self.bin(AffineOp::Mul, l, r),
         }
     }
 
+    /// MLIR's `simplifyFloorDiv` / `simplifyCeilDiv` / `simplifyMod`, then a plain node.
     fn div_like(&self, op: AffineOp, l: Expr<'c>, r: Expr<'c>) -> Expr<'c> {
-        if let (Expr::Const(a), Expr::Const(b)) = (l, r) {
-            if b != 0 {
-                let (q, m) = (a.div_euclid(b), a.rem_euclid(b));
-                return Expr::Const(match op {
-                    AffineOp::FloorDiv if b > 0 => q,
-                    AffineOp::FloorDiv => (a as f64 / b as f64).floor() as i64,
-                    AffineOp::CeilDiv => -((-a as f64 / b as f64).floor() as i64),
-                    _ => m,
-                });
+        let Expr::Const(b) = r else { return self.bin(op, l, r) };
+        match (op, l) {
+            (AffineOp::FloorDiv, Expr::Const(a)) if b != 0 => {
+                let q = if b > 0 { a.div_euclid(b) } else { a.checked_neg().unwrap_or(a).div_euclid(-b) };
+                return Expr::Const(q);
             }
+            (AffineOp::CeilDiv, Expr::Const(a)) if b != 0 => {
+                let neg_a = a.checked_neg().unwrap_or(a);
+                let q = if b > 0 { neg_a.div_euclid(b) } else { a.div_euclid(-b) };
+                return Expr::Const(-q);
+            }
+            (AffineOp::Mod, Expr::Const(a)) if b > 0 => return Expr::Const(a.rem_euclid(b)),
+            (AffineOp::FloorDiv | AffineOp::CeilDiv, _) if b == 1 => return l,
+            (AffineOp::Mod, _) if b == 1 => return Expr::Const(0),
+            (_, Expr::Binary(AffineOp::Mul, x, Expr::Const(c))) if b > 0 && c % b == 0 => {
+                return match op {
+                    AffineOp::Mod => Expr::Const(0),
+                    _ => self.mul(*x, Expr::Const(c / b)),
+                };
+            }
+            _ => {}
         }
-        match (op, r) {
-            (AffineOp::FloorDiv | AffineOp::CeilDiv, Expr::Const(1)) => l,
-            (AffineOp::Mod, Expr::Const(1)) => Expr::Const(0),
-            _ => self.bin(op, l, r),
-        }
+        self.bin(op, l, r)
     }
 
     fn expr(&self, pair: Pair<'_, Rule>, ids: &Ids<'_>) -> Result<Expr<'c>> {

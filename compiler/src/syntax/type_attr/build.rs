@@ -156,9 +156,14 @@ impl<'c> Builder<'_, '_, 'c> {
             } else if is_layout && memory_space.is_some() {
                 return Err(self.error_at(at, "expected memory space to be last in memref type"));
             } else if memory_space.is_none() && !is_layout {
+                // Attributes of dialects we do not know (e.g. `#gpu.address_space<...>`) are
+                // accepted: mlir-opt checks them through their dialect.
                 if !matches!(
                     a.kind(),
-                    AttrKind::Integer { .. } | AttrKind::String { .. } | AttrKind::Dictionary(_)
+                    AttrKind::Integer { .. }
+                        | AttrKind::String { .. }
+                        | AttrKind::Dictionary(_)
+                        | AttrKind::Opaque { .. }
                 ) {
                     return Err(self.error_at(at, "unsupported memory space Attribute"));
                 }

@@ -281,17 +281,12 @@ pub(super) fn build<'c>(b: &Builder<'_, '_, 'c>, pair: Pair<'_, Rule>) -> Result
             let mut it = parts.into_iter();
             let tp = it.next().expect("grammar: type");
             let elem = b.ty(tp.clone())?;
-            let ok = match *elem.kind() {
-                TypeKind::Integer { width, signedness } => {
-                    matches!(width, 1 | 8 | 16 | 32 | 64) && signedness == crate::types::Signedness::Signless
+            match *elem.kind() {
+                TypeKind::Integer { width, .. } if width != 1 && width % 8 != 0 => {
+                    return b.err(&tp, "element type bitwidth must be a multiple of 8");
                 }
-                TypeKind::Float(k) => {
-                    matches!(k, crate::types::FloatKind::F32 | crate::types::FloatKind::F64)
-                }
-                _ => false,
-            };
-            if !ok {
-                return b.err(&tp, format!("expected integer or float type, got: {elem}"));
+                TypeKind::Integer { .. } | TypeKind::Float(_) => {}
+                _ => return b.err(&tp, format!("expected integer or float type, got: {elem}")),
             }
             let mut bytes = Vec::new();
             let mut len = 0;
