@@ -5,6 +5,7 @@
 pub mod canonicalize;
 pub mod cse;
 pub mod dce;
+pub mod hl_canonicalize;
 pub mod hl_decompose;
 pub mod hl_infer_shapes;
 pub mod symbol_dce;
@@ -16,6 +17,7 @@ pub const ALL_PASSES: &[&PassInfo] = &[
     &canonicalize::INFO,
     &cse::INFO,
     &dce::INFO,
+    &hl_canonicalize::INFO,
     &hl_decompose::INFO,
     &hl_infer_shapes::INFO,
     &symbol_dce::INFO,

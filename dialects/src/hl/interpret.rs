@@ -92,7 +92,7 @@ fn run<'c>(
                 let callee = callee.ok_or_else(|| err(ir, op, "callee cannot be found"))?;
                 run(ctx, ir, callee, &inputs, depth + 1)?
             }
-            _ => vec![eval(ir, op, &inputs).map_err(|m| err(ir, op, m))?],
+            _ => vec![eval_op(ir, op, &inputs).map_err(|m| err(ir, op, m))?],
         };
         for (&r, t) in ir.results(op).iter().zip(outputs) {
             check_type(ir.value_type(r), &t).map_err(|m| err(ir, op, format!("result: {m}")))?;
@@ -208,8 +208,8 @@ fn result_shape(ir: &Ir<'_>, op: OpId, numel: Option<usize>) -> Result<Vec<usize
     Ok(shape.iter().map(|&d| if d == DYNAMIC { solved } else { d as usize }).collect())
 }
 
-/// Evaluates one `hl` op.
-fn eval(ir: &Ir<'_>, op: OpId, x: &[Tensor]) -> Result<Tensor, String> {
+/// Evaluates one `hl` op on its operand values.
+pub fn eval_op(ir: &Ir<'_>, op: OpId, x: &[Tensor]) -> Result<Tensor, String> {
     let name = ir.op(op).name;
     let short = name.strip_prefix("hl.").ok_or_else(|| format!("cannot interpret '{name}'"))?;
     let result_elem = tensor_parts(ir.value_type(ir.results(op)[0])).map(|(_, e)| e);

@@ -8,6 +8,7 @@
 
 pub mod build;
 pub mod canonicalize;
+mod fold;
 pub mod infer;
 pub mod interfaces;
 pub mod interpret;
@@ -26,6 +27,6 @@ pub static HL: Dialect = Dialect {
     name: "hl",
     summary: "high-level tensor operators with value semantics",
     ops: ops::ALL,
-    materialize_constant: None,
+    materialize_constant: Some(fold::materialize),
     canonicalize: Some(canonicalize::populate),
 };

@@ -37,6 +37,7 @@ macro_rules! hl_op {
             traits: &[Trait::Pure, $(Trait::$tr),*],
             verify: Some(crate::hl::verify::verify_hl),
             syntax: Some(&crate::hl::syntax::HL_SYNTAX),
+            fold: Some(crate::hl::fold::fold_hl),
             interfaces: &[&HlOp {
                 category: FusionCategory::$cat,
                 dtypes: DTypes::$dt,
