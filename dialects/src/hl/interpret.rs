@@ -221,7 +221,8 @@ pub fn eval_op(ir: &Ir<'_>, op: OpId, x: &[Tensor]) -> Result<Tensor, String> {
         e(k::reduce(r, &x[0], &axes, bool_attr(ir.attr(op, "keep_dims"))))
     };
     let eps = || ir.attr(op, "epsilon").and_then(float_value).unwrap_or(1e-5);
-    let last = x[0].rank() as i64 - 1;
+    // Normalizations work over the last dim (operand counts are verified by the declarations).
+    let last = || x.first().map_or(0, |t| t.rank() as i64 - 1);
     match short {
         "add" => binary(BinaryOp::Add),
         "sub" => binary(BinaryOp::Sub),
@@ -325,8 +326,8 @@ pub fn eval_op(ir: &Ir<'_>, op: OpId, x: &[Tensor]) -> Result<Tensor, String> {
         "squeeze" => e(k::squeeze(&x[0], &int_list(ir.attr(op, "axes"))?)),
         "softmax" => e(k::softmax(&x[0], axis(ir, op, -1))),
         "log_softmax" => e(k::log_softmax(&x[0], axis(ir, op, -1))),
-        "layer_norm" => e(k::layer_norm(&x[0], Some(&x[1]), Some(&x[2]), last, eps())),
-        "rms_norm" => e(k::rms_norm(&x[0], Some(&x[1]), last, eps())),
+        "layer_norm" => e(k::layer_norm(&x[0], Some(&x[1]), Some(&x[2]), last(), eps())),
+        "rms_norm" => e(k::rms_norm(&x[0], Some(&x[1]), last(), eps())),
         "batch_norm" => {
             // Statistics are declared [C, 1, 1] (to broadcast against NCHW); the kernel takes [C].
             let flat = |t: &Tensor| e(k::reshape(t, &[t.numel()]));

@@ -1,0 +1,167 @@
+//! `kiln-run`: runs a function of an MLIR module on host tensors and prints (or saves) its
+//! results. `--interpret` uses the `hl` reference interpreter, the oracle of every
+//! correctness test; inputs come from `.npy` files or from a seed.
+#![deny(missing_docs)]
+
+mod format;
+
+use std::ffi::OsString;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use bumpalo::Bump;
+use clap::Parser;
+use kiln_compiler::syntax::parse_bytes;
+use kiln_compiler::verifier::verify;
+use kiln_compiler::{Context, Diagnostic, Ir, OpId, SourceMgr, DYNAMIC};
+use kiln_dialects::hl::infer::tensor_parts;
+use kiln_dialects::hl::interp::{random_tensor, read_npy, write_npy, Tensor};
+use kiln_dialects::hl::interpret::{dtype_of, run_function};
+
+/// kiln-run: run a function of an MLIR module and print its results.
+#[derive(Parser, Debug)]
+#[command(name = "kiln-run", version)]
+struct Cli {
+    /// The module (MLIR text); `-` reads standard input.
+    input: PathBuf,
+    /// Run on the `hl` reference interpreter (the only backend until the VM lands).
+    #[arg(long)]
+    interpret: bool,
+    /// The function to run (default: the first `func.func` with a body).
+    #[arg(long, value_name = "NAME")]
+    entry: Option<String>,
+    /// Input tensors as `.npy` files, in argument order; missing ones are drawn from `--seed`.
+    #[arg(long = "input", value_name = "FILE.npy")]
+    inputs: Vec<PathBuf>,
+    /// Seed of the random inputs (floats uniform in [-2, 2), small integers).
+    #[arg(long, default_value_t = 0)]
+    seed: u64,
+    /// Write each result as `<DIR>/result<N>.npy`.
+    #[arg(long, value_name = "DIR")]
+    output_dir: Option<PathBuf>,
+    /// How many elements of each result to print (0: only shape and summary).
+    #[arg(long, default_value_t = 16)]
+    print_limit: usize,
+    /// Accept ops of dialects that are not registered (they cannot be interpreted).
+    #[arg(long)]
+    allow_unregistered_dialect: bool,
+}
+
+/// Runs kiln-run with command-line `args` (program name first); returns the exit status.
+pub fn run_main(args: impl IntoIterator<Item = OsString>) -> ExitCode {
+    let cli = match Cli::try_parse_from(args) {
+        Ok(cli) => cli,
+        Err(e) => {
+            let _ = e.print();
+            return if e.use_stderr() { ExitCode::from(2) } else { ExitCode::SUCCESS };
+        }
+    };
+    match run(&cli) {
+        Ok(out) => {
+            print!("{out}");
+            ExitCode::SUCCESS
+        }
+        Err(message) => {
+            eprint!("{message}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn run(cli: &Cli) -> Result<String, String> {
+    if !cli.interpret {
+        return Err(
+            "kiln-run: error: no backend selected; use --interpret (the VM backend is not built yet)\n"
+                .into(),
+        );
+    }
+    let name = cli.input.display().to_string();
+    let bytes = if name == "-" {
+        let mut b = Vec::new();
+        std::io::Read::read_to_end(&mut std::io::stdin(), &mut b)
+            .map_err(|e| format!("kiln-run: error: {e}\n"))?;
+        b
+    } else {
+        std::fs::read(&cli.input).map_err(|e| format!("kiln-run: error: cannot read '{name}': {e}\n"))?
+    };
+    let arena = Bump::new();
+    let ctx = Context::new(&arena, kiln_dialects::all_dialects());
+    ctx.set_allow_unregistered(cli.allow_unregistered_dialect);
+    let mut sm = SourceMgr::new();
+    sm.add(name.clone(), String::from_utf8_lossy(&bytes).into_owned());
+    let render = |diags: Vec<Diagnostic<'_>>| diags.iter().map(|d| sm.render(d)).collect::<String>();
+    let module = parse_bytes(&ctx, &bytes, &name).map_err(render)?;
+    verify(&ctx, &module.ir, module.top).map_err(render)?;
+    let func = find_entry(&module.ir, module.top, cli.entry.as_deref())?;
+    let args = inputs(&module.ir, func, cli)?;
+    let results = run_function(&ctx, &module.ir, func, &args).map_err(|d| render(vec![d]))?;
+    let mut out = String::new();
+    for (i, t) in results.iter().enumerate() {
+        out.push_str(&format::describe(i, t, cli.print_limit));
+        if let Some(dir) = &cli.output_dir {
+            std::fs::create_dir_all(dir).map_err(|e| format!("kiln-run: error: {}: {e}\n", dir.display()))?;
+            let path = dir.join(format!("result{i}.npy"));
+            write_npy(&path, t)
+                .map_err(|e| format!("kiln-run: error: {}: {}\n", path.display(), e.message()))?;
+        }
+    }
+    Ok(out)
+}
+
+/// The function to run: `@entry`, or the first `func.func` with a body.
+fn find_entry(ir: &Ir<'_>, top: OpId, entry: Option<&str>) -> Result<OpId, String> {
+    let funcs: Vec<OpId> = ir
+        .regions(top)
+        .iter()
+        .flat_map(|&r| ir.region_blocks(r).flat_map(|b| ir.block_ops(b)).collect::<Vec<_>>())
+        .filter(|&op| ir.op(op).name == "func.func")
+        .collect();
+    let name = |op: OpId| ir.attr(op, "sym_name").and_then(|a| a.as_str()).map(String::from_utf8_lossy);
+    let has_body = |op: OpId| ir.regions(op).first().and_then(|&r| ir.entry_block(r)).is_some();
+    let found = match entry {
+        Some(e) => funcs.iter().copied().find(|&f| name(f).as_deref() == Some(e)),
+        None => funcs.iter().copied().find(|&f| has_body(f)),
+    };
+    found.ok_or_else(|| match entry {
+        Some(e) => format!("kiln-run: error: no function named '@{e}' in the module\n"),
+        None => "kiln-run: error: the module has no function with a body\n".to_string(),
+    })
+}
+
+/// The argument tensors: from `--input` files, then seeded random ones.
+fn inputs(ir: &Ir<'_>, func: OpId, cli: &Cli) -> Result<Vec<Tensor>, String> {
+    let Some(entry) = ir.regions(func).first().and_then(|&r| ir.entry_block(r)) else {
+        return Err("kiln-run: error: the function has no body\n".into());
+    };
+    let params = ir.block_args(entry);
+    if cli.inputs.len() > params.len() {
+        return Err(format!(
+            "kiln-run: error: {} inputs given, but the function takes {}\n",
+            cli.inputs.len(),
+            params.len()
+        ));
+    }
+    let mut args = Vec::with_capacity(params.len());
+    for (i, &p) in params.iter().enumerate() {
+        let ty = ir.value_type(p);
+        let (shape, elem) = tensor_parts(ty)
+            .ok_or_else(|| format!("kiln-run: error: argument #{i} has non-tensor type '{ty}'\n"))?;
+        let dtype = dtype_of(elem).ok_or_else(|| {
+            format!("kiln-run: error: argument #{i} has unsupported element type '{elem}'\n")
+        })?;
+        if let Some(path) = cli.inputs.get(i) {
+            let t = read_npy(path, Some(dtype))
+                .map_err(|e| format!("kiln-run: error: {}: {}\n", path.display(), e.message()))?;
+            args.push(t);
+            continue;
+        }
+        if shape.contains(&DYNAMIC) {
+            return Err(format!(
+                "kiln-run: error: argument #{i} has dynamic type '{ty}'; give it with --input\n"
+            ));
+        }
+        let dims: Vec<usize> = shape.iter().map(|&d| d as usize).collect();
+        args.push(random_tensor(dtype, dims, cli.seed.wrapping_add(i as u64)));
+    }
+    Ok(args)
+}

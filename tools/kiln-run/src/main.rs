@@ -1,0 +1,3 @@
+fn main() -> std::process::ExitCode {
+    kiln_run::run_main(std::env::args_os())
+}
