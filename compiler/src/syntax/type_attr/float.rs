@@ -180,7 +180,7 @@ impl Semantics {
         self.encode_finite(neg && self.special != Special::ExponentOnly, self.max_exp, sig)
     }
 
-    /// Encodes a special or finite value; `Finite` must already fit the format.
+    /// The bits of a zero (`+0` where the format has no negative zero or no zero at all).
     pub(crate) fn zero(self, neg: bool) -> u128 {
         match self.special {
             Special::ExponentOnly => 0,
@@ -251,7 +251,7 @@ impl Semantics {
     }
 
     /// Converts an `f64` to this format, as `APFloat::convert` with ties to even.
-    pub(crate) fn from_f64(self, v: f64) -> u128 {
+    pub(crate) fn convert_f64(self, v: f64) -> u128 {
         let bits = Semantics::of(FloatKind::F64);
         match bits.decode(v.to_bits() as u128) {
             Value::Zero(neg) => self.round(neg, &BigUint::from_u128(0), 0, false),

@@ -111,7 +111,7 @@ pub(super) fn float_bits(b: &Builder<'_, '_, '_>, num: &Number<'_>, kind: FloatK
         _ => {
             let v: f64 =
                 num.text.parse().map_err(|_| b.error_at(num.at, "invalid floating point literal"))?;
-            Ok(Semantics::of(kind).from_f64(if num.neg { -v } else { v }))
+            Ok(Semantics::of(kind).convert_f64(if num.neg { -v } else { v }))
         }
     }
 }

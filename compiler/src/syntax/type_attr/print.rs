@@ -264,7 +264,7 @@ impl<'c> Printer<'_, '_, 'c> {
                 self.ty(elem);
                 if len > 0 {
                     self.out.push_str(": ");
-                    let size = bytes.len() / len;
+                    let size = elem_bytes(elem).unwrap_or(1);
                     for (i, chunk) in bytes.chunks(size).enumerate() {
                         if i > 0 {
                             self.out.push_str(", ");
