@@ -98,7 +98,8 @@ fn round_int(v: i64, bits: u32) -> f64 {
     }
 }
 
-/// numpy's `maximum`: `a` when `a >= b` or `a` is NaN, else `b` (so NaN propagates).
+/// numpy's `maximum`: `a` when `a >= b` or `a` is NaN, else `b` (so NaN propagates). A tie
+/// between `-0.0` and `+0.0` gives `a` (numpy leaves it unspecified: its f16 and f32 loops differ).
 pub(crate) fn nan_max<T: PartialOrd>(a: T, b: T) -> T {
     #[allow(clippy::eq_op)]
     let a_is_nan = a != a;
@@ -109,7 +110,8 @@ pub(crate) fn nan_max<T: PartialOrd>(a: T, b: T) -> T {
     }
 }
 
-/// numpy's `minimum`: `a` when `a <= b` or `a` is NaN, else `b` (so NaN propagates).
+/// numpy's `minimum`: `a` when `a <= b` or `a` is NaN, else `b` (so NaN propagates); a tie
+/// between zeros gives `a`.
 pub(crate) fn nan_min<T: PartialOrd>(a: T, b: T) -> T {
     #[allow(clippy::eq_op)]
     let a_is_nan = a != a;

@@ -208,3 +208,25 @@ fn convert_f64s(dtype: DType, values: &[f64]) -> TensorData {
         DType::I64 => TensorData::I64(values.iter().map(|&v| v as i64).collect()),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn constructors_check_and_convert() {
+        let err = Tensor::new(vec![2, 3], TensorData::F32(vec![0.0; 5])).unwrap_err();
+        assert_eq!(err.message(), "shape [2, 3] needs 6 elements, got 5");
+        assert!(Tensor::from_f64s(DType::I8, vec![2], &[1.0]).is_err());
+        let t = Tensor::from_f64s(DType::I8, vec![4], &[300.0, -2.9, f64::NAN, 5.5]).unwrap();
+        assert_eq!(t.to_f64s(), vec![127., -2., 0., 5.]);
+        assert_eq!(Tensor::scalar(DType::BF16, 1.0 + 1.0 / 256.0).to_f64s(), vec![1.0]);
+        assert_eq!(Tensor::zeros(DType::I1, vec![2, 0]).numel(), 0);
+        assert_eq!(Tensor::scalar(DType::I1, 0.5).data(), &TensorData::I1(vec![true]));
+        for dtype in DType::ALL {
+            assert_eq!(DType::from_name(dtype.name()), Some(dtype));
+            assert_eq!(Tensor::zeros(dtype, vec![3]).dtype(), dtype);
+        }
+        assert_eq!(DType::from_name("f64"), None);
+    }
+}
