@@ -243,8 +243,9 @@ def elementwise():
         b = const(dt, [-1, 1, 0, 2, -2, 5, 1, 2, 100, 3, -4, 7])
         pairs_int = [("edge", a, b), ("bcast", rand(dt, (3, 1, 5)), rand(dt, (4, 1)))]
         for tag, a, b in pairs_int:
-            av, bv = [int(v) for v in np.broadcast_arrays(a[1], b[1])[0].ravel()], [int(v) for v in np.broadcast_arrays(a[1], b[1])[1].ravel()]
-            shape = np.broadcast_shapes(a[1].shape, b[1].shape)
+            wide_a, wide_b = np.broadcast_arrays(a[1], b[1])
+            av, bv = [int(v) for v in wide_a.ravel()], [int(v) for v in wide_b.ravel()]
+            shape = wide_a.shape
             ops = {
                 "add": lambda x, y: x + y,
                 "sub": lambda x, y: x - y,
