@@ -6,9 +6,9 @@
 //! context. A uniquing set per kind guarantees one copy of each distinct value.
 
 use std::cell::{Cell, RefCell};
-use std::collections::HashSet;
 
 use bumpalo::Bump;
+use rustc_hash::FxHashSet as HashSet;
 
 use crate::affine::AffineExpr;
 use crate::attributes::{AttrKind, Attribute, NamedAttr};
@@ -51,6 +51,12 @@ impl<'c> Context<'c> {
     /// Accept (or reject) ops, types and attributes of unknown dialects.
     pub fn set_allow_unregistered(&self, allow: bool) {
         self.allow_unregistered.set(allow)
+    }
+
+    /// Makes room for about `additional` more attributes (e.g. one location per op of a large
+    /// file about to be parsed), so the uniquing table does not rehash as it grows.
+    pub fn reserve_attrs(&self, additional: usize) {
+        self.attrs.borrow_mut().reserve(additional);
     }
 
     /// Interns a string.

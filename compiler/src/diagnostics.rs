@@ -79,6 +79,11 @@ impl SourceMgr {
         self.files.push((name.into(), text.into()));
     }
 
+    /// The text registered under `name`, if any.
+    pub fn text(&self, name: &str) -> Option<&str> {
+        self.lookup(name.as_bytes())
+    }
+
     fn lookup(&self, name: &[u8]) -> Option<&str> {
         self.files.iter().rev().find(|(n, _)| n.as_bytes() == name).map(|(_, t)| t.as_str())
     }

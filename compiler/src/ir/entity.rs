@@ -103,6 +103,11 @@ impl<K: EntityRef + fmt::Debug, V> Arena<K, V> {
         value
     }
 
+    /// Reserves room for `additional` more entities.
+    pub fn reserve(&mut self, additional: usize) {
+        self.slots.reserve(additional);
+    }
+
     /// Whether `key` names a live entity.
     pub fn contains(&self, key: K) -> bool {
         matches!(self.slots.get(key.index()), Some(Some(_)))
@@ -162,6 +167,11 @@ impl<K: EntityRef, V: Clone> SecondaryMap<K, V> {
     /// An empty map whose unset entries read as `default`.
     pub fn with_default(default: V) -> Self {
         Self { values: Vec::new(), default, _key: std::marker::PhantomData }
+    }
+
+    /// Reserves room for entries up to index `capacity`.
+    pub fn reserve(&mut self, capacity: usize) {
+        self.values.reserve(capacity.saturating_sub(self.values.len()));
     }
 
     /// The entry for `key` (the default when unset).

@@ -146,6 +146,19 @@ impl<'c> Ir<'c> {
         Self::default()
     }
 
+    /// An empty store with room for about `ops` ops (and as many values, and a block and a
+    /// region per 16 ops), so that building large IR does not copy growing arenas.
+    pub fn with_capacity(ops: usize) -> Self {
+        let mut ir = Self::default();
+        ir.ops.reserve(ops);
+        ir.values.reserve(ops);
+        ir.blocks.reserve(ops / 16);
+        ir.regions.reserve(ops / 16);
+        ir.layout.ops.reserve(ops);
+        ir.layout.blocks.reserve(ops / 16);
+        ir
+    }
+
     // ----- reading -----
 
     /// An op's data.

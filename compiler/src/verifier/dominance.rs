@@ -1,7 +1,7 @@
 //! Block dominance within a region (Cooper, Harvey and Kennedy's iterative algorithm over
 //! reverse post-order), computed lazily per region and cached.
 
-use std::collections::HashMap;
+use rustc_hash::FxHashMap as HashMap;
 
 use crate::ir::{BlockId, Ir, RegionId};
 
@@ -46,11 +46,11 @@ fn successors(ir: &Ir<'_>, b: BlockId) -> Vec<BlockId> {
 impl RegionDom {
     fn compute(ir: &Ir<'_>, region: RegionId) -> RegionDom {
         let Some(entry) = ir.entry_block(region) else {
-            return RegionDom { rpo: HashMap::new(), idom: Vec::new() };
+            return RegionDom { rpo: HashMap::default(), idom: Vec::new() };
         };
         // Iterative post-order DFS.
         let mut post = Vec::new();
-        let mut seen = HashMap::new();
+        let mut seen = HashMap::default();
         let mut stack = vec![(entry, successors(ir, entry), 0usize)];
         seen.insert(entry, ());
         while let Some((b, succs, i)) = stack.last_mut() {

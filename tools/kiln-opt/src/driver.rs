@@ -73,13 +73,23 @@ fn run_inner(opts: &Options, registry: &PassRegistry, io: &mut Io<'_>) -> Result
     }
 
     let (input, file_name) = read_input(&opts.input, io.stdin)?;
-    let text = String::from_utf8_lossy(&input).into_owned();
+    // One copy of the text lives in the source manager; the bytes are kept apart only when
+    // they are not UTF-8 (the parser reports where).
+    let (invalid_bytes, text) = match String::from_utf8(input) {
+        Ok(text) => (None, text),
+        Err(e) => {
+            let text = String::from_utf8_lossy(e.as_bytes()).into_owned();
+            (Some(e.into_bytes()), text)
+        }
+    };
     let mut sources = SourceMgr::new();
-    sources.add(file_name.clone(), text.clone());
+    sources.add(file_name.clone(), text);
+    let text = sources.text(&file_name).unwrap_or_default();
+    let input: &[u8] = invalid_bytes.as_deref().unwrap_or(text.as_bytes());
 
     let chunks = match &opts.split_input_file {
-        None => split::whole(&input),
-        Some(marker) => match split::split_input(&input, marker) {
+        None => split::whole(input),
+        Some(marker) => match split::split_input(input, marker) {
             Ok(chunks) => chunks,
             Err(misses) => {
                 let arena = Bump::new();
@@ -96,7 +106,7 @@ fn run_inner(opts: &Options, registry: &PassRegistry, io: &mut Io<'_>) -> Result
 
     let mut verifier = opts.verify_diagnostics.map(|mode| {
         let mut out = String::new();
-        let v = DiagnosticVerifier::new(&file_name, &text, &mut out);
+        let v = DiagnosticVerifier::new(&file_name, text, &mut out);
         let _ = io.stderr.write_all(out.as_bytes());
         (v, mode)
     });
@@ -128,7 +138,11 @@ fn run_inner(opts: &Options, registry: &PassRegistry, io: &mut Io<'_>) -> Result
         outputs.push(output.unwrap_or_default());
     }
 
-    let output = outputs.join(&format!("{}\n", opts.output_split_marker));
+    let output = if outputs.len() == 1 {
+        outputs.pop().unwrap_or_default()
+    } else {
+        outputs.join(&format!("{}\n", opts.output_split_marker))
+    };
     let success = match verifier {
         Some((v, _)) => {
             let mut out = String::new();
@@ -203,7 +217,7 @@ impl DiagnosticSink<'_, '_> {
 
 /// Everything needed to process one chunk.
 struct ChunkJob<'a> {
-    chunk: &'a Chunk,
+    chunk: &'a Chunk<'a>,
     file_name: &'a str,
     opts: &'a Options,
     registry: &'a PassRegistry,

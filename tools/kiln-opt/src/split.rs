@@ -10,14 +10,17 @@
 //! `// ----- x`) would silently merge two test cases; mlir-opt only warns about some of these.
 //! Here every such near miss is an error naming its line: a checker must not pass silently.
 
+use std::borrow::Cow;
+
 /// The marker mlir-opt splits on by default.
 pub const DEFAULT_MARKER: &str = "// -----";
 
 /// One piece of the input.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Chunk {
-    /// The chunk's bytes, preceded by one `\n` per line of the file before it.
-    pub text: Vec<u8>,
+pub struct Chunk<'a> {
+    /// The chunk's bytes, preceded by one `\n` per line of the file before it (borrowed from
+    /// the input when the file is not split).
+    pub text: Cow<'a, [u8]>,
     /// The 1-based line of the file the chunk starts on.
     pub first_line: u32,
 }
@@ -32,13 +35,13 @@ pub struct NearMiss {
 }
 
 /// The whole input as a single chunk (no splitting).
-pub fn whole(input: &[u8]) -> Vec<Chunk> {
-    vec![Chunk { text: input.to_vec(), first_line: 1 }]
+pub fn whole(input: &[u8]) -> Vec<Chunk<'_>> {
+    vec![Chunk { text: Cow::Borrowed(input), first_line: 1 }]
 }
 
 /// Splits `input` on lines equal to `marker`. Near misses of the marker are errors, reported
 /// all at once in file order.
-pub fn split_input(input: &[u8], marker: &str) -> Result<Vec<Chunk>, Vec<NearMiss>> {
+pub fn split_input<'a>(input: &'a [u8], marker: &str) -> Result<Vec<Chunk<'a>>, Vec<NearMiss>> {
     let marker = marker.trim().as_bytes();
     let mut chunks = Vec::new();
     let mut near_misses = Vec::new();
@@ -69,10 +72,10 @@ pub fn split_input(input: &[u8], marker: &str) -> Result<Vec<Chunk>, Vec<NearMis
     Ok(chunks)
 }
 
-fn padded(text: &[u8], first_line: u32) -> Chunk {
+fn padded(text: &[u8], first_line: u32) -> Chunk<'static> {
     let mut out = vec![b'\n'; first_line as usize - 1];
     out.extend_from_slice(text);
-    Chunk { text: out, first_line }
+    Chunk { text: Cow::Owned(out), first_line }
 }
 
 /// Whether `trimmed` (a line without surrounding blanks) resembles the default-shaped marker
@@ -100,7 +103,7 @@ mod tests {
     use super::*;
 
     fn texts(chunks: &[Chunk]) -> Vec<String> {
-        chunks.iter().map(|c| String::from_utf8(c.text.clone()).unwrap()).collect()
+        chunks.iter().map(|c| String::from_utf8(c.text.to_vec()).unwrap()).collect()
     }
 
     #[test]

@@ -9,7 +9,7 @@ mod ops;
 mod resources;
 mod values;
 
-use std::collections::HashMap;
+use rustc_hash::FxHashMap as HashMap;
 
 use crate::attributes::{AttrKind, Attribute};
 use crate::context::Context;
@@ -96,10 +96,15 @@ impl<'a, 'c> OpAsmParser<'a, 'c> {
             file: ctx.intern_str(file_name).as_bytes(),
             tok: lexer::lex(src, 0),
             ta: TypeAttrParser::new(ctx),
-            ir: Ir::new(),
+            // About one op (and one location) per line in MLIR text.
+            ir: {
+                let lines = src.bytes().filter(|&b| b == b'\n').count() + 1;
+                ctx.reserve_attrs(lines);
+                Ir::with_capacity(lines)
+            },
             scopes: ValueScopes::default(),
             line_starts: None,
-            attr_aliases: HashMap::new(),
+            attr_aliases: HashMap::default(),
             deferred_locs: Vec::new(),
             resources: Resources::default(),
             custom_regions: Vec::new(),

@@ -5,7 +5,7 @@
 //! (the result of a detached placeholder op) that the definition replaces. Block names are
 //! scoped per region; a block used before its label gets created at the use.
 
-use std::collections::HashMap;
+use rustc_hash::FxHashMap as HashMap;
 
 use crate::ir::{BlockId, Ir, OperationState, ValueId};
 use crate::syntax::parser::{PResult, ParseError};

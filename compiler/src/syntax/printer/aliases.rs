@@ -7,7 +7,7 @@
 //! and numbered `#map`, `#map1`, ... in that order. Locations reached only through op
 //! locations are deferred: their definitions are printed after the top op.
 
-use std::collections::HashMap;
+use rustc_hash::FxHashMap as HashMap;
 
 use indexmap::{IndexMap, IndexSet};
 
@@ -152,7 +152,7 @@ impl<'c> AliasTable<'c> {
             let (ia, ib) = (&c.seen[a], &c.seen[b]);
             ia.depth.cmp(&ib.depth).then(is_type(b).cmp(&is_type(a))).then(ia.base.cmp(&ib.base))
         });
-        let mut counts: HashMap<&'static str, usize> = HashMap::new();
+        let mut counts: HashMap<&'static str, usize> = HashMap::default();
         for i in order {
             let (&key, info) = c.seen.get_index(i).expect("index in range");
             let base = info.base.unwrap_or_default();

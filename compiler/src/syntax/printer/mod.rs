@@ -68,7 +68,9 @@ struct Frame {
 /// Prints a whole module: aliases, the top op, deferred aliases and resources.
 pub fn print_module<'c>(ctx: &Context<'c>, m: &Module<'c>, opts: &PrintOptions) -> String {
     let mut p = OpAsmPrinter::new(ctx, &m.ir, m.top, opts);
-    let mut out = String::new();
+    // Reserve generously up front: growing a 10 MB string by doubling copies it again and
+    // again, while reserved pages that are never written cost no memory.
+    let mut out = String::with_capacity(m.ir.num_ops().saturating_mul(160));
     p.aliases.print_defs(&mut out, false);
     p.out = out;
     p.print_op_tree(m.top);

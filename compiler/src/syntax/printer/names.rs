@@ -6,7 +6,7 @@
 //! form numbers are unique across the whole printed op; in the custom form each region
 //! restarts from the numbers its parent region reached, as MLIR does.
 
-use std::collections::HashMap;
+use rustc_hash::FxHashMap as HashMap;
 
 use crate::ir::{BlockId, Ir, OpId, RegionId, SecondaryMap, ValueDef, ValueId};
 
@@ -28,7 +28,7 @@ impl Names {
         let mut names = Names {
             values: SecondaryMap::with_default(UNKNOWN),
             blocks: SecondaryMap::with_default(UNKNOWN),
-            preds: HashMap::new(),
+            preds: HashMap::default(),
         };
         let (mut next_value, mut next_arg) = (0u32, 0u32);
         names.number_op(ir, root, &mut next_value);

@@ -27,7 +27,7 @@ mod scan;
 #[cfg(test)]
 mod tests;
 
-use std::collections::HashMap;
+use rustc_hash::FxHashMap as HashMap;
 
 use pest::Parser as _;
 
@@ -99,9 +99,9 @@ impl<'a, 'c> TypeAttrParser<'a, 'c> {
         TypeAttrParser {
             ctx,
             aliases: Aliases::default(),
-            types: HashMap::new(),
-            attrs: HashMap::new(),
-            locs: HashMap::new(),
+            types: HashMap::default(),
+            attrs: HashMap::default(),
+            locs: HashMap::default(),
         }
     }
 

@@ -1,0 +1,29 @@
+// Bad invocations and inputs are clear errors, never crashes.
+// RUN: not %kiln-run %s 2>&1 | FileCheck %s --check-prefix=NOBACKEND
+// RUN: not %kiln-run --interpret %s --entry nope 2>&1 | FileCheck %s --check-prefix=NOENTRY
+// RUN: not %kiln-run --interpret %s --input %S/Inputs/not-npy.npy 2>&1 | FileCheck %s --check-prefix=BADNPY
+// RUN: not %kiln-run --interpret %s --input %S/Inputs/x_i32.npy 2>&1 | FileCheck %s --check-prefix=DTYPE
+// RUN: not %kiln-run --interpret %s --input %S/Inputs/x.npy --input %S/Inputs/x.npy 2>&1 | FileCheck %s --check-prefix=TOOMANY
+// RUN: not %kiln-run --interpret %s --entry dyn 2>&1 | FileCheck %s --check-prefix=DYNAMIC
+// RUN: not %kiln-run --interpret %s --entry conflict --input %S/Inputs/x.npy 2>&1 | FileCheck %s --check-prefix=CONFLICT
+
+// NOBACKEND: error: no backend selected; use --interpret
+// NOENTRY: error: no function named '@nope' in the module
+// BADNPY: not-npy.npy:
+// DTYPE: x_i32.npy:
+// TOOMANY: error: 2 inputs given, but the function takes 1
+// DYNAMIC: error: argument #0 has dynamic type 'tensor<?x3xf32>'; give it with --input
+// CONFLICT: error: 'hl.reshape' op
+func.func @f(%x: tensor<1x3xf32>) -> tensor<1x3xf32> {
+  return %x : tensor<1x3xf32>
+}
+
+func.func @dyn(%x: tensor<?x3xf32>) -> tensor<?x3xf32> {
+  return %x : tensor<?x3xf32>
+}
+
+// A dynamic dim that the data contradicts at run time.
+func.func @conflict(%x: tensor<?x3xf32>) -> tensor<?x4xf32> {
+  %y = hl.reshape %x : tensor<?x3xf32> -> tensor<?x4xf32>
+  return %y : tensor<?x4xf32>
+}
