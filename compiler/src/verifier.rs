@@ -196,7 +196,8 @@ impl<'c> Verifier<'_, 'c> {
                 user = owner;
             };
             if let (true, Some(iso)) = (found, isolated_by) {
-                let d = Diagnostic::error(ir.op(op).loc, "using value defined outside the region")
+                let message = format!("'{}' op using value defined outside the region", ir.op(op).name);
+                let d = Diagnostic::error(ir.op(op).loc, message)
                     .with_note(ir.op(iso).loc, "required by region isolation constraints");
                 self.errors.push(d);
                 continue;

@@ -1,10 +1,6 @@
 // RUN: %kiln-opt %s --symbol-dce | FileCheck %s
-// XFAIL: *
-// BUG: passes/src/symbol_dce.rs computes liveness as "referenced by any op under the root"
-// rather than "reachable from a live (public) symbol", so dead private functions that
-// reference each other, or only themselves, are never erased. Its `own` check only skips an
-// op's reference to its own name in its own attributes, not the calls in its body. mlir-opt
-// --symbol-dce erases all three functions below; kiln-opt keeps them.
+// Liveness is reachability from live code: private functions that only call each other (or
+// themselves) die together, as with mlir-opt --symbol-dce.
 
 // CHECK-LABEL: func.func @pub() {
 // CHECK-NOT:   @mutual_a

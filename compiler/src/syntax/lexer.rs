@@ -343,6 +343,7 @@ mod tests {
                 String,
                 LParen,
                 PercentIdent,
+                HashIdent,
                 RParen,
                 LSquare,
                 CaretIdent,

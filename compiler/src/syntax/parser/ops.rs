@@ -3,7 +3,7 @@
 //! regions nested 10,000 deep uses constant call-stack space.
 
 use crate::attributes::NamedAttr;
-use crate::dialect::{OpDef, Trait};
+use crate::dialect::OpDef;
 use crate::ir::{BlockId, OpId, OperationState};
 use crate::syntax::lexer::{decode_string, TokenKind};
 use crate::syntax::parser::values::UseRef;
@@ -33,7 +33,6 @@ struct Pending<'a, 'c> {
     state: OperationState<'c>,
     operands: Vec<UseRef<'a>>,
     regions: Vec<Vec<BlockId>>,
-    isolated: bool,
 }
 
 enum Started<'a, 'c> {
@@ -65,7 +64,9 @@ impl<'a, 'c> OpAsmParser<'a, 'c> {
                     pending.regions.push(body.blocks);
                     if self.eat(TokenKind::Comma) {
                         self.expect(TokenKind::LBrace, "expected '{' to begin a region")?;
-                        self.scopes.push_region(pending.isolated);
+                        // Generic-form regions share the enclosing name scope even when the op is isolated
+                        // from above, as in mlir-opt: the verifier reports outer uses.
+                        self.scopes.push_region(false);
                         stack.push((pending, RegionBody::default()));
                         continue;
                     }
@@ -89,7 +90,7 @@ impl<'a, 'c> OpAsmParser<'a, 'c> {
                         self.append_op_to(parent, op);
                     }
                     Started::Regions(pending) => {
-                        self.scopes.push_region(pending.isolated);
+                        self.scopes.push_region(false);
                         stack.push((pending, RegionBody::default()));
                     }
                 },
@@ -258,8 +259,7 @@ impl<'a, 'c> OpAsmParser<'a, 'c> {
             state.properties = Some(props);
             self.expect(TokenKind::Greater, "expected '>' to close properties")?;
         }
-        let isolated = def.is_some_and(|d| d.has_trait(Trait::IsolatedFromAbove));
-        let pending = Pending { results, start, state, operands, regions: Vec::new(), isolated };
+        let pending = Pending { results, start, state, operands, regions: Vec::new() };
         if self.at(TokenKind::LParen) && self.peek_is(TokenKind::LBrace) {
             self.bump();
             self.bump();
