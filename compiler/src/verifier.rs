@@ -11,7 +11,7 @@
 //! 4. dominance: every operand is defined before its use — earlier in the same block, or in a
 //!    block that dominates the use's block, or in an enclosing region (graph regions, such as a
 //!    module body, are exempt);
-//! 5. the op's own verifier hook.
+//! 5. the op's own verifier hook, when 1-4 found nothing wrong with the op.
 //!
 //! Every failure becomes a located [`Diagnostic`] in MLIR's words (`'func.return' op has 1
 //! operands, but enclosing function (@f) returns 2`); all of them are collected, none stops
@@ -69,12 +69,18 @@ impl<'c> Verifier<'_, 'c> {
     }
 
     fn verify_op(&mut self, op: OpId) {
+        let errors_before = self.errors.len();
         if let Some(def) = self.ir.op(op).def {
             self.verify_declaration(op, def);
             self.verify_traits(op, def);
         }
         self.verify_successors(op);
         self.verify_operands(op);
+        // As MLIR's `verifyInvariants`: the op's own verifier runs only on an op whose
+        // declaration-derived invariants hold (it may rely on them).
+        if self.errors.len() > errors_before {
+            return;
+        }
         if let Some(hook) = self.ir.op(op).def.and_then(|d| d.verify) {
             if let Err(message) = hook(self.ctx, self.ir, op) {
                 self.error(op, message);

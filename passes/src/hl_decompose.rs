@@ -11,9 +11,11 @@
 //! - `bias_add(x, b, axis)` -> broadcast `add` (reshaping `b` when `axis` is not the last);
 //! - `dropout(x)` -> `x` (inference).
 //!
-//! Means keep dims so they broadcast back. Assumes verified IR; guarantees verified IR whose
-//! results equal the composites' reference semantics up to the rounding of the intermediate
-//! primitives (f16/bf16 intermediates round after each op, as the device would).
+//! Means keep dims so they broadcast back. Composites with dynamic dims are kept as they are
+//! (their expansions would need run-time slice bounds, and their primitive types could differ
+//! from the declared ones); a statistic counts them. Assumes verified IR; guarantees verified
+//! IR whose results equal the composites' reference semantics up to the rounding of the
+//! intermediate primitives (f16/bf16 intermediates round after each op, as the device would).
 
 use kiln_compiler::ir::WalkOrder;
 use kiln_compiler::pass::{OptionKind, Pass, PassContext, PassInfo, PassOptionSpec, PassOptions};
@@ -84,6 +86,10 @@ impl Pass for Decompose {
             .collect();
         let mut failed = false;
         for (op, short) in targets {
+            if has_dynamic_dims(cx.ir, op) {
+                cx.add_statistic("num-dynamic-kept", "Composites kept because their shapes are dynamic", 1);
+                continue;
+            }
             let mut rw = Rewriter::new(cx.ctx, cx.ir);
             match expand(&mut rw, op, short) {
                 Ok(v) => rw.replace_op(op, &[v]),
@@ -103,6 +109,14 @@ impl Pass for Decompose {
             Ok(())
         }
     }
+}
+
+/// Whether any operand or result of `op` has a dynamic dim.
+fn has_dynamic_dims(ir: &kiln_compiler::Ir<'_>, op: OpId) -> bool {
+    ir.operands(op)
+        .iter()
+        .chain(ir.results(op))
+        .any(|&v| tensor_parts(ir.value_type(v)).is_some_and(|(s, _)| s.contains(&kiln_compiler::DYNAMIC)))
 }
 
 /// Builds the expansion of composite `op` (named `hl.<short>`) before it.

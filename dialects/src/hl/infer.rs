@@ -176,8 +176,18 @@ pub fn reshape<'c>(_: &Context<'c>, input: &InferInput<'_, 'c>) -> Result<Type<'
     if re != elem {
         return Err(format!("result element type '{re}' must match operand element type '{elem}'"));
     }
-    let count = |s: &[i64]| (!s.contains(&DYNAMIC)).then(|| s.iter().product::<i64>());
-    if let (Some(a), Some(b)) = (count(shape), count(rs)) {
+    let count = |s: &[i64]| {
+        if s.contains(&DYNAMIC) {
+            return Ok(None);
+        }
+        s.iter().try_fold(1i64, |acc, &d| acc.checked_mul(d)).map(Some).ok_or_else(|| {
+            format!(
+                "element count of '{}' overflows",
+                if std::ptr::eq(s, shape) { input.operands[0] } else { rt }
+            )
+        })
+    };
+    if let (Some(a), Some(b)) = (count(shape)?, count(rs)?) {
         if a != b {
             return Err(format!(
                 "cannot reshape '{}' ({a} elements) to '{rt}' ({b} elements)",
@@ -375,15 +385,18 @@ pub fn conv2d<'c>(ctx: &Context<'c>, input: &InferInput<'_, 'c>) -> Result<Type<
         if size == DYNAMIC || k == DYNAMIC {
             return Ok(DYNAMIC);
         }
-        let eff = d * (k - 1) + 1;
-        let span = size + pad - eff;
+        let overflow = || "convolution sizes overflow".to_string();
+        let eff = (k - 1).checked_mul(d).and_then(|e| e.checked_add(1)).ok_or_else(overflow)?;
+        let padded = size.checked_add(pad).ok_or_else(overflow)?;
+        let span = padded - eff;
         if span < 0 {
-            return Err(format!("kernel extent {eff} exceeds padded input size {}", size + pad));
+            return Err(format!("kernel extent {eff} exceeds padded input size {padded}"));
         }
         Ok(span / s + 1)
     };
-    let h = out(x[2], w[2], padding[0] + padding[2], strides[0], dilation[0])?;
-    let wd = out(x[3], w[3], padding[1] + padding[3], strides[1], dilation[1])?;
+    let pad = |a: i64, b: i64| a.checked_add(b).ok_or_else(|| "convolution padding overflows".to_string());
+    let h = out(x[2], w[2], pad(padding[0], padding[2])?, strides[0], dilation[0])?;
+    let wd = out(x[3], w[3], pad(padding[1], padding[3])?, strides[1], dilation[1])?;
     Ok(ctx.tensor_type(&[x[0], o, h, wd], ex))
 }
 
@@ -421,7 +434,7 @@ pub fn slice<'c>(ctx: &Context<'c>, input: &InferInput<'_, 'c>) -> Result<Type<'
         if st < 1 || s < 0 || l < s || (d != DYNAMIC && l > d) {
             return Err(format!("invalid slice [{s}:{l}:{st}] of dim #{i} (size {})", dim(d)));
         }
-        out.push((l - s + st - 1) / st);
+        out.push(((l - s) as u64).div_ceil(st as u64) as i64);
     }
     Ok(ctx.tensor_type(&out, elem))
 }
@@ -444,7 +457,11 @@ pub fn concat<'c>(ctx: &Context<'c>, input: &InferInput<'_, 'c>) -> Result<Type<
         }
         for (d, (&a, &b)) in out.clone().iter().zip(s).enumerate() {
             if d == axis {
-                out[d] = if a == DYNAMIC || b == DYNAMIC { DYNAMIC } else { a + b };
+                out[d] = if a == DYNAMIC || b == DYNAMIC {
+                    DYNAMIC
+                } else {
+                    a.checked_add(b).ok_or_else(|| format!("concatenated dim #{d} overflows"))?
+                };
             } else if !dims_match(a, b) {
                 return Err(format!(
                     "operand #{i} has dim #{d} of size {}, but {} was expected",
@@ -487,7 +504,14 @@ pub fn normalization<'c>(_: &Context<'c>, input: &InferInput<'_, 'c>) -> Result<
     if let Some(axis) = (input.attr)("axis").and_then(|a| a.as_int()) {
         normalize_axis(axis as i64, shape.len())?;
     }
-    broadcast_all(input, 0)?;
+    for (i, &t) in input.operands.iter().enumerate().skip(1) {
+        let (s, _) = parts(t)?;
+        let fits = s.len() <= shape.len()
+            && broadcast_shapes(shape, s).is_some_and(|b| compatible_shapes(&b, shape));
+        if !fits {
+            return Err(format!("operand #{i} of type '{t}' does not broadcast to '{}'", input.operands[0]));
+        }
+    }
     Ok(input.operands[0])
 }
 

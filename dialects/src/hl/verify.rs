@@ -4,7 +4,7 @@
 use kiln_compiler::{Context, Ir, OpId};
 
 use super::infer::{compatible, tensor_parts, InferInput};
-use super::interfaces::hl_op;
+use super::interfaces::{hl_op, DTypes};
 
 pub(crate) fn verify_hl<'c>(ctx: &Context<'c>, ir: &Ir<'c>, op: OpId) -> Result<(), String> {
     let Some(h) = hl_op(ir, op) else { return Ok(()) };
@@ -20,8 +20,11 @@ pub(crate) fn verify_hl<'c>(ctx: &Context<'c>, ir: &Ir<'c>, op: OpId) -> Result<
     }
     let result = ir.results(op).first().map(|&r| ir.value_type(r));
     if let Some(r) = result {
-        if tensor_parts(r).is_none() {
-            return Err(format!("result #0 must be a ranked tensor, but got '{r}'"));
+        if !tensor_parts(r).is_some_and(|(_, e)| DTypes::Any.accepts(e)) {
+            return Err(format!(
+                "result #0 must be ranked tensor of {} values, but got '{r}'",
+                DTypes::Any.describe()
+            ));
         }
     }
     let attr = |name: &str| ir.attr(op, name);

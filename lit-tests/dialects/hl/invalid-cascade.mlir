@@ -1,6 +1,5 @@
 // RUN: %kiln-opt %s --split-input-file --verify-diagnostics
 // RUN: not %kiln-opt %s --split-input-file 2>&1 | FileCheck %s --check-prefix=DUP
-// XFAIL: *
 // BUG: compiler/src/verifier.rs `verify_op` runs the op's `verify` hook (the hl shape rules)
 // even when `verify_declaration` has already failed, so a missing or ill-typed attribute is
 // reported twice: once by the declaration and once more, misleadingly, by inference (which

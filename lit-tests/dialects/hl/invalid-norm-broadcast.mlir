@@ -1,5 +1,4 @@
 // RUN: %kiln-opt %s --split-input-file --verify-diagnostics
-// XFAIL: *
 // BUG: dialects/src/hl/infer.rs `normalization` only checks that the extra operands of
 // layer_norm / rms_norm / batch_norm are broadcast compatible with `x` and then returns `x`'s
 // type, so operands that broadcast `x` to a larger shape verify. The op's semantics (and

@@ -1,5 +1,4 @@
 // RUN: %kiln-opt %s --split-input-file --verify-diagnostics
-// XFAIL: *
 // BUG: dialects/src/hl/infer.rs does unchecked i64 arithmetic on attribute values and dims, so
 // the verifier panics ("attempt to add/multiply with overflow", then kiln-opt's "internal
 // error: the run panicked") on these parseable inputs:

@@ -1,5 +1,4 @@
 // RUN: %kiln-opt %s --split-input-file --verify-diagnostics
-// XFAIL: *
 // BUG: dialects/src/hl/verify.rs checks the element types of operands only. Ops whose result
 // element type is declared rather than derived (`hl.cast`, `hl.constant`) accept types that
 // are not `hl` types (hl/mod.rs: f16, bf16, f32, i1, i8, i32, i64 only): today every chunk
