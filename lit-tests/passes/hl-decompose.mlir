@@ -4,24 +4,31 @@
 // RUN: %kiln-opt %s -p 'builtin.module(func.func(hl-decompose{ops=gelu}))' | FileCheck %s --check-prefix=GELU
 // RUN: not %kiln-opt %s --hl-decompose=ops=softmax,bogus 2>&1 | FileCheck %s --check-prefix=UNKNOWN
 // RUN: not %kiln-opt %s -p 'builtin.module(func.func(hl-decompose{ops=relu}))' 2>&1 | FileCheck %s --check-prefix=NOT-COMPOSITE
-// hl-decompose expands every composite into primitives (the whole module verifies
-// afterwards, as kiln-opt verifies after each pass); `ops=` restricts it to the listed
-// composites, and naming anything else is a pipeline error.
+// RUN: %kiln-opt %s --hl-decompose | FileCheck %s --check-prefix=NONE
+// RUN: %kiln-opt %s --hl-decompose --mlir-pass-statistics 2>&1 >/dev/null | FileCheck %s --check-prefix=STATS
+// hl-decompose expands every composite with static shapes into primitives (the whole module
+// verifies afterwards, as kiln-opt verifies after each pass) and keeps composites with
+// dynamic dims; `ops=` restricts it to the listed composites, and naming anything else is a
+// pipeline error.
+
+// STATS: (S) 14 num-decomposed
+// STATS: (S) 2 num-dynamic-kept
 
 // UNKNOWN: hl-decompose: unknown composite 'bogus'; known: softmax, log_softmax, layer_norm, rms_norm, batch_norm, gelu, silu, swiglu, bias_add, dropout
 // NOT-COMPOSITE: hl-decompose: unknown composite 'relu'
 
-// No composite survives the full run.
-// CHECK-NOT: hl.softmax
-// CHECK-NOT: hl.log_softmax
-// CHECK-NOT: hl.layer_norm
-// CHECK-NOT: hl.rms_norm
-// CHECK-NOT: hl.batch_norm
-// CHECK-NOT: hl.gelu
-// CHECK-NOT: hl.silu
-// CHECK-NOT: hl.swiglu
-// CHECK-NOT: hl.bias_add
-// CHECK-NOT: hl.dropout
+// No static composite survives the full run (everything before @dynamic_kept).
+// NONE-NOT: hl.softmax
+// NONE-NOT: hl.log_softmax
+// NONE-NOT: hl.layer_norm
+// NONE-NOT: hl.rms_norm
+// NONE-NOT: hl.batch_norm
+// NONE-NOT: hl.gelu
+// NONE-NOT: hl.silu
+// NONE-NOT: hl.swiglu
+// NONE-NOT: hl.bias_add
+// NONE-NOT: hl.dropout
+// NONE: func.func @dynamic_kept(
 
 // CHECK-LABEL: func.func @softmax(
 // CHECK-SAME:      %[[X:.*]]: tensor<8x128xf32>)
@@ -39,20 +46,6 @@
 func.func @softmax(%x: tensor<8x128xf32>) -> tensor<8x128xf32> {
   %0 = hl.softmax %x {axis = 0 : i64} : tensor<8x128xf32>
   return %0 : tensor<8x128xf32>
-}
-
-// The default axis is the last; dynamic dims stay dynamic.
-// CHECK-LABEL: func.func @softmax_dynamic(
-// CHECK-SAME:      %[[X:.*]]: tensor<?x?xf16>)
-// CHECK-NEXT:    %[[M:.*]] = hl.reduce_max %[[X]] {axes = [1], keep_dims = true} : tensor<?x?xf16> -> tensor<?x1xf16>
-// CHECK-NEXT:    %[[D:.*]] = hl.sub %[[X]], %[[M]]
-// CHECK-NEXT:    %[[E:.*]] = hl.exp %[[D]]
-// CHECK-NEXT:    %[[S:.*]] = hl.reduce_sum %[[E]] {axes = [1], keep_dims = true}
-// CHECK-NEXT:    %[[R:.*]] = hl.div %[[E]], %[[S]]
-// CHECK-NEXT:    return %[[R]]
-func.func @softmax_dynamic(%x: tensor<?x?xf16>) -> tensor<?x?xf16> {
-  %0 = hl.softmax %x : tensor<?x?xf16>
-  return %0 : tensor<?x?xf16>
 }
 
 // CHECK-LABEL: func.func @log_softmax(
@@ -203,18 +196,18 @@ func.func @swiglu_axis0(%x: tensor<6x3xf32>) -> tensor<3x3xf32> {
 // A bias on the last axis is a plain broadcast add; on another axis it is reshaped first so
 // that it lines up with that axis.
 // CHECK-LABEL: func.func @bias_add(
-// CHECK-SAME:      %[[X:.*]]: tensor<2x8xf32>, %[[B:.*]]: tensor<8xf32>, %[[C:.*]]: tensor<2xf32>, %[[Y:.*]]: tensor<?x3x?xf32>, %[[D:.*]]: tensor<3xf32>)
+// CHECK-SAME:      %[[X:.*]]: tensor<2x8xf32>, %[[B:.*]]: tensor<8xf32>, %[[C:.*]]: tensor<2xf32>, %[[Y:.*]]: tensor<5x3x2xf32>, %[[D:.*]]: tensor<3xf32>)
 // CHECK-NEXT:    %[[R0:.*]] = hl.add %[[X]], %[[B]]
 // CHECK-NEXT:    %[[CR:.*]] = hl.reshape %[[C]] : tensor<2xf32> -> tensor<2x1xf32>
 // CHECK-NEXT:    %[[R1:.*]] = hl.add %[[X]], %[[CR]]
 // CHECK-NEXT:    %[[DR:.*]] = hl.reshape %[[D]] : tensor<3xf32> -> tensor<3x1xf32>
-// CHECK-NEXT:    %[[R2:.*]] = hl.add %[[Y]], %[[DR]] : tensor<?x3x?xf32>, tensor<3x1xf32> -> tensor<?x3x?xf32>
+// CHECK-NEXT:    %[[R2:.*]] = hl.add %[[Y]], %[[DR]] : tensor<5x3x2xf32>, tensor<3x1xf32> -> tensor<5x3x2xf32>
 // CHECK-NEXT:    return %[[R0]], %[[R1]], %[[R2]]
-func.func @bias_add(%x: tensor<2x8xf32>, %b: tensor<8xf32>, %c: tensor<2xf32>, %y: tensor<?x3x?xf32>, %d: tensor<3xf32>) -> (tensor<2x8xf32>, tensor<2x8xf32>, tensor<?x3x?xf32>) {
+func.func @bias_add(%x: tensor<2x8xf32>, %b: tensor<8xf32>, %c: tensor<2xf32>, %y: tensor<5x3x2xf32>, %d: tensor<3xf32>) -> (tensor<2x8xf32>, tensor<2x8xf32>, tensor<5x3x2xf32>) {
   %0 = hl.bias_add %x, %b : tensor<2x8xf32>, tensor<8xf32> -> tensor<2x8xf32>
   %1 = hl.bias_add %x, %c {axis = 0 : i64} : tensor<2x8xf32>, tensor<2xf32> -> tensor<2x8xf32>
-  %2 = hl.bias_add %y, %d {axis = 1 : i64} : tensor<?x3x?xf32>, tensor<3xf32> -> tensor<?x3x?xf32>
-  return %0, %1, %2 : tensor<2x8xf32>, tensor<2x8xf32>, tensor<?x3x?xf32>
+  %2 = hl.bias_add %y, %d {axis = 1 : i64} : tensor<5x3x2xf32>, tensor<3xf32> -> tensor<5x3x2xf32>
+  return %0, %1, %2 : tensor<2x8xf32>, tensor<2x8xf32>, tensor<5x3x2xf32>
 }
 
 // Dropout at inference is the identity: its uses take the operand.
@@ -240,4 +233,15 @@ func.func @primitives(%x: tensor<2x8xf32>) -> tensor<2xf32> {
   %0 = hl.exp %x : tensor<2x8xf32>
   %1 = hl.reduce_sum %0 {axes = [1]} : tensor<2x8xf32> -> tensor<2xf32>
   return %1 : tensor<2xf32>
+}
+
+// Composites with a dynamic dim (operand or result) are kept as they are.
+// CHECK-LABEL: func.func @dynamic_kept(
+// CHECK-NEXT:    hl.softmax %{{.*}} : tensor<?x?xf16>
+// CHECK-NEXT:    hl.bias_add %{{.*}}, %{{.*}} {axis = 1 : i64} : tensor<?x3x?xf32>, tensor<3xf32> -> tensor<?x3x?xf32>
+// CHECK-NEXT:    return
+func.func @dynamic_kept(%x: tensor<?x?xf16>, %y: tensor<?x3x?xf32>, %d: tensor<3xf32>) -> (tensor<?x?xf16>, tensor<?x3x?xf32>) {
+  %0 = hl.softmax %x : tensor<?x?xf16>
+  %1 = hl.bias_add %y, %d {axis = 1 : i64} : tensor<?x3x?xf32>, tensor<3xf32> -> tensor<?x3x?xf32>
+  return %0, %1 : tensor<?x?xf16>, tensor<?x3x?xf32>
 }

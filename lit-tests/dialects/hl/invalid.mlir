@@ -3,9 +3,9 @@
 // The `hl` verifier: one chunk per error path of the declarations (operand/result counts,
 // required attributes and their kinds), of verify.rs (element type classes, ranked tensors,
 // inferred vs declared result) and of infer.rs (every shape rule).
-// Chunks where the declaration check and the shape rule both report today (a cascade) are in
-// invalid-cascade.mlir; result element types outside hl in invalid-result-dtype.mlir;
-// arithmetic overflow in invalid-overflow.mlir.
+// Also: invalid-cascade.mlir (one error per op when the declaration fails),
+// invalid-result-dtype.mlir (declared result element types), invalid-overflow.mlir (huge
+// attribute values and dims), invalid-norm-broadcast.mlir (normalization operands).
 
 // Without --verify-diagnostics each chunk reports and the run fails; a valid chunk between
 // invalid ones still prints.
@@ -214,7 +214,7 @@ func.func @unranked_operand(%a: tensor<*xf32>) {
 // -----
 
 func.func @non_tensor_result(%a: tensor<4xf32>) {
-  // expected-error @+1 {{'hl.neg' op result #0 must be a ranked tensor, but got 'f32'}}
+  // expected-error @+1 {{'hl.neg' op result #0 must be ranked tensor of f16, bf16, f32, i1, i8, i32 or i64 values, but got 'f32'}}
   %0 = "hl.neg"(%a) : (tensor<4xf32>) -> f32
   return
 }
@@ -222,7 +222,7 @@ func.func @non_tensor_result(%a: tensor<4xf32>) {
 // -----
 
 func.func @vector_constant() {
-  // expected-error @+1 {{'hl.constant' op result #0 must be a ranked tensor, but got 'vector<4xf32>'}}
+  // expected-error @+1 {{'hl.constant' op result #0 must be ranked tensor of f16, bf16, f32, i1, i8, i32 or i64 values, but got 'vector<4xf32>'}}
   %0 = hl.constant dense<1.0> : vector<4xf32>
   return
 }
@@ -885,7 +885,7 @@ func.func @log_softmax_result(%a: tensor<4x8xf32>) {
 // -----
 
 func.func @layer_norm_gamma_shape(%a: tensor<4x8xf32>, %g: tensor<7xf32>) {
-  // expected-error @+1 {{'hl.layer_norm' op operands are not broadcast compatible: 'tensor<4x8xf32>' and 'tensor<7xf32>' (operand #1)}}
+  // expected-error @+1 {{'hl.layer_norm' op operand #1 of type 'tensor<7xf32>' does not broadcast to 'tensor<4x8xf32>'}}
   %0 = hl.layer_norm %a, %g, %g : tensor<4x8xf32>, tensor<7xf32>, tensor<7xf32> -> tensor<4x8xf32>
   return
 }
@@ -901,7 +901,7 @@ func.func @rms_norm_element_type(%a: tensor<4x8xf32>, %g: tensor<8xf16>) {
 // -----
 
 func.func @batch_norm_statistics(%x: tensor<1x64x7x7xf32>, %s: tensor<64x1x1xf32>, %t: tensor<32x1x1xf32>) {
-  // expected-error @+1 {{'hl.batch_norm' op operands are not broadcast compatible: 'tensor<1x64x7x7xf32>' and 'tensor<32x1x1xf32>' (operand #4)}}
+  // expected-error @+1 {{'hl.batch_norm' op operand #4 of type 'tensor<32x1x1xf32>' does not broadcast to 'tensor<1x64x7x7xf32>'}}
   %0 = hl.batch_norm %x, %s, %s, %s, %t : tensor<1x64x7x7xf32>, tensor<64x1x1xf32>, tensor<64x1x1xf32>, tensor<64x1x1xf32>, tensor<32x1x1xf32> -> tensor<1x64x7x7xf32>
   return
 }
