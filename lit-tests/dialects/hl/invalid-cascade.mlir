@@ -1,10 +1,10 @@
 // RUN: %kiln-opt %s --split-input-file --verify-diagnostics
 // RUN: not %kiln-opt %s --split-input-file 2>&1 | FileCheck %s --check-prefix=DUP
-// BUG: compiler/src/verifier.rs `verify_op` runs the op's `verify` hook (the hl shape rules)
-// even when `verify_declaration` has already failed, so a missing or ill-typed attribute is
-// reported twice: once by the declaration and once more, misleadingly, by inference (which
-// then reads a default). MLIR stops after a failing `verifyInvariants`. `hl.constant` without
-// `value` even gets the identical message twice. Each chunk expects only the first error.
+// Regression test (fixed in 982cae1): the op's `verify` hook (the hl shape rules) ran even
+// when the declaration check had failed, so a missing or ill-typed attribute was reported a
+// second time, misleadingly, by inference (and `hl.constant` without `value` got the same
+// message twice). As in MLIR, a failing declaration check now stops the op's verification:
+// each chunk expects only the first error.
 
 func.func @transpose_missing_perm(%a: tensor<4xf32>) {
   // Also reported today: 'perm' [] is not a permutation of rank 1.
