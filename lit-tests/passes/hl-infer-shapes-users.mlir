@@ -1,12 +1,6 @@
 // RUN: %kiln-opt %s --hl-infer-shapes | FileCheck %s
-// XFAIL: *
-// BUG: passes/src/hl_infer_shapes.rs refines a result without re-checking its hl users, so
-// verified input becomes IR that fails the verifier after the pass:
-//   'hl.reshape' op cannot reshape 'tensor<4x8xf32>' (32 elements) to 'tensor<5x8xf32>' (40 elements)
-//   'hl.concat' op operand #1 has dim #0 of size 5, but 4 was expected
-// (the contract: "Assumes: verified IR. Guarantees: verified IR"). Expected: a refinement
-// that would make a user invalid is not made (or the pass reports a diagnostic instead of
-// leaving invalid IR for the verifier; then this test needs updating).
+// A refinement that a user contradicts (its `?` must be 5 here, not 4) is not made, so the
+// output still verifies.
 
 // CHECK-LABEL: func.func @reshape_user(
 // CHECK:         hl.reshape %{{.*}} -> tensor<5x8xf32>

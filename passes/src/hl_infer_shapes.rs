@@ -4,7 +4,9 @@
 //! Rewrites: in program order (so refinements propagate forward along use-def chains), each
 //! `hl` op's result type is replaced by the type its inference gives from the current operand
 //! types, when that type is strictly more static and compatible with the declared one.
-//! Assumes: verified IR. Guarantees: verified IR; values used by non-`hl` ops (e.g.
+//! A refinement that would make a user fail its verifier (a `?` whose run-time size the user
+//! contradicts) is not made. Assumes: verified IR. Guarantees: verified IR; values used by
+//! non-`hl` ops (e.g.
 //! `func.return`, whose types the function signature fixes) keep their types, so signatures and
 //! call sites never change.
 
@@ -53,7 +55,18 @@ impl Pass for InferShapes {
             let Ok(inferred) = (h.infer)(cx.ctx, &input) else { continue };
             if compatible(inferred, declared) && dynamic(inferred) < dynamic(declared) {
                 cx.ir.set_value_type(result, inferred);
-                refined += 1;
+                // A user may hold a `?` that the now-known size contradicts (e.g. a reshape to a
+                // different element count): keep the refinement only if every user still
+                // verifies.
+                let users_ok = cx.ir.uses(result).iter().all(|u| {
+                    let hook = cx.ir.op(u.op).def.and_then(|d| d.verify);
+                    hook.is_none_or(|verify| verify(cx.ctx, cx.ir, u.op).is_ok())
+                });
+                if users_ok {
+                    refined += 1;
+                } else {
+                    cx.ir.set_value_type(result, declared);
+                }
             }
         }
         cx.add_statistic("num-refined", "Number of results given more static types", refined);

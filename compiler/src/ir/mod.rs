@@ -13,11 +13,15 @@ pub use entity::{Arena, BlockId, EntityRef, OpId, RegionId, SecondaryMap, ValueI
 pub use walk::{WalkOrder, Walker};
 
 use indexmap::IndexMap;
+use smallvec::SmallVec;
 
 use crate::attributes::Attribute;
 use crate::dialect::OpDef;
 use crate::types::Type;
 use layout::Layout;
+
+/// An op's discardable attributes: ordered, with a zero-sized hasher (every op has one).
+pub type AttrMap<'c> = IndexMap<&'c str, Attribute<'c>, rustc_hash::FxBuildHasher>;
 
 /// One use of a value: operand `index` of `op`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -56,7 +60,7 @@ pub struct ValueData<'c> {
     pub def: ValueDef,
     /// The location of a block argument (op results use their op's location).
     pub loc: Option<Attribute<'c>>,
-    uses: Vec<Use>,
+    uses: SmallVec<[Use; 2]>,
 }
 
 /// An operation's data (its position lives in the layout).
@@ -68,10 +72,10 @@ pub struct OpData<'c> {
     pub def: Option<&'static OpDef>,
     /// Source location.
     pub loc: Attribute<'c>,
-    operands: Vec<ValueId>,
-    results: Vec<ValueId>,
+    operands: SmallVec<[ValueId; 3]>,
+    results: SmallVec<[ValueId; 2]>,
     /// Discardable attributes, kept sorted by name as MLIR's `DictionaryAttr`.
-    pub attrs: IndexMap<&'c str, Attribute<'c>>,
+    pub attrs: AttrMap<'c>,
     /// Inherent attributes (`<{...}>` in the generic form): a dictionary attribute.
     pub properties: Option<Attribute<'c>>,
     regions: Vec<RegionId>,
@@ -315,14 +319,14 @@ impl<'c> Ir<'c> {
 
     /// Creates a detached op with fresh results and empty regions.
     pub fn create_op(&mut self, state: OperationState<'c>) -> OpId {
-        let mut attrs: IndexMap<&'c str, Attribute<'c>> = state.attrs.into_iter().collect();
+        let mut attrs: AttrMap<'c> = state.attrs.into_iter().collect();
         attrs.sort_keys();
         let op = self.ops.alloc(OpData {
             name: state.name,
             def: state.def,
             loc: state.loc,
-            operands: Vec::new(),
-            results: Vec::with_capacity(state.result_types.len()),
+            operands: SmallVec::new(),
+            results: SmallVec::with_capacity(state.result_types.len()),
             attrs,
             properties: state.properties,
             regions: Vec::with_capacity(state.num_regions),
@@ -330,7 +334,7 @@ impl<'c> Ir<'c> {
         });
         for (index, ty) in state.result_types.into_iter().enumerate() {
             let def = ValueDef::Result { op, index: index as u32 };
-            let v = self.values.alloc(ValueData { ty, def, loc: None, uses: Vec::new() });
+            let v = self.values.alloc(ValueData { ty, def, loc: None, uses: SmallVec::new() });
             self.ops[op].results.push(v);
         }
         for _ in 0..state.num_regions {
@@ -350,7 +354,7 @@ impl<'c> Ir<'c> {
         for (i, &v) in operands.iter().enumerate() {
             self.values[v].uses.push(Use { op, index: i as u32 });
         }
-        self.ops[op].operands = operands.to_vec();
+        self.ops[op].operands = SmallVec::from_slice(operands);
     }
 
     /// Sets operand `index` of `op` to `value`.
@@ -386,7 +390,7 @@ impl<'c> Ir<'c> {
             ty,
             def: ValueDef::BlockArg { block, index },
             loc,
-            uses: Vec::new(),
+            uses: SmallVec::new(),
         });
         self.blocks[block].args.push(v);
         v

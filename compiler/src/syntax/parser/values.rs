@@ -6,6 +6,7 @@
 //! scoped per region; a block used before its label gets created at the use.
 
 use rustc_hash::FxHashMap as HashMap;
+use smallvec::SmallVec;
 
 use crate::ir::{BlockId, Ir, OperationState, ValueId};
 use crate::syntax::parser::{PResult, ParseError};
@@ -25,7 +26,8 @@ struct Entry {
 
 #[derive(Default)]
 struct Isolated<'a> {
-    values: HashMap<&'a str, Vec<Option<Entry>>>,
+    /// Most names define one value: keep it inline.
+    values: HashMap<&'a str, SmallVec<[Option<Entry>; 1]>>,
     /// Names defined in each open region, to forget at its end.
     defined: Vec<Vec<&'a str>>,
 }
