@@ -189,7 +189,7 @@ pub fn apply_patterns_greedily<'c>(
             };
             if did {
                 changed = true;
-                worklist.extend(rw.touched.drain(..));
+                worklist.append(&mut rw.touched);
             }
         }
         if !changed {

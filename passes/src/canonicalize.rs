@@ -6,7 +6,7 @@
 //! Assumes: verified IR. Guarantees: verified IR with the same observable behaviour; stops after
 //! `max-iterations` sweeps even when patterns do not converge (reported as a statistic).
 
-use kiln_compiler::pass::{OptionKind, Pass, PassContext, PassInfo, PassOptionSpec, PassOptions};
+use kiln_compiler::pass::{OptionKind, Pass, PassContext, PassFailed, PassInfo, PassOptionSpec, PassOptions};
 use kiln_compiler::rewrite::{apply_patterns_greedily, GreedyConfig, PatternSet};
 use kiln_compiler::OpId;
 
@@ -48,7 +48,7 @@ impl Pass for Canonicalize {
         &INFO
     }
 
-    fn run<'c>(&mut self, cx: &mut PassContext<'_, 'c>, root: OpId) -> Result<(), ()> {
+    fn run<'c>(&mut self, cx: &mut PassContext<'_, 'c>, root: OpId) -> Result<(), PassFailed> {
         let mut patterns = PatternSet::new();
         patterns.add_canonicalization_patterns(cx.ctx);
         let stats = apply_patterns_greedily(cx.ctx, cx.ir, root, &patterns, self.config);

@@ -12,7 +12,7 @@
 
 use std::collections::HashMap;
 
-use kiln_compiler::pass::{Pass, PassContext, PassInfo, PassOptions};
+use kiln_compiler::pass::{Pass, PassContext, PassFailed, PassInfo, PassOptions};
 use kiln_compiler::{Attribute, BlockId, Ir, OpId, Trait, Type, ValueId};
 
 /// Registration record.
@@ -32,7 +32,7 @@ impl Pass for Cse {
         &INFO
     }
 
-    fn run<'c>(&mut self, cx: &mut PassContext<'_, 'c>, root: OpId) -> Result<(), ()> {
+    fn run<'c>(&mut self, cx: &mut PassContext<'_, 'c>, root: OpId) -> Result<(), PassFailed> {
         let n = eliminate(cx.ir, root);
         cx.add_statistic("num-cse'd", "Number of operations CSE'd", n);
         Ok(())

@@ -6,7 +6,7 @@
 //! Assumes: verified IR. Ops of unregistered dialects may have side effects and are kept.
 //! Guarantees: only unobservable ops are removed; the IR still verifies.
 
-use kiln_compiler::pass::{Pass, PassContext, PassInfo, PassOptions};
+use kiln_compiler::pass::{Pass, PassContext, PassFailed, PassInfo, PassOptions};
 use kiln_compiler::rewrite::is_trivially_dead;
 use kiln_compiler::{ir::WalkOrder, OpId};
 
@@ -27,7 +27,7 @@ impl Pass for Dce {
         &INFO
     }
 
-    fn run<'c>(&mut self, cx: &mut PassContext<'_, 'c>, root: OpId) -> Result<(), ()> {
+    fn run<'c>(&mut self, cx: &mut PassContext<'_, 'c>, root: OpId) -> Result<(), PassFailed> {
         let n = erase_dead(cx.ir, root);
         cx.add_statistic("num-erased", "Number of dead operations erased", n);
         Ok(())

@@ -8,7 +8,7 @@
 //! Assumes: verified IR. Guarantees: verified IR computing bit-identical results under the
 //! interpreter.
 
-use kiln_compiler::pass::{Pass, PassContext, PassInfo, PassOptions};
+use kiln_compiler::pass::{Pass, PassContext, PassFailed, PassInfo, PassOptions};
 use kiln_compiler::rewrite::{apply_patterns_greedily, GreedyConfig, PatternSet};
 use kiln_compiler::OpId;
 use kiln_dialects::hl::canonicalize::populate;
@@ -30,7 +30,7 @@ impl Pass for HlCanonicalize {
         &INFO
     }
 
-    fn run<'c>(&mut self, cx: &mut PassContext<'_, 'c>, root: OpId) -> Result<(), ()> {
+    fn run<'c>(&mut self, cx: &mut PassContext<'_, 'c>, root: OpId) -> Result<(), PassFailed> {
         let mut patterns = PatternSet::new();
         populate(&mut patterns);
         let stats = apply_patterns_greedily(cx.ctx, cx.ir, root, &patterns, GreedyConfig::default());

@@ -18,7 +18,7 @@
 //! intermediate primitives (f16/bf16 intermediates round after each op, as the device would).
 
 use kiln_compiler::ir::WalkOrder;
-use kiln_compiler::pass::{OptionKind, Pass, PassContext, PassInfo, PassOptionSpec, PassOptions};
+use kiln_compiler::pass::{OptionKind, Pass, PassContext, PassFailed, PassInfo, PassOptionSpec, PassOptions};
 use kiln_compiler::rewrite::Rewriter;
 use kiln_compiler::{Diagnostic, OpId, ValueId};
 use kiln_dialects::hl::build::HlBuilder;
@@ -73,7 +73,7 @@ impl Pass for Decompose {
         &INFO
     }
 
-    fn run<'c>(&mut self, cx: &mut PassContext<'_, 'c>, root: OpId) -> Result<(), ()> {
+    fn run<'c>(&mut self, cx: &mut PassContext<'_, 'c>, root: OpId) -> Result<(), PassFailed> {
         // Expansions produce primitives only, so one sweep over the composites suffices.
         let targets: Vec<(OpId, &'static str)> = cx
             .ir
@@ -104,7 +104,7 @@ impl Pass for Decompose {
             cx.add_statistic("num-decomposed", "Number of composite ops expanded", 1);
         }
         if failed {
-            Err(())
+            Err(PassFailed)
         } else {
             Ok(())
         }

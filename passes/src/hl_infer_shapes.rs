@@ -11,7 +11,7 @@
 //! call sites never change.
 
 use kiln_compiler::ir::WalkOrder;
-use kiln_compiler::pass::{Pass, PassContext, PassInfo, PassOptions};
+use kiln_compiler::pass::{Pass, PassContext, PassFailed, PassInfo, PassOptions};
 use kiln_compiler::{OpId, DYNAMIC};
 use kiln_dialects::hl::infer::{compatible, tensor_parts, InferInput};
 use kiln_dialects::hl::interfaces::hl_op;
@@ -33,7 +33,7 @@ impl Pass for InferShapes {
         &INFO
     }
 
-    fn run<'c>(&mut self, cx: &mut PassContext<'_, 'c>, root: OpId) -> Result<(), ()> {
+    fn run<'c>(&mut self, cx: &mut PassContext<'_, 'c>, root: OpId) -> Result<(), PassFailed> {
         let ops: Vec<OpId> = cx.ir.walk(root, WalkOrder::PreOrder).collect();
         let mut refined = 0;
         for op in ops {

@@ -12,7 +12,7 @@
 use std::collections::{HashMap, HashSet};
 
 use kiln_compiler::ir::WalkOrder;
-use kiln_compiler::pass::{Pass, PassContext, PassInfo, PassOptions};
+use kiln_compiler::pass::{Pass, PassContext, PassFailed, PassInfo, PassOptions};
 use kiln_compiler::symbol_table::{is_symbol_table, symbol_name};
 use kiln_compiler::{AttrKind, Attribute, Ir, OpId};
 
@@ -33,7 +33,7 @@ impl Pass for SymbolDce {
         &INFO
     }
 
-    fn run<'c>(&mut self, cx: &mut PassContext<'_, 'c>, root: OpId) -> Result<(), ()> {
+    fn run<'c>(&mut self, cx: &mut PassContext<'_, 'c>, root: OpId) -> Result<(), PassFailed> {
         let ir = &*cx.ir;
         // Private symbols directly inside a symbol table may die; everything else is a root.
         let candidates: Vec<OpId> =

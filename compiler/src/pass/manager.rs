@@ -7,7 +7,7 @@ use std::time::Instant;
 use indexmap::IndexMap;
 
 use super::instrument::display_name;
-use super::{Instrumentation, Pass, PassContext};
+use super::{Instrumentation, Pass, PassContext, PassFailed};
 use crate::context::Context;
 use crate::diagnostics::{Diagnostic, Severity};
 use crate::ir::{Ir, OpId};
@@ -63,13 +63,13 @@ impl PassManager {
         op: OpId,
         instr: &mut Instrumentation<'_>,
         diagnostics: &mut Vec<Diagnostic<'c>>,
-    ) -> Result<(), ()> {
+    ) -> Result<(), PassFailed> {
         if let Some(anchor) = &self.anchor {
             let name = ir.op(op).name;
             if name != anchor {
                 let msg = format!("can't run '{anchor}' pass manager on '{name}' op");
                 diagnostics.push(Diagnostic::error(ir.op(op).loc, msg));
-                return Err(());
+                return Err(PassFailed);
             }
         }
         self.run_entries(ctx, ir, op, instr, diagnostics, &mut Vec::new())
@@ -83,7 +83,7 @@ impl PassManager {
         instr: &mut Instrumentation<'_>,
         diagnostics: &mut Vec<Diagnostic<'c>>,
         path: &mut Vec<String>,
-    ) -> Result<(), ()> {
+    ) -> Result<(), PassFailed> {
         for entry in &mut self.entries {
             match entry {
                 Entry::Pass(pass) => run_pass(pass.as_mut(), ctx, ir, op, instr, diagnostics, path)?,
@@ -122,14 +122,14 @@ fn run_pass<'c>(
     instr: &mut Instrumentation<'_>,
     diagnostics: &mut Vec<Diagnostic<'c>>,
     path: &mut Vec<String>,
-) -> Result<(), ()> {
+) -> Result<(), PassFailed> {
     let info = pass.info();
     let name = ir.op(op).name;
     if let Some(anchor) = info.anchor {
         if anchor != name {
             let msg = format!("can't run '{}' pass on '{name}' op: it runs on '{anchor}' ops", info.name);
             diagnostics.push(Diagnostic::error(ir.op(op).loc, msg));
-            return Err(());
+            return Err(PassFailed);
         }
     }
     let printer = instr.printer;
@@ -151,12 +151,12 @@ fn run_pass<'c>(
         if errors_after == errors_before {
             diagnostics.push(Diagnostic::error(ir.op(op).loc, format!("pass '{}' failed", info.name)));
         }
-        return Err(());
+        return Err(PassFailed);
     }
     if instr.verify_each {
         if let Err(errors) = verify(ctx, ir, op) {
             diagnostics.extend(errors);
-            return Err(());
+            return Err(PassFailed);
         }
     }
     if let Some(print) = printer.filter(|_| instr.wants_after(info.name)) {

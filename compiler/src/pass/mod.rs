@@ -38,13 +38,25 @@ impl PassContext<'_, '_> {
     }
 }
 
+/// A pass (or pipeline) failed; the reasons are in the diagnostics it pushed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PassFailed;
+
+impl std::fmt::Display for PassFailed {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("pass failed; see its diagnostics")
+    }
+}
+
+impl std::error::Error for PassFailed {}
+
 /// A transformation or analysis over an op.
 pub trait Pass {
     /// The pass's registration record.
     fn info(&self) -> &'static PassInfo;
 
     /// Runs on `op`. On failure the pass has pushed at least one error diagnostic.
-    fn run<'c>(&mut self, cx: &mut PassContext<'_, 'c>, op: OpId) -> Result<(), ()>;
+    fn run<'c>(&mut self, cx: &mut PassContext<'_, 'c>, op: OpId) -> Result<(), PassFailed>;
 }
 
 /// How to build a pass from its options.

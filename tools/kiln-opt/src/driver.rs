@@ -257,7 +257,7 @@ impl ChunkJob<'_> {
                 Ok(mut pm) => pm.run(&ctx, &mut module.ir, module.top, instr, &mut diags),
                 Err(e) => {
                     diags.push(Diagnostic::error(ctx.unknown_loc(), e));
-                    Err(())
+                    Err(kiln_compiler::pass::PassFailed)
                 }
             };
             sink.report(&diags);
