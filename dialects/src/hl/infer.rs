@@ -176,24 +176,35 @@ pub fn reshape<'c>(_: &Context<'c>, input: &InferInput<'_, 'c>) -> Result<Type<'
     if re != elem {
         return Err(format!("result element type '{re}' must match operand element type '{elem}'"));
     }
-    let count = |s: &[i64]| {
-        if s.contains(&DYNAMIC) {
-            return Ok(None);
-        }
-        s.iter().try_fold(1i64, |acc, &d| acc.checked_mul(d)).map(Some).ok_or_else(|| {
-            format!(
-                "element count of '{}' overflows",
-                if std::ptr::eq(s, shape) { input.operands[0] } else { rt }
-            )
-        })
+    // Product of the static dims, and how many dims are dynamic.
+    let count = |s: &[i64], t: Type<'c>| {
+        let dynamic = s.iter().filter(|&&d| d == DYNAMIC).count();
+        let known = s.iter().filter(|&&d| d != DYNAMIC).try_fold(1i64, |acc, &d| acc.checked_mul(d));
+        known.map(|k| (k, dynamic)).ok_or_else(|| format!("element count of '{t}' overflows"))
     };
-    if let (Some(a), Some(b)) = (count(shape)?, count(rs)?) {
-        if a != b {
-            return Err(format!(
-                "cannot reshape '{}' ({a} elements) to '{rt}' ({b} elements)",
-                input.operands[0]
-            ));
-        }
+    let (a, a_dyn) = count(shape, input.operands[0])?;
+    let (b, b_dyn) = count(rs, rt)?;
+    let mismatch = match (a_dyn, b_dyn) {
+        (0, 0) => a != b,
+        // One unknown dim on one side: the other side's count must be a multiple.
+        (0, 1) => b == 0 || a % b != 0,
+        (1, 0) => a == 0 || b % a != 0,
+        _ => false,
+    };
+    if mismatch {
+        let describe = |n: i64, d: usize| {
+            if d == 0 {
+                format!("{n} elements")
+            } else {
+                format!("a multiple of {n} elements")
+            }
+        };
+        return Err(format!(
+            "cannot reshape '{}' ({}) to '{rt}' ({})",
+            input.operands[0],
+            describe(a, a_dyn),
+            describe(b, b_dyn)
+        ));
     }
     Ok(rt)
 }
@@ -373,7 +384,7 @@ pub fn conv2d<'c>(ctx: &Context<'c>, input: &InferInput<'_, 'c>) -> Result<Type<
     let (c, o, i) = (x[1], w[0], w[1]);
     if c != DYNAMIC && i != DYNAMIC && (c % groups != 0 || c / groups != i) {
         return Err(format!(
-            "weights expect {} input channels per group, but input has {} channels in {groups} groups",
+            "weights expect {} input channels per group, but input has {} channels for groups = {groups}",
             dim(i),
             dim(c)
         ));

@@ -570,7 +570,7 @@ func.func @batch_matmul_contraction(%a: tensor<2x4x8xf32>, %b: tensor<2x7x4xf32>
 // -----
 
 func.func @conv_channels(%x: tensor<1x64x8x8xf32>, %w: tensor<64x32x3x3xf32>) {
-  // expected-error @+1 {{'hl.conv2d' op weights expect 32 input channels per group, but input has 64 channels in 1 groups}}
+  // expected-error @+1 {{'hl.conv2d' op weights expect 32 input channels per group, but input has 64 channels for groups = 1}}
   %0 = hl.conv2d %x, %w : tensor<1x64x8x8xf32>, tensor<64x32x3x3xf32> -> tensor<1x64x6x6xf32>
   return
 }
@@ -578,7 +578,7 @@ func.func @conv_channels(%x: tensor<1x64x8x8xf32>, %w: tensor<64x32x3x3xf32>) {
 // -----
 
 func.func @conv_groups_do_not_divide_channels(%x: tensor<1x64x8x8xf32>, %w: tensor<64x64x3x3xf32>) {
-  // expected-error @+1 {{'hl.conv2d' op weights expect 64 input channels per group, but input has 64 channels in 3 groups}}
+  // expected-error @+1 {{'hl.conv2d' op weights expect 64 input channels per group, but input has 64 channels for groups = 3}}
   %0 = hl.conv2d %x, %w {groups = 3 : i64} : tensor<1x64x8x8xf32>, tensor<64x64x3x3xf32> -> tensor<1x64x6x6xf32>
   return
 }
@@ -770,6 +770,15 @@ func.func @slice_strided_result(%a: tensor<4x8xf32>) {
 func.func @reshape_count(%a: tensor<4x8xf32>) {
   // expected-error @+1 {{'hl.reshape' op cannot reshape 'tensor<4x8xf32>' (32 elements) to 'tensor<33xf32>' (33 elements)}}
   %0 = hl.reshape %a : tensor<4x8xf32> -> tensor<33xf32>
+  return
+}
+
+// -----
+
+// One dynamic dim: the static count must be a multiple of the other side's known dims.
+func.func @reshape_count_dynamic(%a: tensor<4x8xf32>) {
+  // expected-error @+1 {{'hl.reshape' op cannot reshape 'tensor<4x8xf32>' (32 elements) to 'tensor<?x5xf32>' (a multiple of 5 elements)}}
+  %0 = hl.reshape %a : tensor<4x8xf32> -> tensor<?x5xf32>
   return
 }
 
