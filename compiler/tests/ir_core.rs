@@ -1,0 +1,96 @@
+//! The IR store through its API: use lists stay exact under rewriting, erased slots are
+//! reused, walks are iterative (deep nesting), and the verifier reports dominance errors.
+
+use bumpalo::Bump;
+use kiln_compiler::ir::WalkOrder;
+use kiln_compiler::verifier::verify;
+use kiln_compiler::{Context, DialectRegistry, Ir, OpId, OperationState, ValueId};
+
+fn op<'c>(ctx: &Context<'c>, ir: &mut Ir<'c>, name: &str, operands: &[ValueId], results: usize) -> OpId {
+    let mut s = OperationState::new(ctx.intern_str(name), None, ctx.unknown_loc());
+    s.operands = operands.to_vec();
+    s.result_types = vec![ctx.int_type(32); results];
+    ir.create_op(s)
+}
+
+#[test]
+fn use_lists_follow_rewrites() {
+    let arena = Bump::new();
+    let ctx = Context::new(&arena, DialectRegistry::new());
+    let mut ir = Ir::new();
+    let block = ir.create_block();
+    let a = op(&ctx, &mut ir, "t.a", &[], 1);
+    ir.append_op(block, a);
+    let va = ir.results(a)[0];
+    let b = op(&ctx, &mut ir, "t.b", &[va, va], 1);
+    ir.append_op(block, b);
+    assert_eq!(ir.uses(va).len(), 2);
+    let c = op(&ctx, &mut ir, "t.c", &[], 1);
+    ir.insert_op_before(b, c);
+    let vc = ir.results(c)[0];
+    ir.replace_all_uses(va, vc);
+    assert!(ir.uses(va).is_empty());
+    assert_eq!(ir.uses(vc).len(), 2);
+    assert_eq!(ir.operands(b), &[vc, vc]);
+    ir.set_operand(b, 1, va);
+    assert_eq!((ir.uses(va).len(), ir.uses(vc).len()), (1, 1));
+    assert_eq!(ir.block_ops(block).collect::<Vec<_>>(), vec![a, c, b]);
+    // Erasing b releases its uses; its slot is reused by the next op.
+    ir.erase_op(b);
+    assert!(ir.uses(va).is_empty() && ir.uses(vc).is_empty());
+    let d = op(&ctx, &mut ir, "t.d", &[], 0);
+    assert_eq!(d, b, "erased slots are reused");
+    assert_eq!(ir.block_ops(block).collect::<Vec<_>>(), vec![a, c]);
+}
+
+#[test]
+fn walks_are_iterative_and_ordered() {
+    let arena = Bump::new();
+    let ctx = Context::new(&arena, DialectRegistry::new());
+    let mut ir = Ir::new();
+    // 20,000 nested single-region ops: recursion would overflow a test thread's stack.
+    let root = op(&ctx, &mut ir, "t.nest", &[], 0);
+    let mut s = OperationState::new(ctx.intern_str("t.nest"), None, ctx.unknown_loc());
+    s.num_regions = 1;
+    let mut parent = ir.create_op(s.clone());
+    let first = parent;
+    for _ in 0..20_000 {
+        let region = ir.regions(parent)[0];
+        let block = ir.create_block();
+        ir.append_block(region, block);
+        let child = ir.create_op(s.clone());
+        ir.append_op(block, child);
+        parent = child;
+    }
+    let pre: Vec<OpId> = ir.walk(first, WalkOrder::PreOrder).collect();
+    let post: Vec<OpId> = ir.walk(first, WalkOrder::PostOrder).collect();
+    assert_eq!(pre.len(), 20_001);
+    assert_eq!(pre[0], first);
+    assert_eq!(post[20_000], first);
+    assert_eq!(post[0], parent);
+    assert_eq!(ir.walk(root, WalkOrder::PreOrder).count(), 1);
+    ir.erase_op(first);
+    assert_eq!(ir.num_ops(), 1);
+}
+
+#[test]
+fn verifier_reports_uses_before_definitions() {
+    let arena = Bump::new();
+    let ctx = Context::new(&arena, kiln_compiler::DialectRegistry::new());
+    let mut ir = Ir::new();
+    let mut s = OperationState::new(ctx.intern_str("t.func"), None, ctx.unknown_loc());
+    s.num_regions = 1;
+    let f = ir.create_op(s);
+    let block = ir.create_block();
+    ir.append_block(ir.regions(f)[0], block);
+    let a = op(&ctx, &mut ir, "t.a", &[], 1);
+    let va = ir.results(a)[0];
+    let b = op(&ctx, &mut ir, "t.b", &[va], 0);
+    ir.append_op(block, b);
+    ir.append_op(block, a);
+    let errors = verify(&ctx, &ir, f).unwrap_err();
+    assert_eq!(errors.len(), 1);
+    assert_eq!(errors[0].message, "'t.b' op operand #0 does not dominate this use");
+    ir.move_op_before(a, b);
+    assert!(verify(&ctx, &ir, f).is_ok());
+}
