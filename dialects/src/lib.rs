@@ -3,6 +3,7 @@
 
 pub mod builtin;
 pub mod func;
+pub mod fused;
 pub mod hl;
 
 use kiln_compiler::DialectRegistry;
@@ -13,5 +14,6 @@ pub fn all_dialects() -> DialectRegistry {
     registry.register(&builtin::BUILTIN);
     registry.register(&func::FUNC);
     registry.register(&hl::HL);
+    registry.register(&fused::FUSED);
     registry
 }

@@ -1,0 +1,35 @@
+//! The `fused` dialect: one `fused.region` is one kernel. It holds a body of fusable `hl` ops
+//! that `kiln-fuse` grouped, isolated from above (its inputs enter as block arguments, its
+//! outputs leave through `fused.yield`), and a `kind` saying which units the kernel uses
+//! (`vector`, `cube` or `mix`).
+//!
+//! ```mlir
+//! %0:2 = fused.region vector (%arg2 = %a, %arg3 = %b) : (tensor<4xf32>, tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>) {
+//!   %1 = hl.add %arg2, %arg3 : tensor<4xf32>
+//!   %2 = hl.exp %1 : tensor<4xf32>
+//!   fused.yield %1, %2 : tensor<4xf32>, tensor<4xf32>
+//! }
+//! ```
+//!
+//! [`build::build_region`] wraps a convex set of `hl` ops into a region; the
+//! `fused-outline` / `fused-inline` passes move regions into kernel functions and back; the
+//! `hl` interpreter runs regions, so fused and unfused programs compute bit-identical results.
+
+pub mod build;
+mod ops;
+mod syntax;
+pub mod verify;
+
+pub use build::{build_region, region_inputs_outputs, RegionKind};
+pub use ops::*;
+
+use kiln_compiler::Dialect;
+
+/// The `fused` dialect.
+pub static FUSED: Dialect = Dialect {
+    name: "fused",
+    summary: "fused regions of hl ops, one kernel each",
+    ops: &[&REGION_OP, &YIELD_OP],
+    materialize_constant: None,
+    canonicalize: None,
+};

@@ -1,0 +1,134 @@
+//! The `fused.region` verifier, for what its declaration cannot say (the declaration already
+//! checks one region, at least one result, a string `kind`, `IsolatedFromAbove`, a single
+//! block, and `fused.yield`'s parent). Checked here, in this order:
+//!
+//! 1. `kind` is `"vector"`, `"cube"` or `"mix"`;
+//! 2. the body has one argument per input, of the input's type;
+//! 3. the `fused.yield` ending the body yields one value per result, of the result's type;
+//! 4. the body holds only fusable `hl` ops (composites, category `Opaque` other than
+//!    `hl.constant`, are rejected) besides the yield;
+//! 5. the kind agrees with the body ([`check_body`]).
+
+use kiln_compiler::{Context, Ir, OpId};
+
+use super::build::RegionKind;
+use crate::hl::interfaces::{hl_op, FusionCategory};
+
+/// What the ops of a body contain, for kind checks.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct BodySummary {
+    /// Ops of category `Cube` (matmul, batch_matmul, conv2d).
+    pub cube: usize,
+    /// Elementwise, broadcast and reduce ops.
+    pub compute: usize,
+    /// Layout ops and constants.
+    pub other: usize,
+}
+
+impl BodySummary {
+    /// The kind a region of these ops needs: `mix` with cube and compute ops, `cube` with cube
+    /// ops only, `vector` otherwise.
+    pub fn kind(self) -> RegionKind {
+        match (self.cube > 0, self.compute > 0) {
+            (true, true) => RegionKind::Mix,
+            (true, false) => RegionKind::Cube,
+            (false, _) => RegionKind::Vector,
+        }
+    }
+}
+
+/// Checks that `ops` may form the body of a region (fusable `hl` ops only; `fused.yield` is
+/// skipped) and summarizes them. The error names the first offending op.
+pub fn summarize_body(ir: &Ir<'_>, ops: impl IntoIterator<Item = OpId>) -> Result<BodySummary, String> {
+    let mut s = BodySummary::default();
+    for op in ops {
+        let name = ir.op(op).name;
+        if name == super::YIELD_OP.name {
+            continue;
+        }
+        let Some(hl) = hl_op(ir, op) else {
+            return Err(format!("body may only hold 'hl' ops and 'fused.yield', but holds '{name}'"));
+        };
+        match hl.category {
+            FusionCategory::Cube => s.cube += 1,
+            FusionCategory::Elementwise | FusionCategory::Broadcast | FusionCategory::Reduce => {
+                s.compute += 1
+            }
+            FusionCategory::Layout => s.other += 1,
+            FusionCategory::Opaque if name == "hl.constant" => s.other += 1,
+            FusionCategory::Opaque => {
+                return Err(format!("body cannot hold composite op '{name}' (it is not fusable)"));
+            }
+        }
+    }
+    Ok(s)
+}
+
+/// Checks that `kind` agrees with a body of `ops`: `vector` holds no cube op; `cube` holds
+/// cube ops and otherwise only layout ops and constants; `mix` holds at least one cube op and
+/// at least one elementwise, broadcast or reduce op.
+pub fn check_body(ir: &Ir<'_>, kind: RegionKind, ops: impl IntoIterator<Item = OpId>) -> Result<(), String> {
+    let ops: Vec<OpId> = ops.into_iter().collect();
+    let s = summarize_body(ir, ops.iter().copied())?;
+    let find = |pred: fn(FusionCategory) -> bool| {
+        ops.iter().find(|&&o| hl_op(ir, o).is_some_and(|h| pred(h.category))).map_or("", |&o| ir.op(o).name)
+    };
+    let is_cube = |c| c == FusionCategory::Cube;
+    let is_compute =
+        |c| matches!(c, FusionCategory::Elementwise | FusionCategory::Broadcast | FusionCategory::Reduce);
+    match kind {
+        RegionKind::Vector if s.cube > 0 => {
+            Err(format!("of kind \"vector\" cannot hold cube op '{}'", find(is_cube)))
+        }
+        RegionKind::Cube if s.compute > 0 => Err(format!(
+            "of kind \"cube\" may only hold cube, layout and constant ops, but holds '{}'",
+            find(is_compute)
+        )),
+        RegionKind::Cube if s.cube == 0 => Err("of kind \"cube\" must hold at least one cube op".into()),
+        RegionKind::Mix if s.cube == 0 => Err("of kind \"mix\" must hold at least one cube op".into()),
+        RegionKind::Mix if s.compute == 0 => Err(
+            "of kind \"mix\" must hold at least one elementwise, broadcast or reduce op besides its cube ops"
+                .into(),
+        ),
+        _ => Ok(()),
+    }
+}
+
+pub(crate) fn verify_region<'c>(_: &Context<'c>, ir: &Ir<'c>, op: OpId) -> Result<(), String> {
+    let kind_attr = ir.attr(op, "kind").and_then(|a| a.as_str()).unwrap_or_default();
+    let Some(kind) = RegionKind::parse(kind_attr) else {
+        return Err(format!(
+            "attribute 'kind' must be \"vector\", \"cube\" or \"mix\", but is \"{}\"",
+            String::from_utf8_lossy(kind_attr)
+        ));
+    };
+    let Some(body) = ir.regions(op).first().and_then(|&r| ir.entry_block(r)) else {
+        return Err("expects a non-empty body".into());
+    };
+    let (inputs, args) = (ir.operands(op), ir.block_args(body));
+    if inputs.len() != args.len() {
+        return Err(format!("has {} inputs, but its body takes {} arguments", inputs.len(), args.len()));
+    }
+    for (i, (&v, &a)) in inputs.iter().zip(args).enumerate() {
+        let (vt, at) = (ir.value_type(v), ir.value_type(a));
+        if vt != at {
+            return Err(format!("type of body argument #{i} ('{at}') doesn't match input #{i} ('{vt}')"));
+        }
+    }
+    // A body not ending in a terminator is reported by the structural verifier.
+    if let Some(term) = ir.last_op(body).filter(|&t| ir.op(t).name == super::YIELD_OP.name) {
+        let (yielded, results) = (ir.operands(term), ir.results(op));
+        if yielded.len() != results.len() {
+            return Err(format!("yields {} values, but has {} results", yielded.len(), results.len()));
+        }
+        for (i, (&v, &r)) in yielded.iter().zip(results).enumerate() {
+            let (vt, rt) = (ir.value_type(v), ir.value_type(r));
+            if vt != rt {
+                return Err(format!(
+                    "type of yielded value #{i} ('{vt}') doesn't match result #{i} ('{rt}')"
+                ));
+            }
+        }
+    }
+    check_body(ir, kind, ir.block_ops(body))
+}
