@@ -2,14 +2,16 @@
 //! kernels of [`interp`](super::interp). This is the oracle for every correctness test.
 //!
 //! A function's entry block is executed op by op; `func.call` runs the callee (to a bounded
-//! depth); `func.return` yields the results. Every tensor produced is checked against the static
+//! depth); a `fused.region` runs its body on its operands (the same block loop); `func.return`
+//! and `fused.yield` yield the results, so fused and unfused programs compute bit-identical
+//! results. Every tensor produced is checked against the static
 //! dims of its declared type, so a dynamic dim that conflicts at run time is a located error.
 
 use kiln_compiler::symbol_table::resolve;
 use kiln_compiler::{
     AttrKind, Attribute, Context, DenseData, Diagnostic, FloatKind, Ir, OpId, Type, TypeKind,
 };
-use kiln_compiler::{ValueId, DYNAMIC};
+use kiln_compiler::{BlockId, ValueId, DYNAMIC};
 
 use super::infer::{float_value, int_list, tensor_parts};
 use super::interfaces::bool_attr;
@@ -65,13 +67,31 @@ fn run<'c>(
     if ir.next_block(entry).is_some() {
         return Err(err(ir, func, "has several blocks; only single-block functions can be interpreted"));
     }
+    run_block(ctx, ir, func, entry, args, depth)
+}
+
+/// Runs the single block `entry` of `owner` (a `func.func` or a `fused.region`) on `args`
+/// until its terminator (`func.return` or `fused.yield`), whose operands it returns. A
+/// `fused.region` inside runs its body on its operands, exactly as the unfused ops would.
+fn run_block<'c>(
+    ctx: &Context<'c>,
+    ir: &Ir<'c>,
+    owner: OpId,
+    entry: BlockId,
+    args: &[Tensor],
+    depth: usize,
+) -> Result<Vec<Tensor>, Diagnostic<'c>> {
     let params = ir.block_args(entry);
     if params.len() != args.len() {
-        return Err(err(ir, func, format!("expects {} inputs, but {} were given", params.len(), args.len())));
+        return Err(err(
+            ir,
+            owner,
+            format!("expects {} inputs, but {} were given", params.len(), args.len()),
+        ));
     }
     let mut env: Vec<(ValueId, Tensor)> = Vec::new();
     for (i, (&p, a)) in params.iter().zip(args).enumerate() {
-        check_type(ir.value_type(p), a).map_err(|m| err(ir, func, format!("input #{i}: {m}")))?;
+        check_type(ir.value_type(p), a).map_err(|m| err(ir, owner, format!("input #{i}: {m}")))?;
         env.push((p, a.clone()));
     }
     let lookup = |env: &[(ValueId, Tensor)], v: ValueId| {
@@ -86,11 +106,16 @@ fn run<'c>(
             })
             .collect::<Result<_, _>>()?;
         let outputs = match ir.op(op).name {
-            "func.return" => return Ok(inputs),
+            "func.return" | "fused.yield" => return Ok(inputs),
             "func.call" => {
                 let callee = ir.attr(op, "callee").and_then(|c| resolve(ir, op, c));
                 let callee = callee.ok_or_else(|| err(ir, op, "callee cannot be found"))?;
                 run(ctx, ir, callee, &inputs, depth + 1)?
+            }
+            "fused.region" => {
+                let body = ir.regions(op).first().and_then(|&r| ir.entry_block(r));
+                let body = body.ok_or_else(|| err(ir, op, "has no body to interpret"))?;
+                run_block(ctx, ir, op, body, &inputs, depth)?
             }
             _ => vec![eval_op(ir, op, &inputs).map_err(|m| err(ir, op, m))?],
         };
@@ -99,7 +124,7 @@ fn run<'c>(
             env.push((r, t));
         }
     }
-    Err(err(ir, func, "body does not end in 'func.return'"))
+    Err(err(ir, owner, "body does not end in a terminator ('func.return' or 'fused.yield')"))
 }
 
 /// Checks a tensor against a type: element type and every static dim.
