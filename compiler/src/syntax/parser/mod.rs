@@ -17,7 +17,9 @@ use crate::diagnostics::{Diagnostic, Severity};
 use crate::ir::{BlockId, Ir, OpId, OperationState, ValueId};
 use crate::module::{Module, Resources};
 use crate::syntax::lexer::{self, Token, TokenKind};
-use crate::syntax::type_attr::{AliasLookup, LocRef, NoAliases, SyntaxError, TypeAttrParser};
+use crate::syntax::type_attr::{
+    wrong_token_offset, AliasLookup, LocRef, NoAliases, SyntaxError, TypeAttrParser,
+};
 use crate::types::Type;
 
 pub(crate) use ops::RegionBody;
@@ -161,43 +163,35 @@ impl<'a, 'c> OpAsmParser<'a, 'c> {
     /// An "expected ..." error placed as MLIR places it: at the end of the last significant
     /// text before the unexpected token (so errors at end of file point at the last line).
     pub(crate) fn wrong_token(&self, message: &str) -> ParseError {
-        if self.tok.kind == TokenKind::Error {
+        // A lone `/` is an error token without a diagnostic of its own in MLIR's lexer.
+        if self.tok.kind == TokenKind::Error && self.src.as_bytes().get(self.tok.start) != Some(&b'/') {
             return self.lexer_error();
         }
-        let b = self.src.as_bytes();
-        let mut loc = self.tok.start;
-        if self.tok.kind == TokenKind::Eof {
-            loc = loc.saturating_sub(1);
-        }
-        let original = loc;
-        let mut end = loc;
-        loop {
-            while end > 0 && matches!(b[end - 1], b' ' | b'\t') {
-                end -= 1;
-            }
-            if end == 0 {
-                return ParseError::new(original, message);
-            }
-            if !matches!(b[end - 1], b'\n' | b'\r') {
-                return ParseError::new(end, message);
-            }
-            end -= 1;
-            let line_start = b[..end].iter().rposition(|&c| c == b'\n' || c == b'\r').map_or(0, |i| i + 1);
-            if let Some(c) = find_comment(&b[line_start..end]) {
-                end = line_start + c;
-            }
-        }
+        let at_eof = self.tok.kind == TokenKind::Eof;
+        ParseError::new(wrong_token_offset(self.src, self.tok.start, at_eof), message)
     }
 
+    /// The error of an error token, in the words and at the place of MLIR's lexer.
     fn lexer_error(&self) -> ParseError {
         let b = self.src.as_bytes();
-        match b.get(self.tok.start) {
-            Some(b'"') => ParseError::new(self.tok.start, "expected '\"' in string literal"),
-            Some(&c) if c.is_ascii() && !c.is_ascii_control() => {
-                ParseError::new(self.tok.start, format!("unexpected character '{}'", c as char))
+        let at = self.tok.start;
+        let message = match b.get(at) {
+            Some(b'"') => {
+                // MLIR stops at the end of the line (or the last character of the input).
+                let end =
+                    b[at..].iter().position(|&c| c == b'\n').map_or(b.len().saturating_sub(1), |i| at + i);
+                return ParseError::new(end, "expected '\"' in string literal");
             }
-            _ => ParseError::new(self.tok.start, "unexpected character"),
-        }
+            Some(b'@') => {
+                return ParseError::new(at + 1, "@ identifier expected to start with letter or '_'")
+            }
+            Some(b'%') => "invalid SSA name",
+            Some(b'^') => "invalid block name",
+            Some(b'!') => "invalid type identifier",
+            Some(b'#') => "invalid attribute name",
+            _ => "unexpected character",
+        };
+        ParseError::new(at, message)
     }
 
     // ----- delegation to the type/attribute parser -----
@@ -310,7 +304,11 @@ impl<'a, 'c> OpAsmParser<'a, 'c> {
         let at = self.tok.start;
         let name = &self.text()[1..];
         if name.contains('.') {
-            return Err(ParseError::new(at, "expected an alias identifier without a dialect prefix"));
+            let kind = if is_type { "type" } else { "attribute" };
+            return Err(ParseError::new(
+                at,
+                format!("{kind} names with a '.' are reserved for dialect-defined names"),
+            ));
         }
         self.bump();
         self.expect(TokenKind::Equal, "expected '=' in alias definition")?;
@@ -378,11 +376,6 @@ impl<'a, 'c> OpAsmParser<'a, 'c> {
         };
         Module { ir: self.ir, top, resources: self.resources }
     }
-}
-
-/// The offset of a `//` comment in `line`, if any.
-fn find_comment(line: &[u8]) -> Option<usize> {
-    line.windows(2).position(|w| w == b"//")
 }
 
 /// Parses a whole file (see [`crate::syntax::parse_source`]).

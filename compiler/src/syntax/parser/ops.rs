@@ -217,15 +217,15 @@ impl<'a, 'c> OpAsmParser<'a, 'c> {
         let mut state = OperationState::new(self.ctx.intern_str(&name), def, loc);
         self.expect(TokenKind::LParen, "expected '(' to start operand list")?;
         let mut operands = Vec::new();
-        if !self.eat(TokenKind::RParen) {
+        if self.at(TokenKind::PercentIdent) {
             loop {
                 operands.push(self.parse_use()?);
                 if !self.eat(TokenKind::Comma) {
                     break;
                 }
             }
-            self.expect(TokenKind::RParen, "expected ')' to end operand list")?;
         }
+        self.expect(TokenKind::RParen, "expected ')' to end operand list")?;
         if self.eat(TokenKind::LSquare) {
             loop {
                 if !self.at(TokenKind::CaretIdent) {

@@ -27,6 +27,11 @@ impl<'c> Builder<'_, '_, 'c> {
         Err(self.error_at(pair.as_span().start(), message))
     }
 
+    /// An error at the end of `pair`.
+    pub(super) fn err_end<T>(&self, pair: &Pair<'_, Rule>, message: impl Into<String>) -> Result<T> {
+        Err(self.error_at(pair.as_span().end(), message))
+    }
+
     /// An error at byte `offset` of the extent.
     pub(super) fn error_at(&self, offset: usize, message: impl Into<String>) -> SyntaxError {
         SyntaxError { offset: self.base + offset, message: message.into() }
@@ -60,7 +65,7 @@ impl<'c> Builder<'_, '_, 'c> {
                 let name = &pair.as_str()[1..];
                 match self.aliases.types.get(name) {
                     Some(&t) => Ok(t),
-                    None => self.err(&pair, format!("undefined symbol alias id '{name}'")),
+                    None => self.err_end(&pair, format!("undefined symbol alias id '{name}'")),
                 }
             }
             Rule::dialect_type => {
@@ -265,10 +270,12 @@ impl<'c> Builder<'_, '_, 'c> {
         let ctx = self.ctx;
         match pair.as_rule() {
             Rule::number_attr => {
+                let span = pair.as_span();
+                let after = super::scan::skip_ws(span.get_input(), span.end());
                 let mut it = pair.into_inner();
                 let num = it.next().unwrap();
                 let ty = it.next().map(|t| self.ty(first(t))).transpose()?;
-                literal::number_attr(self, num, ty)
+                literal::number_attr(self, num, ty, after)
             }
             Rule::string_attr => {
                 let mut it = pair.into_inner();
@@ -305,7 +312,7 @@ impl<'c> Builder<'_, '_, 'c> {
                 let name = &pair.as_str()[1..];
                 match self.aliases.attrs.get(name) {
                     Some(&a) => Ok(a),
-                    None => self.err(&pair, format!("undefined symbol alias id '{name}'")),
+                    None => self.err_end(&pair, format!("undefined symbol alias id '{name}'")),
                 }
             }
             Rule::dialect_attr => {

@@ -58,7 +58,9 @@ impl<'c> Builder<'_, '_, 'c> {
         let mut shape: Option<Vec<i64>> = None;
         let mut n = 0;
         for e in inner.into_inner() {
-            let at = e.as_span().start();
+            let span = e.as_span();
+            // MLIR reports an inconsistent element at the token after it.
+            let at = super::scan::skip_ws(span.get_input(), span.end());
             let s = self.walk(e, out)?;
             match &shape {
                 Some(prev) if *prev != s => {
@@ -138,7 +140,6 @@ impl<'c> Builder<'_, '_, 'c> {
                 None => DenseData::Strings(&[]),
             });
         };
-        let lit_at = lit.as_span().start();
         let mut leaves = Vec::new();
         let lit_shape = self.walk(lit, &mut leaves)?;
         if let (Some(esize), [single], true) = (numeric, &leaves[..], lit_shape.is_empty()) {
@@ -149,7 +150,7 @@ impl<'c> Builder<'_, '_, 'c> {
         if !lit_shape.is_empty() && lit_shape != shape && !(n == 0 && leaves.is_empty()) {
             let fmt = |s: &[i64]| s.iter().map(|d| d.to_string()).collect::<Vec<_>>().join(", ");
             return Err(self.error_at(
-                lit_at,
+                at,
                 format!(
                     "inferred shape of elements literal ([{}]) does not match type ([{}])",
                     fmt(&lit_shape),

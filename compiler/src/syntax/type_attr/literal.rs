@@ -116,13 +116,19 @@ pub(super) fn float_bits(b: &Builder<'_, '_, '_>, num: &Number<'_>, kind: FloatK
     }
 }
 
-/// A number attribute: `42`, `-1 : i8`, `1.5 : f16`, `0x7FC00000 : f32`.
+/// A number attribute: `42`, `-1 : i8`, `1.5 : f16`, `0x7FC00000 : f32`; `after` is the offset
+/// of the token after it.
 pub(super) fn number_attr<'c>(
     b: &Builder<'_, '_, 'c>,
     pair: Pair<'_, Rule>,
     ty: Option<Type<'c>>,
+    after: usize,
 ) -> Result<Attribute<'c>> {
     let num = Number::new(pair);
+    if num.kind == Rule::float_lit && ty.is_some_and(|t| !matches!(t.kind(), TypeKind::Float(_))) {
+        // MLIR reports this once the type is parsed, at the token after it.
+        return Err(b.error_at(after, "floating point value not valid for specified type"));
+    }
     let ty = ty.unwrap_or_else(|| match num.kind {
         Rule::float_lit => b.ctx.float_type(FloatKind::F64),
         _ => b.ctx.int_type(64),

@@ -19,6 +19,7 @@ mod affine;
 mod bignum;
 mod build;
 mod dense;
+mod errors;
 mod float;
 mod literal;
 mod location;
@@ -37,6 +38,7 @@ use crate::types::Type;
 use build::{first, Builder};
 use grammar::{Grammar, Rule};
 
+pub(crate) use errors::wrong_token_offset;
 pub use print::{print_attr, print_location, print_type};
 
 mod grammar {
@@ -82,15 +84,6 @@ pub struct TypeAttrParser<'a, 'c> {
     types: HashMap<Box<str>, Type<'c>>,
     attrs: HashMap<Box<str>, Attribute<'c>>,
     locs: HashMap<Box<str>, Attribute<'c>>,
-}
-
-fn pest_error(e: pest::error::Error<Rule>, base: usize) -> SyntaxError {
-    let offset = match e.location {
-        pest::error::InputLocation::Pos(p) => p,
-        pest::error::InputLocation::Span((s, _)) => s,
-    };
-    let e = e.renamed_rules(|r| format!("{r:?}").replace('_', " "));
-    SyntaxError { offset: base + offset, message: e.variant.message().into_owned() }
 }
 
 impl<'a, 'c> TypeAttrParser<'a, 'c> {
@@ -139,8 +132,12 @@ impl<'a, 'c> TypeAttrParser<'a, 'c> {
         if let Some(&t) = self.types.get(text) {
             return Ok((t, end));
         }
-        let mut pairs = Grammar::parse(Rule::type_entry, text).map_err(|e| pest_error(e, pos))?;
-        let ty = self.builder(pos).ty(first(pairs.next().expect("grammar: entry")))?;
+        let mut pairs = Grammar::parse(Rule::type_entry, text)
+            .map_err(|e| errors::syntax_error(Rule::type_entry, src, pos, end, e))?;
+        let ty = self
+            .builder(pos)
+            .ty(first(pairs.next().expect("grammar: entry")))
+            .map_err(|e| errors::place_semantic(src, end, e))?;
         if text.len() <= CACHE_MAX_KEY {
             self.types.insert(text.into(), ty);
         }
@@ -156,8 +153,12 @@ impl<'a, 'c> TypeAttrParser<'a, 'c> {
         if let Some(&a) = self.attrs.get(text) {
             return Ok((a, end));
         }
-        let mut pairs = Grammar::parse(Rule::attr_entry, text).map_err(|e| pest_error(e, pos))?;
-        let attr = self.builder(pos).attr(first(pairs.next().expect("grammar: entry")))?;
+        let mut pairs = Grammar::parse(Rule::attr_entry, text)
+            .map_err(|e| errors::syntax_error(Rule::attr_entry, src, pos, end, e))?;
+        let attr = self
+            .builder(pos)
+            .attr(first(pairs.next().expect("grammar: entry")))
+            .map_err(|e| errors::place_semantic(src, end, e))?;
         if text.len() <= CACHE_MAX_KEY {
             self.attrs.insert(text.into(), attr);
         }
@@ -171,8 +172,12 @@ impl<'a, 'c> TypeAttrParser<'a, 'c> {
         if let Some(&l) = self.locs.get(text) {
             return Ok((LocRef::Loc(l), end));
         }
-        let mut pairs = Grammar::parse(Rule::loc_entry, text).map_err(|e| pest_error(e, pos))?;
-        let loc = self.builder(pos).location_body(first(pairs.next().expect("grammar: entry")))?;
+        let mut pairs = Grammar::parse(Rule::loc_entry, text)
+            .map_err(|e| errors::syntax_error(Rule::loc_entry, src, pos, end, e))?;
+        let loc = self
+            .builder(pos)
+            .location_body(first(pairs.next().expect("grammar: entry")))
+            .map_err(|e| errors::place_semantic(src, end, e))?;
         if let LocRef::Loc(l) = loc {
             if text.len() <= CACHE_MAX_KEY {
                 self.locs.insert(text.into(), l);
