@@ -158,7 +158,7 @@ fn truncated_inputs_never_panic() {
     let src = std::fs::read_to_string(corpus_dir().join("cf_branches.mlir")).unwrap();
     for cut in (0..src.len()).step_by(7) {
         if src.is_char_boundary(cut) {
-            let _ = first_error(src[..cut].as_bytes());
+            let _ = first_error(&src.as_bytes()[..cut]);
         }
     }
 }
@@ -183,7 +183,7 @@ fn deeply_nested_regions_parse_and_print_iteratively() {
         assert_eq!(out.matches("\"foo.r\"").count(), DEPTH);
         // Unclosed: a clean error, no overflow.
         let opened = DEPTH * "\"foo.r\"() ({\n".len();
-        let err = first_error(src[..opened].as_bytes());
+        let err = first_error(&src.as_bytes()[..opened]);
         assert!(err.contains("error: expected operation name in quotes"), "{err}");
     });
 }
