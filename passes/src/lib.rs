@@ -5,6 +5,8 @@
 pub mod canonicalize;
 pub mod cse;
 pub mod dce;
+pub mod fused_inline;
+pub mod fused_outline;
 pub mod hl_canonicalize;
 pub mod hl_decompose;
 pub mod hl_infer_shapes;
@@ -17,6 +19,8 @@ pub const ALL_PASSES: &[&PassInfo] = &[
     &canonicalize::INFO,
     &cse::INFO,
     &dce::INFO,
+    &fused_inline::INFO,
+    &fused_outline::INFO,
     &hl_canonicalize::INFO,
     &hl_decompose::INFO,
     &hl_infer_shapes::INFO,
