@@ -128,6 +128,15 @@ pub enum AttrKind<'c> {
         /// The integer or index type.
         ty: Type<'c>,
     },
+    /// An integer of a type wider than 128 bits whose value does not fit in an `i128`
+    /// (`2^200 : i256`); values that fit are [`AttrKind::Integer`].
+    WideInteger {
+        /// `ceil(width / 64)` words of two's complement, little-endian; bits above the width
+        /// follow the sign (zero for unsigned types).
+        words: &'c [u64],
+        /// The integer type.
+        ty: Type<'c>,
+    },
     /// `1.5 : f32`, stored as the bit pattern of the float type.
     Float {
         /// The IEEE (or other format) bits, zero-extended.

@@ -358,9 +358,10 @@ impl<'c> Collector<'c> {
         }
         let mut kids: Vec<TypeOrAttr<'c>> = Vec::new();
         match *attr.kind() {
-            AttrKind::Integer { ty, .. } | AttrKind::Float { ty, .. } | AttrKind::Type(ty) => {
-                kids.push(TypeOrAttr::T(ty))
-            }
+            AttrKind::Integer { ty, .. }
+            | AttrKind::WideInteger { ty, .. }
+            | AttrKind::Float { ty, .. }
+            | AttrKind::Type(ty) => kids.push(TypeOrAttr::T(ty)),
             AttrKind::String { ty, .. } => kids.extend(ty.map(TypeOrAttr::T)),
             AttrKind::Array(items) => kids.extend(items.iter().map(|&a| TypeOrAttr::A(a))),
             AttrKind::Dictionary(entries) => kids.extend(entries.iter().map(|e| TypeOrAttr::A(e.value))),

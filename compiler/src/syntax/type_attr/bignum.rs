@@ -1,6 +1,7 @@
-//! A minimal unsigned big integer, enough for exact float <-> decimal conversion: APFloat's
+//! A minimal unsigned big integer, enough for exact float <-> decimal conversion (APFloat's
 //! `toString` multiplies significands by powers of five and divides by powers of ten, and
-//! correctly rounded decimal parsing divides by powers of ten.
+//! correctly rounded decimal parsing divides by powers of ten) and for integer attributes wider
+//! than 128 bits (two's complement 64-bit words, little-endian).
 
 use std::cmp::Ordering;
 
@@ -38,6 +39,32 @@ impl BigUint {
             return None;
         }
         Some(self.limbs.iter().rev().fold(0u128, |acc, &l| (acc << 32) | l as u128))
+    }
+
+    /// Parses decimal digits, or hex digits after `0x`; `None` on any other character.
+    pub(crate) fn parse(text: &str) -> Option<Self> {
+        let (digits, radix) = match text.strip_prefix("0x") {
+            Some(hex) => (hex, 16),
+            None => (text, 10),
+        };
+        let mut v = BigUint { limbs: Vec::new() };
+        for c in digits.chars() {
+            v.mul_add_small(radix, c.to_digit(radix)?);
+        }
+        Some(v)
+    }
+
+    /// The value of little-endian 64-bit words.
+    pub(crate) fn from_words(words: &[u64]) -> Self {
+        let mut v = BigUint { limbs: words.iter().flat_map(|&w| [w as u32, (w >> 32) as u32]).collect() };
+        v.trim();
+        v
+    }
+
+    /// The low `n` 64-bit words, little-endian.
+    pub(crate) fn to_words(&self, n: usize) -> Vec<u64> {
+        let limb = |i: usize| self.limbs.get(i).copied().unwrap_or(0) as u64;
+        (0..n).map(|i| limb(2 * i) | limb(2 * i + 1) << 32).collect()
     }
 
     fn trim(&mut self) {
@@ -235,4 +262,30 @@ impl Ord for BigUint {
             .cmp(&other.limbs.len())
             .then_with(|| self.limbs.iter().rev().cmp(other.limbs.iter().rev()))
     }
+}
+
+/// Negates a two's complement number in place.
+pub(crate) fn negate_words(words: &mut [u64]) {
+    let mut carry = true;
+    for w in words {
+        let (v, c) = (!*w).overflowing_add(carry as u64);
+        *w = v;
+        carry = c;
+    }
+}
+
+/// The decimal text of the two's complement `words`, read as signed or unsigned.
+pub(crate) fn words_to_decimal(words: &[u64], signed: bool) -> String {
+    let negative = signed && words.last().is_some_and(|&w| w >> 63 == 1);
+    let mut magnitude = words.to_vec();
+    if negative {
+        negate_words(&mut magnitude);
+    }
+    let digits = BigUint::from_words(&magnitude).to_decimal();
+    let mut out = String::with_capacity(digits.len() + 1);
+    if negative {
+        out.push('-');
+    }
+    out.push_str(std::str::from_utf8(&digits).expect("decimal digits are ASCII"));
+    out
 }

@@ -166,6 +166,7 @@ impl<'c> Builder<'_, '_, 'c> {
                 if !matches!(
                     a.kind(),
                     AttrKind::Integer { .. }
+                        | AttrKind::WideInteger { .. }
                         | AttrKind::String { .. }
                         | AttrKind::Dictionary(_)
                         | AttrKind::Opaque { .. }

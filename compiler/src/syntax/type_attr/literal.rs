@@ -3,6 +3,7 @@
 
 use pest::iterators::Pair;
 
+use super::bignum::{negate_words, BigUint};
 use super::build::{first, Builder, Result};
 use super::float::Semantics;
 use super::grammar::Rule;
@@ -53,21 +54,19 @@ pub(super) fn int_value(
         return Err(b.error_at(num.at, "negative integer literal not valid for unsigned integer type"));
     }
     let range = || b.error_at(num.at, range_msg);
-    let wide = || b.error_at(num.at, "integer attributes wider than 128 bits are not supported");
+    if width > 128 {
+        return match wide_int_value(b, num, width, signedness, range_msg)? {
+            IntValue::Small(v) => Ok(v),
+            IntValue::Wide(_) => {
+                Err(b.error_at(num.at, "integer elements wider than 128 bits are not supported here"))
+            }
+        };
+    }
     let mag = match num.text.strip_prefix("0x") {
         Some(hex) => u128::from_str_radix(hex, 16),
         None => num.text.parse::<u128>(),
     };
-    let Ok(mag) = mag else {
-        return Err(if width > 128 { wide() } else { range() });
-    };
-    if width > 128 {
-        let limit = if num.neg { 1u128 << 127 } else { (1u128 << 127) - 1 };
-        if mag > limit {
-            return Err(wide());
-        }
-        return Ok(if num.neg { (mag as i128).wrapping_neg() } else { mag as i128 });
-    }
+    let Ok(mag) = mag else { return Err(range()) };
     if width == 0 {
         return if num.neg || mag != 0 { Err(range()) } else { Ok(0) };
     }
@@ -90,6 +89,57 @@ pub(super) fn int_value(
     Ok(match signedness {
         Signedness::Unsigned => ((pattern << shift) >> shift) as i128,
         _ => ((pattern << shift) as i128) >> shift,
+    })
+}
+
+/// An integer literal's value: in an `i128` when it fits (as [`AttrKind::Integer`] stores it),
+/// otherwise as two's complement 64-bit words (as [`AttrKind::WideInteger`] stores them).
+pub(super) enum IntValue {
+    /// The value, sign-extended (zero-extended for unsigned types).
+    Small(i128),
+    /// `ceil(width / 64)` words, little-endian, sign- (or zero-) extended above the width.
+    Wide(Vec<u64>),
+}
+
+/// The value of `num` for an integer type wider than 128 bits, with MLIR's range rules
+/// (`buildAttributeAPInt`): the magnitude must fit the width; a negative value must have the
+/// sign bit set once negated; a positive signed value must not.
+fn wide_int_value(
+    b: &Builder<'_, '_, '_>,
+    num: &Number<'_>,
+    width: u32,
+    signedness: Signedness,
+    range_msg: &str,
+) -> Result<IntValue> {
+    let range = || b.error_at(num.at, range_msg);
+    let mag = BigUint::parse(num.text).ok_or_else(range)?;
+    let width = u64::from(width);
+    if mag.bit_len() > width {
+        return Err(range());
+    }
+    let mut words = mag.to_words(width.div_ceil(64) as usize);
+    if num.neg {
+        let is_min = mag.bit_len() == width && mag.trailing_zeros() == width - 1;
+        if mag.is_zero() || (mag.bit_len() == width && !is_min) {
+            return Err(range());
+        }
+        negate_words(&mut words);
+    } else if signedness == Signedness::Signed && mag.bit(width - 1) {
+        return Err(range());
+    }
+    let signed = signedness != Signedness::Unsigned;
+    let top_bits = (width % 64) as u32;
+    if top_bits != 0 {
+        let top = words.last_mut().expect("width > 128 has words");
+        let shift = 64 - top_bits;
+        *top = if signed { (((*top << shift) as i64) >> shift) as u64 } else { (*top << shift) >> shift };
+    }
+    let ext = if signed && words[1] >> 63 == 1 { u64::MAX } else { 0 };
+    let fits = words[2..].iter().all(|&w| w == ext) && (signed || words[1] >> 63 == 0);
+    Ok(if fits {
+        IntValue::Small((words[0] as u128 | (words[1] as u128) << 64) as i128)
+    } else {
+        IntValue::Wide(words)
     })
 }
 
@@ -137,7 +187,18 @@ pub(super) fn number_attr<'c>(
         let bits = float_bits(b, &num, kind)?;
         return Ok(b.ctx.attr(AttrKind::Float { bits, ty }));
     }
-    let value = int_value(b, &num, ty, "integer constant out of range for attribute")?;
+    const RANGE: &str = "integer constant out of range for attribute";
+    if let TypeKind::Integer { width, signedness } = *ty.kind() {
+        if width > 128 && num.kind != Rule::float_lit && !(num.neg && signedness == Signedness::Unsigned) {
+            return Ok(match wide_int_value(b, &num, width, signedness, RANGE)? {
+                IntValue::Small(value) => b.ctx.attr(AttrKind::Integer { value, ty }),
+                IntValue::Wide(words) => {
+                    b.ctx.attr(AttrKind::WideInteger { words: b.ctx.alloc_slice(&words), ty })
+                }
+            });
+        }
+    }
+    let value = int_value(b, &num, ty, RANGE)?;
     Ok(b.ctx.attr(AttrKind::Integer { value, ty }))
 }
 

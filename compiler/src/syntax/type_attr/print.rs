@@ -207,6 +207,11 @@ impl<'c> Printer<'_, '_, 'c> {
                     matches!(ty.kind(), TypeKind::Integer { width: 64, signedness: Signedness::Signless });
                 (!(elision == Elision::May && is_i64)).then_some(ty)
             }
+            AttrKind::WideInteger { words, ty } => {
+                let signed = !matches!(ty.kind(), TypeKind::Integer { signedness: Signedness::Unsigned, .. });
+                self.out.push_str(&super::bignum::words_to_decimal(words, signed));
+                Some(ty)
+            }
             AttrKind::Float { bits, ty } => {
                 if let TypeKind::Float(k) = *ty.kind() {
                     self.out.push_str(&format_float(k, bits));

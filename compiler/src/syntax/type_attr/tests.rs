@@ -263,8 +263,11 @@ fn bad_input_is_an_error_not_a_panic() {
         (e.offset, e.message.as_str()),
         (1, "negative integer literal not valid for unsigned integer type")
     );
-    let e = attr_error(true, "99999999999999999999999999999999999999999999999999 : i256");
-    assert_eq!(e.message, "integer attributes wider than 128 bits are not supported");
+    let e = attr_error(
+        true,
+        "999999999999999999999999999999999999999999999999999999999999999999999999999999 : i256",
+    );
+    assert_eq!(e.message, "integer constant out of range for attribute");
     let e = attr_error(true, "1 : f32");
     assert_eq!(e.message, "unexpected decimal integer literal for a floating point value");
     let e = attr_error(true, "1.5 : i32");
@@ -318,4 +321,34 @@ fn long_inputs_are_linear() {
         assert_eq!(end, src.len());
         assert!(a.to_string().starts_with("dense<-85>"));
     });
+}
+
+#[test]
+fn integers_wider_than_128_bits() {
+    // Expected texts from mlir-opt 22.
+    check_attrs(&[
+        ("-1 : i256", "-1 : i256"),
+        ("0x3FFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFF : i130", "-1 : i130"),
+        (
+            "0xFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFF : ui256",
+            "115792089237316195423570985008687907853269984665640564039457584007913129639935 : ui256",
+        ),
+        ("170141183460469231731687303715884105728 : i200", "170141183460469231731687303715884105728 : i200"),
+        (
+            "-57896044618658097711785492504343953926634992332820282019728792003956564819968 : si256",
+            "-57896044618658097711785492504343953926634992332820282019728792003956564819968 : si256",
+        ),
+        (
+            "340282366920938463463374607431768211456 : ui129",
+            "340282366920938463463374607431768211456 : ui129",
+        ),
+    ]);
+    for bad in [
+        "115792089237316195423570985008687907853269984665640564039457584007913129639936 : i256",
+        "57896044618658097711785492504343953926634992332820282019728792003956564819968 : si256",
+        "-57896044618658097711785492504343953926634992332820282019728792003956564819969 : i256",
+        "-0 : i256",
+    ] {
+        assert_eq!(attr_error(false, bad).message, "integer constant out of range for attribute", "{bad}");
+    }
 }
