@@ -15,12 +15,13 @@
 //! ```
 //!
 //! The region's kind is the callee's `fused.kind` when that is `"vector"`, `"cube"` or
-//! `"mix"`, else the kind its body needs. The region takes the call's location. A private
+//! `"mix"` and agrees with the body, else the kind the body needs. The region takes the call's location. A private
 //! kernel that nothing references any more is erased; public kernels stay.
 //! Runs on: `builtin.module` (it erases functions of the module).
 //! Assumes: verified IR.
 //! Guarantees: verified IR; the program computes the same values. A kernel whose body cannot
-//! form a region (a single block of fusable `hl` ops ending in `func.return`) keeps its calls,
+//! form a region (a single block of fusable `hl` ops ending in `func.return` of at least one
+//! value) keeps its calls,
 //! with a warning. `fused-outline | fused-inline` gives the original module back.
 
 use std::collections::HashMap;
@@ -32,7 +33,7 @@ use kiln_compiler::{
     AttrKind, Attribute, Context, Diagnostic, Ir, NamedAttr, OpId, OperationState, Severity, ValueId,
 };
 use kiln_dialects::func::{CALL_OP, FUNC_OP, RETURN_OP};
-use kiln_dialects::fused::verify::summarize_body;
+use kiln_dialects::fused::verify::{check_body, summarize_body};
 use kiln_dialects::fused::{RegionKind, REGION_OP, YIELD_OP};
 
 /// Registration record.
@@ -109,9 +110,12 @@ fn kernel_kind(ir: &Ir<'_>, func: OpId) -> Result<RegionKind, String> {
     if ops.pop().is_none_or(|last| ir.op(last).name != RETURN_OP.name) {
         return Err("its body does not end in 'func.return'".into());
     }
+    if ir.operands(ir.last_op(body).expect("ends in the return")).is_empty() {
+        return Err("it returns no value".into());
+    }
     let summary = summarize_body(ir, ops.iter().copied())?;
     let declared = ir.attr(func, "fused.kind").and_then(|k| RegionKind::parse(k.as_str()?));
-    Ok(declared.unwrap_or(summary.kind()))
+    Ok(declared.filter(|&k| check_body(ir, k, ops.iter().copied()).is_ok()).unwrap_or(summary.kind()))
 }
 
 /// Replaces `call` by a `fused.region` of `kind` holding a copy of `callee`'s body.
