@@ -5,12 +5,15 @@
 pub mod canonicalize;
 pub mod cse;
 pub mod dce;
+pub mod fusion;
 pub mod fused_inline;
 pub mod fused_outline;
 pub mod hl_canonicalize;
 pub mod hl_decompose;
 pub mod hl_infer_shapes;
+pub mod kiln_fuse;
 pub mod symbol_dce;
+pub mod target;
 
 use kiln_compiler::pass::{PassInfo, PassRegistry};
 
@@ -24,6 +27,7 @@ pub const ALL_PASSES: &[&PassInfo] = &[
     &hl_canonicalize::INFO,
     &hl_decompose::INFO,
     &hl_infer_shapes::INFO,
+    &kiln_fuse::INFO,
     &symbol_dce::INFO,
 ];
 

@@ -1,0 +1,363 @@
+//! The clustering of one block: which ops become which region.
+//!
+//! Greedy and deterministic, in program order, over a union-find of clusters:
+//!
+//! 1. **Vertical** (producer into consumer): for each op, in order, each distinct in-block
+//!    producer's cluster is offered to the op's cluster. Elementwise, broadcast and free layout
+//!    ops chain freely; a reduction takes its producers (*reduce-forward*) and ends its region
+//!    unless stitching is on (opt-level 2), in which case its row-wise result may feed the
+//!    broadcast/elementwise ops after it while the rows fit the UB budget (softmax, layer_norm,
+//!    rms_norm become one region); a cube op takes elementwise epilogues (a `mix` region) when
+//!    cube ops are enabled, never a prologue.
+//! 2. **Horizontal** (opt-level 2, or strategy `aggressive`, not `conservative`): clusters that
+//!    read the same value and have the same iteration space merge into one multi-output region.
+//!
+//! Every offer is checked by [`analyze`]: `max-ops`, at most one cube op, legality (every
+//! outside user of the merged set comes after its last op, which makes the set convex, free of
+//! cycles through outside ops, and placeable at that op), stitching/multi-output permissions,
+//! `max-depth`, the UB budget; and the merge must save HBM traffic. Rules force or forbid
+//! edges. Each offer costs O(size of the merged cluster) (bounded by `max-ops`), so the whole
+//! block is linear in its ops and uses.
+
+use kiln_compiler::{Ir, OpId};
+use kiln_dialects::fused::RegionKind;
+use kiln_dialects::hl::interfaces::{num_elements, FusionCategory};
+
+use super::graph::BlockGraph;
+use super::model::{analyze, classify, kib, traffic, Allow, Gate, OpInfo, Scratch};
+use super::options::FusionOptions;
+use super::rules::{match_rules, Action, RuleEdges};
+
+/// A region the plan forms.
+#[derive(Clone, Debug)]
+pub struct PlannedRegion {
+    /// Its ops (local indices, in program order).
+    pub members: Vec<u32>,
+    /// Its kind.
+    pub kind: RegionKind,
+    /// Estimated UB bytes of one tile.
+    pub ub: u64,
+    /// HBM bytes saved against running its ops one by one.
+    pub saved: u64,
+}
+
+/// The plan for one block.
+#[derive(Debug, Default)]
+pub struct BlockPlan {
+    /// Regions, ordered by their last op.
+    pub regions: Vec<PlannedRegion>,
+    /// Refusals, in the order they were decided: (op to report at, message).
+    pub refusals: Vec<(OpId, String)>,
+    /// Kernels when nothing is fused.
+    pub kernels_before: usize,
+    /// Kernels after the plan (regions + compute ops left alone).
+    pub kernels_after: usize,
+}
+
+struct Cluster {
+    members: Vec<u32>,
+    traffic: u64,
+    ub: u64,
+}
+
+struct Planner<'a, 'c> {
+    ir: &'a Ir<'c>,
+    g: &'a BlockGraph,
+    opts: &'a FusionOptions,
+    infos: Vec<OpInfo>,
+    edges: RuleEdges,
+    parent: Vec<u32>,
+    clusters: Vec<Option<Cluster>>,
+    scratch: Scratch,
+    refusals: Vec<(OpId, String)>,
+}
+
+/// Plans the regions of the block whose graph is `g`.
+pub fn plan_block(
+    ir: &Ir<'_>,
+    g: &BlockGraph,
+    opts: &FusionOptions,
+    scratch: Scratch,
+) -> (BlockPlan, Scratch) {
+    // The scratch space is handed back for the next block.
+    let infos: Vec<OpInfo> = g.ops.iter().map(|&op| classify(ir, op, opts)).collect();
+    let edges = match_rules(ir, g, &opts.rules);
+    let n = g.len();
+    let mut p = Planner {
+        ir,
+        g,
+        opts,
+        infos,
+        edges,
+        parent: (0..n as u32).collect(),
+        clusters: Vec::with_capacity(n),
+        scratch,
+        refusals: Vec::new(),
+    };
+    for i in 0..n as u32 {
+        let traffic = traffic(ir, g, &[i], &mut p.scratch);
+        p.clusters.push(Some(Cluster { members: vec![i], traffic, ub: 0 }));
+    }
+    p.gate_remarks();
+    p.vertical();
+    if opts.horizontal() {
+        p.horizontal();
+    }
+    p.finish()
+}
+
+impl Planner<'_, '_> {
+    fn name(&self, i: u32) -> &str {
+        self.ir.op(self.g.ops[i as usize]).name
+    }
+
+    fn find(&mut self, mut i: u32) -> u32 {
+        while self.parent[i as usize] != i {
+            let gp = self.parent[self.parent[i as usize] as usize];
+            self.parent[i as usize] = gp;
+            i = gp;
+        }
+        i
+    }
+
+    fn forced(&self, p: u32, x: u32) -> bool {
+        matches!(self.edges.get(&(p, x)), Some((_, Action::Force)))
+    }
+
+    /// One remark per op kept out by its gate (unless a forcing rule names it).
+    fn gate_remarks(&mut self) {
+        for i in 0..self.g.len() as u32 {
+            let info = &self.infos[i as usize];
+            let reason = match &info.gate {
+                Gate::Open => continue,
+                Gate::Soft(r)
+                    if !self
+                        .edges
+                        .iter()
+                        .any(|(&(a, b), &(_, act))| act == Action::Force && (a == i || b == i)) =>
+                {
+                    r
+                }
+                Gate::Soft(_) => continue,
+                Gate::Closed(r) => r,
+            };
+            if info.remark {
+                let msg = format!("not fused '{}': {reason}", self.name(i));
+                self.refusals.push((self.g.ops[i as usize], msg));
+            }
+        }
+    }
+
+    fn vertical(&mut self) {
+        for x in 0..self.g.len() as u32 {
+            if matches!(self.infos[x as usize].gate, Gate::Closed(_)) {
+                continue;
+            }
+            let mut producers: Vec<u32> = self.g.producers[x as usize].iter().flatten().copied().collect();
+            producers.dedup();
+            for (k, &p) in producers.iter().enumerate() {
+                if producers[..k].contains(&p) || matches!(self.infos[p as usize].gate, Gate::Closed(_)) {
+                    continue;
+                }
+                let forced = self.forced(p, x);
+                let soft = |i: &OpInfo| matches!(i.gate, Gate::Soft(_));
+                if !forced && (soft(&self.infos[p as usize]) || soft(&self.infos[x as usize])) {
+                    continue;
+                }
+                let (a, b) = (self.find(p), self.find(x));
+                if a == b {
+                    continue;
+                }
+                if let Err(reason) = self.try_merge(a, b, forced) {
+                    let msg = format!("not fused '{}' -> '{}': {reason}", self.name(p), self.name(x));
+                    self.refusals.push((self.g.ops[x as usize], msg));
+                }
+            }
+        }
+    }
+
+    fn horizontal(&mut self) {
+        let g = self.g;
+        let sources = g.arg_users.iter().chain(g.users.iter());
+        for users in sources {
+            let mut roots: Vec<u32> = Vec::new();
+            for &u in users {
+                if self.infos[u as usize].gate != Gate::Open {
+                    continue;
+                }
+                let r = self.find(u);
+                if !roots.contains(&r) {
+                    roots.push(r);
+                }
+            }
+            for k in 1..roots.len() {
+                let first = self.find(roots[0]);
+                let other = self.find(roots[k]);
+                if first == other || self.has_cube(first) || self.has_cube(other) {
+                    continue;
+                }
+                if self.space(first) != self.space(other) {
+                    continue;
+                }
+                if let Err(reason) = self.try_merge(first, other, false) {
+                    let (fa, fb) = (self.cluster(first).members[0], self.cluster(other).members[0]);
+                    let msg = format!(
+                        "not fused '{}' with '{}' (horizontal): {reason}",
+                        self.name(fb),
+                        self.name(fa)
+                    );
+                    self.refusals.push((self.g.ops[fb as usize], msg));
+                }
+            }
+        }
+    }
+
+    fn cluster(&self, root: u32) -> &Cluster {
+        self.clusters[root as usize].as_ref().expect("roots hold their cluster")
+    }
+
+    fn has_cube(&self, root: u32) -> bool {
+        self.cluster(root)
+            .members
+            .iter()
+            .any(|&m| self.infos[m as usize].category == Some(FusionCategory::Cube))
+    }
+
+    /// The iteration space of a cluster: the largest element count among its results.
+    fn space(&self, root: u32) -> u64 {
+        let c = self.cluster(root);
+        c.members
+            .iter()
+            .flat_map(|&m| self.ir.results(self.g.ops[m as usize]))
+            .map(|&r| num_elements(self.ir.value_type(r)))
+            .max()
+            .unwrap_or(0)
+    }
+
+    /// Offers cluster `a` to cluster `b`; on success they are one cluster.
+    fn try_merge(&mut self, a: u32, b: u32, forced: bool) -> Result<(), String> {
+        let (ca, cb) = (self.cluster(a), self.cluster(b));
+        let size = ca.members.len() + cb.members.len();
+        if size > self.opts.max_ops {
+            return Err(format!("region would have {size} ops, more than max-ops={}", self.opts.max_ops));
+        }
+        let members = merge_sorted(&ca.members, &cb.members);
+        let parts = ca.traffic + cb.traffic;
+        let a_is_larger = ca.members.len() >= cb.members.len();
+        if let Some((p, x, rule)) = self.forbidden_inside(&members) {
+            let r = &self.opts.rules[rule];
+            let why = if r.reason.is_empty() { String::new() } else { format!(" ({})", r.reason) };
+            return Err(format!(
+                "forbidden by rule '{}'{why} on '{}' -> '{}'",
+                r.text,
+                self.name(p),
+                self.name(x)
+            ));
+        }
+        let allow =
+            Allow { stitch: self.opts.stitch() || forced, multi_output: self.opts.multi_output() || forced };
+        let an = analyze(self.ir, self.g, &self.infos, self.opts, &members, allow, &mut self.scratch)?;
+        if an.traffic >= parts && !forced {
+            return Err("fusing saves no HBM traffic".into());
+        }
+        let (root, other) = if a_is_larger { (a, b) } else { (b, a) };
+        self.parent[other as usize] = root;
+        self.clusters[other as usize] = None;
+        self.clusters[root as usize] = Some(Cluster { members, traffic: an.traffic, ub: an.ub });
+        Ok(())
+    }
+
+    /// A forbidden edge with both ends in `members`: (producer, consumer, rule).
+    fn forbidden_inside(&self, members: &[u32]) -> Option<(u32, u32, usize)> {
+        if !self.edges.values().any(|&(_, a)| a == Action::Forbid) {
+            return None;
+        }
+        members.iter().find_map(|&x| {
+            self.g.producers[x as usize].iter().flatten().find_map(|&p| {
+                let (rule, act) = *self.edges.get(&(p, x))?;
+                (act == Action::Forbid && members.binary_search(&p).is_ok()).then_some((p, x, rule))
+            })
+        })
+    }
+
+    fn finish(mut self) -> (BlockPlan, Scratch) {
+        let mut plan = BlockPlan {
+            kernels_before: self.infos.iter().filter(|i| i.kernel).count(),
+            ..BlockPlan::default()
+        };
+        let mut in_region = vec![false; self.g.len()];
+        for root in 0..self.g.len() as u32 {
+            let Some(c) = self.clusters[root as usize].take() else { continue };
+            if c.members.len() < 2 {
+                continue;
+            }
+            let (mut cube, mut compute) = (0, 0);
+            for &m in &c.members {
+                match self.infos[m as usize].category {
+                    Some(FusionCategory::Cube) => cube += 1,
+                    Some(FusionCategory::Layout) | None | Some(FusionCategory::Opaque) => {}
+                    Some(_) => compute += 1,
+                }
+            }
+            let kind = match (cube > 0, compute > 0) {
+                (true, true) => RegionKind::Mix,
+                (true, false) => RegionKind::Cube,
+                (false, true) => RegionKind::Vector,
+                (false, false) => continue, // layout ops only: nothing to compute
+            };
+            let singles: u64 =
+                c.members.iter().map(|&m| traffic(self.ir, self.g, &[m], &mut self.scratch)).sum();
+            for &m in &c.members {
+                in_region[m as usize] = true;
+            }
+            let saved = singles.saturating_sub(c.traffic);
+            plan.regions.push(PlannedRegion { members: c.members, kind, ub: c.ub, saved });
+        }
+        plan.regions.sort_by_key(|r| *r.members.last().expect("regions have ops"));
+        plan.kernels_after = plan.regions.len()
+            + self.infos.iter().zip(&in_region).filter(|(i, &fused)| i.kernel && !fused).count();
+        plan.refusals = self.refusals;
+        (plan, self.scratch)
+    }
+}
+
+/// The remark of a formed region.
+pub fn region_remark(
+    ir: &Ir<'_>,
+    g: &BlockGraph,
+    r: &PlannedRegion,
+    id: usize,
+    opts: &FusionOptions,
+) -> String {
+    const SHOWN: usize = 8;
+    let mut names: Vec<String> =
+        r.members.iter().take(SHOWN).map(|&m| format!("'{}'", ir.op(g.ops[m as usize]).name)).collect();
+    if r.members.len() > SHOWN {
+        names.push(format!("... ({} more)", r.members.len() - SHOWN));
+    }
+    let pct = r.ub * 100 / opts.target.memory.ub_bytes.max(1);
+    format!(
+        "fused {} into region {id} ({}, {} ops, est. UB {pct}%, saves {} HBM traffic)",
+        names.join(" -> "),
+        r.kind.name(),
+        r.members.len(),
+        kib(r.saved)
+    )
+}
+
+fn merge_sorted(a: &[u32], b: &[u32]) -> Vec<u32> {
+    let mut out = Vec::with_capacity(a.len() + b.len());
+    let (mut i, mut j) = (0, 0);
+    while i < a.len() && j < b.len() {
+        if a[i] <= b[j] {
+            out.push(a[i]);
+            i += 1;
+        } else {
+            out.push(b[j]);
+            j += 1;
+        }
+    }
+    out.extend_from_slice(&a[i..]);
+    out.extend_from_slice(&b[j..]);
+    out
+}

@@ -1,0 +1,128 @@
+//! The machinery of `kiln-fuse`: options ([`options`]), rules ([`rules`]), the block graph
+//! ([`graph`]), the cost and legality model ([`model`]), the clustering ([`cluster`]) and the
+//! report/DOT output ([`report`]). [`fuse`] drives them over every block under the pass's
+//! anchor and forms the regions with `kiln_dialects::fused::build_region`.
+
+pub mod cluster;
+pub mod graph;
+pub mod model;
+pub mod options;
+pub mod report;
+pub mod rules;
+
+use kiln_compiler::ir::{BlockId, WalkOrder};
+use kiln_compiler::pass::{PassContext, PassFailed};
+use kiln_compiler::{Diagnostic, OpId, Severity};
+use kiln_dialects::fused::build_region;
+
+use cluster::{plan_block, region_remark};
+use graph::{BlockGraph, LocalMap};
+use model::Scratch;
+use options::FusionOptions;
+use report::{dot_block, RegionRecord, Report};
+
+/// Fuses every block nested under `root` (blocks inside `fused.region`s excepted), emitting
+/// remarks, statistics, and the report and DOT files the options ask for.
+pub fn fuse(cx: &mut PassContext<'_, '_>, root: OpId, opts: &FusionOptions) -> Result<(), PassFailed> {
+    let mut report = Report::new(opts);
+    let mut dot = String::from("digraph kiln_fuse {\n  compound=true;\n  node [shape=box, fontsize=10];\n");
+    let blocks: Vec<BlockId> = cx
+        .ir
+        .walk(root, WalkOrder::PreOrder)
+        .filter(|&op| cx.ir.op(op).name != "fused.region")
+        .flat_map(|op| cx.ir.regions(op).to_vec())
+        .flat_map(|r| cx.ir.region_blocks(r).collect::<Vec<_>>())
+        .collect();
+    let mut map = LocalMap::default();
+    let mut scratch = Scratch::default();
+    let mut next_id = 0usize;
+    for (bi, block) in blocks.into_iter().enumerate() {
+        if opts.opt_level == 0 {
+            break;
+        }
+        let g = BlockGraph::build(cx.ir, block, &mut map);
+        g.clear(&mut map);
+        if !g.ops.iter().any(|&op| cx.ir.op(op).name.starts_with("hl.")) {
+            continue;
+        }
+        let (plan, s) = plan_block(cx.ir, &g, opts, scratch);
+        scratch = s;
+        report.add_plan(&plan);
+        if opts.dot.is_some() {
+            dot_block(cx.ir, &g, &plan, next_id, &format!("b{bi}"), &mut dot);
+        }
+        if opts.remarks {
+            for (op, msg) in &plan.refusals {
+                cx.diagnostics.push(Diagnostic::new(Severity::Remark, cx.ir.op(*op).loc, msg.clone()));
+            }
+        }
+        let function = cx
+            .ir
+            .parent_region(block)
+            .and_then(|r| cx.ir.region_owner(r))
+            .and_then(|f| cx.ir.attr(f, "sym_name"))
+            .and_then(|a| a.as_str().map(|s| String::from_utf8_lossy(s).into_owned()))
+            .unwrap_or_default();
+        for r in &plan.regions {
+            let id = next_id;
+            next_id += 1;
+            let remark = region_remark(cx.ir, &g, r, id, opts);
+            let ops: Vec<OpId> = r.members.iter().map(|&m| g.ops[m as usize]).collect();
+            let names = ops.iter().map(|&op| cx.ir.op(op).name.to_string()).collect();
+            let loc = cx.ir.op(ops[0]).loc;
+            match build_region(cx.ctx, cx.ir, r.kind, &ops) {
+                Ok(region) => {
+                    let types = |vs: &[kiln_compiler::ValueId]| {
+                        vs.iter().map(|&v| cx.ir.value_type(v).to_string()).collect::<Vec<_>>()
+                    };
+                    report.add_region(RegionRecord {
+                        id,
+                        function: function.clone(),
+                        kind: r.kind.name(),
+                        ops: names,
+                        inputs: types(cx.ir.operands(region)),
+                        outputs: types(cx.ir.results(region)),
+                        est_ub_bytes: r.ub,
+                        bytes_saved: r.saved,
+                    });
+                    if opts.remarks {
+                        cx.diagnostics.push(Diagnostic::new(Severity::Remark, loc, remark));
+                    }
+                }
+                Err(e) => {
+                    let msg = format!("kiln-fuse: internal error: cannot form region {id}: {e}");
+                    cx.diagnostics.push(Diagnostic::error(loc, msg));
+                    return Err(PassFailed);
+                }
+            }
+        }
+    }
+    dot.push_str("}\n");
+    cx.add_statistic("num-regions", "Fused regions formed", report.regions.len() as u64);
+    cx.add_statistic(
+        "num-fused-ops",
+        "Ops moved into fused regions",
+        report.regions.iter().map(|r| r.ops.len() as u64).sum(),
+    );
+    cx.add_statistic("kernels-before", "Kernels before fusion", report.kernels_before as u64);
+    cx.add_statistic("kernels-after", "Kernels after fusion", report.kernels_after as u64);
+    cx.add_statistic("bytes-saved", "Estimated HBM bytes saved", report.bytes_saved);
+    let root_loc = cx.ir.op(root).loc;
+    let mut ok = true;
+    let mut write = |path: &Option<String>, text: &str, what: &str| {
+        if let Some(p) = path {
+            if let Err(e) = std::fs::write(p, text) {
+                cx.diagnostics
+                    .push(Diagnostic::error(root_loc, format!("kiln-fuse: cannot write {what} '{p}': {e}")));
+                ok = false;
+            }
+        }
+    };
+    write(&opts.report, &report.to_json(), "report");
+    write(&opts.dot, &dot, "DOT file");
+    if ok {
+        Ok(())
+    } else {
+        Err(PassFailed)
+    }
+}

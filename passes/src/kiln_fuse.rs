@@ -1,0 +1,46 @@
+//! `kiln-fuse`: groups `hl` ops into `fused.region`s, one region per kernel.
+//!
+//! Rewrites: in every block under the anchor (not inside existing regions), clusters of
+//! fusable `hl` ops become `fused.region`s of kind `vector`, `cube` or `mix`, built by
+//! `kiln_dialects::fused::build_region` at the position of the cluster's last op. The rules
+//! (elementwise chains, reduce-forward, stitching, CV/mix epilogues, horizontal/multi-output,
+//! layout ops), the legality checks (convexity/no cycles, HBM traffic must drop, UB budget from
+//! the target, `max-ops`, `max-depth`) and the cost model are documented in
+//! `fusion/cluster.rs` and `fusion/model.rs`; the options in `fusion/options.rs`; rules files
+//! in `fusion/rules.rs`.
+//!
+//! Assumes: verified IR; composites decomposed (`hl-decompose`) for best results (composites
+//! are opaque and stay alone). Guarantees: verified IR computing bit-identical results (the ops
+//! are moved, never changed); deterministic output; one remark per decision with
+//! `remarks=true`; time linear in the ops and uses of each block (each merge attempt costs
+//! O(`max-ops`)). Run it on the module so that `report=`/`dot=` files cover every function.
+
+use kiln_compiler::pass::{Pass, PassContext, PassFailed, PassInfo, PassOptions};
+use kiln_compiler::OpId;
+
+use crate::fusion::options::{FusionOptions, SPECS};
+
+/// Registration record.
+pub static INFO: PassInfo = PassInfo {
+    name: "kiln-fuse",
+    summary: "Fuse elementwise, reduce and matmul-epilogue chains into fused.region kernels",
+    description: "Clusters hl ops into fused.region ops (vector / cube / mix) under the target's UB budget, \
+                  with opt-level, enable/disable lists, rules files and remarks for every decision.",
+    anchor: None,
+    options: SPECS,
+    create: |o: &PassOptions| Ok(Box::new(KilnFuse { opts: FusionOptions::from_pass_options(o)? })),
+};
+
+struct KilnFuse {
+    opts: FusionOptions,
+}
+
+impl Pass for KilnFuse {
+    fn info(&self) -> &'static PassInfo {
+        &INFO
+    }
+
+    fn run<'c>(&mut self, cx: &mut PassContext<'_, 'c>, root: OpId) -> Result<(), PassFailed> {
+        crate::fusion::fuse(cx, root, &self.opts)
+    }
+}
