@@ -137,6 +137,15 @@ pub enum AttrKind<'c> {
         /// The integer type.
         ty: Type<'c>,
     },
+    /// `distinct[N]<attr>`: an attribute unique by identity, not by value. `id` is unique in
+    /// the context (see [`Context::distinct_attr`](crate::Context::distinct_attr)); the printer
+    /// renumbers ids from 0 in print order, as mlir-opt does.
+    Distinct {
+        /// The identity.
+        id: u64,
+        /// The payload (`unit` prints as `distinct[N]<>`).
+        inner: Attribute<'c>,
+    },
     /// `1.5 : f32`, stored as the bit pattern of the float type.
     Float {
         /// The IEEE (or other format) bits, zero-extended.

@@ -23,6 +23,8 @@ pub struct Context<'c> {
     attrs: RefCell<HashSet<&'c AttrKind<'c>>>,
     registry: DialectRegistry,
     allow_unregistered: Cell<bool>,
+    /// The next [`AttrKind::Distinct`] id.
+    next_distinct: Cell<u64>,
 }
 
 impl<'c> Context<'c> {
@@ -35,7 +37,15 @@ impl<'c> Context<'c> {
             attrs: RefCell::default(),
             registry,
             allow_unregistered: Cell::new(false),
+            next_distinct: Cell::new(0),
         }
+    }
+
+    /// A new `distinct[..]<inner>` attribute, different from every other one.
+    pub fn distinct_attr(&self, inner: Attribute<'c>) -> Attribute<'c> {
+        let id = self.next_distinct.get();
+        self.next_distinct.set(id + 1);
+        self.attr(AttrKind::Distinct { id, inner })
     }
 
     /// The registered dialects and their operations.

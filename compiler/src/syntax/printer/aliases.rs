@@ -7,6 +7,8 @@
 //! and numbered `#map`, `#map1`, ... in that order. Locations reached only through op
 //! locations are deferred: their definitions are printed after the top op.
 
+use std::cell::RefCell;
+
 use rustc_hash::FxHashMap as HashMap;
 
 use indexmap::{IndexMap, IndexSet};
@@ -129,6 +131,8 @@ pub(crate) struct AliasTable<'c> {
     defs: Vec<(Key<'c>, bool)>,
     /// `dense_resource` handles in order of first reference.
     pub resource_handles: IndexSet<&'c str>,
+    /// `distinct[..]` attributes in order of first print: their printed ids.
+    distinct: RefCell<IndexSet<Attribute<'c>>>,
 }
 
 struct Collector<'c> {
@@ -203,6 +207,9 @@ impl<'c> AliasLookup<'c> for AliasTable<'c> {
     fn type_alias(&self, t: Type<'c>) -> Option<&str> {
         self.names.get(&Key::Type(t)).map(String::as_str)
     }
+    fn distinct_id(&self, a: Attribute<'c>) -> u64 {
+        self.distinct.borrow_mut().insert_full(a).0 as u64
+    }
 }
 
 /// The table without one entry: used to print an alias's own definition.
@@ -223,6 +230,9 @@ impl<'c> AliasLookup<'c> for Hide<'_, 'c> {
             return None;
         }
         self.table.type_alias(t)
+    }
+    fn distinct_id(&self, a: Attribute<'c>) -> u64 {
+        self.table.distinct_id(a)
     }
 }
 
@@ -347,6 +357,7 @@ impl<'c> Collector<'c> {
         let base = match attr.kind() {
             AttrKind::AffineMap(_) => Some("map"),
             AttrKind::IntegerSet(_) => Some("set"),
+            AttrKind::Distinct { inner, .. } if !matches!(inner.kind(), AttrKind::Unit) => Some("distinct"),
             _ if attr.is_location() => Some("loc"),
             AttrKind::Opaque { dialect, body } => upstream_alias(dialect, body),
             _ => None,
@@ -363,6 +374,7 @@ impl<'c> Collector<'c> {
             | AttrKind::Float { ty, .. }
             | AttrKind::Type(ty) => kids.push(TypeOrAttr::T(ty)),
             AttrKind::String { ty, .. } => kids.extend(ty.map(TypeOrAttr::T)),
+            AttrKind::Distinct { inner, .. } => kids.push(TypeOrAttr::A(inner)),
             AttrKind::Array(items) => kids.extend(items.iter().map(|&a| TypeOrAttr::A(a))),
             AttrKind::Dictionary(entries) => kids.extend(entries.iter().map(|e| TypeOrAttr::A(e.value))),
             AttrKind::DenseElements { ty, .. } => kids.push(TypeOrAttr::T(ty)),

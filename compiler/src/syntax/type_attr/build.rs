@@ -267,6 +267,36 @@ impl<'c> Builder<'_, '_, 'c> {
         Ok((self.ctx.intern_str(dialect), self.ctx.intern_str(&body)))
     }
 
+    /// `distinct[N]<attr>`: the same attribute for the same `N` in one source, a new one
+    /// otherwise.
+    fn distinct(&self, pair: Pair<'_, Rule>) -> Result<Attribute<'c>> {
+        let mut it = pair.clone().into_inner().skip(1);
+        let id_pair = it.next().expect("grammar: distinct id");
+        let Ok(id) = id_pair.as_str().parse::<u64>() else {
+            return Err(self.error_at(id_pair.as_span().start(), "expected an unsigned 64-bit integer"));
+        };
+        let inner = match it.next() {
+            Some(p) => self.attr(p)?,
+            None => self.ctx.attr(AttrKind::Unit),
+        };
+        let mut known = self.aliases.distinct.borrow_mut();
+        if let Some(&prev) = known.get(&id) {
+            match *prev.kind() {
+                AttrKind::Distinct { inner: prev_inner, .. } if prev_inner == inner => return Ok(prev),
+                AttrKind::Distinct { inner: prev_inner, .. } => {
+                    let mut s = String::new();
+                    super::print_attr(&mut s, prev_inner, &super::NoAliases);
+                    let msg = format!("referenced attribute does not match previous definition: {s}");
+                    return self.err(&pair, msg);
+                }
+                _ => unreachable!("only distinct attributes are recorded"),
+            }
+        }
+        let attr = self.ctx.distinct_attr(inner);
+        known.insert(id, attr);
+        Ok(attr)
+    }
+
     pub(super) fn attr(&self, pair: Pair<'_, Rule>) -> Result<Attribute<'c>> {
         let ctx = self.ctx;
         match pair.as_rule() {
@@ -309,6 +339,7 @@ impl<'c> Builder<'_, '_, 'c> {
                 let nested = ctx.alloc_slice(&nested);
                 Ok(ctx.attr(AttrKind::SymbolRef { root, nested }))
             }
+            Rule::distinct_attr => self.distinct(pair),
             Rule::attr_alias => {
                 let name = &pair.as_str()[1..];
                 match self.aliases.attrs.get(name) {

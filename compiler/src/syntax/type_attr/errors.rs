@@ -165,11 +165,22 @@ fn open_brackets(text: &str, p: usize) -> Vec<Open<'_>> {
                     b[..i].iter().rposition(|&c| !is_ident(c)).map_or(0, |j| j + 1)
                 };
                 let mut word = &text[start..i];
+                let after = |close: u8, w: &str| {
+                    i > 0 && b[i - 1] == close && closed.as_ref().is_some_and(|o| o.word == w)
+                };
                 if c == b'[' {
-                    // Only `fused[` and `fused<...>[` name a construct; `4x[4]` does not.
-                    let fused_meta =
-                        i > 0 && b[i - 1] == b'>' && closed.as_ref().is_some_and(|o| o.word == "fused");
-                    word = if word == "fused" || fused_meta { "fused" } else { "" };
+                    // Only `fused[`, `fused<...>[` and `distinct[` name a construct; `4x[4]`
+                    // does not.
+                    let named = matches!(word, "fused" | "distinct");
+                    word = if named {
+                        word
+                    } else if after(b'>', "fused") {
+                        "fused"
+                    } else {
+                        ""
+                    };
+                } else if c == b'<' && after(b']', "distinct") {
+                    word = "distinct";
                 }
                 stack.push(Open { bracket: c, word, at: i });
             }
@@ -240,6 +251,12 @@ fn message(entry: Rule, text: &str, a: &Attempts) -> Option<(String, Place)> {
         let after_offset = text[..p].trim_end().ends_with("offset");
         return wrong(if after_offset { "expected ':' after 'offset'" } else { "expected ':'" });
     }
+    if a.token("[") && text[..p].trim_end().ends_with("distinct") {
+        return wrong("expected '[' after 'distinct'");
+    }
+    if a.tokens_only(&["<"]) && text[..p].trim_end().ends_with(']') {
+        return wrong("expected '<' after distinct ID");
+    }
     let Some(inner) = inner else {
         if a.token("->") && entry == Rule::type_entry {
             return wrong("expected '->' in function type");
@@ -267,6 +284,9 @@ fn message(entry: Rule, text: &str, a: &Attempts) -> Option<(String, Place)> {
         (b'<', "vector") if a.token(">") => "expected '>' in vector type",
         (b'<', "complex") if a.token(">") => "expected '>' in complex type",
         (b'<', "tuple") if a.token(">") => "expected '>' in tuple type",
+        (b'[', "distinct") if a.token("0..9") => "expected distinct ID",
+        (b'[', "distinct") => "expected ']' to close distinct ID",
+        (b'<', "distinct") if a.token(">") => "expected '>' to close distinct attribute",
         (b'[', "vector") => "missing ']' closing scalable dimension",
         (b'<', "affine_map" | "affine_set") if a.token("->") => "expected '->' or ':'",
         (b'(' | b'[', _) if (within("affine_map") || within("affine_set")) && after_operator => {

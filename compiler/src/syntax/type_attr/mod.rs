@@ -74,6 +74,8 @@ pub enum LocRef<'c> {
 struct Aliases<'c> {
     types: HashMap<String, Type<'c>>,
     attrs: HashMap<String, Attribute<'c>>,
+    /// `distinct[N]<...>` attributes by their id in the source.
+    distinct: std::cell::RefCell<HashMap<u64, Attribute<'c>>>,
 }
 
 /// Parses types, attributes and locations out of a source text, with the aliases defined so far
@@ -193,6 +195,14 @@ pub trait AliasLookup<'c> {
     fn attr_alias(&self, a: Attribute<'c>) -> Option<&str>;
     /// The alias of `t`, with its leading `!`.
     fn type_alias(&self, t: Type<'c>) -> Option<&str>;
+    /// The id to print for the `distinct[..]<...>` attribute `a`: by default its id in the
+    /// context; a module printer numbers them from 0 in print order, as mlir-opt.
+    fn distinct_id(&self, a: Attribute<'c>) -> u64 {
+        match *a.kind() {
+            crate::attributes::AttrKind::Distinct { id, .. } => id,
+            _ => 0,
+        }
+    }
 }
 
 /// An [`AliasLookup`] without aliases: everything prints inline.

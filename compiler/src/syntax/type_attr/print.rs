@@ -207,6 +207,14 @@ impl<'c> Printer<'_, '_, 'c> {
                     matches!(ty.kind(), TypeKind::Integer { width: 64, signedness: Signedness::Signless });
                 (!(elision == Elision::May && is_i64)).then_some(ty)
             }
+            AttrKind::Distinct { inner, .. } => {
+                write!(self.out, "distinct[{}]<", self.aliases.distinct_id(attr)).unwrap();
+                if !matches!(inner.kind(), AttrKind::Unit) {
+                    self.attr(inner, Elision::Never);
+                }
+                self.out.push('>');
+                None
+            }
             AttrKind::WideInteger { words, ty } => {
                 let signed = !matches!(ty.kind(), TypeKind::Integer { signedness: Signedness::Unsigned, .. });
                 self.out.push_str(&super::bignum::words_to_decimal(words, signed));

@@ -77,6 +77,7 @@ fn segment(src: &str, pos: usize) -> Result<usize, SyntaxError> {
             }
             b'<' => stack.push(b'>'),
             b'(' if !top || i == pos || src[pos..i].ends_with("loc") => stack.push(b')'),
+            b'[' if top && &src[pos..i] == "distinct" => stack.push(b']'),
             b'[' | b'{' if !top || i == pos => stack.push(if c == b'[' { b']' } else { b'}' }),
             b'(' | b'[' | b'{' => break,
             b'>' => match stack.last() {

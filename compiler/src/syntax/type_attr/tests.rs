@@ -4,7 +4,7 @@
 use bumpalo::Bump;
 
 use super::{print_location, AliasLookup, LocRef, NoAliases, SyntaxError, TypeAttrParser};
-use crate::attributes::Attribute;
+use crate::attributes::{AttrKind, Attribute};
 use crate::context::Context;
 use crate::dialect::DialectRegistry;
 use crate::types::Type;
@@ -351,4 +351,24 @@ fn integers_wider_than_128_bits() {
     ] {
         assert_eq!(attr_error(false, bad).message, "integer constant out of range for attribute", "{bad}");
     }
+}
+
+#[test]
+fn distinct_attributes_are_unique_by_id() {
+    with_parser(true, |p| {
+        let a = p.parse_attr("distinct[7]<\"x\">", 0).unwrap().0;
+        let same = p.parse_attr("distinct[7]<\"x\">", 0).unwrap().0;
+        let other = p.parse_attr("distinct[8]<\"x\">", 0).unwrap().0;
+        let unit = p.parse_attr("distinct[9]<>", 0).unwrap().0;
+        assert_eq!(a, same);
+        assert_ne!(a, other);
+        assert!(
+            matches!(unit.kind(), AttrKind::Distinct { inner, .. } if matches!(inner.kind(), AttrKind::Unit))
+        );
+        let e = p.parse_attr("distinct[7]<\"y\">", 0).expect_err("id 7 is taken");
+        assert_eq!(
+            (e.offset, e.message.as_str()),
+            (0, "referenced attribute does not match previous definition: \"x\"")
+        );
+    });
 }
