@@ -40,10 +40,18 @@ impl Attempts {
     }
 }
 
+/// Parses `text` again with pest's attempt tracking (a process-wide switch, so detailed
+/// re-parses take a lock: another thread's re-parse must not switch it off midway). Set
+/// `KILN_PEST_DEBUG` to see what pest tried.
 fn attempts(entry: Rule, text: &str) -> Option<Attempts> {
-    pest::set_error_detail(true);
-    let result = <Grammar as pest::Parser<Rule>>::parse(entry, text);
-    pest::set_error_detail(false);
+    static DETAIL: std::sync::Mutex<()> = std::sync::Mutex::new(());
+    let result = {
+        let _guard = DETAIL.lock().unwrap_or_else(|e| e.into_inner());
+        pest::set_error_detail(true);
+        let result = <Grammar as pest::Parser<Rule>>::parse(entry, text);
+        pest::set_error_detail(false);
+        result
+    };
     let e: Error<Rule> = result.err()?;
     let a = e.parse_attempts()?;
     let tokens = a.expected_tokens().iter().map(|t| t.to_string()).collect();
