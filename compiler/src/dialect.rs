@@ -6,7 +6,7 @@
 //! canonicalization patterns, a custom assembly format). The generic verifier derives every
 //! check the declaration implies, so hooks never repeat them.
 //!
-//! ```ignore
+//! ```text
 //! pub static RETURN: OpDef = OpDef {
 //!     name: "func.return",
 //!     summary: "function return operation",

@@ -1,7 +1,7 @@
 //! Building `fused.region`s from Rust: the API `kiln-fuse` uses to wrap a group of `hl` ops
 //! into one kernel.
 //!
-//! ```ignore
+//! ```text
 //! // %1 = hl.add %a, %b ; %2 = hl.exp %1 ; %3 = hl.mul %2, %c   (all used below)
 //! let region = build_region(ctx, ir, RegionKind::Vector, &[add, exp, mul])?;
 //! // %0:1 = fused.region vector (%arg3 = %a, %arg4 = %b, %arg5 = %c) : ... {

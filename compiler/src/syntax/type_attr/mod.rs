@@ -9,7 +9,7 @@
 //! clean error instead of overflowing the stack; results are cached by their source text, so
 //! repeated spellings (`tensor<4xf32>`, `1 : i32`) are parsed once.
 //!
-//! ```ignore
+//! ```text
 //! let mut p = TypeAttrParser::new(&ctx);
 //! let (ty, end) = p.parse_type("tensor<4x?xf32> loc(...)", 0)?; // end == 15
 //! assert_eq!(ty.to_string(), "tensor<4x?xf32>");
