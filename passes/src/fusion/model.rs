@@ -396,6 +396,7 @@ pub fn kib(bytes: u64) -> String {
     } else if bytes % 1024 == 0 {
         format!("{} KiB", bytes / 1024)
     } else {
-        format!("{:.1} KiB", bytes as f64 / 1024.0)
+        let text = format!("{:.1}", bytes as f64 / 1024.0);
+        format!("{} KiB", text.strip_suffix(".0").unwrap_or(&text))
     }
 }
