@@ -434,3 +434,32 @@ impl<'p, 'c> OpAsmPrinter<'p, 'c> {
         self.print_region_custom(op, index, entry_args, terminators);
     }
 }
+
+/// Parses the format of return-like terminators, `{attrs}? (%a, %b : t1, t2)?`
+/// (`func.return`, `fused.yield`).
+pub fn parse_return_like<'c>(p: &mut OpAsmParser<'_, 'c>, state: &mut OperationState<'c>) -> PResult<()> {
+    p.parse_optional_attr_dict(state)?;
+    let at = p.offset();
+    let operands = p.parse_operand_list()?;
+    if !operands.is_empty() {
+        p.parse_punct(":")?;
+        let types = p.parse_type_list()?;
+        state.operands = p.resolve_operands(&operands, &types, at)?;
+    }
+    Ok(())
+}
+
+/// Prints the format of return-like terminators (see [`parse_return_like`]).
+pub fn print_return_like(p: &mut OpAsmPrinter<'_, '_>, op: OpId) {
+    p.print_op_name(op);
+    let attrs = p.op_attrs(op);
+    p.print_optional_attr_dict(&attrs, &[]);
+    let operands = p.ir().operands(op);
+    if !operands.is_empty() {
+        p.write(" ");
+        p.print_operands(operands);
+        p.write(" : ");
+        let types: Vec<Type<'_>> = operands.iter().map(|&v| p.ir().value_type(v)).collect();
+        p.print_types(types);
+    }
+}

@@ -11,7 +11,9 @@
 
 use kiln_compiler::attributes::{Attribute, NamedAttr};
 use kiln_compiler::ir::OperationState;
-use kiln_compiler::syntax::custom::{CustomSyntax, EntryArg, OpAsmParser, OpAsmPrinter, PResult};
+use kiln_compiler::syntax::custom::{
+    parse_return_like, print_return_like, CustomSyntax, EntryArg, OpAsmParser, OpAsmPrinter, PResult,
+};
 use kiln_compiler::types::{Type, TypeKind};
 use kiln_compiler::{Context, OpId};
 
@@ -21,7 +23,7 @@ pub static FUNC_SYNTAX: CustomSyntax =
 
 /// `return (attr-dict)? (%v, ... : types)?`.
 pub static RETURN_SYNTAX: CustomSyntax =
-    CustomSyntax { parse: parse_return, print: print_return, default_dialect: None };
+    CustomSyntax { parse: parse_return_like, print: print_return_like, default_dialect: None };
 
 /// `call @callee(%a, ...) (attr-dict)? : (types) -> results`.
 pub static CALL_SYNTAX: CustomSyntax =
@@ -182,32 +184,6 @@ fn print_param_attrs<'c>(p: &mut OpAsmPrinter<'_, 'c>, attrs: Option<Attribute<'
     if let Some(a) = attrs.filter(|a| a.as_dict().is_some_and(|d| !d.is_empty())) {
         p.write(" ");
         p.print_attribute(a);
-    }
-}
-
-fn parse_return<'c>(p: &mut OpAsmParser<'_, 'c>, state: &mut OperationState<'c>) -> PResult<()> {
-    p.parse_optional_attr_dict(state)?;
-    let at = p.offset();
-    let operands = p.parse_operand_list()?;
-    if !operands.is_empty() {
-        p.parse_punct(":")?;
-        let types = p.parse_type_list()?;
-        state.operands = p.resolve_operands(&operands, &types, at)?;
-    }
-    Ok(())
-}
-
-fn print_return(p: &mut OpAsmPrinter<'_, '_>, op: OpId) {
-    p.print_op_name(op);
-    let attrs = p.op_attrs(op);
-    p.print_optional_attr_dict(&attrs, &[]);
-    let operands = p.ir().operands(op);
-    if !operands.is_empty() {
-        p.write(" ");
-        p.print_operands(operands);
-        p.write(" : ");
-        let types: Vec<Type<'_>> = operands.iter().map(|&v| p.ir().value_type(v)).collect();
-        p.print_types(types);
     }
 }
 

@@ -14,7 +14,9 @@
 //! stays in the attribute dictionary. Ops in the body keep their dialect prefix
 //! (`fused.yield`, `hl.add`): there is no default dialect inside a region.
 
-use kiln_compiler::syntax::custom::{CustomSyntax, EntryArg, OpAsmParser, OpAsmPrinter, PResult};
+use kiln_compiler::syntax::custom::{
+    parse_return_like, print_return_like, CustomSyntax, EntryArg, OpAsmParser, OpAsmPrinter, PResult,
+};
 use kiln_compiler::types::{Type, TypeKind};
 use kiln_compiler::{OpId, OperationState};
 
@@ -26,7 +28,7 @@ pub static REGION_SYNTAX: CustomSyntax =
 
 /// `fused.yield (attr-dict)? (%v, ... : types)?`.
 pub static YIELD_SYNTAX: CustomSyntax =
-    CustomSyntax { parse: parse_yield, print: print_yield, default_dialect: None };
+    CustomSyntax { parse: parse_return_like, print: print_return_like, default_dialect: None };
 
 fn parse_region<'a, 'c>(p: &mut OpAsmParser<'a, 'c>, state: &mut OperationState<'c>) -> PResult<()> {
     let ctx = p.context();
@@ -106,30 +108,4 @@ fn print_region(p: &mut OpAsmPrinter<'_, '_>, op: OpId) {
     p.print_optional_attr_dict_with_keyword(&attrs, elided);
     p.write(" ");
     p.print_region(op, 0, false, true);
-}
-
-fn parse_yield<'c>(p: &mut OpAsmParser<'_, 'c>, state: &mut OperationState<'c>) -> PResult<()> {
-    p.parse_optional_attr_dict(state)?;
-    let at = p.offset();
-    let operands = p.parse_operand_list()?;
-    if !operands.is_empty() {
-        p.parse_punct(":")?;
-        let types = p.parse_type_list()?;
-        state.operands = p.resolve_operands(&operands, &types, at)?;
-    }
-    Ok(())
-}
-
-fn print_yield(p: &mut OpAsmPrinter<'_, '_>, op: OpId) {
-    p.print_op_name(op);
-    let attrs = p.op_attrs(op);
-    p.print_optional_attr_dict(&attrs, &[]);
-    let operands = p.ir().operands(op);
-    if !operands.is_empty() {
-        p.write(" ");
-        p.print_operands(operands);
-        p.write(" : ");
-        let types: Vec<Type<'_>> = operands.iter().map(|&v| p.ir().value_type(v)).collect();
-        p.print_types(types);
-    }
 }
