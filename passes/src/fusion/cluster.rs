@@ -10,7 +10,8 @@
 //!    rms_norm become one region); a cube op takes elementwise epilogues (a `mix` region) when
 //!    cube ops are enabled, never a prologue.
 //! 2. **Horizontal** (opt-level 2, or strategy `aggressive`, not `conservative`): clusters that
-//!    read the same value and have the same iteration space merge into one multi-output region.
+//!    read the same value and have the same iteration space merge into one multi-output region
+//!    (values read by more than `max-ops` ops, i.e. parameters used everywhere, excepted).
 //!
 //! Every offer is checked by [`analyze`]: `max-ops`, at most one cube op, legality (every
 //! outside user of the merged set comes after its last op, which makes the set convex, free of
@@ -126,18 +127,18 @@ impl Planner<'_, '_> {
 
     /// One remark per op kept out by its gate (unless a forcing rule names it).
     fn gate_remarks(&mut self) {
+        let mut forced = vec![false; self.g.len()];
+        for (&(a, b), &(_, act)) in &self.edges {
+            if act == Action::Force {
+                forced[a as usize] = true;
+                forced[b as usize] = true;
+            }
+        }
         for i in 0..self.g.len() as u32 {
             let info = &self.infos[i as usize];
             let reason = match &info.gate {
                 Gate::Open => continue,
-                Gate::Soft(r)
-                    if !self
-                        .edges
-                        .iter()
-                        .any(|(&(a, b), &(_, act))| act == Action::Force && (a == i || b == i)) =>
-                {
-                    r
-                }
+                Gate::Soft(r) if !forced[i as usize] => r,
                 Gate::Soft(_) => continue,
                 Gate::Closed(r) => r,
             };
@@ -179,14 +180,21 @@ impl Planner<'_, '_> {
     fn horizontal(&mut self) {
         let g = self.g;
         let sources = g.arg_users.iter().chain(g.users.iter());
-        for users in sources {
+        let mut seen = vec![u32::MAX; g.len()];
+        for (source, users) in sources.enumerate() {
+            // A value read by more than `max-ops` ops is a parameter broadcast everywhere:
+            // sharing its read saves little and would glue distant kernels together.
+            if users.len() > self.opts.max_ops {
+                continue;
+            }
             let mut roots: Vec<u32> = Vec::new();
             for &u in users {
                 if self.infos[u as usize].gate != Gate::Open {
                     continue;
                 }
                 let r = self.find(u);
-                if !roots.contains(&r) {
+                if seen[r as usize] != source as u32 {
+                    seen[r as usize] = source as u32;
                     roots.push(r);
                 }
             }
@@ -289,6 +297,17 @@ impl Planner<'_, '_> {
         for root in 0..self.g.len() as u32 {
             let Some(c) = self.clusters[root as usize].take() else { continue };
             if c.members.len() < 2 {
+                continue;
+            }
+            let leaves =
+                |m: &u32| self.g.users[*m as usize].iter().any(|u| c.members.binary_search(u).is_err());
+            if !c.members.iter().any(leaves) {
+                let first = self.g.ops[c.members[0] as usize];
+                let msg = format!(
+                    "not fused '{}': no result of its cluster is used (run dce first)",
+                    self.name(c.members[0])
+                );
+                self.refusals.push((first, msg));
                 continue;
             }
             let (mut cube, mut compute) = (0, 0);

@@ -75,6 +75,11 @@ impl BlockGraph {
     pub fn len(&self) -> usize {
         self.ops.len()
     }
+
+    /// Whether the block has no ops.
+    pub fn is_empty(&self) -> bool {
+        self.ops.is_empty()
+    }
 }
 
 /// The op of `block` that is `op` or contains it.

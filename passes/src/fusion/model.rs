@@ -330,7 +330,7 @@ pub fn analyze(
             .flat_map(|&o| ir.results(g.ops[o as usize]))
             .map(|&r| num_bytes(ir.value_type(r)))
             .sum::<u64>();
-    let ub = ub_estimate(ir, g, infos, opts, members, (&inputs, &outputs), stitched, t, cube, s);
+    let ub = ub_estimate(ir, g, infos, opts, members, (&inputs, &outputs), stitched, t, cube);
     if ub > opts.ub_limit() {
         return Err(format!(
             "UB estimate {} exceeds {}% of {}",
@@ -354,7 +354,6 @@ fn ub_estimate(
     stitched: bool,
     t: usize,
     cube: Option<u32>,
-    s: &Scratch,
 ) -> u64 {
     let target = &opts.target;
     let repeat = target.vector.repeat_bytes;
@@ -379,7 +378,6 @@ fn ub_estimate(
     };
     let widest = buffers.iter().map(|&(v, _)| unit(v).0).max().unwrap_or(1).max(1);
     let rows = (repeat / widest).max(1);
-    let _ = s;
     buffers
         .iter()
         .map(|&(v, copies)| {
@@ -393,7 +391,7 @@ fn ub_estimate(
 pub fn kib(bytes: u64) -> String {
     if bytes < 1024 {
         format!("{bytes} B")
-    } else if bytes % 1024 == 0 {
+    } else if bytes.is_multiple_of(1024) {
         format!("{} KiB", bytes / 1024)
     } else {
         let text = format!("{:.1}", bytes as f64 / 1024.0);

@@ -170,7 +170,7 @@ impl Target {
                 m.alignment_bytes
             ));
         }
-        if self.vector.repeat_bytes % m.alignment_bytes != 0 {
+        if !self.vector.repeat_bytes.is_multiple_of(m.alignment_bytes) {
             return Err(format!(
                 "field `vector.repeat_bytes` ({}) must be a multiple of `memory.alignment_bytes` ({})",
                 self.vector.repeat_bytes, m.alignment_bytes
