@@ -158,7 +158,8 @@ pub fn load_rules(path: &str) -> Result<Vec<Rule>, String> {
 /// Parses the text of a rules file; `file` names it in errors.
 pub fn parse_rules(text: &str, file: &str) -> Result<Vec<Rule>, String> {
     let t = text.trim_start();
-    let json = file.ends_with(".json") || (!file.ends_with(".toml") && t.starts_with('[') && !t.starts_with("[["));
+    let json =
+        file.ends_with(".json") || (!file.ends_with(".toml") && t.starts_with('[') && !t.starts_with("[["));
     let raw: Vec<RawRule> = if json {
         serde_json::from_str(text).map_err(|e| format!("rules file '{file}': line {}: {e}", e.line()))?
     } else {
