@@ -94,3 +94,49 @@ fn verifier_reports_uses_before_definitions() {
     ir.move_op_before(a, b);
     assert!(verify(&ctx, &ir, f).is_ok());
 }
+
+/// Every use recorded by a value is an operand pointing back at it, and every operand is
+/// recorded once.
+fn assert_use_lists_exact(ir: &Ir<'_>, ops: &[OpId], values: &[ValueId]) {
+    let mut recorded = 0;
+    for &v in values {
+        for u in ir.uses(v) {
+            assert_eq!(ir.operands(u.op)[u.index as usize], v, "stale use {u:?} of {v:?}");
+            recorded += 1;
+        }
+    }
+    let operands: usize = ops.iter().filter(|&&o| ir.contains_op(o)).map(|&o| ir.operands(o).len()).sum();
+    assert_eq!(recorded, operands);
+}
+
+#[test]
+fn use_lists_stay_exact_under_many_rewrites_of_wide_values() {
+    let arena = Bump::new();
+    let ctx = Context::new(&arena, DialectRegistry::new());
+    let mut ir = Ir::new();
+    let block = ir.create_block();
+    let sources: Vec<OpId> = (0..4).map(|_| op(&ctx, &mut ir, "t.src", &[], 1)).collect();
+    let values: Vec<ValueId> = sources.iter().map(|&s| ir.results(s)[0]).collect();
+    let mut users = Vec::new();
+    for i in 0..2_000 {
+        let u = op(&ctx, &mut ir, "t.use", &[values[i % 4], values[(i + 1) % 4]], 0);
+        ir.append_op(block, u);
+        users.push(u);
+    }
+    // A deterministic shuffle of operand rewrites, whole-value replacements and erasures.
+    let mut state = 12345u64;
+    for step in 0..3_000 {
+        state = state.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+        let pick = (state >> 33) as usize;
+        let target = users[pick % users.len()];
+        if !ir.contains_op(target) {
+            continue;
+        }
+        match step % 7 {
+            0 => ir.replace_all_uses(values[pick % 4], values[(pick + 1) % 4]),
+            1 => ir.erase_op(target),
+            _ => ir.set_operand(target, pick % 2, values[(pick >> 3) % 4]),
+        }
+    }
+    assert_use_lists_exact(&ir, &users, &values);
+}

@@ -73,6 +73,9 @@ pub struct OpData<'c> {
     /// Source location.
     pub loc: Attribute<'c>,
     operands: SmallVec<[ValueId; 3]>,
+    /// For each operand, the position of its [`Use`] in the value's use list, so that dropping
+    /// a use is O(1) even for values with thousands of uses (MLIR's intrusive use lists).
+    use_pos: SmallVec<[u32; 3]>,
     results: SmallVec<[ValueId; 2]>,
     /// Discardable attributes, kept sorted by name as MLIR's `DictionaryAttr`.
     pub attrs: AttrMap<'c>,
@@ -326,6 +329,7 @@ impl<'c> Ir<'c> {
             def: state.def,
             loc: state.loc,
             operands: SmallVec::new(),
+            use_pos: SmallVec::new(),
             results: SmallVec::with_capacity(state.result_types.len()),
             attrs,
             properties: state.properties,
@@ -347,23 +351,29 @@ impl<'c> Ir<'c> {
 
     /// Replaces the operand list of `op`, keeping use lists right.
     pub fn set_operands(&mut self, op: OpId, operands: &[ValueId]) {
-        let old = std::mem::take(&mut self.ops[op].operands);
-        for (i, v) in old.into_iter().enumerate() {
-            self.remove_use(v, Use { op, index: i as u32 });
+        // Drop the old uses one by one, with the op's positions in place: dropping one may move
+        // another use of this very op.
+        for i in (0..self.ops[op].operands.len()).rev() {
+            let (v, pos) = (self.ops[op].operands[i], self.ops[op].use_pos[i]);
+            self.remove_use(v, pos);
         }
+        let mut positions = SmallVec::with_capacity(operands.len());
         for (i, &v) in operands.iter().enumerate() {
-            self.values[v].uses.push(Use { op, index: i as u32 });
+            positions.push(self.add_use(v, Use { op, index: i as u32 }));
         }
-        self.ops[op].operands = SmallVec::from_slice(operands);
+        let data = &mut self.ops[op];
+        data.operands = SmallVec::from_slice(operands);
+        data.use_pos = positions;
     }
 
     /// Sets operand `index` of `op` to `value`.
     pub fn set_operand(&mut self, op: OpId, index: usize, value: ValueId) {
         let old = self.ops[op].operands[index];
-        let u = Use { op, index: index as u32 };
-        self.remove_use(old, u);
-        self.values[value].uses.push(u);
-        self.ops[op].operands[index] = value;
+        self.remove_use(old, self.ops[op].use_pos[index]);
+        let pos = self.add_use(value, Use { op, index: index as u32 });
+        let data = &mut self.ops[op];
+        data.operands[index] = value;
+        data.use_pos[index] = pos;
     }
 
     /// Replaces the successor list of `op`.
@@ -371,10 +381,21 @@ impl<'c> Ir<'c> {
         self.ops[op].successors = successors.to_vec();
     }
 
-    fn remove_use(&mut self, v: ValueId, u: Use) {
+    /// Appends `u` to the uses of `v`; returns its position there.
+    fn add_use(&mut self, v: ValueId, u: Use) -> u32 {
         let uses = &mut self.values[v].uses;
-        if let Some(pos) = uses.iter().position(|x| *x == u) {
-            uses.swap_remove(pos);
+        uses.push(u);
+        (uses.len() - 1) as u32
+    }
+
+    /// Drops the use at `pos` of `v` in O(1): the last use takes its place and its operand
+    /// learns its new position.
+    fn remove_use(&mut self, v: ValueId, pos: u32) {
+        let uses = &mut self.values[v].uses;
+        let pos = pos as usize;
+        uses.swap_remove(pos);
+        if let Some(&moved) = uses.get(pos) {
+            self.ops[moved.op].use_pos[moved.index as usize] = pos as u32;
         }
     }
 
@@ -438,10 +459,12 @@ impl<'c> Ir<'c> {
             return;
         }
         let uses = std::mem::take(&mut self.values[from].uses);
-        for u in &uses {
-            self.ops[u.op].operands[u.index as usize] = to;
+        for u in uses {
+            let pos = self.add_use(to, u);
+            let data = &mut self.ops[u.op];
+            data.operands[u.index as usize] = to;
+            data.use_pos[u.index as usize] = pos;
         }
-        self.values[to].uses.extend(uses);
     }
 
     /// Replaces each result of `op` by the matching value of `with`.

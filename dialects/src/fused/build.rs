@@ -9,7 +9,7 @@
 //! // }
 //! ```
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 
 use kiln_compiler::ir::{OpId, OperationState, ValueId};
 use kiln_compiler::{Context, Ir, NamedAttr, Type};
@@ -168,10 +168,14 @@ pub fn build_region<'c>(
         ir.detach_op(op);
         ir.append_op(body, op);
     }
-    for (&v, &arg) in inputs.iter().zip(&args) {
-        let inner: Vec<_> = ir.uses(v).iter().filter(|u| set.contains(&u.op)).copied().collect();
-        for u in inner {
-            ir.set_operand(u.op, u.index as usize, arg);
+    // Rewire through the ops' own operands (O(region size)), not the inputs' use lists, which
+    // can be long for values read all over the function.
+    let arg_of: HashMap<ValueId, ValueId> = inputs.iter().copied().zip(args.iter().copied()).collect();
+    for &op in ops {
+        for i in 0..ir.operands(op).len() {
+            if let Some(&arg) = arg_of.get(&ir.operands(op)[i]) {
+                ir.set_operand(op, i, arg);
+            }
         }
     }
     let mut yield_state = OperationState::new(YIELD_OP.name, Some(&YIELD_OP), loc);
