@@ -83,6 +83,7 @@ pub struct PassInfo {
 #[derive(Default, Debug, Clone)]
 pub struct PassRegistry {
     passes: IndexMap<&'static str, &'static PassInfo>,
+    defaults: IndexMap<&'static str, String>,
 }
 
 impl PassRegistry {
@@ -97,6 +98,23 @@ impl PassRegistry {
             return Err(format!("pass '{}' registered twice", info.name));
         }
         Ok(())
+    }
+
+    /// Adds `options` (`key=value ...`) to every instance of pass `name` that a pipeline
+    /// creates; options written in the pipeline come after them and win. Tools map their own
+    /// flags onto pass options this way (kiln-opt's `--kiln-fusion-remarks`).
+    pub fn add_default_options(&mut self, name: &str, options: &str) -> Result<(), String> {
+        let info = self.get(name).ok_or_else(|| format!("no pass named '{name}' to give options to"))?;
+        PassOptions::parse(info.name, info.options, options)?;
+        let entry = self.defaults.entry(info.name).or_default();
+        entry.push(' ');
+        entry.push_str(options);
+        Ok(())
+    }
+
+    /// The default options of pass `name` (empty when none were added).
+    pub fn default_options(&self, name: &str) -> &str {
+        self.defaults.get(name).map_or("", String::as_str)
     }
 
     /// Looks a pass up by name.

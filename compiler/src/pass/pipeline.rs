@@ -118,7 +118,8 @@ impl Parser<'_> {
                 self.registry.names()
             )));
         };
-        let opts = PassOptions::parse(name, info.options, options.unwrap_or(""))?;
+        let text = format!("{} {}", self.registry.default_options(name), options.unwrap_or(""));
+        let opts = PassOptions::parse(name, info.options, &text)?;
         Ok(Entry::Pass((info.create)(&opts)?))
     }
 }

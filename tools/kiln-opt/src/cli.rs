@@ -115,6 +115,23 @@ pub struct Options {
     #[arg(long)]
     pub mlir_pass_statistics: bool,
 
+    /// Emit one remark per kiln-fuse decision (fused or not, and why), at the op's location.
+    #[arg(long)]
+    pub kiln_fusion_remarks: bool,
+
+    /// Write kiln-fuse's JSON report (regions, kinds, bytes saved, kernel counts) to FILE.
+    #[arg(long, value_name = "FILE")]
+    pub kiln_fusion_report: Option<String>,
+
+    /// Write kiln-fuse's decisions as a DOT graph (regions as clusters) to FILE.
+    #[arg(long, value_name = "FILE")]
+    pub kiln_fusion_dot: Option<String>,
+
+    /// kiln-fuse options in the flag style users know, e.g.
+    /// `--kiln-fusion-flags="--opt_level=2 --enable_ops=MatMul,BatchMatMul"`.
+    #[arg(long, value_name = "FLAGS", allow_hyphen_values = true)]
+    pub kiln_fusion_flags: Option<String>,
+
     /// Print the registered dialects and exit.
     #[arg(long)]
     pub show_dialects: bool,
@@ -129,6 +146,30 @@ pub struct Options {
 }
 
 impl Options {
+    /// Options that tool flags give to passes, as `(pass, "key=value ...")` (see
+    /// `PassRegistry::add_default_options`).
+    pub fn pass_defaults(&self) -> Vec<(&'static str, String)> {
+        let quote = |s: &str| format!("\"{}\"", s.replace('"', ""));
+        let mut fuse = Vec::new();
+        if self.kiln_fusion_remarks {
+            fuse.push("remarks=true".to_string());
+        }
+        if let Some(f) = &self.kiln_fusion_report {
+            fuse.push(format!("report={}", quote(f)));
+        }
+        if let Some(f) = &self.kiln_fusion_dot {
+            fuse.push(format!("dot={}", quote(f)));
+        }
+        if let Some(flags) = &self.kiln_fusion_flags {
+            fuse.push(format!("fusion-flags={}", quote(flags)));
+        }
+        if fuse.is_empty() {
+            Vec::new()
+        } else {
+            vec![("kiln-fuse", fuse.join(" "))]
+        }
+    }
+
     /// The pipeline to run, from `--pass-pipeline` or the individual pass flags (`None`: no
     /// passes). Giving both is an error, as in mlir-opt.
     pub fn pipeline_text(&self) -> Result<Option<String>, String> {

@@ -35,7 +35,7 @@ where
     I: IntoIterator<Item = T>,
     T: Into<OsString>,
 {
-    let registry = kiln_passes::registry();
+    let mut registry = kiln_passes::registry();
     let opts = match cli::parse(args, &registry) {
         cli::Parsed::Run(opts) => opts,
         cli::Parsed::Exit(text) => {
@@ -47,11 +47,17 @@ where
             return ExitCode::FAILURE;
         }
     };
+    for (pass, options) in opts.pass_defaults() {
+        if let Err(e) = registry.add_default_options(pass, &options) {
+            let _ = writeln!(std::io::stderr(), "kiln-opt: error: {e}");
+            return ExitCode::FAILURE;
+        }
+    }
     let work = move || {
         let (mut stdin, mut stdout, mut stderr) =
             (std::io::stdin().lock(), std::io::stdout().lock(), std::io::stderr());
         let mut io = driver::Io { stdin: &mut stdin, stdout: &mut stdout, stderr: &mut stderr };
-        driver::run(&opts, &kiln_passes::registry(), &mut io)
+        driver::run(&opts, &registry, &mut io)
     };
     for size in STACK_SIZES {
         let work = work.clone();
