@@ -6,15 +6,9 @@
 //! broadcasts, reductions, matmul epilogues, multi-consumer values), under several option
 //! sets.
 
-use bumpalo::Bump;
-use kiln_compiler::ir::WalkOrder;
-use kiln_compiler::pass::{parse_pipeline, Instrumentation};
-use kiln_compiler::syntax::parse_source;
-use kiln_compiler::verifier::verify;
-use kiln_compiler::{Context, Module, OpId, SourceMgr};
-use kiln_dialects::hl::infer::tensor_parts;
-use kiln_dialects::hl::interp::{random_tensor, Tensor};
-use kiln_dialects::hl::interpret::{dtype_of, run_function};
+mod common;
+
+use common::{assert_bit_identical, examples, run};
 
 const CLEANUP: &str = "hl-decompose, hl-canonicalize, cse, dce";
 
@@ -29,84 +23,17 @@ const VARIANTS: &[&str] = &[
     "opt-level=1 enable-ops=MatMul max-depth=2",
 ];
 
-fn first_func(m: &Module<'_>) -> OpId {
-    let ir = &m.ir;
-    let body = ir.entry_block(ir.regions(m.top)[0]).unwrap();
-    ir.block_ops(body).find(|&op| ir.op(op).name == "func.func").expect("a function")
-}
-
-/// Parses `text`, runs `pipeline` with verification after each pass, interprets the first
-/// function on seeded inputs: (results, number of `fused.region`s).
-fn run(text: &str, pipeline: &str, seed: u64) -> (Vec<Tensor>, usize) {
-    let arena = Bump::new();
-    let ctx = Context::new(&arena, kiln_dialects::all_dialects());
-    let mut sm = SourceMgr::new();
-    sm.add("test.mlir", text);
-    let fail = |d: Vec<kiln_compiler::Diagnostic<'_>>| -> ! {
-        panic!("{pipeline}\n{text}\n{}", d.iter().map(|d| sm.render(d)).collect::<String>())
-    };
-    let mut m = parse_source(&ctx, text, "test.mlir").unwrap_or_else(|d| fail(d));
-    verify(&ctx, &m.ir, m.top).unwrap_or_else(|d| fail(d));
-    let mut pm = parse_pipeline(pipeline, &kiln_passes::registry()).unwrap();
-    let mut instr = Instrumentation::default();
-    instr.verify_each = true;
-    let mut diags = Vec::new();
-    if pm.run(&ctx, &mut m.ir, m.top, &mut instr, &mut diags).is_err() {
-        fail(diags);
-    }
-    verify(&ctx, &m.ir, m.top).unwrap_or_else(|d| fail(d));
-    let regions =
-        m.ir.walk(m.top, WalkOrder::PreOrder).filter(|&o| m.ir.op(o).name == "fused.region").count();
-    let func = first_func(&m);
-    let entry = m.ir.entry_block(m.ir.regions(func)[0]).unwrap();
-    let args: Vec<Tensor> =
-        m.ir.block_args(entry)
-            .iter()
-            .enumerate()
-            .map(|(i, &a)| {
-                let (shape, elem) = tensor_parts(m.ir.value_type(a)).unwrap();
-                let dims = shape.iter().map(|&d| d as usize).collect();
-                random_tensor(dtype_of(elem).unwrap(), dims, seed * 1000 + i as u64)
-            })
-            .collect();
-    let out = run_function(&ctx, &m.ir, func, &args).unwrap_or_else(|d| fail(vec![d]));
-    (out, regions)
-}
-
-/// Bitwise equality (NaNs compare by their bits, so a NaN must stay the same NaN).
-fn assert_bit_identical(a: &[Tensor], b: &[Tensor], what: &str) {
-    assert_eq!(a.len(), b.len(), "{what}: result counts differ");
-    for (i, (x, y)) in a.iter().zip(b).enumerate() {
-        assert_eq!(x.shape(), y.shape(), "{what}: result #{i} shapes differ");
-        assert_eq!(x.dtype(), y.dtype(), "{what}: result #{i} dtypes differ");
-        let bits = |t: &Tensor| t.to_f64s().iter().map(|v| v.to_bits()).collect::<Vec<_>>();
-        assert!(bits(x) == bits(y), "{what}: result #{i} differs bitwise");
-    }
-}
-
 /// Checks one program under every variant; returns the region count per variant.
 fn check_program(text: &str, what: &str) -> Vec<usize> {
-    let (reference, _) = run(text, &format!("builtin.module({CLEANUP})"), 1);
+    let reference = run(text, &format!("builtin.module({CLEANUP})"), 1).results;
     VARIANTS
         .iter()
         .map(|v| {
-            let (fused, regions) = run(text, &format!("builtin.module({CLEANUP}, kiln-fuse{{{v}}})"), 1);
-            assert_bit_identical(&reference, &fused, &format!("{what} [{v}]"));
-            regions
+            let fused = run(text, &format!("builtin.module({CLEANUP}, kiln-fuse{{{v}}})"), 1);
+            assert_bit_identical(&reference, &fused.results, &format!("{what} [{v}]"));
+            fused.regions
         })
         .collect()
-}
-
-fn examples() -> Vec<(String, String)> {
-    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../examples");
-    let mut out: Vec<(String, String)> = std::fs::read_dir(dir)
-        .unwrap()
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| p.extension().is_some_and(|x| x == "mlir"))
-        .map(|p| (p.display().to_string(), std::fs::read_to_string(&p).unwrap()))
-        .collect();
-    out.sort();
-    out
 }
 
 #[test]
@@ -235,9 +162,9 @@ fn normalizations_become_one_region_at_opt_level_2() {
         };
         let text =
             format!("func.func @f(%x: {t}, %g: {p}, %b: {p}) -> {t} {{\n  {call}\n  return %y : {t}\n}}\n");
-        let (reference, _) = run(&text, "builtin.module(hl-decompose)", 2);
-        let (fused, regions) = run(&text, "builtin.module(hl-decompose, cse, kiln-fuse{opt-level=2})", 2);
-        assert_bit_identical(&reference, &fused, op);
-        assert_eq!(regions, 1, "{op}: expected one region");
+        let reference = run(&text, "builtin.module(hl-decompose)", 2).results;
+        let fused = run(&text, "builtin.module(hl-decompose, cse, kiln-fuse{opt-level=2})", 2);
+        assert_bit_identical(&reference, &fused.results, op);
+        assert_eq!(fused.regions, 1, "{op}: expected one region");
     }
 }

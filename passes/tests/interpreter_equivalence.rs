@@ -4,56 +4,10 @@
 //!   float dtype with odd shapes;
 //! - `hl-canonicalize`, `cse` and `dce` change no bit of any result.
 
-use bumpalo::Bump;
-use kiln_compiler::pass::{parse_pipeline, Instrumentation};
-use kiln_compiler::syntax::parse_source;
-use kiln_compiler::verifier::verify;
-use kiln_compiler::{Context, Module, OpId, SourceMgr};
-use kiln_dialects::hl::infer::tensor_parts;
-use kiln_dialects::hl::interp::{random_tensor, Tensor};
-use kiln_dialects::hl::interpret::{dtype_of, run_function};
+mod common;
 
-fn first_func(m: &Module<'_>) -> OpId {
-    let ir = &m.ir;
-    let body = ir.entry_block(ir.regions(m.top)[0]).unwrap();
-    ir.block_ops(body).find(|&op| ir.op(op).name == "func.func").expect("a function")
-}
-
-/// Parses `text`, runs `pipeline` (may be empty), and interprets the first function on
-/// seeded inputs.
-fn run(text: &str, pipeline: &str, seed: u64) -> Vec<Tensor> {
-    let arena = Bump::new();
-    let ctx = Context::new(&arena, kiln_dialects::all_dialects());
-    let mut sm = SourceMgr::new();
-    sm.add("test.mlir", text);
-    let fail = |d: Vec<kiln_compiler::Diagnostic<'_>>| -> ! {
-        panic!("{}", d.iter().map(|d| sm.render(d)).collect::<String>())
-    };
-    let mut m = parse_source(&ctx, text, "test.mlir").unwrap_or_else(|d| fail(d));
-    verify(&ctx, &m.ir, m.top).unwrap_or_else(|d| fail(d));
-    if !pipeline.is_empty() {
-        let mut pm = parse_pipeline(pipeline, &kiln_passes::registry()).unwrap();
-        let mut instr = Instrumentation::default();
-        instr.verify_each = true;
-        let mut diags = Vec::new();
-        if pm.run(&ctx, &mut m.ir, m.top, &mut instr, &mut diags).is_err() {
-            fail(diags);
-        }
-    }
-    let func = first_func(&m);
-    let entry = m.ir.entry_block(m.ir.regions(func)[0]).unwrap();
-    let args: Vec<Tensor> =
-        m.ir.block_args(entry)
-            .iter()
-            .enumerate()
-            .map(|(i, &a)| {
-                let (shape, elem) = tensor_parts(m.ir.value_type(a)).unwrap();
-                let dims = shape.iter().map(|&d| d as usize).collect();
-                random_tensor(dtype_of(elem).unwrap(), dims, seed * 1000 + i as u64)
-            })
-            .collect();
-    run_function(&ctx, &m.ir, func, &args).unwrap_or_else(|d| fail(vec![d]))
-}
+use common::{assert_bit_identical, examples, run};
+use kiln_dialects::hl::interp::Tensor;
 
 fn assert_close(a: &[Tensor], b: &[Tensor], rtol: f64, atol: f64, what: &str) {
     assert_eq!(a.len(), b.len(), "{what}: result counts differ");
@@ -70,31 +24,12 @@ fn assert_close(a: &[Tensor], b: &[Tensor], rtol: f64, atol: f64, what: &str) {
     }
 }
 
-fn assert_bit_identical(a: &[Tensor], b: &[Tensor], what: &str) {
-    assert_eq!(a.len(), b.len(), "{what}: result counts differ");
-    for (i, (x, y)) in a.iter().zip(b).enumerate() {
-        assert_eq!(x.data(), y.data(), "{what}: result #{i} differs bitwise");
-    }
-}
-
-fn examples() -> Vec<(String, String)> {
-    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../examples");
-    let mut out: Vec<(String, String)> = std::fs::read_dir(dir)
-        .unwrap()
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| p.extension().is_some_and(|x| x == "mlir"))
-        .map(|p| (p.display().to_string(), std::fs::read_to_string(&p).unwrap()))
-        .collect();
-    out.sort();
-    out
-}
-
 #[test]
 fn decomposed_examples_match_the_composites() {
     for (name, text) in examples() {
         for seed in 0..2 {
-            let reference = run(&text, "", seed);
-            let decomposed = run(&text, "builtin.module(hl-decompose)", seed);
+            let reference = run(&text, "", seed).results;
+            let decomposed = run(&text, "builtin.module(hl-decompose)", seed).results;
             assert_close(&reference, &decomposed, 1e-4, 1e-5, &name);
         }
     }
@@ -103,8 +38,9 @@ fn decomposed_examples_match_the_composites() {
 #[test]
 fn cleanup_passes_change_no_bit() {
     for (name, text) in examples() {
-        let reference = run(&text, "builtin.module(hl-decompose)", 3);
-        let cleaned = run(&text, "builtin.module(hl-decompose, hl-canonicalize, cse, dce, canonicalize)", 3);
+        let reference = run(&text, "builtin.module(hl-decompose)", 3).results;
+        let cleaned =
+            run(&text, "builtin.module(hl-decompose, hl-canonicalize, cse, dce, canonicalize)", 3).results;
         assert_bit_identical(&reference, &cleaned, &name);
     }
 }
@@ -152,8 +88,8 @@ fn each_composite_decomposes_faithfully_in_every_float_dtype() {
         for shape in [&[3usize, 7, 10][..], &[13, 6], &[1, 34]] {
             for op in ops {
                 let text = composite_program(dtype, shape, op);
-                let reference = run(&text, "", 7);
-                let decomposed = run(&text, "builtin.module(hl-decompose)", 7);
+                let reference = run(&text, "", 7).results;
+                let decomposed = run(&text, "builtin.module(hl-decompose)", 7).results;
                 assert_close(&reference, &decomposed, rtol, atol, &format!("{op} {dtype} {shape:?}\n{text}"));
             }
         }
