@@ -5,9 +5,9 @@
 pub mod canonicalize;
 pub mod cse;
 pub mod dce;
-pub mod fusion;
 pub mod fused_inline;
 pub mod fused_outline;
+pub mod fusion;
 pub mod hl_canonicalize;
 pub mod hl_decompose;
 pub mod hl_infer_shapes;

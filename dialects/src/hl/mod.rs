@@ -11,8 +11,8 @@ pub mod canonicalize;
 mod fold;
 pub mod infer;
 pub mod interfaces;
-pub mod interpret;
 pub mod interp;
+pub mod interpret;
 
 mod ops;
 mod syntax;
