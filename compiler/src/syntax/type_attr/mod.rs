@@ -20,6 +20,7 @@ mod bignum;
 mod build;
 mod dense;
 mod errors;
+mod fast;
 mod float;
 mod literal;
 mod location;
@@ -153,6 +154,9 @@ impl<'a, 'c> TypeAttrParser<'a, 'c> {
         let end = scan::attr_extent(src, pos)?;
         let text = &src[pos..end];
         if let Some(&a) = self.attrs.get(text) {
+            return Ok((a, end));
+        }
+        if let Some(a) = fast::scalar(self.ctx, text) {
             return Ok((a, end));
         }
         let mut pairs = Grammar::parse(Rule::attr_entry, text)
