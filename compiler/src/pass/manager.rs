@@ -72,40 +72,28 @@ impl PassManager {
                 return Err(PassFailed);
             }
         }
-        self.run_entries(ctx, ir, op, instr, diagnostics, &mut Vec::new())
+        let mut run = Run { ctx, ir, instr, diagnostics, path: Vec::new() };
+        self.run_entries(&mut run, op)
     }
 
-    fn run_entries<'c>(
-        &mut self,
-        ctx: &Context<'c>,
-        ir: &mut Ir<'c>,
-        op: OpId,
-        instr: &mut Instrumentation<'_>,
-        diagnostics: &mut Vec<Diagnostic<'c>>,
-        path: &mut Vec<String>,
-    ) -> Result<(), PassFailed> {
+    fn run_entries(&mut self, run: &mut Run<'_, '_, '_>, op: OpId) -> Result<(), PassFailed> {
         for entry in &mut self.entries {
             match entry {
-                Entry::Pass(pass) => run_pass(pass.as_mut(), ctx, ir, op, instr, diagnostics, path)?,
+                Entry::Pass(pass) => run.pass(pass.as_mut(), op)?,
                 Entry::Nested(pm) => {
+                    let ir = &*run.ir;
                     let children: Vec<OpId> = ir
                         .regions(op)
                         .iter()
-                        .flat_map(|&r| ir.region_blocks(r).collect::<Vec<_>>())
-                        .flat_map(|b| ir.block_ops(b).collect::<Vec<_>>())
+                        .flat_map(|&r| ir.region_blocks(r))
+                        .flat_map(|b| ir.block_ops(b))
                         .filter(|&c| pm.anchor.as_deref().is_none_or(|a| ir.op(c).name == a))
                         .collect();
-                    path.push(format!("'{}' Pipeline", pm.anchor.as_deref().unwrap_or("any")));
+                    run.path.push(format!("'{}' Pipeline", pm.anchor.as_deref().unwrap_or("any")));
                     let start = Instant::now();
-                    let mut result = Ok(());
-                    for child in children {
-                        result = pm.run_entries(ctx, ir, child, instr, diagnostics, path);
-                        if result.is_err() {
-                            break;
-                        }
-                    }
-                    instr.add_time(path, start.elapsed());
-                    path.pop();
+                    let result = children.into_iter().try_for_each(|child| pm.run_entries(run, child));
+                    run.instr.add_time(&run.path, start.elapsed());
+                    run.path.pop();
                     result?;
                 }
             }
@@ -114,58 +102,65 @@ impl PassManager {
     }
 }
 
-fn run_pass<'c>(
-    pass: &mut dyn Pass,
-    ctx: &Context<'c>,
-    ir: &mut Ir<'c>,
-    op: OpId,
-    instr: &mut Instrumentation<'_>,
-    diagnostics: &mut Vec<Diagnostic<'c>>,
-    path: &mut Vec<String>,
-) -> Result<(), PassFailed> {
-    let info = pass.info();
-    let name = ir.op(op).name;
-    if let Some(anchor) = info.anchor {
-        if anchor != name {
-            let msg = format!("can't run '{}' pass on '{name}' op: it runs on '{anchor}' ops", info.name);
-            diagnostics.push(Diagnostic::error(ir.op(op).loc, msg));
+/// What a pipeline run carries from pass to pass.
+struct Run<'r, 'c, 'p> {
+    ctx: &'r Context<'c>,
+    ir: &'r mut Ir<'c>,
+    instr: &'r mut Instrumentation<'p>,
+    diagnostics: &'r mut Vec<Diagnostic<'c>>,
+    /// The pipeline nesting, for timing and statistics (`'func.func' Pipeline`, `Cse`).
+    path: Vec<String>,
+}
+
+impl<'c> Run<'_, 'c, '_> {
+    /// Runs one pass on `op` with the instrumentation around it.
+    fn pass(&mut self, pass: &mut dyn Pass, op: OpId) -> Result<(), PassFailed> {
+        let Run { ctx, ir, instr, diagnostics, path } = self;
+        let ctx: &Context<'c> = ctx;
+        let info = pass.info();
+        let name = ir.op(op).name;
+        if let Some(anchor) = info.anchor {
+            if anchor != name {
+                let msg = format!("can't run '{}' pass on '{name}' op: it runs on '{anchor}' ops", info.name);
+                diagnostics.push(Diagnostic::error(ir.op(op).loc, msg));
+                return Err(PassFailed);
+            }
+        }
+        let printer = instr.printer;
+        if let Some(print) = printer.filter(|_| instr.wants_before(info.name)) {
+            let text = print(ctx, ir, op);
+            instr.dump("Before", info.name, &text);
+        }
+        let before = printer.filter(|_| instr.print_after_change).map(|print| print(ctx, ir, op));
+        let errors_before = diagnostics.iter().filter(|d| d.severity == Severity::Error).count();
+        let mut stats = IndexMap::new();
+        let start = Instant::now();
+        let result = pass.run(&mut PassContext { ctx, ir, diagnostics, statistics: &mut stats }, op);
+        path.push(display_name(info.name));
+        instr.add_time(path, start.elapsed());
+        instr.add_stats(path, stats);
+        path.pop();
+        let errors_after = diagnostics.iter().filter(|d| d.severity == Severity::Error).count();
+        if result.is_err() || errors_after > errors_before {
+            if errors_after == errors_before {
+                diagnostics.push(Diagnostic::error(ir.op(op).loc, format!("pass '{}' failed", info.name)));
+            }
             return Err(PassFailed);
         }
-    }
-    let printer = instr.printer;
-    if let Some(print) = printer.filter(|_| instr.wants_before(info.name)) {
-        let text = print(ctx, ir, op);
-        instr.dump("Before", info.name, &text);
-    }
-    let before = printer.filter(|_| instr.print_after_change).map(|print| print(ctx, ir, op));
-    let errors_before = diagnostics.iter().filter(|d| d.severity == Severity::Error).count();
-    let mut stats = IndexMap::new();
-    let start = Instant::now();
-    let result = pass.run(&mut PassContext { ctx, ir, diagnostics, statistics: &mut stats }, op);
-    path.push(display_name(info.name));
-    instr.add_time(path, start.elapsed());
-    instr.add_stats(path, stats);
-    path.pop();
-    let errors_after = diagnostics.iter().filter(|d| d.severity == Severity::Error).count();
-    if result.is_err() || errors_after > errors_before {
-        if errors_after == errors_before {
-            diagnostics.push(Diagnostic::error(ir.op(op).loc, format!("pass '{}' failed", info.name)));
+        if instr.verify_each {
+            if let Err(errors) = verify(ctx, ir, op) {
+                diagnostics.extend(errors);
+                return Err(PassFailed);
+            }
         }
-        return Err(PassFailed);
-    }
-    if instr.verify_each {
-        if let Err(errors) = verify(ctx, ir, op) {
-            diagnostics.extend(errors);
-            return Err(PassFailed);
+        if let Some(print) = printer.filter(|_| instr.wants_after(info.name)) {
+            let text = print(ctx, ir, op);
+            if before.as_deref() != Some(text.as_str()) || !instr.print_after_change {
+                instr.dump("After", info.name, &text);
+            }
         }
+        Ok(())
     }
-    if let Some(print) = printer.filter(|_| instr.wants_after(info.name)) {
-        let text = print(ctx, ir, op);
-        if before.as_deref() != Some(text.as_str()) || !instr.print_after_change {
-            instr.dump("After", info.name, &text);
-        }
-    }
-    Ok(())
 }
 
 impl fmt::Display for PassManager {
