@@ -4,9 +4,15 @@
 //! (decimal floats with digits on both sides of the point, for `f16`/`bf16`/`f32`/`f64`;
 //! decimal integers that fit the signed range of `i8`..`i64`/`index`); everything else goes to
 //! the grammar, which gives the same result more slowly (a test checks both agree).
+//!
+//! Attribute dictionaries (`{scale = 0.5 : f64, tag = "w3"}`, unique per op as a whole) are
+//! split here into entries whose values go through the cache and the scalar path one by one;
+//! anything irregular (a duplicate key, an odd key, a syntax error) falls back to the grammar,
+//! which reports it as MLIR does.
 
 use super::float::Semantics;
-use crate::attributes::{AttrKind, Attribute};
+use super::TypeAttrParser;
+use crate::attributes::{AttrKind, Attribute, NamedAttr};
 use crate::context::Context;
 use crate::types::FloatKind;
 
@@ -56,6 +62,54 @@ pub(super) fn scalar<'c>(ctx: &Context<'c>, text: &str) -> Option<Attribute<'c>>
     Some(ctx.attr(AttrKind::Float { bits: Semantics::of(kind).convert_f64(value), ty }))
 }
 
+/// A dictionary attribute starting at `src[pos]` (a `{`) and the offset after it, when it is
+/// well-formed with bare or quoted-free keys and distinct names; `None` sends it to the grammar.
+pub(super) fn dictionary<'c>(
+    parser: &mut TypeAttrParser<'_, 'c>,
+    src: &str,
+    pos: usize,
+) -> Option<(Attribute<'c>, usize)> {
+    let bytes = src.as_bytes();
+    let skip_ws = |mut i: usize| {
+        while bytes.get(i).is_some_and(|b| b.is_ascii_whitespace()) {
+            i += 1;
+        }
+        i
+    };
+    let mut entries: Vec<NamedAttr<'c>> = Vec::new();
+    let mut i = skip_ws(pos + 1);
+    if bytes.get(i) == Some(&b'}') {
+        return Some((parser.ctx.dict_attr(&[]), i + 1));
+    }
+    loop {
+        let key_start = i;
+        if !bytes.get(i).is_some_and(|b| b.is_ascii_alphabetic() || *b == b'_') {
+            return None;
+        }
+        while bytes.get(i).is_some_and(|b| b.is_ascii_alphanumeric() || b"_$.".contains(b)) {
+            i += 1;
+        }
+        let name = parser.ctx.intern_str(&src[key_start..i]);
+        i = skip_ws(i);
+        let value = if bytes.get(i) == Some(&b'=') {
+            let (value, end) = parser.parse_attr_value(src, skip_ws(i + 1)).ok()?;
+            i = skip_ws(end);
+            value
+        } else {
+            parser.ctx.unit_attr()
+        };
+        if entries.iter().any(|e| e.name == name) {
+            return None;
+        }
+        entries.push(NamedAttr { name, value });
+        match bytes.get(i) {
+            Some(b',') => i = skip_ws(i + 1),
+            Some(b'}') => return Some((parser.ctx.dict_attr(&entries), i + 1)),
+            _ => return None,
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use pest::Parser as _;
@@ -93,6 +147,19 @@ mod tests {
             let builder = Builder { ctx: &ctx, aliases: &parser.aliases, base: 0 };
             let slow = builder.attr(first(pairs.next().unwrap())).unwrap_or_else(|_| panic!("{text}"));
             assert_eq!(fast, slow, "{text}");
+        }
+        for dict in ["{}", "{a = 1 : i32, b, c = \"s\"}", "{scale = 0.5 : f64, tag = \"w3\", z = [1, 2]}"] {
+            let mut p = TypeAttrParser::new(&ctx);
+            let (fast, end) =
+                super::dictionary(&mut p, dict, 0).unwrap_or_else(|| panic!("{dict}: declined"));
+            assert_eq!(end, dict.len());
+            let mut pairs = Grammar::parse(Rule::attr_entry, dict).unwrap();
+            let builder = Builder { ctx: &ctx, aliases: &parser.aliases, base: 0 };
+            assert_eq!(fast, builder.attr(first(pairs.next().unwrap())).unwrap(), "{dict}");
+        }
+        for declined in ["{a = 1, a = 2}", "{\"quoted\" = 1}", "{a = 1 b = 2}", "{1 = 2}"] {
+            let mut p = TypeAttrParser::new(&ctx);
+            assert!(super::dictionary(&mut p, declined, 0).is_none(), "{declined}");
         }
         for declined in ["128 : i8", "1 : i1", "1. : f32", "0x7FC00000 : f32", "1.5 : f80", "2 : ui8", "1.5"]
         {

@@ -151,6 +151,17 @@ impl<'a, 'c> TypeAttrParser<'a, 'c> {
     /// where MLIR's grammar has one (`1 : i32`, `"s" : i32`, `dense<...> : tensor<...>`);
     /// returns it and the offset after it.
     pub fn parse_attr(&mut self, src: &str, pos: usize) -> Result<(Attribute<'c>, usize), SyntaxError> {
+        if src.as_bytes().get(pos) == Some(&b'{') {
+            if let Some(done) = fast::dictionary(self, src, pos) {
+                return Ok(done);
+            }
+        }
+        self.parse_attr_value(src, pos)
+    }
+
+    /// [`parse_attr`](Self::parse_attr) without the dictionary fast path (used for the values
+    /// of a dictionary, so that nesting is the grammar's, which checks its depth).
+    fn parse_attr_value(&mut self, src: &str, pos: usize) -> Result<(Attribute<'c>, usize), SyntaxError> {
         let end = scan::attr_extent(src, pos)?;
         let text = &src[pos..end];
         if let Some(&a) = self.attrs.get(text) {
