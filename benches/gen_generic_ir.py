@@ -3,9 +3,15 @@
 attributes, nested regions) for the parse/verify/print benchmark. mlir-opt turns it into generic
 form; both tools then read that file.
 
-usage: gen_generic_ir.py OUT.mlir TARGET_MEGABYTES
+usage: gen_generic_ir.py OUT.mlir TARGET_MEGABYTES [--from-dir DIR]
+
+With --from-dir, the program is instead made of copies of the .mlir programs in DIR (dialect
+test programs: linalg, tosa, tensor, vector, scf, math, complex, cf, func, arith), each copy in
+its own nested module so that symbol names stay unique.
 """
+import os
 import random
+import re
 import sys
 
 
@@ -39,8 +45,29 @@ def function(out, index, rng):
     out.append(f"  return {iv}, {fv} : i32, f32\n}}\n")
 
 
+def from_dir(path, megabytes, directory):
+    bodies = []
+    for name in sorted(os.listdir(directory)):
+        if name.endswith(".mlir"):
+            text = open(os.path.join(directory, name)).read().strip()
+            if text.startswith("module"):
+                text = re.sub(r"^module\s*(@\w+)?\s*\{", "", text, count=1).rstrip()[:-1]
+            bodies.append(text)
+    out, size, k = [], 0, 0
+    while size < megabytes * 1_000_000 / 2.2:  # generic form is ~2.2x larger than this text
+        chunk = f"module @m{k} {{\n{bodies[k % len(bodies)]}\n}}\n"
+        out.append(chunk)
+        size += len(chunk)
+        k += 1
+    with open(path, "w") as f:
+        f.write("".join(out))
+
+
 def main():
     path, megabytes = sys.argv[1], float(sys.argv[2])
+    if len(sys.argv) > 4 and sys.argv[3] == "--from-dir":
+        from_dir(path, megabytes, sys.argv[4])
+        return
     rng = random.Random(42)
     out = []
     size = 0
