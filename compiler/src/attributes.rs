@@ -223,6 +223,8 @@ pub enum AttrKind<'c> {
         dialect: &'c str,
         /// Everything after the namespace, as written.
         body: &'c str,
+        /// The type after ` : ` (`#foo.bar : i32`), if one was written.
+        ty: Option<Type<'c>>,
     },
     /// `loc("file.mlir":3:7)` (with an optional end: `loc("f":3:7 to 4:1)`).
     FileLineColLoc {

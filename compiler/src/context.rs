@@ -8,7 +8,7 @@
 use std::cell::{Cell, RefCell};
 
 use bumpalo::Bump;
-use rustc_hash::FxHashSet as HashSet;
+use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 
 use crate::affine::AffineExpr;
 use crate::attributes::{AttrKind, Attribute, NamedAttr};
@@ -25,6 +25,13 @@ pub struct Context<'c> {
     allow_unregistered: Cell<bool>,
     /// The next [`AttrKind::Distinct`] id.
     next_distinct: Cell<u64>,
+    /// Alias names read from parsed files (`#name = attr`), which the printer may reuse for
+    /// values whose alias a dialect chooses (MLIR's `OpAsmDialectInterface::getAlias`).
+    attr_alias_names: RefCell<HashMap<Attribute<'c>, &'c str>>,
+    type_alias_names: RefCell<HashMap<Type<'c>, &'c str>>,
+    /// The same, by name (the last definition wins).
+    attrs_by_alias: RefCell<HashMap<&'c str, Attribute<'c>>>,
+    types_by_alias: RefCell<HashMap<&'c str, Type<'c>>>,
 }
 
 impl<'c> Context<'c> {
@@ -38,7 +45,53 @@ impl<'c> Context<'c> {
             registry,
             allow_unregistered: Cell::new(false),
             next_distinct: Cell::new(0),
+            attr_alias_names: RefCell::default(),
+            type_alias_names: RefCell::default(),
+            attrs_by_alias: RefCell::default(),
+            types_by_alias: RefCell::default(),
         }
+    }
+
+    /// Remembers that a parsed file named `attr` `#name` (the first name wins).
+    pub fn note_attr_alias(&self, attr: Attribute<'c>, name: &str) {
+        let name = self.intern_str(name);
+        self.attr_alias_names.borrow_mut().entry(attr).or_insert(name);
+        self.attrs_by_alias.borrow_mut().insert(name, attr);
+    }
+
+    /// Remembers that a parsed file named `ty` `!name` (the first name wins).
+    pub fn note_type_alias(&self, ty: Type<'c>, name: &str) {
+        let name = self.intern_str(name);
+        self.type_alias_names.borrow_mut().entry(ty).or_insert(name);
+        self.types_by_alias.borrow_mut().insert(name, ty);
+    }
+
+    /// The attribute a parsed file named `#name`.
+    pub fn attr_by_alias(&self, name: &str) -> Option<Attribute<'c>> {
+        self.attrs_by_alias.borrow().get(name).copied()
+    }
+
+    /// The type a parsed file named `!name`.
+    pub fn type_by_alias(&self, name: &str) -> Option<Type<'c>> {
+        self.types_by_alias.borrow().get(name).copied()
+    }
+
+    /// The alias name a parsed file gave `attr`, if any.
+    pub fn attr_alias_name(&self, attr: Attribute<'c>) -> Option<&'c str> {
+        let names = self.attr_alias_names.borrow();
+        if names.is_empty() {
+            return None;
+        }
+        names.get(&attr).copied()
+    }
+
+    /// The alias name a parsed file gave `ty`, if any.
+    pub fn type_alias_name(&self, ty: Type<'c>) -> Option<&'c str> {
+        let names = self.type_alias_names.borrow();
+        if names.is_empty() {
+            return None;
+        }
+        names.get(&ty).copied()
     }
 
     /// A new `distinct[..]<inner>` attribute, different from every other one.

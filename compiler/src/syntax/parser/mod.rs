@@ -317,6 +317,7 @@ impl<'a, 'c> OpAsmParser<'a, 'c> {
             if !self.ta.add_type_alias(name, ty) {
                 return Err(ParseError::new(at, format!("redefinition of type alias id '{name}'")));
             }
+            self.ctx.note_type_alias(ty, name);
             return Ok(());
         }
         let attr = if self.at(TokenKind::BareIdent) && self.text() == "loc" {
@@ -333,6 +334,7 @@ impl<'a, 'c> OpAsmParser<'a, 'c> {
         if self.attr_aliases.insert(name.to_owned(), attr).is_some() || !self.ta.add_attr_alias(name, attr) {
             return Err(ParseError::new(at, format!("redefinition of attribute alias id '{name}'")));
         }
+        self.ctx.note_attr_alias(attr, name);
         Ok(())
     }
 

@@ -14,6 +14,7 @@ use rustc_hash::FxHashMap as HashMap;
 use indexmap::{IndexMap, IndexSet};
 
 use crate::attributes::{AttrKind, Attribute};
+use crate::context::Context;
 use crate::ir::{BlockId, Ir, OpId};
 use crate::syntax::type_attr::AliasLookup;
 use crate::types::{Type, TypeKind};
@@ -116,8 +117,10 @@ enum Key<'c> {
     Type(Type<'c>),
 }
 
-struct Info {
-    base: Option<&'static str>,
+struct Info<'c> {
+    base: Option<&'c str>,
+    /// The name is used as is, not numbered (an alias a dialect chose, read from the input).
+    fixed: bool,
     depth: usize,
     deferrable: bool,
     children: Vec<usize>,
@@ -135,16 +138,25 @@ pub(crate) struct AliasTable<'c> {
     distinct: RefCell<IndexSet<Attribute<'c>>>,
 }
 
-struct Collector<'c> {
-    seen: IndexMap<Key<'c>, Info>,
+struct Collector<'a, 'c> {
+    ctx: &'a Context<'c>,
+    seen: IndexMap<Key<'c>, Info<'c>>,
+    /// Values opaque bodies refer to by alias, with the name they use.
+    referenced: HashMap<Key<'c>, &'c str>,
     handles: IndexSet<&'c str>,
     debug_info: bool,
 }
 
 impl<'c> AliasTable<'c> {
     /// Collects the aliases for printing `root` (and the resource handles it references).
-    pub fn collect(ir: &Ir<'c>, root: OpId, debug_info: bool, enabled: bool) -> Self {
-        let mut c = Collector { seen: IndexMap::new(), handles: IndexSet::new(), debug_info };
+    pub fn collect(ctx: &Context<'c>, ir: &Ir<'c>, root: OpId, debug_info: bool, enabled: bool) -> Self {
+        let mut c = Collector {
+            ctx,
+            seen: IndexMap::new(),
+            referenced: HashMap::default(),
+            handles: IndexSet::new(),
+            debug_info,
+        };
         c.visit_tree(ir, root);
         let mut table = AliasTable { resource_handles: c.handles, ..Default::default() };
         if !enabled {
@@ -156,13 +168,18 @@ impl<'c> AliasTable<'c> {
             let (ia, ib) = (&c.seen[a], &c.seen[b]);
             ia.depth.cmp(&ib.depth).then(is_type(b).cmp(&is_type(a))).then(ia.base.cmp(&ib.base))
         });
-        let mut counts: HashMap<&'static str, usize> = HashMap::default();
+        let mut counts: HashMap<&str, usize> = HashMap::default();
         for i in order {
             let (&key, info) = c.seen.get_index(i).expect("index in range");
             let base = info.base.unwrap_or_default();
-            let n = counts.entry(base).or_insert(0);
             let prefix = if matches!(key, Key::Type(_)) { '!' } else { '#' };
             let mut name = format!("{prefix}{base}");
+            if info.fixed {
+                table.names.insert(key, name);
+                table.defs.push((key, info.deferrable));
+                continue;
+            }
+            let n = counts.entry(base).or_insert(0);
             if *n > 0 {
                 if base.ends_with(|ch: char| ch.is_ascii_digit()) {
                     name.push('_');
@@ -236,7 +253,17 @@ impl<'c> AliasLookup<'c> for Hide<'_, 'c> {
     }
 }
 
-impl<'c> Collector<'c> {
+/// Whether an alias name read from the input is one mlir-opt's dialects would choose for a
+/// value Kiln does not alias itself: an attribute or type of a dialect mlir-opt registers, or
+/// a builtin one named by the test dialect's alias hook.
+fn adopt_alias(dialect: Option<&str>, name: &str) -> bool {
+    match dialect {
+        Some(d) => d == "test" || MLIR_DIALECTS.contains(&d),
+        None => name.contains("test"),
+    }
+}
+
+impl<'c> Collector<'_, 'c> {
     /// Visits `root` and everything nested in it in MLIR's order, iteratively.
     fn visit_tree(&mut self, ir: &Ir<'c>, root: OpId) {
         enum Step {
@@ -310,13 +337,33 @@ impl<'c> Collector<'c> {
         if let Some(i) = self.seen.get_index_of(&key) {
             return (self.seen[i].depth, i);
         }
-        let base = match ty.kind() {
+        let mut fixed = false;
+        let own = match ty.kind() {
             TypeKind::Tuple(items) if items.len() > 16 => Some("tuple"),
             _ => None,
         };
-        let (index, _) = self
-            .seen
-            .insert_full(key, Info { base, depth: base.map_or(0, |_| 1), deferrable, children: vec![] });
+        // A dialect's alias (read from the input) wins over the builtin one.
+        let base = self
+            .ctx
+            .type_alias_name(ty)
+            .filter(|name| {
+                let dialect = match ty.kind() {
+                    TypeKind::Opaque { dialect, .. } => Some(*dialect),
+                    _ => None,
+                };
+                fixed = adopt_alias(dialect, name) && own.is_none_or(|o| !name.starts_with(o));
+                fixed
+            })
+            .or(own);
+        let base = base.or_else(|| {
+            let name = self.referenced.get(&key).copied();
+            fixed |= name.is_some();
+            name
+        });
+        let (index, _) = self.seen.insert_full(
+            key,
+            Info { base, fixed, depth: base.map_or(0, |_| 1), deferrable, children: vec![] },
+        );
         if nesting > MAX_NESTING {
             return (0, index);
         }
@@ -341,6 +388,7 @@ impl<'c> Collector<'c> {
                 kids.extend(memory_space.map(TypeOrAttr::A));
             }
             TypeKind::Vector { elem, .. } => kids.push(TypeOrAttr::T(elem)),
+            TypeKind::Opaque { body, .. } => self.body_refs(body, &mut kids),
             _ => {}
         }
         self.finish(index, kids, deferrable, nesting)
@@ -359,10 +407,26 @@ impl<'c> Collector<'c> {
             AttrKind::IntegerSet(_) => Some("set"),
             AttrKind::Distinct { inner, .. } if !matches!(inner.kind(), AttrKind::Unit) => Some("distinct"),
             _ if attr.is_location() => Some("loc"),
-            AttrKind::Opaque { dialect, body } => upstream_alias(dialect, body),
+            AttrKind::Opaque { dialect, body, .. } => upstream_alias(dialect, body),
             _ => None,
         };
-        let info = Info { base, depth: base.map_or(0, |_| 1), deferrable, children: vec![] };
+        let mut fixed = false;
+        let base = base.or_else(|| {
+            self.ctx.attr_alias_name(attr).filter(|name| {
+                let dialect = match attr.kind() {
+                    AttrKind::Opaque { dialect, .. } => Some(*dialect),
+                    _ => None,
+                };
+                fixed = adopt_alias(dialect, name);
+                fixed
+            })
+        });
+        let base = base.or_else(|| {
+            let name = self.referenced.get(&key).copied();
+            fixed |= name.is_some();
+            name
+        });
+        let info = Info { base, fixed, depth: base.map_or(0, |_| 1), deferrable, children: vec![] };
         let (index, _) = self.seen.insert_full(key, info);
         if nesting > MAX_NESTING {
             return (0, index);
@@ -374,6 +438,10 @@ impl<'c> Collector<'c> {
             | AttrKind::Float { ty, .. }
             | AttrKind::Type(ty) => kids.push(TypeOrAttr::T(ty)),
             AttrKind::String { ty, .. } => kids.extend(ty.map(TypeOrAttr::T)),
+            AttrKind::Opaque { body, ty, .. } => {
+                self.body_refs(body, &mut kids);
+                kids.extend(ty.map(TypeOrAttr::T));
+            }
             AttrKind::Distinct { inner, .. } => kids.push(TypeOrAttr::A(inner)),
             AttrKind::Array(items) => kids.extend(items.iter().map(|&a| TypeOrAttr::A(a))),
             AttrKind::Dictionary(entries) => kids.extend(entries.iter().map(|e| TypeOrAttr::A(e.value))),
@@ -412,6 +480,13 @@ impl<'c> Collector<'c> {
             let (d, i) = match k {
                 TypeOrAttr::T(t) => self.visit_type(t, deferrable, nesting + 1),
                 TypeOrAttr::A(a) => self.visit_attr(a, deferrable, nesting + 1),
+                TypeOrAttr::Ref(key, levels) => {
+                    let (d, i) = match key {
+                        Key::Type(t) => self.visit_type(t, deferrable, nesting + 1),
+                        Key::Attr(a) => self.visit_attr(a, deferrable, nesting + 1),
+                    };
+                    (if d > 0 { d + levels } else { d }, i)
+                }
             };
             max_depth = max_depth.max(d);
             children.push(i);
@@ -422,6 +497,71 @@ impl<'c> Collector<'c> {
             info.depth = max_depth + 1;
         }
         (info.depth, index)
+    }
+
+    /// The aliases an opaque body refers to (`#di_file` in `di_subprogram<file = #di_file>`):
+    /// they are printed under the names the body uses.
+    fn body_refs(&mut self, body: &'c str, kids: &mut Vec<TypeOrAttr<'c>>) {
+        if !body.bytes().any(|b| b == b'#' || b == b'!') {
+            return;
+        }
+        let bytes = body.as_bytes();
+        let mut i = 0;
+        // `<` levels: the first is the attribute's own.
+        let mut angles = 0usize;
+        while i < bytes.len() {
+            match bytes[i] {
+                b'<' => {
+                    angles += 1;
+                    i += 1;
+                }
+                b'>' if i > 0 && bytes[i - 1] == b'-' => i += 1,
+                b'>' => {
+                    angles = angles.saturating_sub(1);
+                    i += 1;
+                }
+                b'"' => {
+                    i += 1;
+                    while i < bytes.len() && bytes[i] != b'"' {
+                        i += if bytes[i] == b'\\' { 2 } else { 1 };
+                    }
+                    i += 1;
+                }
+                sigil @ (b'#' | b'!') => {
+                    let start = i + 1;
+                    let mut end = start;
+                    while end < bytes.len()
+                        && (bytes[end].is_ascii_alphanumeric()
+                            || matches!(bytes[end], b'_' | b'$' | b'.' | b'-'))
+                    {
+                        end += 1;
+                    }
+                    let name = &body[start..end];
+                    let first_ok = name.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_');
+                    if first_ok && !name.contains('.') {
+                        let key = if sigil == b'#' {
+                            self.ctx.attr_by_alias(name).map(Key::Attr)
+                        } else {
+                            self.ctx.type_by_alias(name).map(Key::Type)
+                        };
+                        if let Some(key) = key {
+                            let kid = TypeOrAttr::Ref(key, angles.saturating_sub(1));
+                            self.referenced.insert(key, self.ctx.intern_str(name));
+                            if let Some(info) = self.seen.get_mut(&key) {
+                                if info.base.is_none() {
+                                    info.base = self.referenced.get(&key).copied();
+                                    info.fixed = true;
+                                    info.depth = info.depth.max(1);
+                                }
+                            }
+                            kids.push(kid);
+                        }
+                    }
+                    i = end.max(i + 1);
+                }
+                _ => i += 1,
+            }
+        }
     }
 
     fn mark_non_deferrable(&mut self, index: usize) {
@@ -439,4 +579,7 @@ impl<'c> Collector<'c> {
 enum TypeOrAttr<'c> {
     T(Type<'c>),
     A(Attribute<'c>),
+    /// An alias an opaque body refers to, inside this many nested `<...>` (each an attribute
+    /// of its own in the dialect's structure, one level deeper).
+    Ref(Key<'c>, usize),
 }

@@ -156,7 +156,7 @@ fn print_resources(out: &mut String, m: &Module<'_>, handles: &indexmap::IndexSe
 impl<'p, 'c> OpAsmPrinter<'p, 'c> {
     fn new(ctx: &'p Context<'c>, ir: &'p Ir<'c>, root: OpId, opts: &'p PrintOptions) -> Self {
         let names = Names::new(ir, root, opts.generic);
-        let aliases = AliasTable::collect(ir, root, opts.debug_info, !opts.local_scope);
+        let aliases = AliasTable::collect(ctx, ir, root, opts.debug_info, !opts.local_scope);
         OpAsmPrinter {
             ctx,
             ir,

@@ -347,9 +347,11 @@ impl<'c> Builder<'_, '_, 'c> {
                     None => self.err_end(&pair, format!("undefined symbol alias id '{name}'")),
                 }
             }
-            Rule::dialect_attr => {
-                let (dialect, body) = self.dialect_symbol(&pair, "#")?;
-                Ok(ctx.attr(AttrKind::Opaque { dialect, body }))
+            Rule::dialect_attr_typed => {
+                let mut it = pair.into_inner();
+                let (dialect, body) = self.dialect_symbol(&it.next().unwrap(), "#")?;
+                let ty = it.next().map(|t| self.ty(first(t))).transpose()?;
+                Ok(ctx.attr(AttrKind::Opaque { dialect, body, ty }))
             }
             Rule::dense_attr | Rule::sparse_attr | Rule::dense_resource_attr | Rule::array_dense_attr => {
                 super::dense::build(self, pair)

@@ -323,9 +323,9 @@ impl<'c> Printer<'_, '_, 'c> {
                 self.out.push('>');
                 None
             }
-            AttrKind::Opaque { dialect, body } => {
+            AttrKind::Opaque { dialect, body, ty } => {
                 dialect_symbol(self.out, '#', dialect, body);
-                None
+                ty
             }
             AttrKind::FileLineColLoc { .. }
             | AttrKind::NameLoc { .. }
