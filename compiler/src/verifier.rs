@@ -235,11 +235,13 @@ impl<'c> Verifier<'_, 'c> {
     }
 
     /// Graph regions (no dominance): regions of ops with `NoTerminator` that hold a symbol
-    /// table, i.e. module bodies, as MLIR's `RegionKindInterface` says for `builtin.module`.
+    /// table, i.e. module bodies, as MLIR's `RegionKindInterface` says for `builtin.module`;
+    /// and, as MLIR conservatively assumes, every single-block region of an unregistered op
+    /// (MLIR takes multi-block regions to have SSA dominance whatever their owner).
     fn is_graph_region(&self, region: RegionId) -> bool {
-        self.ir
-            .region_owner(region)
-            .and_then(|o| self.ir.op(o).def)
-            .is_some_and(|d| d.has_trait(Trait::NoTerminator) && d.has_trait(Trait::SymbolTable))
+        self.ir.region_owner(region).is_some_and(|o| match self.ir.op(o).def {
+            None => self.ir.region_blocks(region).nth(1).is_none(),
+            Some(d) => d.has_trait(Trait::NoTerminator) && d.has_trait(Trait::SymbolTable),
+        })
     }
 }

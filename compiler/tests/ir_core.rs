@@ -83,6 +83,10 @@ fn verifier_reports_uses_before_definitions() {
     let f = ir.create_op(s);
     let block = ir.create_block();
     ir.append_block(ir.regions(f)[0], block);
+    // A second block: like MLIR, Kiln takes a single-block region of an unregistered op to
+    // be a graph region, and a multi-block one to have SSA dominance.
+    let exit = ir.create_block();
+    ir.append_block(ir.regions(f)[0], exit);
     let a = op(&ctx, &mut ir, "t.a", &[], 1);
     let va = ir.results(a)[0];
     let b = op(&ctx, &mut ir, "t.b", &[va], 0);

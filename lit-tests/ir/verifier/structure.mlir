@@ -56,3 +56,16 @@ func.func @isolation(%arg0: i32) {
 
 // expected-error @+1 {{'func.return' op expects parent op 'func.func'}}
 "func.return"() : () -> ()
+
+// -----
+
+// An unregistered op's single-block region may be a graph region, but MLIR takes a
+// multi-block region to have SSA dominance whatever its owner.
+"test.cfg"() ({
+  "test.br"()[^bb1] : () -> ()
+^bb1:
+  // expected-error @+1 {{operand #0 does not dominate this use}}
+  "test.use"(%w) : (i8) -> ()
+  %w = "test.def"() : () -> i8
+  "test.end"() : () -> ()
+}) : () -> ()

@@ -1,0 +1,4 @@
+// kiln-opt parses, verifies and reprints these corpus files (mlir-opt 22's generic output)
+// byte for byte; the corpus unit test reads them without the verifier.
+// RUN: %kiln-opt --allow-unregistered-dialect --mlir-print-op-generic %S/corpus/unregistered_graph_regions.mlir > %t.graph
+// RUN: diff %S/corpus/unregistered_graph_regions.mlir %t.graph
