@@ -2,3 +2,5 @@
 // byte for byte; the corpus unit test reads them without the verifier.
 // RUN: %kiln-opt --allow-unregistered-dialect --mlir-print-op-generic %S/corpus/unregistered_graph_regions.mlir > %t.graph
 // RUN: diff %S/corpus/unregistered_graph_regions.mlir %t.graph
+// RUN: %kiln-opt --allow-unregistered-dialect --mlir-print-op-generic %S/corpus/vector_dialect_elements.mlir > %t.vec
+// RUN: diff %S/corpus/vector_dialect_elements.mlir %t.vec

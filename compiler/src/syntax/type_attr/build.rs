@@ -218,7 +218,12 @@ impl<'c> Builder<'_, '_, 'c> {
         }
         let elem_pair = it.next().unwrap();
         let elem = self.ty(elem_pair.clone())?;
-        if !matches!(elem.kind(), TypeKind::Integer { .. } | TypeKind::Index | TypeKind::Float(_)) {
+        // Dialect types may implement MLIR's `VectorElementTypeInterface` (`!llvm.ptr`,
+        // `!llvm.ppc_fp128`, `!llvm.target<...>`); Kiln cannot tell which, so it takes them all.
+        if !matches!(
+            elem.kind(),
+            TypeKind::Integer { .. } | TypeKind::Index | TypeKind::Float(_) | TypeKind::Opaque { .. }
+        ) {
             return self.err(&elem_pair, "vector elements must be int/index/float type");
         }
         let shape = self.ctx.alloc_slice(&shape);
