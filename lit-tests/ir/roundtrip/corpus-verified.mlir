@@ -4,3 +4,5 @@
 // RUN: diff %S/corpus/unregistered_graph_regions.mlir %t.graph
 // RUN: %kiln-opt --allow-unregistered-dialect --mlir-print-op-generic %S/corpus/vector_dialect_elements.mlir > %t.vec
 // RUN: diff %S/corpus/vector_dialect_elements.mlir %t.vec
+// RUN: %kiln-opt --allow-unregistered-dialect --mlir-print-op-generic %S/corpus/resources_test_dialect.mlir > %t.res
+// RUN: diff %S/corpus/resources_test_dialect.mlir %t.res

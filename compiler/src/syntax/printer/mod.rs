@@ -102,12 +102,23 @@ type ResourceGroup<'a> = (&'a str, Vec<(&'a str, &'a str)>);
 
 fn print_resources(out: &mut String, m: &Module<'_>, handles: &indexmap::IndexSet<&str>) {
     let mut sections: Vec<(&str, Vec<ResourceGroup<'_>>)> = Vec::new();
-    if let Some(builtin) = m.resources.get("dialect_resources").and_then(|d| d.get("builtin")) {
+    let dialect_resources = m.resources.get("dialect_resources");
+    let mut groups: Vec<ResourceGroup<'_>> = Vec::new();
+    // mlir-opt prints the test dialect's group before builtin's.
+    if let Some(test) = dialect_resources.and_then(|d| d.get("test")) {
+        if !test.is_empty() {
+            groups.push(("test", test.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect()));
+        }
+    }
+    if let Some(builtin) = dialect_resources.and_then(|d| d.get("builtin")) {
         let entries: Vec<(&str, &str)> =
             handles.iter().filter_map(|h| builtin.get(*h).map(|v| (*h, v.as_str()))).collect();
         if !entries.is_empty() {
-            sections.push(("dialect_resources", vec![("builtin", entries)]));
+            groups.push(("builtin", entries));
         }
+    }
+    if !groups.is_empty() {
+        sections.push(("dialect_resources", groups));
     }
     if let Some(ext) = m.resources.get("external_resources") {
         let groups: Vec<_> = ext
