@@ -32,6 +32,8 @@ pub struct Context<'c> {
     /// The same, by name (the last definition wins).
     attrs_by_alias: RefCell<HashMap<&'c str, Attribute<'c>>>,
     types_by_alias: RefCell<HashMap<&'c str, Type<'c>>>,
+    /// Where each alias definition came in the parsed files (`true` for types), by name.
+    alias_positions: RefCell<HashMap<(bool, &'c str), u32>>,
 }
 
 impl<'c> Context<'c> {
@@ -49,6 +51,7 @@ impl<'c> Context<'c> {
             type_alias_names: RefCell::default(),
             attrs_by_alias: RefCell::default(),
             types_by_alias: RefCell::default(),
+            alias_positions: RefCell::default(),
         }
     }
 
@@ -57,6 +60,18 @@ impl<'c> Context<'c> {
         let name = self.intern_str(name);
         self.attr_alias_names.borrow_mut().entry(attr).or_insert(name);
         self.attrs_by_alias.borrow_mut().insert(name, attr);
+        self.note_alias_position(false, name);
+    }
+
+    fn note_alias_position(&self, is_type: bool, name: &'c str) {
+        let mut positions = self.alias_positions.borrow_mut();
+        let next = positions.len() as u32;
+        positions.entry((is_type, name)).or_insert(next);
+    }
+
+    /// The position of alias `name`'s definition among those parsed (types when `is_type`).
+    pub fn alias_position(&self, is_type: bool, name: &str) -> Option<u32> {
+        self.alias_positions.borrow().get(&(is_type, name)).copied()
     }
 
     /// Remembers that a parsed file named `ty` `!name` (the first name wins).
@@ -64,6 +79,7 @@ impl<'c> Context<'c> {
         let name = self.intern_str(name);
         self.type_alias_names.borrow_mut().entry(ty).or_insert(name);
         self.types_by_alias.borrow_mut().insert(name, ty);
+        self.note_alias_position(true, name);
     }
 
     /// The attribute a parsed file named `#name`.

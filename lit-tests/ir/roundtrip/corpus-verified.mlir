@@ -6,3 +6,5 @@
 // RUN: diff %S/corpus/vector_dialect_elements.mlir %t.vec
 // RUN: %kiln-opt --allow-unregistered-dialect --mlir-print-op-generic %S/corpus/resources_test_dialect.mlir > %t.res
 // RUN: diff %S/corpus/resources_test_dialect.mlir %t.res
+// RUN: %kiln-opt --allow-unregistered-dialect --mlir-print-op-generic %S/corpus/aliases_recursive_order.mlir > %t.rec
+// RUN: diff %S/corpus/aliases_recursive_order.mlir %t.rec

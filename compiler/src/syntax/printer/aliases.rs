@@ -124,6 +124,9 @@ struct Info<'c> {
     depth: usize,
     deferrable: bool,
     children: Vec<usize>,
+    /// When the walk finished this value (0: never); a child finished later is an ancestor
+    /// still in progress, reached again through recursion.
+    finished: u32,
 }
 
 /// The aliases chosen for one print.
@@ -145,6 +148,8 @@ struct Collector<'a, 'c> {
     referenced: HashMap<Key<'c>, &'c str>,
     handles: IndexSet<&'c str>,
     debug_info: bool,
+    /// Values finished so far (see [`Info::finished`]).
+    finished: u32,
 }
 
 impl<'c> AliasTable<'c> {
@@ -156,8 +161,10 @@ impl<'c> AliasTable<'c> {
             referenced: HashMap::default(),
             handles: IndexSet::new(),
             debug_info,
+            finished: 0,
         };
         c.visit_tree(ir, root);
+        c.follow_input_order();
         let mut table = AliasTable { resource_handles: c.handles, ..Default::default() };
         if !enabled {
             return table;
@@ -264,6 +271,76 @@ fn adopt_alias(dialect: Option<&str>, name: &str) -> bool {
 }
 
 impl<'c> Collector<'_, 'c> {
+    /// Aliased values the input defined keep the input's relative order (deferred ones and
+    /// the others apart): MLIR's
+    /// depth of an alias can hang on what its dialect prints (a recursive type visits itself),
+    /// which Kiln cannot see, but mlir-opt printed the definitions sorted by (depth, types
+    /// first, name). Where the input order goes against Kiln's sort key, the later alias is
+    /// deepened; then every value is kept deeper than its children, so that definitions still
+    /// come after the aliases they use.
+    fn follow_input_order(&mut self) {
+        // (deferred, input position, index) of every aliased value the input defined.
+        let mut fixed: Vec<(bool, u32, usize)> = Vec::new();
+        for (i, (key, info)) in self.seen.iter().enumerate() {
+            if info.base.is_none() {
+                continue;
+            }
+            let input_name = match *key {
+                Key::Type(t) => self.ctx.type_alias_name(t),
+                Key::Attr(a) => self.ctx.attr_alias_name(a),
+            };
+            let is_type = matches!(key, Key::Type(_));
+            if let Some(pos) = input_name.and_then(|n| self.ctx.alias_position(is_type, n)) {
+                fixed.push((info.deferrable, pos, i));
+            }
+        }
+        if fixed.len() < 2 {
+            return;
+        }
+        fixed.sort_unstable();
+        let rank = |seen: &IndexMap<Key<'c>, Info<'c>>, i: usize| {
+            let (key, info) = seen.get_index(i).expect("index in range");
+            (!matches!(key, Key::Type(_)), info.base)
+        };
+        let mut changed = false;
+        for w in 1..fixed.len() {
+            if fixed[w - 1].0 != fixed[w].0 {
+                continue;
+            }
+            let (prev, cur) = (fixed[w - 1].2, fixed[w].2);
+            let prev_depth = self.seen[prev].depth;
+            let mut depth = self.seen[cur].depth.max(prev_depth);
+            if depth == prev_depth && rank(&self.seen, cur) < rank(&self.seen, prev) {
+                depth += 1;
+            }
+            if depth != self.seen[cur].depth {
+                self.seen[cur].depth = depth;
+                changed = true;
+            }
+        }
+        if !changed {
+            return;
+        }
+        // Keep parents deeper than their children, children first (recursion's back edges
+        // lead to a value finished later: they are left out).
+        let mut by_finish: Vec<usize> = (0..self.seen.len()).filter(|&i| self.seen[i].finished > 0).collect();
+        by_finish.sort_unstable_by_key(|&i| self.seen[i].finished);
+        for i in by_finish {
+            let done = self.seen[i].finished;
+            let need = self.seen[i]
+                .children
+                .iter()
+                .map(|&c| &self.seen[c])
+                .filter(|c| c.finished > 0 && c.finished < done && c.depth > 0)
+                .map(|c| c.depth + 1)
+                .max()
+                .unwrap_or(0);
+            if need > self.seen[i].depth {
+                self.seen[i].depth = need;
+            }
+        }
+    }
+
     /// Visits `root` and everything nested in it in MLIR's order, iteratively.
     fn visit_tree(&mut self, ir: &Ir<'c>, root: OpId) {
         enum Step {
@@ -362,7 +439,7 @@ impl<'c> Collector<'_, 'c> {
         });
         let (index, _) = self.seen.insert_full(
             key,
-            Info { base, fixed, depth: base.map_or(0, |_| 1), deferrable, children: vec![] },
+            Info { base, fixed, depth: base.map_or(0, |_| 1), deferrable, children: vec![], finished: 0 },
         );
         if nesting > MAX_NESTING {
             return (0, index);
@@ -426,7 +503,8 @@ impl<'c> Collector<'_, 'c> {
             fixed |= name.is_some();
             name
         });
-        let info = Info { base, fixed, depth: base.map_or(0, |_| 1), deferrable, children: vec![] };
+        let info =
+            Info { base, fixed, depth: base.map_or(0, |_| 1), deferrable, children: vec![], finished: 0 };
         let (index, _) = self.seen.insert_full(key, info);
         if nesting > MAX_NESTING {
             return (0, index);
@@ -491,7 +569,9 @@ impl<'c> Collector<'_, 'c> {
             max_depth = max_depth.max(d);
             children.push(i);
         }
+        self.finished += 1;
         let info = &mut self.seen[index];
+        info.finished = self.finished;
         info.children = children;
         if max_depth > 0 {
             info.depth = max_depth + 1;
