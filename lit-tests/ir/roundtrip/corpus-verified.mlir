@@ -8,3 +8,5 @@
 // RUN: diff %S/corpus/resources_test_dialect.mlir %t.res
 // RUN: %kiln-opt --allow-unregistered-dialect --mlir-print-op-generic %S/corpus/aliases_recursive_order.mlir > %t.rec
 // RUN: diff %S/corpus/aliases_recursive_order.mlir %t.rec
+// RUN: %kiln-opt --allow-unregistered-dialect --mlir-print-op-generic %S/corpus/attrs_dense_resource_quoted.mlir > %t.dr
+// RUN: diff %S/corpus/attrs_dense_resource_quoted.mlir %t.dr

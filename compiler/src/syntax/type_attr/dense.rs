@@ -237,7 +237,14 @@ pub(super) fn build<'c>(b: &Builder<'_, '_, 'c>, pair: Pair<'_, Rule>) -> Result
             if !matches!(ty.kind(), TypeKind::RankedTensor { .. } | TypeKind::Vector { .. }) {
                 return Err(b.error_at(at, "expected a shaped type for dense_resource"));
             }
-            let handle = ctx.intern_str(parts[0].as_str());
+            // A quoted handle (`dense_resource<"a\22b">`) names the key it decodes to.
+            let handle = match parts[0].as_rule() {
+                Rule::string => {
+                    let bytes = super::literal::string_value(b, parts[0].clone())?;
+                    ctx.intern_str(&String::from_utf8_lossy(&bytes))
+                }
+                _ => ctx.intern_str(parts[0].as_str()),
+            };
             Ok(ctx.attr(AttrKind::DenseResource { handle, ty }))
         }
         Rule::sparse_attr => {

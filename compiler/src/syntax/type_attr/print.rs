@@ -269,7 +269,9 @@ impl<'c> Printer<'_, '_, 'c> {
                 Some(ty)
             }
             AttrKind::DenseResource { handle, ty } => {
-                write!(self.out, "dense_resource<{handle}>").unwrap();
+                self.out.push_str("dense_resource<");
+                crate::syntax::lexer::print_keyword_or_string(self.out, handle);
+                self.out.push('>');
                 Some(ty)
             }
             AttrKind::DenseArray { elem, len, bytes } => {
