@@ -134,23 +134,23 @@ fn print_expr(out: &mut String, e: &AffineExpr<'_>, binding: Binding) {
     close(out)
 }
 
-fn print_ids(out: &mut String, num_dims: u32, num_symbols: u32) {
-    out.push('(');
-    for i in 0..num_dims {
+/// Appends `items`, each written by `each`, separated by `, `.
+fn push_list<T>(out: &mut String, items: impl IntoIterator<Item = T>, mut each: impl FnMut(&mut String, T)) {
+    for (i, item) in items.into_iter().enumerate() {
         if i > 0 {
             out.push_str(", ");
         }
-        write!(out, "d{i}").unwrap();
+        each(out, item);
     }
+}
+
+fn print_ids(out: &mut String, num_dims: u32, num_symbols: u32) {
+    out.push('(');
+    push_list(out, 0..num_dims, |o, i| write!(o, "d{i}").unwrap());
     out.push(')');
     if num_symbols > 0 {
         out.push('[');
-        for i in 0..num_symbols {
-            if i > 0 {
-                out.push_str(", ");
-            }
-            write!(out, "s{i}").unwrap();
-        }
+        push_list(out, 0..num_symbols, |o, i| write!(o, "s{i}").unwrap());
         out.push(']');
     }
 }
@@ -169,12 +169,7 @@ impl fmt::Display for AffineMap<'_> {
         let mut s = String::new();
         print_ids(&mut s, self.num_dims, self.num_symbols);
         s.push_str(" -> (");
-        for (i, r) in self.results.iter().enumerate() {
-            if i > 0 {
-                s.push_str(", ");
-            }
-            print_expr(&mut s, r, Binding::Weak);
-        }
+        push_list(&mut s, self.results, |o, r| print_expr(o, r, Binding::Weak));
         s.push(')');
         f.write_str(&s)
     }
@@ -189,13 +184,10 @@ impl fmt::Display for IntegerSet<'_> {
         if self.constraints.is_empty() {
             s.push_str("1 == 0");
         }
-        for (i, (e, is_eq)) in self.constraints.iter().enumerate() {
-            if i > 0 {
-                s.push_str(", ");
-            }
-            print_expr(&mut s, e, Binding::Weak);
-            s.push_str(if *is_eq { " == 0" } else { " >= 0" });
-        }
+        push_list(&mut s, self.constraints, |o, (e, is_eq)| {
+            print_expr(o, e, Binding::Weak);
+            o.push_str(if *is_eq { " == 0" } else { " >= 0" });
+        });
         s.push(')');
         f.write_str(&s)
     }
