@@ -20,6 +20,7 @@ mod report;
 mod runner;
 mod shell;
 mod subst;
+mod times;
 mod tools;
 
 use clap::Parser;
@@ -135,9 +136,11 @@ fn run_checked(options: Options) -> Result<i32, String> {
     let mut reporter = Reporter::new(verbosity, progress, tests.len());
     reporter.start(workers);
     let timeout = options.timeout.map(Duration::from_secs_f64);
-    runner::run_all(&tests, workers, timeout, |index, outcome| {
+    let order = times::order(&tests);
+    let durations = runner::run_all(&tests, &order, workers, timeout, |index, outcome| {
         reporter.report(&tests[index], &outcome);
     });
+    times::record(&tests, &durations);
     Ok(reporter.finish())
 }
 

@@ -87,33 +87,40 @@ pub struct Outcome {
     pub output: String,
 }
 
-/// Runs `tests` on `workers` threads with a per-test `timeout`, calling
-/// `report` with each test's index and outcome as they finish.
+/// Runs `tests` on `workers` threads with a per-test `timeout`, starting them in `order` (test
+/// indices), calling `report` with each test's index and outcome as they finish. Returns each
+/// test's wall time.
 pub fn run_all(
     tests: &[Test],
+    order: &[usize],
     workers: usize,
     timeout: Option<Duration>,
     mut report: impl FnMut(usize, Outcome),
-) {
+) -> Vec<Duration> {
     let next = AtomicUsize::new(0);
     let (sender, receiver) = mpsc::channel();
+    let mut durations = vec![Duration::ZERO; tests.len()];
     std::thread::scope(|scope| {
         for _ in 0..workers.clamp(1, tests.len().max(1)) {
             let sender = sender.clone();
             let next = &next;
-            scope.spawn(move || loop {
-                let index = next.fetch_add(1, Ordering::Relaxed);
-                let Some(test) = tests.get(index) else { break };
-                if sender.send((index, run_test(test, timeout))).is_err() {
-                    break;
+            scope.spawn(move || {
+                while let Some(&index) = order.get(next.fetch_add(1, Ordering::Relaxed)) {
+                    let start = Instant::now();
+                    let outcome = run_test(&tests[index], timeout);
+                    if sender.send((index, outcome, start.elapsed())).is_err() {
+                        break;
+                    }
                 }
             });
         }
         drop(sender);
-        for (index, outcome) in receiver {
+        for (index, outcome, elapsed) in receiver {
+            durations[index] = elapsed;
             report(index, outcome);
         }
     });
+    durations
 }
 
 /// Runs one test.
