@@ -63,12 +63,25 @@ pub struct Options {
     /// Kill a test running longer than this many seconds.
     #[arg(long, value_name = "SECONDS")]
     pub timeout: Option<f64>,
+    /// The order tests start in: `smart` (as lit: tests never timed first, then the slowest
+    /// first, from the suite's `.kiln_lit_test_times`) or `lexical` (discovery order).
+    #[arg(long, value_enum, default_value = "smart")]
+    pub order: TestOrder,
     /// Directory searched first for tools (default: kiln-lit's own).
     #[arg(long, env = "KILN_BIN_DIR")]
     pub bin_dir: Option<PathBuf>,
     /// `name=value`: use `value` as the command for tool `name`.
     #[arg(short = 'D', long = "param", value_name = "NAME=VALUE", value_parser = parse_param)]
     pub params: Vec<(String, String)>,
+}
+
+/// The order tests start in (see [`Options::order`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum TestOrder {
+    /// Slowest first, by the recorded durations.
+    Smart,
+    /// Discovery order.
+    Lexical,
 }
 
 fn parse_param(text: &str) -> Result<(String, String), String> {
@@ -136,7 +149,10 @@ fn run_checked(options: Options) -> Result<i32, String> {
     let mut reporter = Reporter::new(verbosity, progress, tests.len());
     reporter.start(workers);
     let timeout = options.timeout.map(Duration::from_secs_f64);
-    let order = times::order(&tests);
+    let order = match options.order {
+        TestOrder::Smart => times::order(&tests),
+        TestOrder::Lexical => (0..tests.len()).collect(),
+    };
     let durations = runner::run_all(&tests, &order, workers, timeout, |index, outcome| {
         reporter.report(&tests[index], &outcome);
     });
