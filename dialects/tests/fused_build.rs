@@ -8,9 +8,9 @@ use kiln_compiler::syntax::{parse_source, print_module, PrintOptions};
 use kiln_compiler::verifier::verify;
 use kiln_compiler::{Context, Ir, Module, OpId, SourceMgr};
 use kiln_dialects::fused::{build_region, region_inputs_outputs, RegionKind};
-use kiln_dialects::hl::infer::tensor_parts;
+use kiln_dialects::hl::accessors::tensor_parts;
+use kiln_dialects::hl::interp::program::{dtype_of, run_function};
 use kiln_dialects::hl::interp::{random_tensor, Tensor};
-use kiln_dialects::hl::interpret::{dtype_of, run_function};
 
 fn parse<'c>(ctx: &Context<'c>, text: &str) -> Module<'c> {
     let mut sm = SourceMgr::new();

@@ -21,8 +21,8 @@ use kiln_compiler::ir::WalkOrder;
 use kiln_compiler::pass::{OptionKind, Pass, PassContext, PassFailed, PassInfo, PassOptionSpec, PassOptions};
 use kiln_compiler::rewrite::Rewriter;
 use kiln_compiler::{Diagnostic, OpId, ValueId};
-use kiln_dialects::hl::build::HlBuilder;
-use kiln_dialects::hl::infer::{float_value, normalize_axis, tensor_parts};
+use kiln_dialects::hl::accessors::{float_value, normalize_axis, tensor_parts};
+use kiln_dialects::hl::builder::HlBuilder;
 use kiln_dialects::hl::{self as hl};
 
 /// The composites this pass knows.

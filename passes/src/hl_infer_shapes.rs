@@ -13,7 +13,8 @@
 use kiln_compiler::ir::WalkOrder;
 use kiln_compiler::pass::{Pass, PassContext, PassFailed, PassInfo, PassOptions};
 use kiln_compiler::{OpId, DYNAMIC};
-use kiln_dialects::hl::infer::{compatible, tensor_parts, InferInput};
+use kiln_dialects::hl::accessors::tensor_parts;
+use kiln_dialects::hl::infer::{compatible, InferInput};
 use kiln_dialects::hl::interfaces::hl_op;
 
 /// Registration record.

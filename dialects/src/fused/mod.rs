@@ -11,16 +11,18 @@
 //! }
 //! ```
 //!
-//! [`build::build_region`] wraps a convex set of `hl` ops into a region; the
+//! [`builder::build_region`] wraps a convex set of `hl` ops into a region; the
 //! `fused-outline` / `fused-inline` passes move regions into kernel functions and back; the
 //! `hl` interpreter runs regions, so fused and unfused programs compute bit-identical results.
 
-pub mod build;
+pub mod builder;
+mod kind;
 mod ops;
 mod syntax;
 pub mod verify;
 
-pub use build::{build_region, region_inputs_outputs, RegionKind};
+pub use builder::{build_region, region_inputs_outputs};
+pub use kind::RegionKind;
 pub use ops::*;
 
 use kiln_compiler::Dialect;

@@ -20,7 +20,7 @@ use kiln_compiler::syntax::custom::{
 use kiln_compiler::types::{Type, TypeKind};
 use kiln_compiler::{OpId, OperationState};
 
-use super::build::RegionKind;
+use super::kind::RegionKind;
 
 /// `fused.region kind? (%arg = %in, ...) : (types) -> results (attributes {...})? { body }`.
 pub static REGION_SYNTAX: CustomSyntax =

@@ -11,7 +11,7 @@
 
 use kiln_compiler::{Context, Ir, OpId};
 
-use super::build::RegionKind;
+use super::kind::RegionKind;
 use crate::hl::interfaces::{hl_op, FusionCategory};
 
 /// What the ops of a body contain, for kind checks.

@@ -13,8 +13,8 @@
 use kiln_compiler::rewrite::{PatternSet, RewritePattern, Rewriter};
 use kiln_compiler::{AttrKind, DenseData, FloatKind, OpId, Type, TypeKind, ValueId};
 
-use super::build::{splat, HlBuilder};
-use super::infer::tensor_parts;
+use super::accessors::tensor_parts;
+use super::builder::{splat, HlBuilder};
 
 /// Adds the `hl` canonicalization patterns.
 pub fn populate(patterns: &mut PatternSet) {
@@ -187,7 +187,7 @@ impl RewritePattern for TransposeTranspose {
         let Some(d) = rw.ir.defining_op(inner).filter(|&d| rw.ir.op(d).name == "hl.transpose") else {
             return false;
         };
-        let perm = |o: OpId| super::infer::int_list(rw.ir.attr(o, "perm")).ok();
+        let perm = |o: OpId| super::accessors::int_list(rw.ir.attr(o, "perm")).ok();
         let (Some(outer), Some(first)) = (perm(op), perm(d)) else { return false };
         let Some(composed) =
             outer.iter().map(|&i| first.get(i as usize).copied()).collect::<Option<Vec<i64>>>()
@@ -218,7 +218,7 @@ impl RewritePattern for Identity {
         let name = rw.ir.op(op).name;
         let identity = match name {
             "hl.broadcast_to" | "hl.reshape" | "hl.cast" | "hl.dropout" => true,
-            "hl.transpose" => super::infer::int_list(rw.ir.attr(op, "perm"))
+            "hl.transpose" => super::accessors::int_list(rw.ir.attr(op, "perm"))
                 .is_ok_and(|p| p.iter().enumerate().all(|(i, &d)| d == i as i64)),
             _ => false,
         };

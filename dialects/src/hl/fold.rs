@@ -6,8 +6,8 @@
 use kiln_compiler::dialect::FoldResult;
 use kiln_compiler::{Attribute, Context, Ir, NamedAttr, OpId, OperationState, Type, DYNAMIC};
 
-use super::infer::tensor_parts;
-use super::interpret::{dense_to_tensor, eval_op, tensor_to_dense};
+use super::accessors::tensor_parts;
+use super::interp::program::{dense_to_tensor, eval_op, tensor_to_dense};
 use super::CONSTANT;
 
 /// Largest result (in elements) that folding materializes.

@@ -3,7 +3,9 @@
 //! attributes and its declared result type (for ops whose result type is given, not derived:
 //! `cast`, `reshape`, `broadcast_to`, `constant`), and returns the inferred type or a message.
 
-use kiln_compiler::{AttrKind, Attribute, Context, Type, TypeKind, DYNAMIC};
+use kiln_compiler::{AttrKind, Attribute, Context, Type, DYNAMIC};
+
+use super::accessors::{bool_attr, float_value, int_list, normalize_axis, tensor_parts};
 
 /// What inference sees of an op.
 pub struct InferInput<'a, 'c> {
@@ -17,14 +19,6 @@ pub struct InferInput<'a, 'c> {
 
 /// A result type inference function.
 pub type InferFn = for<'a, 'c> fn(&Context<'c>, &InferInput<'a, 'c>) -> Result<Type<'c>, String>;
-
-/// Shape and element type of a ranked tensor.
-pub fn tensor_parts(t: Type<'_>) -> Option<(&[i64], Type<'_>)> {
-    match *t.kind() {
-        TypeKind::RankedTensor { shape, elem, .. } => Some((shape, elem)),
-        _ => None,
-    }
-}
 
 fn parts<'c>(t: Type<'c>) -> Result<(&'c [i64], Type<'c>), String> {
     tensor_parts(t).ok_or_else(|| format!("expected a ranked tensor, but got '{t}'"))
@@ -222,27 +216,6 @@ pub fn compatible(a: Type<'_>, b: Type<'_>) -> bool {
     }
 }
 
-/// Integer list attribute (array of integers), e.g. `axes = [0, 1]`.
-pub fn int_list(a: Option<Attribute<'_>>) -> Result<Vec<i64>, String> {
-    let Some(a) = a else { return Ok(Vec::new()) };
-    let items = a.as_array().ok_or_else(|| format!("expected an array of integers, but got {a}"))?;
-    items
-        .iter()
-        .map(|i| i.as_int().map(|v| v as i64).ok_or_else(|| format!("expected an integer, but got {i}")))
-        .collect()
-}
-
-/// Normalizes an axis (negative counts from the end) against `rank`.
-pub fn normalize_axis(axis: i64, rank: usize) -> Result<usize, String> {
-    let r = rank as i64;
-    let a = if axis < 0 { axis + r } else { axis };
-    if (0..r).contains(&a) {
-        Ok(a as usize)
-    } else {
-        Err(format!("axis {axis} is out of range for rank {rank}"))
-    }
-}
-
 fn axes_of(input: &InferInput<'_, '_>, name: &str, rank: usize) -> Result<Vec<usize>, String> {
     let mut axes = int_list((input.attr)(name))?
         .into_iter()
@@ -278,7 +251,7 @@ pub fn reduce<'c>(ctx: &Context<'c>, input: &InferInput<'_, 'c>) -> Result<Type<
     if axes.is_empty() {
         return Err("attribute 'axes' must name at least one axis".into());
     }
-    let keep = super::interfaces::bool_attr((input.attr)("keep_dims"));
+    let keep = bool_attr((input.attr)("keep_dims"));
     Ok(ctx.tensor_type(&reduced_shape(shape, &axes, keep), elem))
 }
 
@@ -287,7 +260,7 @@ pub fn arg_reduce<'c>(ctx: &Context<'c>, input: &InferInput<'_, 'c>) -> Result<T
     let (shape, _) = operand(input, 0)?;
     let axis = (input.attr)("axis").and_then(|a| a.as_int()).ok_or("requires integer attribute 'axis'")?;
     let axis = normalize_axis(axis as i64, shape.len())?;
-    let keep = super::interfaces::bool_attr((input.attr)("keep_dims"));
+    let keep = bool_attr((input.attr)("keep_dims"));
     Ok(ctx.tensor_type(&reduced_shape(shape, &[axis], keep), ctx.int_type(64)))
 }
 
@@ -319,8 +292,8 @@ fn contract<'c>(ctx: &Context<'c>, input: &InferInput<'_, 'c>, batched: bool) ->
             input.operands[0], input.operands[1]
         ));
     }
-    let ta = super::interfaces::bool_attr((input.attr)("transpose_a"));
-    let tb = super::interfaces::bool_attr((input.attr)("transpose_b"));
+    let ta = bool_attr((input.attr)("transpose_a"));
+    let tb = bool_attr((input.attr)("transpose_b"));
     let (ra, rb) = (a.len(), b.len());
     let (m, ka) = if ta { (a[ra - 1], a[ra - 2]) } else { (a[ra - 2], a[ra - 1]) };
     let (kb, n) = if tb { (b[rb - 1], b[rb - 2]) } else { (b[rb - 2], b[rb - 1]) };
@@ -550,19 +523,6 @@ pub fn clamp<'c>(ctx: &Context<'c>, input: &InferInput<'_, 'c>) -> Result<Type<'
         }
     }
     same(ctx, input)
-}
-
-/// The value of a float (or integer) attribute as f64.
-pub fn float_value(a: Attribute<'_>) -> Option<f64> {
-    match *a.kind() {
-        AttrKind::Float { bits, ty } => match ty.bit_width() {
-            Some(64) => Some(f64::from_bits(bits as u64)),
-            Some(32) => Some(f64::from(f32::from_bits(bits as u32))),
-            _ => None,
-        },
-        AttrKind::Integer { value, .. } => Some(value as f64),
-        _ => None,
-    }
 }
 
 /// `bias_add {axis}`: a rank-1 bias whose length is dim `axis` of `x` (default: the last).

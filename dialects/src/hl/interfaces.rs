@@ -2,7 +2,9 @@
 //! element types it accepts, how its result type follows from its operands and attributes, and
 //! its cost.
 
-use kiln_compiler::{Attribute, Ir, OpId, Type, TypeKind, DYNAMIC};
+use kiln_compiler::{Ir, OpId, Type, TypeKind, DYNAMIC};
+
+use super::accessors::bool_attr;
 
 use super::infer::InferFn;
 
@@ -172,9 +174,4 @@ fn contraction_flops(ir: &Ir<'_>, op: OpId) -> u64 {
         }
     };
     2 * out * k
-}
-
-/// Reads an optional bool attribute (absent = false).
-pub fn bool_attr(a: Option<Attribute<'_>>) -> bool {
-    a.and_then(|a| a.as_int()).is_some_and(|v| v != 0)
 }

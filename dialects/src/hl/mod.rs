@@ -6,13 +6,13 @@
 //! Types are ranked tensors of `f16`, `bf16`, `f32`, `i1`, `i8`, `i32`, `i64` with static or
 //! dynamic dims. There is no implicit type promotion anywhere: `hl.cast` is explicit.
 
-pub mod build;
+pub mod accessors;
+pub mod builder;
 pub mod canonicalize;
 mod fold;
 pub mod infer;
 pub mod interfaces;
 pub mod interp;
-pub mod interpret;
 
 mod ops;
 mod syntax;

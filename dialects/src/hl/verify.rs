@@ -3,7 +3,8 @@
 
 use kiln_compiler::{Context, Ir, OpId};
 
-use super::infer::{compatible, tensor_parts, InferInput};
+use super::accessors::tensor_parts;
+use super::infer::{compatible, InferInput};
 use super::interfaces::{hl_op, DTypes};
 
 pub(crate) fn verify_hl<'c>(ctx: &Context<'c>, ir: &Ir<'c>, op: OpId) -> Result<(), String> {

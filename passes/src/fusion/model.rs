@@ -17,7 +17,7 @@
 //! UB. The sum must stay within `ub-budget` percent of the target's UB.
 
 use kiln_compiler::{Ir, OpId, DYNAMIC};
-use kiln_dialects::hl::infer::{int_list, normalize_axis};
+use kiln_dialects::hl::accessors::{int_list, normalize_axis};
 use kiln_dialects::hl::interfaces::{hl_op, num_bytes, num_elements, FusionCategory};
 
 use super::graph::BlockGraph;

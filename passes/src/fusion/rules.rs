@@ -256,7 +256,7 @@ fn facts(ir: &Ir<'_>, g: &BlockGraph, path: &[u32]) -> Facts {
         let k = if ir.op(op).name == "hl.conv2d" {
             w.iter().skip(1).product()
         } else {
-            let ta = kiln_dialects::hl::interfaces::bool_attr(ir.attr(op, "transpose_a"));
+            let ta = kiln_dialects::hl::accessors::bool_attr(ir.attr(op, "transpose_a"));
             let i = if ta { a.len().checked_sub(2) } else { a.len().checked_sub(1) };
             i.and_then(|i| a.get(i)).copied().unwrap_or(1)
         };

@@ -7,9 +7,9 @@ use kiln_compiler::pass::{parse_pipeline, Instrumentation};
 use kiln_compiler::syntax::parse_source;
 use kiln_compiler::verifier::verify;
 use kiln_compiler::{Context, Diagnostic, Module, OpId, SourceMgr};
-use kiln_dialects::hl::infer::tensor_parts;
+use kiln_dialects::hl::accessors::tensor_parts;
+use kiln_dialects::hl::interp::program::{dtype_of, run_function};
 use kiln_dialects::hl::interp::{random_tensor, Tensor};
-use kiln_dialects::hl::interpret::{dtype_of, run_function};
 
 /// Every program in `examples/`, as (path, text), sorted by path.
 pub fn examples() -> Vec<(String, String)> {

@@ -14,9 +14,9 @@ use clap::Parser;
 use kiln_compiler::syntax::parse_bytes;
 use kiln_compiler::verifier::verify;
 use kiln_compiler::{Context, Diagnostic, Ir, OpId, SourceMgr, DYNAMIC};
-use kiln_dialects::hl::infer::tensor_parts;
+use kiln_dialects::hl::accessors::tensor_parts;
+use kiln_dialects::hl::interp::program::{dtype_of, run_function};
 use kiln_dialects::hl::interp::{random_tensor, read_npy, write_npy, Tensor};
-use kiln_dialects::hl::interpret::{dtype_of, run_function};
 
 /// kiln-run: run a function of an MLIR module and print its results.
 #[derive(Parser, Debug)]

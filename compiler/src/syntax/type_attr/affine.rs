@@ -4,7 +4,7 @@
 
 use pest::iterators::Pair;
 
-use super::build::{Builder, Result};
+use super::construct::{Builder, Result};
 use super::grammar::Rule;
 use crate::affine::{AffineExpr, AffineMap, AffineOp, IntegerSet};
 use crate::attributes::{AttrKind, Attribute};

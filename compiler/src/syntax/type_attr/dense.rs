@@ -7,7 +7,7 @@
 
 use pest::iterators::Pair;
 
-use super::build::{first, Builder, Result};
+use super::construct::{first, Builder, Result};
 use super::grammar::Rule;
 use super::literal::{float_bits, int_value, string_value, Number};
 use crate::attributes::{AttrKind, Attribute, DenseData};

@@ -114,7 +114,7 @@ pub(super) fn dictionary<'c>(
 mod tests {
     use pest::Parser as _;
 
-    use super::super::build::{first, Builder};
+    use super::super::construct::{first, Builder};
     use super::super::grammar::{Grammar, Rule};
     use super::super::TypeAttrParser;
     use crate::context::Context;

@@ -4,7 +4,7 @@
 use pest::iterators::Pair;
 
 use super::bignum::{negate_words, BigUint};
-use super::build::{first, Builder, Result};
+use super::construct::{first, Builder, Result};
 use super::float::Semantics;
 use super::grammar::Rule;
 use crate::attributes::{AttrKind, Attribute};

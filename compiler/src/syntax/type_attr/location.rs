@@ -5,7 +5,7 @@
 
 use pest::iterators::Pair;
 
-use super::build::{Builder, Result};
+use super::construct::{Builder, Result};
 use super::grammar::Rule;
 use super::literal::string_value;
 use crate::attributes::{AttrKind, Attribute};

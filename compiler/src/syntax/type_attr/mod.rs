@@ -17,7 +17,7 @@
 
 mod affine;
 mod bignum;
-mod build;
+mod construct;
 mod dense;
 mod errors;
 mod fast;
@@ -36,7 +36,7 @@ use pest::Parser as _;
 use crate::attributes::Attribute;
 use crate::context::Context;
 use crate::types::Type;
-use build::{first, Builder};
+use construct::{first, Builder};
 use grammar::{Grammar, Rule};
 
 pub(crate) use errors::wrong_token_offset;

@@ -28,6 +28,7 @@ mod lanes;
 mod layout;
 mod linalg;
 mod npy;
+pub mod program;
 mod random;
 mod reduce;
 mod tensor;

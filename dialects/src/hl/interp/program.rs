@@ -1,5 +1,5 @@
 //! Running `func.func`s of `hl` ops on host tensors: the glue between the IR and the numeric
-//! kernels of [`interp`](super::interp). This is the oracle for every correctness test.
+//! kernels of this module's siblings. This is the oracle for every correctness test.
 //!
 //! A function's entry block is executed op by op; `func.call` runs the callee (to a bounded
 //! depth); a `fused.region` runs its body on its operands (the same block loop); `func.return`
@@ -13,11 +13,8 @@ use kiln_compiler::{
 };
 use kiln_compiler::{BlockId, ValueId, DYNAMIC};
 
-use super::infer::{float_value, int_list, tensor_parts};
-use super::interfaces::bool_attr;
-use super::interp::{
-    self as k, BinaryOp, CmpOp, DType, GeluApprox, LogicOp, ReduceOp, Tensor, TensorData, UnaryOp,
-};
+use super::{self as k, BinaryOp, CmpOp, DType, GeluApprox, LogicOp, ReduceOp, Tensor, TensorData, UnaryOp};
+use crate::hl::accessors::{bool_attr, float_value, int_list, tensor_parts};
 
 /// How deep `func.call`s may nest.
 const MAX_CALL_DEPTH: usize = 64;

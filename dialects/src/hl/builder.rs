@@ -6,7 +6,8 @@ use kiln_compiler::rewrite::Rewriter;
 use kiln_compiler::{AttrKind, Attribute, DenseData, NamedAttr, OpDef, OperationState, Type, ValueId};
 use kiln_compiler::{FloatKind, OpId, TypeKind};
 
-use super::infer::{tensor_parts, InferInput};
+use super::accessors::tensor_parts;
+use super::infer::InferInput;
 use super::interfaces::HlOp;
 use super::CONSTANT;
 

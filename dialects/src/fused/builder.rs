@@ -14,45 +14,9 @@ use std::collections::{HashMap, HashSet};
 use kiln_compiler::ir::{OpId, OperationState, ValueId};
 use kiln_compiler::{Context, Ir, NamedAttr, Type};
 
+use super::kind::RegionKind;
 use super::verify::check_body;
 use super::{REGION_OP, YIELD_OP};
-
-/// The `kind` of a `fused.region`: which units of the NPU its kernel uses.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum RegionKind {
-    /// Vector unit only: elementwise, broadcast, reduce, layout ops and constants.
-    Vector,
-    /// Cube (matrix) unit only: matmul / conv, plus layout ops and constants.
-    Cube,
-    /// Cube work with vector epilogues or prologues (matmul + bias + activation).
-    Mix,
-}
-
-impl RegionKind {
-    /// The attribute spelling: `"vector"`, `"cube"`, `"mix"`.
-    pub fn name(self) -> &'static str {
-        match self {
-            RegionKind::Vector => "vector",
-            RegionKind::Cube => "cube",
-            RegionKind::Mix => "mix",
-        }
-    }
-
-    /// Parses the attribute spelling.
-    pub fn parse(s: &[u8]) -> Option<RegionKind> {
-        match s {
-            b"vector" => Some(RegionKind::Vector),
-            b"cube" => Some(RegionKind::Cube),
-            b"mix" => Some(RegionKind::Mix),
-            _ => None,
-        }
-    }
-
-    /// The kind of a `fused.region` (or of anything with a valid `kind` attribute).
-    pub fn of(ir: &Ir<'_>, region: OpId) -> Option<RegionKind> {
-        RegionKind::parse(ir.attr(region, "kind")?.as_str()?)
-    }
-}
 
 /// The inputs and outputs a region made of `ops` would have.
 ///

@@ -1,0 +1,52 @@
+//! Reading `hl` types and attributes: the shape and element type of a ranked tensor, integer
+//! lists (`axes`, `perm`), axis normalization, float and bool values. Shared by verification,
+//! inference, the interpreter and the passes.
+
+use kiln_compiler::{AttrKind, Attribute, Type, TypeKind};
+
+/// Shape and element type of a ranked tensor.
+pub fn tensor_parts(t: Type<'_>) -> Option<(&[i64], Type<'_>)> {
+    match *t.kind() {
+        TypeKind::RankedTensor { shape, elem, .. } => Some((shape, elem)),
+        _ => None,
+    }
+}
+
+/// Integer list attribute (array of integers), e.g. `axes = [0, 1]`.
+pub fn int_list(a: Option<Attribute<'_>>) -> Result<Vec<i64>, String> {
+    let Some(a) = a else { return Ok(Vec::new()) };
+    let items = a.as_array().ok_or_else(|| format!("expected an array of integers, but got {a}"))?;
+    items
+        .iter()
+        .map(|i| i.as_int().map(|v| v as i64).ok_or_else(|| format!("expected an integer, but got {i}")))
+        .collect()
+}
+
+/// Normalizes an axis (negative counts from the end) against `rank`.
+pub fn normalize_axis(axis: i64, rank: usize) -> Result<usize, String> {
+    let r = rank as i64;
+    let a = if axis < 0 { axis + r } else { axis };
+    if (0..r).contains(&a) {
+        Ok(a as usize)
+    } else {
+        Err(format!("axis {axis} is out of range for rank {rank}"))
+    }
+}
+
+/// The value of a float (or integer) attribute as f64.
+pub fn float_value(a: Attribute<'_>) -> Option<f64> {
+    match *a.kind() {
+        AttrKind::Float { bits, ty } => match ty.bit_width() {
+            Some(64) => Some(f64::from_bits(bits as u64)),
+            Some(32) => Some(f64::from(f32::from_bits(bits as u32))),
+            _ => None,
+        },
+        AttrKind::Integer { value, .. } => Some(value as f64),
+        _ => None,
+    }
+}
+
+/// Reads an optional bool attribute (absent = false).
+pub fn bool_attr(a: Option<Attribute<'_>>) -> bool {
+    a.and_then(|a| a.as_int()).is_some_and(|v| v != 0)
+}
