@@ -33,3 +33,19 @@ func.func @twice(%x: tensor<2xf32>) -> tensor<2xf32> {
   %y = hl.add %x, %x : tensor<2xf32>
   return %y : tensor<2xf32>
 }
+
+// Integers print exactly (no round trip through f64), floats as the shortest decimal that reads
+// back to the same value of their own type.
+// RUN: %kiln-run --interpret %s --entry exact | FileCheck %s --check-prefix=EXACT
+// EXACT: result #0: tensor<2xi64> (2 elements, min -9223372036854775808, max 18014398509481986, mean
+// EXACT-NEXT: [18014398509481986, -9223372036854775808]
+// EXACT-NEXT: result #1: tensor<2xf16> (2 elements, min 0.1, max 0.3, mean
+// EXACT-NEXT: [0.1, 0.3]
+// EXACT-NEXT: result #2: tensor<1xf32> (1 elements, min 0.1, max 0.1, mean
+// EXACT-NEXT: [0.1]
+func.func @exact() -> (tensor<2xi64>, tensor<2xf16>, tensor<1xf32>) {
+  %0 = hl.constant dense<[18014398509481986, -9223372036854775808]> : tensor<2xi64>
+  %1 = hl.constant dense<[0.1, 0.3]> : tensor<2xf16>
+  %2 = hl.constant dense<0.1> : tensor<1xf32>
+  return %0, %1, %2 : tensor<2xi64>, tensor<2xf16>, tensor<1xf32>
+}
