@@ -6,6 +6,9 @@
 // RUN: not %kiln-run --interpret %s --input %S/Inputs/x.npy --input %S/Inputs/x.npy 2>&1 | FileCheck %s --check-prefix=TOOMANY
 // RUN: not %kiln-run --interpret %s --entry dyn 2>&1 | FileCheck %s --check-prefix=DYNAMIC
 // RUN: not %kiln-run --interpret %s --entry conflict --input %S/Inputs/x.npy 2>&1 | FileCheck %s --check-prefix=CONFLICT
+// RUN: not %kiln-run --interpert %s 2>&1 | FileCheck %s --check-prefix=UNKNOWN
+// UNKNOWN: kiln-run: Unknown command line argument '--interpert'.  Try: '{{.*}}kiln-run --help'
+// UNKNOWN-NEXT: kiln-run: Did you mean '--interpret'?
 
 // NOBACKEND: error: no backend selected; use --interpret
 // NOENTRY: error: no function named '@nope' in the module

@@ -223,15 +223,25 @@ where
         .chain(["help".into(), "version".into()])
         .collect();
     let (argv, pass_flags) = extract_pass_flags(args.into_iter().map(Into::into), registry, &long_names);
+    let argv0 = argv.first().map_or_else(|| "kiln-opt".into(), |a| a.to_string_lossy().into_owned());
+    let shorts: Vec<String> =
+        command.get_arguments().filter_map(|a| a.get_short()).map(String::from).collect();
     let matches = match command.try_get_matches_from(argv) {
         Ok(m) => m,
         Err(e) => {
-            let text = e.render().to_string();
+            use clap::error::{ContextKind, ContextValue, ErrorKind};
             return match e.kind() {
-                clap::error::ErrorKind::DisplayHelp | clap::error::ErrorKind::DisplayVersion => {
-                    Parsed::Exit(text)
+                ErrorKind::DisplayHelp | ErrorKind::DisplayVersion => Parsed::Exit(e.render().to_string()),
+                ErrorKind::UnknownArgument => {
+                    let arg = match e.get(ContextKind::InvalidArg) {
+                        Some(ContextValue::String(a)) => a.clone(),
+                        _ => String::new(),
+                    };
+                    let known = long_names.iter().chain(&shorts).map(String::as_str);
+                    let passes = registry.iter().map(|info| info.name);
+                    Parsed::Error(kiln_cli::unknown_argument(&argv0, &arg, known.chain(passes)))
                 }
-                _ => Parsed::Error(text),
+                _ => Parsed::Error(e.render().to_string()),
             };
         }
     };
@@ -385,6 +395,14 @@ mod tests {
     fn unknown_flags_are_errors() {
         let r = parse(["kiln-opt", "--no-such-flag"], &kiln_passes::registry());
         assert!(matches!(r, Parsed::Error(e) if e.contains("--no-such-flag")));
+        // mlir-opt's words, with the nearest flag or pass.
+        let r = parse(["/bin/kiln-opt", "--cs", "in.mlir"], &kiln_passes::registry());
+        let Parsed::Error(e) = r else { panic!("--cs parsed") };
+        assert_eq!(
+            e,
+            "kiln-opt: Unknown command line argument '--cs'.  Try: '/bin/kiln-opt --help'\n\
+             kiln-opt: Did you mean '--cse'?\n"
+        );
     }
 
     #[test]
