@@ -64,9 +64,12 @@
 // AGGRESSIVE-NEXT: hl.reduce_max
 // AGGRESSIVE-NEXT: hl.sub
 //
-// opt-level=0 fuses nothing.
+// opt-level=0 fuses nothing, and its report counts the real kernels (each one unfused).
 // RUN: %kiln-opt %s --kiln-fuse=opt-level=0 | FileCheck %s --check-prefix=OFF
 // OFF-NOT: fused.region
+// RUN: %kiln-opt %s --kiln-fuse='opt-level=0 report=%t.o0.json' -o /dev/null && cat %t.o0.json | FileCheck %s --check-prefix=O0REPORT
+// O0REPORT: "kernels_before": 21,
+// O0REPORT-NEXT: "kernels_after": 21,
 //
 // Statistics, the JSON report and the DOT graph.
 // RUN: %kiln-opt %s --kiln-fuse='opt-level=2 report=%t.json dot=%t.dot' --mlir-pass-statistics 2>&1 >/dev/null | FileCheck %s --check-prefix=STATS
@@ -89,7 +92,9 @@
 // RUN: cat %t.dot | FileCheck %s --check-prefix=DOT
 // DOT: digraph kiln_fuse {
 // DOT: subgraph cluster_b{{[0-9]+}}_r0 {
-// DOT-NEXT: label="region 0 (vector)";
+// DOT-NEXT: label="region 0 (vector, 5 ops, saves {{[0-9]+}} B)";
+// DOT: [[B:b[0-9]+]]_arg0 [shape=ellipse, label="%arg0\ntensor<8x64xf32>"];
+// DOT-NEXT: [[B]]_arg0 -> [[B]]_0;
 // DOT: -> b{{[0-9]+}}_{{[0-9]+}};
 //
 // Errors: unknown flags, bad rule files, bad targets.

@@ -15,7 +15,7 @@ use kiln_compiler::pass::{PassContext, PassFailed};
 use kiln_compiler::{Diagnostic, OpId, Severity};
 use kiln_dialects::fused::build_region;
 
-use cluster::{plan_block, region_remark};
+use cluster::{plan_block, region_remark, BlockPlan};
 use graph::{BlockGraph, LocalMap};
 use model::Scratch;
 use options::FusionOptions;
@@ -37,19 +37,23 @@ pub fn fuse(cx: &mut PassContext<'_, '_>, root: OpId, opts: &FusionOptions) -> R
     let mut scratch = Scratch::default();
     let mut next_id = 0usize;
     for (bi, block) in blocks.into_iter().enumerate() {
-        if opts.opt_level == 0 {
-            break;
-        }
         let g = BlockGraph::build(cx.ir, block, &mut map);
         g.clear(&mut map);
         if !g.ops.iter().any(|&op| cx.ir.op(op).name.starts_with("hl.")) {
             continue;
         }
-        let (plan, s) = plan_block(cx.ir, &g, opts, scratch);
-        scratch = s;
+        let plan = if opts.opt_level == 0 {
+            // Nothing fuses, but the report still counts the kernels.
+            let kernels = g.ops.iter().filter(|&&op| model::classify(cx.ir, op, opts).kernel).count();
+            BlockPlan { kernels_before: kernels, kernels_after: kernels, ..BlockPlan::default() }
+        } else {
+            let (plan, s) = plan_block(cx.ir, &g, opts, scratch);
+            scratch = s;
+            plan
+        };
         report.add_plan(&plan);
         if opts.dot.is_some() {
-            dot_block(cx.ir, &g, &plan, next_id, &format!("b{bi}"), &mut dot);
+            dot_block(cx.ir, block, &g, &plan, next_id, &format!("b{bi}"), &mut dot);
         }
         if opts.remarks {
             for (op, msg) in &plan.refusals {

@@ -269,7 +269,7 @@ pub fn analyze(
         let inner_producers = || g.producers[m as usize].iter().flatten().copied().filter(|&p| s.member(p));
         if cat == Some(FusionCategory::Cube) {
             if let Some(c) = cube {
-                return Err(format!("a region holds one cube op, not both '{}' and '{}'", name(c), name(m)));
+                return Err(format!("a region holds one cube op, and this one already has '{}'", name(c)));
             }
             if let Some(p) = inner_producers().next() {
                 return Err(format!("cube op '{}' takes no prologue ('{}' feeds it)", name(m), name(p)));

@@ -5,6 +5,7 @@
 
 use std::fmt::Write;
 
+use kiln_compiler::ir::BlockId;
 use kiln_compiler::Ir;
 use serde::Serialize;
 
@@ -80,10 +81,12 @@ impl Report {
     }
 }
 
-/// Appends the DOT subgraph of one block (ops as nodes, def-use edges, regions as clusters
-/// numbered from `first_id`) to `out`; `prefix` keeps node names unique across blocks.
+/// Appends the DOT subgraph of `block` (its arguments and ops as nodes, def-use edges, regions as
+/// clusters numbered from `first_id` and labelled with kind, op count and bytes saved) to `out`;
+/// `prefix` keeps node names unique across blocks.
 pub fn dot_block(
     ir: &Ir<'_>,
+    block: BlockId,
     g: &BlockGraph,
     plan: &BlockPlan,
     first_id: usize,
@@ -99,7 +102,15 @@ pub fn dot_block(
     let mut in_region = vec![false; g.len()];
     for (k, r) in plan.regions.iter().enumerate() {
         let _ = writeln!(out, "  subgraph cluster_{prefix}_r{} {{", first_id + k);
-        let _ = writeln!(out, "    label=\"region {} ({})\";", first_id + k, r.kind.name());
+        let ops = if r.members.len() == 1 { "op" } else { "ops" };
+        let _ = writeln!(
+            out,
+            "    label=\"region {} ({}, {} {ops}, saves {} B)\";",
+            first_id + k,
+            r.kind.name(),
+            r.members.len(),
+            r.saved
+        );
         let _ = writeln!(out, "    style=filled; color=lightgrey;");
         for &m in &r.members {
             in_region[m as usize] = true;
@@ -109,6 +120,16 @@ pub fn dot_block(
     }
     for i in (0..g.len()).filter(|&i| !in_region[i]) {
         let _ = writeln!(out, "  {} [label=\"{}\"];", node(i), label(i));
+    }
+    // The block's arguments (a function's parameters), with edges to the ops that read them.
+    let args = ir.block_args(block);
+    for (a, users) in g.arg_users.iter().enumerate() {
+        let ty = args.get(a).map_or(String::new(), |&v| ir.value_type(v).to_string());
+        let _ =
+            writeln!(out, "  {prefix}_arg{a} [shape=ellipse, label=\"%arg{a}\\n{}\"];", ty.replace('"', "'"));
+        for &u in users {
+            let _ = writeln!(out, "  {prefix}_arg{a} -> {};", node(u as usize));
+        }
     }
     for (i, producers) in g.producers.iter().enumerate() {
         let mut seen: Vec<u32> = Vec::new();
