@@ -7,15 +7,15 @@ use std::time::Instant;
 use indexmap::IndexMap;
 
 use super::instrument::display_name;
-use super::{Instrumentation, Pass, PassContext, PassFailed};
+use super::{Instrumentation, Pass, PassContext, PassFailed, PassOptions};
 use crate::context::Context;
 use crate::diagnostics::{Diagnostic, Severity};
 use crate::ir::{Ir, OpId};
 use crate::verifier::verify;
 
-/// One element of a pipeline.
+/// One element of a pipeline: a pass with the options it was created with, or a nested manager.
 pub(super) enum Entry {
-    Pass(Box<dyn Pass>),
+    Pass(Box<dyn Pass>, PassOptions),
     Nested(PassManager),
 }
 
@@ -35,9 +35,9 @@ impl PassManager {
         PassManager { anchor, entries }
     }
 
-    /// Appends a pass.
-    pub fn add_pass(&mut self, pass: Box<dyn Pass>) {
-        self.entries.push(Entry::Pass(pass));
+    /// Appends a pass created with `options` (printed back by the pipeline dump).
+    pub fn add_pass(&mut self, pass: Box<dyn Pass>, options: PassOptions) {
+        self.entries.push(Entry::Pass(pass, options));
     }
 
     /// Appends a nested pass manager and returns it.
@@ -79,7 +79,7 @@ impl PassManager {
     fn run_entries(&mut self, run: &mut Run<'_, '_, '_>, op: OpId) -> Result<(), PassFailed> {
         for entry in &mut self.entries {
             match entry {
-                Entry::Pass(pass) => run.pass(pass.as_mut(), op)?,
+                Entry::Pass(pass, _) => run.pass(pass.as_mut(), op)?,
                 Entry::Nested(pm) => {
                     let ir = &*run.ir;
                     let children: Vec<OpId> = ir
@@ -163,8 +163,40 @@ impl<'c> Run<'_, 'c, '_> {
     }
 }
 
+impl PassManager {
+    /// The pipeline as `mlir-opt --dump-pass-pipeline` prints it: a header with the number of
+    /// top-level entries, then one entry per line, nested managers indented, every pass with
+    /// all its options (see [`PassOptions::render`]), so the text pastes back into `-p`.
+    /// A manager anchored on any op prints as `top` (the name of the op it will run on).
+    pub fn dump(&self, top: &str) -> String {
+        let mut out = format!("Pass Manager with {} passes:\n", self.entries.len());
+        self.dump_into(&mut out, 0, top);
+        out.push('\n');
+        out
+    }
+
+    fn dump_into(&self, out: &mut String, indent: usize, top: &str) {
+        out.push_str(self.anchor.as_deref().unwrap_or(top));
+        out.push_str("(\n");
+        for (i, e) in self.entries.iter().enumerate() {
+            out.push_str(&" ".repeat(indent + 2));
+            match e {
+                Entry::Pass(p, options) => {
+                    out.push_str(p.info().name);
+                    out.push_str(&options.render());
+                }
+                Entry::Nested(pm) => pm.dump_into(out, indent + 2, "any"),
+            }
+            out.push_str(if i + 1 < self.entries.len() { ",\n" } else { "\n" });
+        }
+        out.push_str(&" ".repeat(indent));
+        out.push(')');
+    }
+}
+
 impl fmt::Display for PassManager {
-    /// The pipeline in textual form, e.g. `builtin.module(func.func(cse))`.
+    /// The pipeline in textual form on one line, with every pass's options, e.g.
+    /// `builtin.module(func.func(cse, canonicalize{max-iterations=10}))`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{}(", self.anchor.as_deref().unwrap_or("any"))?;
         for (i, e) in self.entries.iter().enumerate() {
@@ -172,7 +204,7 @@ impl fmt::Display for PassManager {
                 f.write_str(", ")?;
             }
             match e {
-                Entry::Pass(p) => f.write_str(p.info().name)?,
+                Entry::Pass(p, options) => write!(f, "{}{}", p.info().name, options.render())?,
                 Entry::Nested(pm) => write!(f, "{pm}")?,
             }
         }

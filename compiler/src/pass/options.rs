@@ -36,6 +36,7 @@ pub struct PassOptionSpec {
 #[derive(Clone, Debug, Default)]
 pub struct PassOptions {
     values: IndexMap<&'static str, String>,
+    specs: &'static [PassOptionSpec],
 }
 
 impl PassOptions {
@@ -63,7 +64,7 @@ impl PassOptions {
             check_value(pass, spec, &value)?;
             values.insert(spec.name, value);
         }
-        Ok(PassOptions { values })
+        Ok(PassOptions { values, specs })
     }
 
     fn raw(&self, name: &str) -> &str {
@@ -90,12 +91,24 @@ impl PassOptions {
         self.raw(name).split(',').map(str::trim).filter(|s| !s.is_empty()).collect()
     }
 
-    /// The options as `{key=value ...}`, in declaration order (for printing pipelines).
+    /// The options as mlir-opt 22 prints them in a pipeline, so that the text parses back to
+    /// the same options: `{key=value ...}` sorted by name, every option with its value
+    /// (defaults included), an empty list option as nothing; empty when the pass has no
+    /// options. Values with spaces are braced (`fusion-flags={--opt_level=2 --dump_as_text}`).
     pub fn render(&self) -> String {
-        if self.values.is_empty() {
+        if self.specs.is_empty() {
             return String::new();
         }
-        let parts: Vec<String> = self.values.iter().map(|(k, v)| format!("{k}={v}")).collect();
+        let mut specs: Vec<&PassOptionSpec> = self.specs.iter().collect();
+        specs.sort_by_key(|s| s.name);
+        let parts: Vec<String> = specs
+            .iter()
+            .map(|spec| match self.raw(spec.name) {
+                "" if spec.kind == OptionKind::List => String::new(),
+                v if v.contains(char::is_whitespace) => format!("{}={{{v}}}", spec.name),
+                v => format!("{}={v}", spec.name),
+            })
+            .collect();
         format!("{{{}}}", parts.join(" "))
     }
 }

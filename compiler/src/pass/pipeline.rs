@@ -120,6 +120,6 @@ impl Parser<'_> {
         };
         let text = format!("{} {}", self.registry.default_options(name), options.unwrap_or(""));
         let opts = PassOptions::parse(name, info.options, &text)?;
-        Ok(Entry::Pass((info.create)(&opts)?))
+        Ok(Entry::Pass((info.create)(&opts)?, opts))
     }
 }

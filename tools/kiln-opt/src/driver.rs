@@ -60,7 +60,7 @@ fn run_inner(opts: &Options, registry: &PassRegistry, io: &mut Io<'_>) -> Result
     if let Some(text) = &pipeline {
         let pm = parse_pipeline(text, registry).map_err(|e| format!("invalid pass pipeline: {e}"))?;
         if opts.dump_pass_pipeline {
-            let _ = writeln!(io.stderr, "Pass Manager with pipeline:\n{pm}");
+            let _ = write!(io.stderr, "{}", pm.dump("builtin.module"));
         }
     }
     for name in opts.mlir_print_ir_before.iter().chain(&opts.mlir_print_ir_after) {
