@@ -13,6 +13,16 @@ use crate::ir::{Ir, OpId};
 /// does not depend on printing choices.
 pub type IrPrinter<'p> = &'p dyn for<'c> Fn(&Context<'c>, &Ir<'c>, OpId) -> String;
 
+/// How `--mlir-timing` lays its report out (`--mlir-timing-display`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum TimingDisplay {
+    /// Nested pipelines above the passes they ran, indented (mlir-opt's default).
+    #[default]
+    Tree,
+    /// One row per name, slowest first.
+    List,
+}
+
 /// What to do around each pass, and what was collected.
 #[derive(Default)]
 pub struct Instrumentation<'p> {
@@ -75,20 +85,55 @@ impl Instrumentation<'_> {
         );
     }
 
-    /// The `--mlir-timing` report, as mlir-opt prints it.
-    pub fn timing_report(&self) -> String {
+    /// The `--mlir-timing` report, as mlir-opt prints it: with [`TimingDisplay::Tree`] every
+    /// pipeline above the passes it ran, children indented and in the order they first ran;
+    /// with [`TimingDisplay::List`] one row per name (times of the same name added up), the
+    /// slowest first.
+    pub fn timing_report(&self, display: TimingDisplay) -> String {
         let total: Duration = self.timings.iter().filter(|(p, _)| p.len() == 1).map(|(_, d)| *d).sum();
         let mut out = String::new();
         banner(&mut out, "Execution time report");
         let _ = writeln!(out, "  Total Execution Time: {:.4} seconds\n", total.as_secs_f64());
         let _ = writeln!(out, "  ----Wall Time----  ----Name----");
-        for (path, d) in &self.timings {
+        let rows: Vec<(usize, &str, Duration)> = match display {
+            TimingDisplay::Tree => self
+                .tree_order()
+                .into_iter()
+                .map(|(p, d)| (p.len() - 1, p[p.len() - 1].as_str(), d))
+                .collect(),
+            TimingDisplay::List => {
+                let mut by_name: IndexMap<&str, Duration> = IndexMap::new();
+                for (path, d) in &self.timings {
+                    *by_name.entry(path[path.len() - 1].as_str()).or_default() += *d;
+                }
+                let mut rows: Vec<(usize, &str, Duration)> =
+                    by_name.into_iter().map(|(n, d)| (0, n, d)).collect();
+                rows.sort_by(|a, b| b.2.cmp(&a.2));
+                rows
+            }
+        };
+        for (depth, name, d) in rows {
             let pct = if total.is_zero() { 0.0 } else { 100.0 * d.as_secs_f64() / total.as_secs_f64() };
-            let indent = "  ".repeat(path.len() - 1);
-            let _ = writeln!(out, "  {:8.4} ({pct:5.1}%)  {indent}{}", d.as_secs_f64(), path[path.len() - 1]);
+            let _ = writeln!(out, "  {:8.4} ({pct:5.1}%)  {}{name}", d.as_secs_f64(), "  ".repeat(depth));
         }
         let _ = writeln!(out, "  {:8.4} (100.0%)  Total", total.as_secs_f64());
         out
+    }
+
+    /// The timed paths with every parent before its children, siblings in the order they were
+    /// first seen (a nested pipeline's time is recorded after its passes').
+    fn tree_order(&self) -> Vec<(&Vec<String>, Duration)> {
+        let mut first_seen: IndexMap<&[String], usize> = IndexMap::new();
+        for path in self.timings.keys() {
+            for k in 1..=path.len() {
+                let next = first_seen.len();
+                first_seen.entry(&path[..k]).or_insert(next);
+            }
+        }
+        let key = |p: &[String]| (1..=p.len()).map(|k| first_seen[&p[..k]]).collect::<Vec<usize>>();
+        let mut rows: Vec<(&Vec<String>, Duration)> = self.timings.iter().map(|(p, d)| (p, *d)).collect();
+        rows.sort_by_cached_key(|(p, _)| key(p));
+        rows
     }
 
     /// The `--mlir-pass-statistics` report, as mlir-opt prints it.
@@ -108,10 +153,12 @@ impl Instrumentation<'_> {
     }
 }
 
+/// mlir-opt's report banner: the title centred in 80 columns between two rules.
 fn banner(out: &mut String, title: &str) {
     let rule = "===-------------------------------------------------------------------------===";
-    let _ =
-        writeln!(out, "{rule}\n{:>width$}\n{rule}", format!("... {title} ..."), width = 49 + title.len() / 2);
+    let title = format!("... {title} ...");
+    let indent = " ".repeat(80usize.saturating_sub(title.len()) / 2);
+    let _ = writeln!(out, "{rule}\n{indent}{title}\n{rule}");
 }
 
 /// `symbol-dce` -> `SymbolDce`: the display name used in dumps and reports.

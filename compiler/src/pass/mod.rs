@@ -8,7 +8,7 @@ mod manager;
 mod options;
 mod pipeline;
 
-pub use instrument::{Instrumentation, IrPrinter};
+pub use instrument::{Instrumentation, IrPrinter, TimingDisplay};
 pub use manager::PassManager;
 pub use options::{OptionKind, PassOptionSpec, PassOptions};
 pub use pipeline::parse_pipeline;

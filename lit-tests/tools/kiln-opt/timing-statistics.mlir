@@ -4,7 +4,7 @@
 // RUN: %kiln-opt %s --allow-unregistered-dialect --cse --mlir-pass-statistics -o /dev/null 2>&1 | FileCheck %s --check-prefix=STATS
 // RUN: %kiln-opt %s --allow-unregistered-dialect --split-input-file --cse --mlir-timing -o /dev/null 2>&1 | FileCheck %s --check-prefix=SPLIT
 
-// TIMING:      ... Execution time report ...
+// TIMING:      {{^                         }}... Execution time report ...
 // TIMING:      Total Execution Time: {{[0-9.]+}} seconds
 // TIMING:      ----Wall Time----  ----Name----
 // TIMING-NEXT: {{[0-9.]+ +\( *[0-9.]+%\)}}  Parser
@@ -12,6 +12,18 @@
 // TIMING-NEXT: {{[0-9.]+ +\( *[0-9.]+%\)}}  Dce
 // TIMING-NEXT: {{[0-9.]+ +\( *[0-9.]+%\)}}  Output
 // TIMING-NEXT: {{[0-9.]+}} (100.0%)  Total
+
+// A nested pipeline's row comes above the rows of the passes it ran, as in mlir-opt's tree;
+// --mlir-timing-display=list gives one row per name instead.
+// RUN: %kiln-opt %s --allow-unregistered-dialect -p 'builtin.module(func.func(cse, dce))' --mlir-timing -o /dev/null 2>&1 | FileCheck %s --check-prefix=TREE
+// TREE:      Parser
+// TREE-NEXT: {{^ +[0-9.]+ +\( *[0-9.]+%\)  }}'func.func' Pipeline
+// TREE-NEXT: {{^ +[0-9.]+ +\( *[0-9.]+%\)    }}Cse
+// TREE-NEXT: {{^ +[0-9.]+ +\( *[0-9.]+%\)    }}Dce
+// TREE-NEXT: Output
+// RUN: %kiln-opt %s --allow-unregistered-dialect -p 'builtin.module(func.func(cse, dce))' --mlir-timing --mlir-timing-display=list -o /dev/null 2>&1 | FileCheck %s --check-prefix=LIST
+// LIST-COUNT-5: {{^ +[0-9.]+ +\( *[0-9.]+%\)  [^ ]}}
+// LIST-NEXT: Total
 
 // STATS:      ... Pass statistics report ...
 // STATS:      Cse

@@ -14,6 +14,15 @@ use kiln_compiler::pass::{OptionKind, PassRegistry};
 
 use crate::split::DEFAULT_MARKER;
 
+/// `--mlir-timing-display`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum TimingMode {
+    /// Nested pipelines above the passes they ran.
+    Tree,
+    /// One row per name, slowest first.
+    List,
+}
+
 /// What `--verify-diagnostics` checks.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum VerifyMode {
@@ -110,6 +119,11 @@ pub struct Options {
     /// Report wall-clock times (to stderr) of parsing, each pass and printing.
     #[arg(long)]
     pub mlir_timing: bool,
+
+    /// How `--mlir-timing` lays out its report: `tree` (pipelines above their passes) or
+    /// `list` (one row per name, slowest first).
+    #[arg(long, value_enum, value_name = "MODE", default_value = "tree")]
+    pub mlir_timing_display: TimingMode,
 
     /// Report the statistics of each pass (to stderr).
     #[arg(long)]

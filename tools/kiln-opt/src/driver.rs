@@ -11,7 +11,7 @@ use std::path::Path;
 use std::time::Instant;
 
 use bumpalo::Bump;
-use kiln_compiler::pass::{parse_pipeline, Instrumentation, PassRegistry};
+use kiln_compiler::pass::{parse_pipeline, Instrumentation, PassRegistry, TimingDisplay};
 use kiln_compiler::verifier::verify;
 use kiln_compiler::{Context, Diagnostic, Ir, OpId, Severity, SourceMgr};
 
@@ -154,7 +154,14 @@ fn run_inner(opts: &Options, registry: &PassRegistry, io: &mut Io<'_>) -> Result
     };
     write_output(&opts.output, &output, success, io.stdout)?;
     if opts.mlir_timing {
-        let _ = io.stderr.write_all(instr.timing_report().as_bytes());
+        let _ = io.stderr.write_all(
+            instr
+                .timing_report(match opts.mlir_timing_display {
+                    crate::cli::TimingMode::Tree => TimingDisplay::Tree,
+                    crate::cli::TimingMode::List => TimingDisplay::List,
+                })
+                .as_bytes(),
+        );
     }
     if opts.mlir_pass_statistics {
         let _ = io.stderr.write_all(instr.statistics_report().as_bytes());
