@@ -108,7 +108,7 @@ impl Instrumentation<'_> {
                 }
                 let mut rows: Vec<(usize, &str, Duration)> =
                     by_name.into_iter().map(|(n, d)| (0, n, d)).collect();
-                rows.sort_by(|a, b| b.2.cmp(&a.2));
+                rows.sort_by_key(|r| std::cmp::Reverse(r.2));
                 rows
             }
         };
