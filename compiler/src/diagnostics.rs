@@ -120,7 +120,8 @@ impl SourceMgr {
             return;
         };
         let _ = writeln!(out, "{}:{line}:{col}: {label}: {}", String::from_utf8_lossy(file), diag.message);
-        let Some(text) = self.lookup(file) else { return };
+        // Line 0 names the file as a whole (`file:0:0`, as MLIR's implicit module): no source line.
+        let Some(text) = self.lookup(file).filter(|_| line > 0) else { return };
         let Some(src_line) = text.split('\n').nth(line.saturating_sub(1) as usize) else { return };
         let src_line = src_line.strip_suffix('\r').unwrap_or(src_line);
         // Very long lines are clipped around the column so a 100 MB line stays readable.

@@ -38,6 +38,10 @@ pub struct Instrumentation<'p> {
     pub print_after_all: bool,
     /// Print the IR after a pass only when it changed it.
     pub print_after_change: bool,
+    /// Print the IR after a pass that failed.
+    pub print_after_failure: bool,
+    /// Print the whole top-level op, not only the op a pass ran on.
+    pub module_scope: bool,
     /// Collect wall-clock times.
     pub timing: bool,
     /// Collect statistics.
@@ -77,10 +81,14 @@ impl Instrumentation<'_> {
         self.print_after_all || self.print_after_change || self.print_after.iter().any(|p| p == pass)
     }
 
-    pub(super) fn dump(&mut self, when: &str, pass: &str, text: &str) {
+    /// Logs an IR dump with mlir-opt's header: `// -----// IR Dump After Cse (cse) //----- //`,
+    /// `... After Cse Failed (cse) ...` when `failed`, and with the op the pass ran on named
+    /// (`scope`, e.g. `('func.func' operation: @f)`) when the dump shows more than that op.
+    pub(super) fn dump(&mut self, when: &str, pass: &str, failed: bool, scope: &str, text: &str) {
+        let failed = if failed { " Failed" } else { "" };
         let _ = write!(
             self.log,
-            "// -----// IR Dump {when} {} ({pass}) //----- //\n{text}\n\n",
+            "// -----// IR Dump {when} {}{failed} ({pass}){scope} //----- //\n{text}\n\n",
             display_name(pass)
         );
     }

@@ -127,11 +127,24 @@ impl<'c> Run<'_, 'c, '_> {
             }
         }
         let printer = instr.printer;
-        if let Some(print) = printer.filter(|_| instr.wants_before(info.name)) {
-            let text = print(ctx, ir, op);
-            instr.dump("Before", info.name, &text);
+        // What dumps show: the op the pass runs on, or the whole top-level op.
+        let mut shown = op;
+        while let Some(parent) = ir.parent_op(shown).filter(|_| instr.module_scope) {
+            shown = parent;
         }
-        let before = printer.filter(|_| instr.print_after_change).map(|print| print(ctx, ir, op));
+        let scope = if shown == op {
+            String::new()
+        } else {
+            match ir.attr(op, "sym_name").and_then(|a| a.as_str()) {
+                Some(sym) => format!(" ('{name}' operation: @{})", String::from_utf8_lossy(sym)),
+                None => format!(" ('{name}' operation)"),
+            }
+        };
+        if let Some(print) = printer.filter(|_| instr.wants_before(info.name)) {
+            let text = print(ctx, ir, shown);
+            instr.dump("Before", info.name, false, &scope, &text);
+        }
+        let before = printer.filter(|_| instr.print_after_change).map(|print| print(ctx, ir, shown));
         let errors_before = diagnostics.iter().filter(|d| d.severity == Severity::Error).count();
         let mut stats = IndexMap::new();
         let start = Instant::now();
@@ -145,18 +158,26 @@ impl<'c> Run<'_, 'c, '_> {
             if errors_after == errors_before {
                 diagnostics.push(Diagnostic::error(ir.op(op).loc, format!("pass '{}' failed", info.name)));
             }
+            if let Some(print) = printer.filter(|_| instr.print_after_failure) {
+                let text = print(ctx, ir, shown);
+                instr.dump("After", info.name, true, &scope, &text);
+            }
             return Err(PassFailed);
         }
         if instr.verify_each {
             if let Err(errors) = verify(ctx, ir, op) {
                 diagnostics.extend(errors);
+                if let Some(print) = printer.filter(|_| instr.print_after_failure) {
+                    let text = print(ctx, ir, shown);
+                    instr.dump("After", info.name, true, &scope, &text);
+                }
                 return Err(PassFailed);
             }
         }
         if let Some(print) = printer.filter(|_| instr.wants_after(info.name)) {
-            let text = print(ctx, ir, op);
+            let text = print(ctx, ir, shown);
             if before.as_deref() != Some(text.as_str()) || !instr.print_after_change {
-                instr.dump("After", info.name, &text);
+                instr.dump("After", info.name, false, &scope, &text);
             }
         }
         Ok(())

@@ -96,6 +96,24 @@ pub struct Options {
     #[arg(long)]
     pub mlir_print_debuginfo: bool,
 
+    /// Print everything in place: no `#alias` / `!alias` definitions, no resource section.
+    #[arg(long)]
+    pub mlir_print_local_scope: bool,
+
+    /// Do not wrap the input in an implicit `builtin.module`: the file must hold exactly one
+    /// top-level op, which becomes the op the pipeline runs on.
+    #[arg(long)]
+    pub no_implicit_module: bool,
+
+    /// After parsing, print the IR in generic and in custom form, parse each back and check
+    /// that both print the same generic form again (mlir-opt checks the generic form).
+    #[arg(long)]
+    pub verify_roundtrip: bool,
+
+    /// Accepted for mlir-opt compatibility: kiln-opt runs every pass on one thread.
+    #[arg(long)]
+    pub mlir_disable_threading: bool,
+
     /// Print the IR (to stderr) before the named passes (comma separated or repeated).
     #[arg(long, value_name = "PASS", value_delimiter = ',')]
     pub mlir_print_ir_before: Vec<String>,
@@ -115,6 +133,14 @@ pub struct Options {
     /// Print the IR (to stderr) after a pass only if the pass changed it.
     #[arg(long)]
     pub mlir_print_ir_after_change: bool,
+
+    /// Print the IR (to stderr) after a pass that failed.
+    #[arg(long)]
+    pub mlir_print_ir_after_failure: bool,
+
+    /// Print the whole top-level op in IR dumps, not only the op the pass ran on.
+    #[arg(long)]
+    pub mlir_print_ir_module_scope: bool,
 
     /// Report wall-clock times (to stderr) of parsing, each pass and printing.
     #[arg(long)]

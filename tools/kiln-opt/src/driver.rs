@@ -111,7 +111,11 @@ fn run_inner(opts: &Options, registry: &PassRegistry, io: &mut Io<'_>) -> Result
         (v, mode)
     });
 
-    let style = Style { generic: opts.mlir_print_op_generic, debug_info: opts.mlir_print_debuginfo };
+    let style = Style {
+        generic: opts.mlir_print_op_generic,
+        debug_info: opts.mlir_print_debuginfo,
+        local_scope: opts.mlir_print_local_scope,
+    };
     let printer = printer_for(style);
     let mut instr = Instrumentation::default();
     instr.verify_each = opts.verify_each();
@@ -120,6 +124,8 @@ fn run_inner(opts: &Options, registry: &PassRegistry, io: &mut Io<'_>) -> Result
     instr.print_after = opts.mlir_print_ir_after.clone();
     instr.print_after_all = opts.mlir_print_ir_after_all;
     instr.print_after_change = opts.mlir_print_ir_after_change;
+    instr.print_after_failure = opts.mlir_print_ir_after_failure;
+    instr.module_scope = opts.mlir_print_ir_module_scope;
     instr.timing = opts.mlir_timing;
     instr.statistics = opts.mlir_pass_statistics;
     instr.printer = Some(&printer);
@@ -254,9 +260,25 @@ impl ChunkJob<'_> {
                 return (None, false);
             }
         };
+        if self.opts.no_implicit_module {
+            if let Err(found) = module.unwrap_implicit() {
+                let loc = ctx.file_loc(self.file_name, 0, 0);
+                let msg = format!("source must contain a single top-level operation, found: {found}");
+                sink.report(&[Diagnostic::error(loc, msg)]);
+                return (None, false);
+            }
+        }
         if let Err(diags) = verify(&ctx, &module.ir, module.top) {
             sink.report(&diags);
             return (None, false);
+        }
+        if self.opts.verify_roundtrip {
+            if let Err(diag) =
+                verify_roundtrip(&ctx, &module, self.file_name, self.opts.allow_unregistered_dialect)
+            {
+                sink.report(&[diag]);
+                return (None, false);
+            }
         }
         let mut diags = Vec::new();
         if let Some(text) = self.pipeline {
@@ -283,4 +305,37 @@ impl ChunkJob<'_> {
         let errors = diags.iter().any(|d| d.severity == Severity::Error);
         (Some(text), !errors)
     }
+}
+
+/// `--verify-roundtrip`: the generic form (with locations) of `module` is the reference; the
+/// generic and the custom form are each parsed back in a fresh context and must print that
+/// reference again. The error is MLIR's, on the top-level op.
+fn verify_roundtrip<'c>(
+    ctx: &Context<'c>,
+    module: &kiln_compiler::Module<'c>,
+    file_name: &str,
+    allow_unregistered: bool,
+) -> Result<(), Diagnostic<'c>> {
+    let generic = Style { generic: true, debug_info: true, local_scope: false };
+    let reference = frontend::print_module(ctx, module, generic);
+    let op_error = |msg: String| {
+        let name = module.ir.op(module.top).name;
+        Diagnostic::error(module.ir.op(module.top).loc, format!("'{name}' op {msg}"))
+    };
+    for (form, style) in [("generic", generic), ("custom", Style { generic: false, ..generic })] {
+        let text = frontend::print_module(ctx, module, style);
+        let arena = Bump::new();
+        let fresh = Context::new(&arena, kiln_dialects::all_dialects());
+        fresh.set_allow_unregistered(allow_unregistered);
+        let Ok(back) = frontend::parse(&fresh, text.as_bytes(), file_name) else {
+            return Err(op_error(format!("failed to parse {form} content back, cannot verify round-trip.")));
+        };
+        let again = frontend::print_module(&fresh, &back, generic);
+        if again != reference {
+            return Err(op_error(format!(
+                "{form} roundTrip testing roundtripped module differs from reference:\n<<<<<<Reference\n{reference}\n=====\n{again}\n>>>>>roundtripped"
+            )));
+        }
+    }
+    Ok(())
 }

@@ -11,11 +11,13 @@ pub struct Style {
     pub generic: bool,
     /// `--mlir-print-debuginfo`.
     pub debug_info: bool,
+    /// `--mlir-print-local-scope`.
+    pub local_scope: bool,
 }
 
 impl Style {
     fn options(self) -> PrintOptions {
-        PrintOptions { generic: self.generic, debug_info: self.debug_info, ..Default::default() }
+        PrintOptions { generic: self.generic, debug_info: self.debug_info, local_scope: self.local_scope }
     }
 }
 

@@ -376,7 +376,7 @@ impl<'a, 'c> OpAsmParser<'a, 'c> {
             }
             module
         };
-        Module { ir: self.ir, top, resources: self.resources }
+        Module { ir: self.ir, top, resources: self.resources, implicit: !single_module }
     }
 }
 
