@@ -37,6 +37,8 @@ pub struct PassOptionSpec {
 pub struct PassOptions {
     values: IndexMap<&'static str, String>,
     specs: &'static [PassOptionSpec],
+    /// The options the text gave (the others hold their defaults).
+    given: Vec<&'static str>,
 }
 
 impl PassOptions {
@@ -47,6 +49,7 @@ impl PassOptions {
         for spec in specs {
             values.insert(spec.name, spec.default.to_string());
         }
+        let mut given = Vec::new();
         for (key, value) in split_pairs(text)? {
             let Some(spec) = specs.iter().find(|s| s.name == key) else {
                 let valid: Vec<&str> = specs.iter().map(|s| s.name).collect();
@@ -63,12 +66,20 @@ impl PassOptions {
             };
             check_value(pass, spec, &value)?;
             values.insert(spec.name, value);
+            if !given.contains(&spec.name) {
+                given.push(spec.name);
+            }
         }
-        Ok(PassOptions { values, specs })
+        Ok(PassOptions { values, specs, given })
     }
 
     fn raw(&self, name: &str) -> &str {
         self.values.get(name).map_or("", |s| s.as_str())
+    }
+
+    /// Whether option `name` was given (not left at its default).
+    pub fn is_given(&self, name: &str) -> bool {
+        self.given.contains(&name)
     }
 
     /// A boolean option.

@@ -6,6 +6,10 @@
 // RUN: FileCheck %s --check-prefix=DOT --input-file %t/graph.dot
 // RUN: %kiln-opt %s -p 'builtin.module(kiln-fuse)' --kiln-fusion-flags="--opt_level=0" | FileCheck %s --check-prefix=OFF
 // RUN: not %kiln-opt %s -p 'builtin.module(kiln-fuse)' --kiln-fusion-flags="--opt_levle=1" 2>&1 | FileCheck %s --check-prefix=BAD
+// An option the pipeline gives by name wins over the flag string (and fusion-flags in it).
+// RUN: %kiln-opt %s -p 'builtin.module(kiln-fuse{opt-level=1})' --kiln-fusion-flags="--opt_level=0" | FileCheck %s --check-prefix=PIPELINE
+// RUN: %kiln-opt %s -p 'builtin.module(kiln-fuse{opt-level=0 fusion-flags="--opt_level=1"})' | FileCheck %s --check-prefix=OFF
+// PIPELINE: fused.region vector
 
 // REPORT: "kernels_before": 3
 // REPORT: "kernels_after": 1

@@ -106,14 +106,20 @@ pub struct FusionOptions {
 }
 
 impl FusionOptions {
-    /// The options from a pass's parsed pipeline options, then its `fusion-flags` string.
+    /// The options of a pass's parsed pipeline options: the defaults, then the `fusion-flags`
+    /// string, then every option given by name, so that `kiln-fuse{opt-level=1}` keeps
+    /// opt-level 1 whatever `fusion-flags` (or `--kiln-fusion-flags`) says.
     pub fn from_pass_options(o: &PassOptions) -> Result<FusionOptions, String> {
         let mut raw = RawOptions::default();
-        for s in SPECS.iter().filter(|s| s.name != "fusion-flags") {
+        let named = || SPECS.iter().filter(|s| s.name != "fusion-flags");
+        for s in named() {
             raw.apply(s.name, o.get_str(s.name))?;
         }
         for (key, value) in split_flags(o.get_str("fusion-flags"))? {
             raw.apply(&key, &value)?;
+        }
+        for s in named().filter(|s| o.is_given(s.name)) {
+            raw.apply(s.name, o.get_str(s.name))?;
         }
         raw.finish()
     }

@@ -168,7 +168,8 @@ pub struct Options {
     pub kiln_fusion_dot: Option<String>,
 
     /// kiln-fuse options in the flag style users know, e.g.
-    /// `--kiln-fusion-flags="--opt_level=2 --enable_ops=MatMul,BatchMatMul"`.
+    /// `--kiln-fusion-flags="--opt_level=2 --enable_ops=MatMul,BatchMatMul"`. An option the
+    /// pipeline gives by name (`kiln-fuse{opt-level=1}`) wins over the same key here.
     #[arg(long, value_name = "FLAGS", allow_hyphen_values = true)]
     pub kiln_fusion_flags: Option<String>,
 
