@@ -42,6 +42,8 @@ pub struct Instrumentation<'p> {
     pub print_after_failure: bool,
     /// Print the whole top-level op, not only the op a pass ran on.
     pub module_scope: bool,
+    /// Write IR dumps into files under this folder, one per pass and op, instead of the log.
+    pub tree_dir: Option<std::path::PathBuf>,
     /// Collect wall-clock times.
     pub timing: bool,
     /// Collect statistics.
@@ -84,13 +86,33 @@ impl Instrumentation<'_> {
     /// Logs an IR dump with mlir-opt's header: `// -----// IR Dump After Cse (cse) //----- //`,
     /// `... After Cse Failed (cse) ...` when `failed`, and with the op the pass ran on named
     /// (`scope`, e.g. `('func.func' operation: @f)`) when the dump shows more than that op.
-    pub(super) fn dump(&mut self, when: &str, pass: &str, failed: bool, scope: &str, text: &str) {
+    /// With `file` (see `tree_dir`) the dump is appended to that file; a file that cannot be
+    /// written is reported in the log instead.
+    pub(super) fn dump(
+        &mut self,
+        when: &str,
+        pass: &str,
+        failed: bool,
+        scope: &str,
+        file: Option<&std::path::Path>,
+        text: &str,
+    ) {
         let failed = if failed { " Failed" } else { "" };
-        let _ = write!(
-            self.log,
+        let dump = format!(
             "// -----// IR Dump {when} {}{failed} ({pass}){scope} //----- //\n{text}\n\n",
             display_name(pass)
         );
+        let Some(file) = file else {
+            self.log.push_str(&dump);
+            return;
+        };
+        let written = file.parent().map_or(Ok(()), std::fs::create_dir_all).and_then(|()| {
+            use std::io::Write as _;
+            std::fs::OpenOptions::new().create(true).append(true).open(file)?.write_all(dump.as_bytes())
+        });
+        if let Err(e) = written {
+            let _ = writeln!(self.log, "error: cannot write IR dump to '{}': {e}", file.display());
+        }
     }
 
     /// The `--mlir-timing` report, as mlir-opt prints it: with [`TimingDisplay::Tree`] every

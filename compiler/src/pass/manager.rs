@@ -2,6 +2,7 @@
 //! nested in it whose name matches, with instrumentation around every pass.
 
 use std::fmt;
+use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use indexmap::IndexMap;
@@ -72,33 +73,39 @@ impl PassManager {
                 return Err(PassFailed);
             }
         }
-        let mut run = Run { ctx, ir, instr, diagnostics, path: Vec::new() };
+        let mut run = Run { ctx, ir, instr, diagnostics, path: Vec::new(), positions: Vec::new() };
         self.run_entries(&mut run, op)
     }
 
     fn run_entries(&mut self, run: &mut Run<'_, '_, '_>, op: OpId) -> Result<(), PassFailed> {
-        for entry in &mut self.entries {
-            match entry {
-                Entry::Pass(pass, _) => run.pass(pass.as_mut(), op)?,
-                Entry::Nested(pm) => {
-                    let ir = &*run.ir;
-                    let children: Vec<OpId> = ir
-                        .regions(op)
-                        .iter()
-                        .flat_map(|&r| ir.region_blocks(r))
-                        .flat_map(|b| ir.block_ops(b))
-                        .filter(|&c| pm.anchor.as_deref().is_none_or(|a| ir.op(c).name == a))
-                        .collect();
-                    run.path.push(format!("'{}' Pipeline", pm.anchor.as_deref().unwrap_or("any")));
-                    let start = Instant::now();
-                    let result = children.into_iter().try_for_each(|child| pm.run_entries(run, child));
-                    run.instr.add_time(&run.path, start.elapsed());
-                    run.path.pop();
-                    result?;
-                }
-            }
+        for (position, entry) in self.entries.iter_mut().enumerate() {
+            run.positions.push(position);
+            let result = Self::run_entry(entry, run, op);
+            run.positions.pop();
+            result?;
         }
         Ok(())
+    }
+
+    fn run_entry(entry: &mut Entry, run: &mut Run<'_, '_, '_>, op: OpId) -> Result<(), PassFailed> {
+        let pm = match entry {
+            Entry::Pass(pass, _) => return run.pass(pass.as_mut(), op),
+            Entry::Nested(pm) => pm,
+        };
+        let ir = &*run.ir;
+        let children: Vec<OpId> = ir
+            .regions(op)
+            .iter()
+            .flat_map(|&r| ir.region_blocks(r))
+            .flat_map(|b| ir.block_ops(b))
+            .filter(|&c| pm.anchor.as_deref().is_none_or(|a| ir.op(c).name == a))
+            .collect();
+        run.path.push(format!("'{}' Pipeline", pm.anchor.as_deref().unwrap_or("any")));
+        let start = Instant::now();
+        let result = children.into_iter().try_for_each(|child| pm.run_entries(run, child));
+        run.instr.add_time(&run.path, start.elapsed());
+        run.path.pop();
+        result
     }
 }
 
@@ -110,12 +117,14 @@ struct Run<'r, 'c, 'p> {
     diagnostics: &'r mut Vec<Diagnostic<'c>>,
     /// The pipeline nesting, for timing and statistics (`'func.func' Pipeline`, `Cse`).
     path: Vec<String>,
+    /// The position of the running entry in each enclosing pipeline (for tree-dir file names).
+    positions: Vec<usize>,
 }
 
 impl<'c> Run<'_, 'c, '_> {
     /// Runs one pass on `op` with the instrumentation around it.
     fn pass(&mut self, pass: &mut dyn Pass, op: OpId) -> Result<(), PassFailed> {
-        let Run { ctx, ir, instr, diagnostics, path } = self;
+        let Run { ctx, ir, instr, diagnostics, path, positions } = self;
         let ctx: &Context<'c> = ctx;
         let info = pass.info();
         let name = ir.op(op).name;
@@ -132,6 +141,8 @@ impl<'c> Run<'_, 'c, '_> {
         while let Some(parent) = ir.parent_op(shown).filter(|_| instr.module_scope) {
             shown = parent;
         }
+        let dump_file = instr.tree_dir.as_ref().map(|dir| tree_dump_path(ir, dir, op, positions, info.name));
+        let dump_file = dump_file.as_deref();
         let scope = if shown == op {
             String::new()
         } else {
@@ -142,7 +153,7 @@ impl<'c> Run<'_, 'c, '_> {
         };
         if let Some(print) = printer.filter(|_| instr.wants_before(info.name)) {
             let text = print(ctx, ir, shown);
-            instr.dump("Before", info.name, false, &scope, &text);
+            instr.dump("Before", info.name, false, &scope, dump_file, &text);
         }
         let before = printer.filter(|_| instr.print_after_change).map(|print| print(ctx, ir, shown));
         let errors_before = diagnostics.iter().filter(|d| d.severity == Severity::Error).count();
@@ -160,7 +171,7 @@ impl<'c> Run<'_, 'c, '_> {
             }
             if let Some(print) = printer.filter(|_| instr.print_after_failure) {
                 let text = print(ctx, ir, shown);
-                instr.dump("After", info.name, true, &scope, &text);
+                instr.dump("After", info.name, true, &scope, dump_file, &text);
             }
             return Err(PassFailed);
         }
@@ -169,7 +180,7 @@ impl<'c> Run<'_, 'c, '_> {
                 diagnostics.extend(errors);
                 if let Some(print) = printer.filter(|_| instr.print_after_failure) {
                     let text = print(ctx, ir, shown);
-                    instr.dump("After", info.name, true, &scope, &text);
+                    instr.dump("After", info.name, true, &scope, dump_file, &text);
                 }
                 return Err(PassFailed);
             }
@@ -177,7 +188,7 @@ impl<'c> Run<'_, 'c, '_> {
         if let Some(print) = printer.filter(|_| instr.wants_after(info.name)) {
             let text = print(ctx, ir, shown);
             if before.as_deref() != Some(text.as_str()) || !instr.print_after_change {
-                instr.dump("After", info.name, false, &scope, &text);
+                instr.dump("After", info.name, false, &scope, dump_file, &text);
             }
         }
         Ok(())
@@ -231,4 +242,26 @@ impl fmt::Display for PassManager {
         }
         f.write_str(")")
     }
+}
+
+/// Where `--mlir-print-ir-tree-dir` puts the dumps of a pass on `op`, as mlir-opt names them:
+/// one folder per op from the top-level op down (`builtin_module_no-symbol-name/func_func_f`),
+/// and a file named by the pass's position in each enclosing pipeline and its argument
+/// (`0_1_canonicalize.mlir`).
+fn tree_dump_path(ir: &Ir<'_>, dir: &Path, op: OpId, positions: &[usize], pass: &str) -> PathBuf {
+    let mut chain = vec![op];
+    while let Some(parent) = ir.parent_op(*chain.last().unwrap_or(&op)) {
+        chain.push(parent);
+    }
+    let mut path = dir.to_path_buf();
+    for &o in chain.iter().rev() {
+        let name = ir.op(o).name.replace('.', "_");
+        let sym = ir.attr(o, "sym_name").and_then(|a| a.as_str());
+        let sym =
+            sym.map_or_else(|| "no-symbol-name".to_string(), |s| String::from_utf8_lossy(s).into_owned());
+        path.push(format!("{name}_{sym}"));
+    }
+    let index: Vec<String> = positions.iter().map(usize::to_string).collect();
+    path.push(format!("{}_{pass}.mlir", index.join("_")));
+    path
 }

@@ -20,6 +20,17 @@
 // FAILURE-NEXT: module {
 // FAILURE: error: kiln-fuse: cannot write report
 
+// --mlir-print-ir-tree-dir writes the dumps into one folder per op and one file per pass, named
+// as mlir-opt names them (the pass's position in each pipeline, then its name).
+// RUN: rm -rf %t.tree && %kiln-opt %s --allow-unregistered-dialect --split-input-file -p 'builtin.module(func.func(cse, canonicalize), symbol-dce)' --mlir-print-ir-after-all --mlir-print-ir-tree-dir=%t.tree -o /dev/null 2>&1 | FileCheck %s --allow-empty --check-prefix=QUIET
+// QUIET-NOT: IR Dump
+// RUN: FileCheck %s --check-prefix=TREE --input-file %t.tree/builtin_module_no-symbol-name/func_func_alone/0_1_canonicalize.mlir
+// RUN: FileCheck %s --check-prefix=TREE-TOP --input-file %t.tree/builtin_module_no-symbol-name/1_symbol-dce.mlir
+// TREE: // -----// IR Dump After Canonicalize (canonicalize) //----- //
+// TREE-NEXT: func.func @alone() {
+// TREE-TOP: // -----// IR Dump After SymbolDce (symbol-dce) //----- //
+// TREE-TOP-NEXT: module {
+
 // --mlir-print-local-scope prints types and attributes in place of their aliases.
 // RUN: %kiln-opt %s --allow-unregistered-dialect --split-input-file --mlir-print-local-scope | FileCheck %s --check-prefix=LOCAL
 // RUN: %kiln-opt %s --allow-unregistered-dialect --split-input-file | FileCheck %s --check-prefix=ALIASED

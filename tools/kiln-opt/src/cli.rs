@@ -142,6 +142,11 @@ pub struct Options {
     #[arg(long)]
     pub mlir_print_ir_module_scope: bool,
 
+    /// Write the `--mlir-print-ir-*` dumps into files under this folder (one folder per op,
+    /// one file per pass, named as mlir-opt names them) instead of stderr.
+    #[arg(long, value_name = "DIR")]
+    pub mlir_print_ir_tree_dir: Option<PathBuf>,
+
     /// Report wall-clock times (to stderr) of parsing, each pass and printing.
     #[arg(long)]
     pub mlir_timing: bool,

@@ -126,6 +126,7 @@ fn run_inner(opts: &Options, registry: &PassRegistry, io: &mut Io<'_>) -> Result
     instr.print_after_change = opts.mlir_print_ir_after_change;
     instr.print_after_failure = opts.mlir_print_ir_after_failure;
     instr.module_scope = opts.mlir_print_ir_module_scope;
+    instr.tree_dir = opts.mlir_print_ir_tree_dir.clone();
     instr.timing = opts.mlir_timing;
     instr.statistics = opts.mlir_pass_statistics;
     instr.printer = Some(&printer);
