@@ -52,6 +52,9 @@ pub struct Instrumentation<'p> {
     pub printer: Option<IrPrinter<'p>>,
     /// Printed IR dumps, in order (tools send this to stderr).
     pub log: String,
+    /// The first pass that failed and the op it ran on, as mlir-opt's crash reproducer names
+    /// them: `` `Cse` on 'func.func' operation: @f ``.
+    pub failure: Option<String>,
     timings: IndexMap<Vec<String>, Duration>,
     stats: IndexMap<Vec<String>, IndexMap<&'static str, (u64, &'static str)>>,
 }

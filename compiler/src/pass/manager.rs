@@ -143,14 +143,11 @@ impl<'c> Run<'_, 'c, '_> {
         }
         let dump_file = instr.tree_dir.as_ref().map(|dir| tree_dump_path(ir, dir, op, positions, info.name));
         let dump_file = dump_file.as_deref();
-        let scope = if shown == op {
-            String::new()
-        } else {
-            match ir.attr(op, "sym_name").and_then(|a| a.as_str()) {
-                Some(sym) => format!(" ('{name}' operation: @{})", String::from_utf8_lossy(sym)),
-                None => format!(" ('{name}' operation)"),
-            }
+        let described = match ir.attr(op, "sym_name").and_then(|a| a.as_str()) {
+            Some(sym) => format!("'{name}' operation: @{}", String::from_utf8_lossy(sym)),
+            None => format!("'{name}' operation"),
         };
+        let scope = if shown == op { String::new() } else { format!(" ({described})") };
         if let Some(print) = printer.filter(|_| instr.wants_before(info.name)) {
             let text = print(ctx, ir, shown);
             instr.dump("Before", info.name, false, &scope, dump_file, &text);
@@ -165,7 +162,11 @@ impl<'c> Run<'_, 'c, '_> {
         instr.add_stats(path, stats);
         path.pop();
         let errors_after = diagnostics.iter().filter(|d| d.severity == Severity::Error).count();
-        if result.is_err() || errors_after > errors_before {
+        let failed = result.is_err() || errors_after > errors_before;
+        if failed && instr.failure.is_none() {
+            instr.failure = Some(format!("`{}` on {described}", display_name(info.name)));
+        }
+        if failed {
             if errors_after == errors_before {
                 diagnostics.push(Diagnostic::error(ir.op(op).loc, format!("pass '{}' failed", info.name)));
             }
@@ -178,6 +179,7 @@ impl<'c> Run<'_, 'c, '_> {
         if instr.verify_each {
             if let Err(errors) = verify(ctx, ir, op) {
                 diagnostics.extend(errors);
+                instr.failure.get_or_insert_with(|| format!("`{}` on {described}", display_name(info.name)));
                 if let Some(print) = printer.filter(|_| instr.print_after_failure) {
                     let text = print(ctx, ir, shown);
                     instr.dump("After", info.name, true, &scope, dump_file, &text);
@@ -226,21 +228,27 @@ impl PassManager {
     }
 }
 
-impl fmt::Display for PassManager {
+impl PassManager {
     /// The pipeline in textual form on one line, with every pass's options, e.g.
-    /// `builtin.module(func.func(cse, canonicalize{max-iterations=10}))`.
+    /// `builtin.module(func.func(cse, canonicalize{max-iterations=10}))`; a manager anchored
+    /// on any op prints as `top`, so that the text runs the same passes on a `top` op again.
+    pub fn textual(&self, top: &str) -> String {
+        let entries: Vec<String> = self
+            .entries
+            .iter()
+            .map(|e| match e {
+                Entry::Pass(p, options) => format!("{}{}", p.info().name, options.render()),
+                Entry::Nested(pm) => pm.to_string(),
+            })
+            .collect();
+        format!("{}({})", self.anchor.as_deref().unwrap_or(top), entries.join(", "))
+    }
+}
+
+impl fmt::Display for PassManager {
+    /// [`PassManager::textual`], a manager for any op printing as `any`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}(", self.anchor.as_deref().unwrap_or("any"))?;
-        for (i, e) in self.entries.iter().enumerate() {
-            if i > 0 {
-                f.write_str(", ")?;
-            }
-            match e {
-                Entry::Pass(p, options) => write!(f, "{}{}", p.info().name, options.render())?,
-                Entry::Nested(pm) => write!(f, "{pm}")?,
-            }
-        }
-        f.write_str(")")
+        f.write_str(&self.textual("any"))
     }
 }
 

@@ -142,6 +142,16 @@ pub struct Options {
     #[arg(long)]
     pub mlir_print_ir_module_scope: bool,
 
+    /// When the pipeline fails, write the IR it started from and the pipeline (as an
+    /// `external_resources` entry `mlir_reproducer`) to this file, as mlir-opt does.
+    #[arg(long, value_name = "FILE")]
+    pub mlir_pass_pipeline_crash_reproducer: Option<PathBuf>,
+
+    /// Run the pipeline recorded in the input's `mlir_reproducer` resource (a file written by
+    /// `--mlir-pass-pipeline-crash-reproducer`).
+    #[arg(long)]
+    pub run_reproducer: bool,
+
     /// Write the `--mlir-print-ir-*` dumps into files under this folder (one folder per op,
     /// one file per pass, named as mlir-opt names them) instead of stderr.
     #[arg(long, value_name = "DIR")]

@@ -282,9 +282,31 @@ impl ChunkJob<'_> {
             }
         }
         let mut diags = Vec::new();
-        if let Some(text) = self.pipeline {
+        let recorded = self.opts.run_reproducer.then(|| reproducer_pipeline(&module)).flatten();
+        if self.opts.run_reproducer && recorded.is_none() {
+            let loc = module.ir.op(module.top).loc;
+            sink.report(&[Diagnostic::error(
+                loc,
+                "the input has no 'mlir_reproducer' resource with a pipeline",
+            )]);
+            return (None, false);
+        }
+        if let Some(text) = recorded.as_deref().or(self.pipeline) {
             let result = match parse_pipeline(text, self.registry) {
-                Ok(mut pm) => pm.run(&ctx, &mut module.ir, module.top, instr, &mut diags),
+                Ok(mut pm) => {
+                    let snapshot = self.opts.mlir_pass_pipeline_crash_reproducer.as_ref().map(|_| {
+                        let top = module.ir.op(module.top).name;
+                        (frontend::print_module(&ctx, &module, self.style), pm.textual(top))
+                    });
+                    let result = pm.run(&ctx, &mut module.ir, module.top, instr, &mut diags);
+                    if let (Err(_), Some(path), Some((ir_text, pipeline))) =
+                        (&result, &self.opts.mlir_pass_pipeline_crash_reproducer, snapshot)
+                    {
+                        let failure = instr.failure.take().unwrap_or_default();
+                        diags.push(write_reproducer(&module, path, &ir_text, &pipeline, &failure));
+                    }
+                    result
+                }
                 Err(e) => {
                     diags.push(Diagnostic::error(ctx.unknown_loc(), e));
                     Err(kiln_compiler::pass::PassFailed)
@@ -339,4 +361,46 @@ fn verify_roundtrip<'c>(
         }
     }
     Ok(())
+}
+
+/// Writes mlir-opt's crash reproducer: the IR the pipeline started from, then the pipeline as
+/// the `mlir_reproducer` external resource; returns the error that names the failing pass and
+/// the file (or says the file could not be written).
+fn write_reproducer<'c>(
+    module: &kiln_compiler::Module<'c>,
+    path: &Path,
+    ir_text: &str,
+    pipeline: &str,
+    failure: &str,
+) -> Diagnostic<'c> {
+    let escaped = pipeline.replace('\\', "\\\\").replace('"', "\\\"");
+    let text = format!(
+        "{}\n\n{{-#\n  external_resources: {{\n    mlir_reproducer: {{\n      pipeline: \"{escaped}\",\n      disable_threading: true,\n      verify_each: true\n    }}\n  }}\n#-}}\n",
+        ir_text.trim_end()
+    );
+    let loc = module.ir.op(module.top).loc;
+    let diag = Diagnostic::error(loc, "Failures have been detected while processing an MLIR pass pipeline");
+    match std::fs::write(path, text) {
+        Ok(()) => diag.with_note(
+            loc,
+            format!(
+                "Pipeline failed while executing [{failure}]: reproducer generated at `{}`",
+                path.display()
+            ),
+        ),
+        Err(e) => diag.with_note(loc, format!("cannot write the reproducer '{}': {e}", path.display())),
+    }
+}
+
+/// The pipeline recorded in a reproducer: `external_resources` -> `mlir_reproducer` ->
+/// `pipeline`, a quoted string kept as written.
+fn reproducer_pipeline(module: &kiln_compiler::Module<'_>) -> Option<String> {
+    let quoted = module.resources.get("external_resources")?.get("mlir_reproducer")?.get("pipeline")?;
+    let inner = quoted.strip_prefix('"')?.strip_suffix('"')?;
+    let mut out = String::with_capacity(inner.len());
+    let mut chars = inner.chars();
+    while let Some(c) = chars.next() {
+        out.push(if c == '\\' { chars.next()? } else { c });
+    }
+    Some(out)
 }
