@@ -1,9 +1,9 @@
 //! The IR: operations, values, blocks and regions in arenas, named by index handles.
 //!
 //! [`Ir`] owns everything reachable from the ops it holds. Entity data (what an op *is*) is
-//! kept apart from program order (where it *sits*, in [`layout`]), and every value keeps the
-//! list of its uses, so replace-all-uses and erase are O(uses). All mutation goes through
-//! `&mut Ir`; there is no interior mutability.
+//! kept apart from program order (where it *sits*, in a layout side table), and every value
+//! keeps the list of its uses, so replace-all-uses and erase are O(uses). All mutation goes
+//! through `&mut Ir`; there is no interior mutability.
 
 mod entity;
 mod layout;

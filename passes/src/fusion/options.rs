@@ -1,9 +1,9 @@
 //! The options of `kiln-fuse`, with one parser for both spellings users know:
 //! the pipeline option syntax (`kiln-fuse{opt-level=2 max-ops=32}`) and a flags string in the
 //! style of the runtime fusion switches (`fusion-flags="--opt_level=1
-//! --enable_ops=MatMul,BatchMatMul"`). Both end in [`FusionOptions::apply`]: keys are
-//! normalized (leading dashes dropped, `_` read as `-`, an optional `kiln-fusion-` prefix
-//! dropped), so `--kiln-fusion-remarks` in a flags string is `remarks=true`.
+//! --enable_ops=MatMul,BatchMatMul"`). Both end in one key-by-key parser
+//! (`RawOptions::apply`): keys are normalized (leading dashes dropped, `_` read as `-`, an
+//! optional `kiln-fusion-` prefix dropped), so `--kiln-fusion-remarks` in a flags string is `remarks=true`.
 //!
 //! Op names in lists are the CamelCase of `hl` op names (`MatMul` = `hl.matmul`,
 //! `BatchMatMul`, `Add`, `ReduceSum`, `Gelu`); `hl.add` and `add` are accepted too.

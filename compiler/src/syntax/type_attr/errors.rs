@@ -1,6 +1,6 @@
 //! MLIR's wording and placement of syntax errors in types, attributes and locations.
 //!
-//! pest reports failures as "expected <rules>" at the furthest position it tried. MLIR's
+//! pest reports failures as "expected `<rules>`" at the furthest position it tried. MLIR's
 //! recursive-descent parser instead names the grammar point that failed ("expected '>' in
 //! tensor type", "expected location instance") and places "expected ..." errors at the end of
 //! the last significant text before the unexpected token. When pest fails, the extent is parsed
