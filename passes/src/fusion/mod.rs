@@ -14,6 +14,7 @@ use kiln_compiler::ir::{BlockId, WalkOrder};
 use kiln_compiler::pass::{PassContext, PassFailed};
 use kiln_compiler::{Diagnostic, OpId, Severity};
 use kiln_dialects::fused::build_region;
+use kiln_dialects::hl::interfaces::hl_op;
 
 use cluster::{plan_block, region_remark};
 use graph::{BlockGraph, LocalMap};
@@ -42,7 +43,7 @@ pub fn fuse(cx: &mut PassContext<'_, '_>, root: OpId, opts: &FusionOptions) -> R
         }
         let g = BlockGraph::build(cx.ir, block, &mut map);
         g.clear(&mut map);
-        if !g.ops.iter().any(|&op| cx.ir.op(op).name.starts_with("hl.")) {
+        if !g.ops.iter().any(|&op| hl_op(cx.ir, op).is_some()) {
             continue;
         }
         let (plan, s) = plan_block(cx.ir, &g, opts, scratch);
