@@ -1,7 +1,8 @@
 //! Every `hl` op runs on the reference interpreter through its declared evaluation:
 //! `every_op/every_op.mlir` uses each op of the dialect at least once (checked here against
 //! the dialect's op list), every function runs on seeded inputs, and the bits of every result
-//! are pinned by a snapshot (a hash per result), so a change to any op's semantics shows.
+//! are pinned by a snapshot (a hash per result), so a change to any op's semantics shows. The
+//! same program checks the cost entries the declarations give (`Flops`).
 
 use std::collections::BTreeSet;
 use std::fmt::Write as _;
@@ -71,4 +72,29 @@ fn every_hl_op_evaluates_and_its_bits_are_pinned() {
         }
     }
     insta::assert_snapshot!(out);
+}
+
+#[test]
+fn cost_entries_come_from_the_declarations() {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/every_op/every_op.mlir");
+    let text = std::fs::read_to_string(path).unwrap();
+    let arena = Bump::new();
+    let ctx = Context::new(&arena, kiln_dialects::all_dialects());
+    let module = parse_source(&ctx, &text, path).unwrap_or_else(|_| panic!("{path} parses"));
+    let ir = &module.ir;
+    let flops = |name: &str| -> Vec<u64> {
+        ir.walk(module.top, WalkOrder::PreOrder)
+            .filter(|&op| ir.op(op).name == name)
+            .map(|op| kiln_dialects::hl::interfaces::cost(ir, op).flops)
+            .collect()
+    };
+    // 2 * (result elements) * (contraction length): matmul K = 6 (also with transpose_b),
+    // batch_matmul K = 4, conv2d K = I * KH * KW (4 * 3 * 3; with groups = 2, 2 * 3 * 3).
+    assert_eq!(flops("hl.matmul"), [2 * 20 * 6, 2 * 20 * 6, 2 * 9 * 2]);
+    assert_eq!(flops("hl.batch_matmul"), [2 * 12 * 4]);
+    assert_eq!(flops("hl.conv2d"), [2 * 72 * 36, 2 * 24 * 18]);
+    // Reductions count input elements, elementwise ops result elements, layout ops nothing.
+    assert_eq!(flops("hl.reduce_sum"), [60, 21, 12]);
+    assert_eq!(flops("hl.pow")[..2], [10 * 12, 10 * 6]);
+    assert_eq!(flops("hl.transpose"), [0]);
 }
