@@ -13,7 +13,7 @@ pub mod rules;
 use kiln_compiler::ir::{BlockId, WalkOrder};
 use kiln_compiler::pass::{PassContext, PassFailed};
 use kiln_compiler::{Diagnostic, OpId, Severity};
-use kiln_dialects::fused::build_region;
+use kiln_dialects::fused::{build_region, REGION_OP};
 use kiln_dialects::hl::interfaces::hl_op;
 
 use cluster::{plan_block, region_remark};
@@ -30,7 +30,7 @@ pub fn fuse(cx: &mut PassContext<'_, '_>, root: OpId, opts: &FusionOptions) -> R
     let blocks: Vec<BlockId> = cx
         .ir
         .walk(root, WalkOrder::PreOrder)
-        .filter(|&op| cx.ir.op(op).name != "fused.region")
+        .filter(|&op| !cx.ir.op(op).def.is_some_and(|d| std::ptr::eq(d, &REGION_OP)))
         .flat_map(|op| cx.ir.regions(op).to_vec())
         .flat_map(|r| cx.ir.region_blocks(r).collect::<Vec<_>>())
         .collect();
