@@ -9,7 +9,7 @@
 //!    `hl.constant`, are rejected) besides the yield;
 //! 5. the kind agrees with the body ([`check_body`]).
 
-use kiln_compiler::{Context, Ir, OpId};
+use kiln_compiler::{Context, Ir, OpId, Trait};
 
 use super::kind::RegionKind;
 use crate::hl::interfaces::{hl_op, FusionCategory};
@@ -54,8 +54,10 @@ pub fn summarize_body(ir: &Ir<'_>, ops: impl IntoIterator<Item = OpId>) -> Resul
             FusionCategory::Elementwise | FusionCategory::Broadcast | FusionCategory::Reduce => {
                 s.compute += 1
             }
-            FusionCategory::Layout => s.other += 1,
-            FusionCategory::Opaque if name == "hl.constant" => s.other += 1,
+            FusionCategory::Layout(_) => s.other += 1,
+            FusionCategory::Opaque if ir.op(op).def.is_some_and(|d| d.has_trait(Trait::ConstantLike)) => {
+                s.other += 1
+            }
             FusionCategory::Opaque => {
                 return Err(format!("body cannot hold composite op '{name}' (it is not fusable)"));
             }

@@ -1,12 +1,12 @@
 //! The interfaces every `hl` op declares once, beside its `OpDef`: its fusion category, which
-//! element types it accepts, how its result type follows from its operands and attributes, and
-//! its cost.
+//! element types it accepts, how its result type follows from its operands and attributes, its
+//! cost and its evaluation (the reference semantics the interpreter and the folder run).
 
 use kiln_compiler::{Ir, OpId, Type, TypeKind, DYNAMIC};
 
 use super::accessors::bool_attr;
-
 use super::infer::InferFn;
+use super::interp::eval::EvalFn;
 
 /// How an op takes part in fusion (see `kiln-fuse`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -19,8 +19,9 @@ pub enum FusionCategory {
     Reduce,
     /// Matrix unit work (matmul, conv): joins epilogues as a `mix` region.
     Cube,
-    /// Moves data without arithmetic (reshape, transpose, slice, concat ...).
-    Layout,
+    /// Moves data without arithmetic (reshape, transpose, slice, concat ...), as the
+    /// [`Movement`] says.
+    Layout(Movement),
     /// Never fused (composites before decomposition, constants).
     Opaque,
 }
@@ -33,10 +34,22 @@ impl FusionCategory {
             FusionCategory::Broadcast => "broadcast",
             FusionCategory::Reduce => "reduce",
             FusionCategory::Cube => "cube",
-            FusionCategory::Layout => "layout",
+            FusionCategory::Layout(_) => "layout",
             FusionCategory::Opaque => "opaque",
         }
     }
+}
+
+/// How a layout op moves data, which decides whether it can join a fused region.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Movement {
+    /// A view: the result aliases the operand's elements in order (reshape, expand_dims,
+    /// squeeze), so it costs nothing inside a region.
+    View,
+    /// Permutes dims (transpose): fuses where the target can transpose in UB.
+    Transpose,
+    /// Copies a part or several operands (slice, concat): never fused.
+    Copy,
 }
 
 /// Which element types an op's (data) operands may have.
@@ -90,15 +103,19 @@ fn is_hl_float(k: kiln_compiler::FloatKind) -> bool {
 
 /// Floating-point operations per output element (or per input element for reductions),
 /// used by the cost model.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug)]
 pub enum Flops {
     /// A fixed number per element.
     PerElement(u32),
-    /// Computed by the op's shape: matmul `2*M*N*K`, conv `2*N*O*H*W*(C/g)*KH*KW`.
-    Contraction,
+    /// `2 * (result elements) * (contraction length)`, the length given by the op's function
+    /// ([`matmul_contraction`], [`conv2d_contraction`]).
+    Contraction(ContractionFn),
     /// Moves data only.
     None,
 }
+
+/// The contraction length of a matmul-like op: how many products sum into one result element.
+pub type ContractionFn = fn(&Ir<'_>, OpId) -> u64;
 
 /// The `hl` interface of an op: declared once in its `OpDef`'s `interfaces`.
 #[derive(Debug)]
@@ -111,6 +128,8 @@ pub struct HlOp {
     pub infer: InferFn,
     /// Arithmetic cost.
     pub flops: Flops,
+    /// Reference semantics: the result from the operand values and attributes.
+    pub eval: EvalFn,
 }
 
 /// Estimated traffic and work of one op.
@@ -144,34 +163,41 @@ pub fn num_bytes(t: Type<'_>) -> u64 {
 pub fn cost(ir: &Ir<'_>, op: OpId) -> Cost {
     let read = ir.operands(op).iter().map(|&v| num_bytes(ir.value_type(v))).sum();
     let written = ir.results(op).iter().map(|&v| num_bytes(ir.value_type(v))).sum();
+    let result_elements = || ir.results(op).first().map_or(0, |&v| num_elements(ir.value_type(v)));
     let flops = match hl_op(ir, op).map(|h| (h.flops, h.category)) {
         Some((Flops::PerElement(n), FusionCategory::Reduce)) => {
             u64::from(n) * ir.operands(op).first().map_or(0, |&v| num_elements(ir.value_type(v)))
         }
-        Some((Flops::PerElement(n), _)) => {
-            u64::from(n) * ir.results(op).first().map_or(0, |&v| num_elements(ir.value_type(v)))
-        }
-        Some((Flops::Contraction, _)) => contraction_flops(ir, op),
+        Some((Flops::PerElement(n), _)) => u64::from(n) * result_elements(),
+        Some((Flops::Contraction(length), _)) => 2 * result_elements() * length(ir, op),
         _ => 0,
     };
     Cost { bytes_read: read, bytes_written: written, flops }
 }
 
-/// `2 * (result elements) * (reduction length)` for matmul-like and conv ops.
-fn contraction_flops(ir: &Ir<'_>, op: OpId) -> u64 {
-    let out = ir.results(op).first().map_or(0, |&v| num_elements(ir.value_type(v)));
-    let dims = |i: usize| ir.operands(op).get(i).and_then(|&v| ir.value_type(v).shape()).unwrap_or(&[]);
-    let k = match ir.op(op).name {
-        "hl.conv2d" => {
-            // weights OIHW: reduction over I*KH*KW.
-            dims(1).iter().skip(1).map(|&d| d.max(1) as u64).product()
-        }
-        _ => {
-            let a = dims(0);
-            let transpose_a = bool_attr(ir.attr(op, "transpose_a"));
-            let k = if transpose_a { a.len().checked_sub(2) } else { a.len().checked_sub(1) };
-            k.and_then(|i| a.get(i)).map_or(1, |&d| d.max(1) as u64)
-        }
-    };
-    2 * out * k
+/// The contraction length of `op` when its cost is a contraction (see [`Flops::Contraction`]).
+pub fn contraction_length(ir: &Ir<'_>, op: OpId) -> Option<u64> {
+    match hl_op(ir, op)?.flops {
+        Flops::Contraction(length) => Some(length(ir, op)),
+        _ => None,
+    }
+}
+
+/// The static dims of operand `i` of `op` (empty when it has none).
+fn operand_dims<'a>(ir: &'a Ir<'_>, op: OpId, i: usize) -> &'a [i64] {
+    ir.operands(op).get(i).and_then(|&v| ir.value_type(v).shape()).unwrap_or(&[])
+}
+
+/// Matmul and batch_matmul: the last dim of the left operand (its second-to-last with
+/// `transpose_a`); a dynamic dim counts as 1.
+pub fn matmul_contraction(ir: &Ir<'_>, op: OpId) -> u64 {
+    let a = operand_dims(ir, op, 0);
+    let k =
+        if bool_attr(ir.attr(op, "transpose_a")) { a.len().checked_sub(2) } else { a.len().checked_sub(1) };
+    k.and_then(|i| a.get(i)).map_or(1, |&d| d.max(1) as u64)
+}
+
+/// Conv2d: `I * KH * KW` of the OIHW weights; dynamic dims count as 1.
+pub fn conv2d_contraction(ir: &Ir<'_>, op: OpId) -> u64 {
+    operand_dims(ir, op, 1).iter().skip(1).map(|&d| d.max(1) as u64).product()
 }

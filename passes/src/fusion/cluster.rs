@@ -314,7 +314,7 @@ impl Planner<'_, '_> {
             for &m in &c.members {
                 match self.infos[m as usize].category {
                     Some(FusionCategory::Cube) => cube += 1,
-                    Some(FusionCategory::Layout) | None | Some(FusionCategory::Opaque) => {}
+                    Some(FusionCategory::Layout(_)) | None | Some(FusionCategory::Opaque) => {}
                     Some(_) => compute += 1,
                 }
             }

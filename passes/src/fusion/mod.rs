@@ -13,7 +13,8 @@ pub mod rules;
 use kiln_compiler::ir::{BlockId, WalkOrder};
 use kiln_compiler::pass::{PassContext, PassFailed};
 use kiln_compiler::{Diagnostic, OpId, Severity};
-use kiln_dialects::fused::build_region;
+use kiln_dialects::fused::{build_region, REGION_OP};
+use kiln_dialects::hl::interfaces::hl_op;
 
 use cluster::{plan_block, region_remark, BlockPlan};
 use graph::{BlockGraph, LocalMap};
@@ -29,7 +30,7 @@ pub fn fuse(cx: &mut PassContext<'_, '_>, root: OpId, opts: &FusionOptions) -> R
     let blocks: Vec<BlockId> = cx
         .ir
         .walk(root, WalkOrder::PreOrder)
-        .filter(|&op| cx.ir.op(op).name != "fused.region")
+        .filter(|&op| !cx.ir.op(op).def.is_some_and(|d| std::ptr::eq(d, &REGION_OP)))
         .flat_map(|op| cx.ir.regions(op).to_vec())
         .flat_map(|r| cx.ir.region_blocks(r).collect::<Vec<_>>())
         .collect();
@@ -39,7 +40,7 @@ pub fn fuse(cx: &mut PassContext<'_, '_>, root: OpId, opts: &FusionOptions) -> R
     for (bi, block) in blocks.into_iter().enumerate() {
         let g = BlockGraph::build(cx.ir, block, &mut map);
         g.clear(&mut map);
-        if !g.ops.iter().any(|&op| cx.ir.op(op).name.starts_with("hl.")) {
+        if !g.ops.iter().any(|&op| hl_op(cx.ir, op).is_some()) {
             continue;
         }
         let plan = if opts.opt_level == 0 {

@@ -16,9 +16,9 @@
 //! of reshape/expand_dims/squeeze alias their operand; operands of a cube op live in L1/L0, not
 //! UB. The sum must stay within `ub-budget` percent of the target's UB.
 
-use kiln_compiler::{Ir, OpId, DYNAMIC};
+use kiln_compiler::{Ir, OpId, Trait, DYNAMIC};
 use kiln_dialects::hl::accessors::{int_list, normalize_axis};
-use kiln_dialects::hl::interfaces::{hl_op, num_bytes, num_elements, FusionCategory};
+use kiln_dialects::hl::interfaces::{hl_op, num_bytes, num_elements, FusionCategory, Movement};
 
 use super::graph::BlockGraph;
 use super::options::{camel_name, FusionOptions};
@@ -60,8 +60,8 @@ pub fn classify<'c>(ir: &Ir<'c>, op: OpId, opts: &FusionOptions) -> OpInfo {
         return OpInfo { category: None, free: false, gate, remark: false, row: None, kernel: false };
     };
     let cat = hl.category;
-    let free = matches!(name, "hl.reshape" | "hl.expand_dims" | "hl.squeeze");
-    let constant = name == "hl.constant";
+    let free = cat == FusionCategory::Layout(Movement::View);
+    let constant = ir.op(op).def.is_some_and(|d| d.has_trait(Trait::ConstantLike));
     let row = (cat == FusionCategory::Reduce).then(|| reduce_row(ir, op));
     let mut info = OpInfo {
         category: Some(cat),
@@ -80,15 +80,10 @@ pub fn classify<'c>(ir: &Ir<'c>, op: OpId, opts: &FusionOptions) -> OpInfo {
         Gate::Closed("constants enter regions as inputs".into())
     } else if cat == FusionCategory::Opaque {
         Gate::Closed("opaque op (run hl-decompose first)".into())
-    } else if cat == FusionCategory::Layout
-        && !free
-        && !(name == "hl.transpose" && opts.target.vector.transpose_in_ub)
-    {
-        if name == "hl.transpose" {
-            Gate::Closed(format!("target '{}' cannot transpose in UB", opts.target.name))
-        } else {
-            Gate::Closed("layout op (only reshape, expand_dims, squeeze and transpose fuse)".into())
-        }
+    } else if cat == FusionCategory::Layout(Movement::Transpose) && !opts.target.vector.transpose_in_ub {
+        Gate::Closed(format!("target '{}' cannot transpose in UB", opts.target.name))
+    } else if cat == FusionCategory::Layout(Movement::Copy) {
+        Gate::Closed("layout op (only reshape, expand_dims, squeeze and transpose fuse)".into())
     } else if dynamic {
         Gate::Closed("dynamic shape (UB footprint unknown)".into())
     } else {

@@ -18,6 +18,7 @@
 //! first cube op, or its first op if it has none.
 
 use kiln_compiler::Ir;
+use kiln_dialects::hl::interfaces::{contraction_length, hl_op, FusionCategory};
 use serde::Deserialize;
 
 use super::graph::BlockGraph;
@@ -238,10 +239,8 @@ pub fn match_rules(ir: &Ir<'_>, g: &BlockGraph, rules: &[Rule]) -> RuleEdges {
 
 /// The facts of a match: from its first cube op, or its first op.
 fn facts(ir: &Ir<'_>, g: &BlockGraph, path: &[u32]) -> Facts {
-    let is_cube = |&&i: &&u32| {
-        kiln_dialects::hl::interfaces::hl_op(ir, g.ops[i as usize])
-            .is_some_and(|h| h.category == kiln_dialects::hl::interfaces::FusionCategory::Cube)
-    };
+    let is_cube =
+        |&&i: &&u32| hl_op(ir, g.ops[i as usize]).is_some_and(|h| h.category == FusionCategory::Cube);
     let cube = path.iter().find(is_cube);
     let op = g.ops[*cube.unwrap_or(&path[0]) as usize];
     let Some(&r) = ir.results(op).first() else { return Facts::default() };
@@ -251,16 +250,7 @@ fn facts(ir: &Ir<'_>, g: &BlockGraph, path: &[u32]) -> Facts {
     let n = shape.last().copied().unwrap_or(1);
     let (m, k) = if cube.is_some() {
         let m = if rank >= 2 { shape[rank - 2] } else { 1 };
-        let a = ir.operands(op).first().and_then(|&v| ir.value_type(v).shape()).unwrap_or(&[]);
-        let w = ir.operands(op).get(1).and_then(|&v| ir.value_type(v).shape()).unwrap_or(&[]);
-        let k = if ir.op(op).name == "hl.conv2d" {
-            w.iter().skip(1).product()
-        } else {
-            let ta = kiln_dialects::hl::accessors::bool_attr(ir.attr(op, "transpose_a"));
-            let i = if ta { a.len().checked_sub(2) } else { a.len().checked_sub(1) };
-            i.and_then(|i| a.get(i)).copied().unwrap_or(1)
-        };
-        (m, k)
+        (m, contraction_length(ir, op).unwrap_or(1) as i64)
     } else {
         (shape[..rank.saturating_sub(1)].iter().product(), 1)
     };

@@ -3,7 +3,8 @@
 //! This is the oracle every correctness test compares against, so each kernel is exact to its
 //! element type and deterministic (the same inputs give the same bits on every host: all
 //! transcendental functions come from the portable `libm` crate, and every sum has a fixed
-//! order). It knows nothing about the IR: the glue that walks `hl` ops calls these kernels.
+//! order). It knows nothing about the IR: the glue that walks `hl` ops ([`program`]) calls each op's
+//! declared evaluation ([`eval`]), which calls these kernels.
 //!
 //! Rules shared by all kernels (each module documents its own in detail):
 //!
@@ -23,6 +24,7 @@ mod composite;
 mod dtype;
 mod elementwise;
 mod error;
+pub mod eval;
 mod index;
 mod lanes;
 mod layout;

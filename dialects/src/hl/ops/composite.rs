@@ -1,10 +1,11 @@
 //! Composite `hl` ops, which `hl-decompose` expands into primitives.
 
-use kiln_compiler::{Arity, AttrConstraint, OpDef, Trait};
+use kiln_compiler::{Arity, AttrConstraint};
 
 use super::{hl_op, opt};
 use crate::hl::infer;
-use crate::hl::interfaces::{DTypes, Flops, FusionCategory, HlOp};
+use crate::hl::interfaces::Flops;
+use crate::hl::interp::eval;
 
 hl_op! {
     /// `hl.softmax`: softmax along an axis.
@@ -17,7 +18,7 @@ hl_op! {
     /// ```
     SOFTMAX = "hl.softmax", "softmax along an axis",
     operands: Arity::Exactly(1), category: Opaque, dtypes: Float,
-    infer: infer::normalization, flops: Flops::PerElement(8),
+    infer: infer::normalization, flops: Flops::PerElement(8), eval: eval::softmax,
     attrs: [opt("axis", AttrConstraint::Integer)],
     traits: [],
 }
@@ -33,7 +34,7 @@ hl_op! {
     /// ```
     LOG_SOFTMAX = "hl.log_softmax", "log of softmax along an axis",
     operands: Arity::Exactly(1), category: Opaque, dtypes: Float,
-    infer: infer::normalization, flops: Flops::PerElement(8),
+    infer: infer::normalization, flops: Flops::PerElement(8), eval: eval::log_softmax,
     attrs: [opt("axis", AttrConstraint::Integer)],
     traits: [],
 }
@@ -49,7 +50,7 @@ hl_op! {
     /// ```
     LAYER_NORM = "hl.layer_norm", "layer normalization",
     operands: Arity::Exactly(3), category: Opaque, dtypes: Float,
-    infer: infer::normalization, flops: Flops::PerElement(8),
+    infer: infer::normalization, flops: Flops::PerElement(8), eval: eval::layer_norm,
     attrs: [opt("epsilon", AttrConstraint::Float)],
     traits: [],
 }
@@ -65,7 +66,7 @@ hl_op! {
     /// ```
     RMS_NORM = "hl.rms_norm", "RMS normalization",
     operands: Arity::Exactly(2), category: Opaque, dtypes: Float,
-    infer: infer::normalization, flops: Flops::PerElement(8),
+    infer: infer::normalization, flops: Flops::PerElement(8), eval: eval::rms_norm,
     attrs: [opt("epsilon", AttrConstraint::Float)],
     traits: [],
 }
@@ -81,7 +82,7 @@ hl_op! {
     /// ```
     BATCH_NORM = "hl.batch_norm", "batch normalization (inference)",
     operands: Arity::Exactly(5), category: Opaque, dtypes: Float,
-    infer: infer::normalization, flops: Flops::PerElement(8),
+    infer: infer::normalization, flops: Flops::PerElement(8), eval: eval::batch_norm,
     attrs: [opt("epsilon", AttrConstraint::Float)],
     traits: [],
 }
@@ -97,7 +98,7 @@ hl_op! {
     /// ```
     BIAS_ADD = "hl.bias_add", "adds a bias along an axis",
     operands: Arity::Exactly(2), category: Opaque, dtypes: Float,
-    infer: infer::bias_add, flops: Flops::PerElement(8),
+    infer: infer::bias_add, flops: Flops::PerElement(8), eval: eval::bias_add,
     attrs: [opt("axis", AttrConstraint::Integer)],
     traits: [],
 }
@@ -113,7 +114,7 @@ hl_op! {
     /// ```
     DROPOUT = "hl.dropout", "dropout (inference: identity)",
     operands: Arity::Exactly(1), category: Opaque, dtypes: Float,
-    infer: infer::same, flops: Flops::PerElement(8),
+    infer: infer::same, flops: Flops::PerElement(8), eval: eval::dropout,
     attrs: [opt("rate", AttrConstraint::Float)],
     traits: [],
 }
@@ -129,7 +130,7 @@ hl_op! {
     /// ```
     SWIGLU = "hl.swiglu", "SwiGLU gate",
     operands: Arity::Exactly(1), category: Opaque, dtypes: Float,
-    infer: infer::swiglu, flops: Flops::PerElement(8),
+    infer: infer::swiglu, flops: Flops::PerElement(8), eval: eval::swiglu,
     attrs: [opt("axis", AttrConstraint::Integer)],
     traits: [],
 }

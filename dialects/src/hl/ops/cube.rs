@@ -1,10 +1,11 @@
 //! Cube-unit `hl` ops: matmul, batch_matmul, conv2d.
 
-use kiln_compiler::{Arity, AttrConstraint, OpDef, Trait};
+use kiln_compiler::{Arity, AttrConstraint};
 
 use super::{hl_op, opt};
 use crate::hl::infer;
-use crate::hl::interfaces::{DTypes, Flops, FusionCategory, HlOp};
+use crate::hl::interfaces::{self, Flops};
+use crate::hl::interp::eval;
 
 hl_op! {
     /// `hl.matmul`: matrix multiplication.
@@ -17,7 +18,7 @@ hl_op! {
     /// ```
     MATMUL = "hl.matmul", "matrix multiplication",
     operands: Arity::Exactly(2), category: Cube, dtypes: Numeric,
-    infer: infer::matmul, flops: Flops::Contraction,
+    infer: infer::matmul, flops: Flops::Contraction(interfaces::matmul_contraction), eval: eval::matmul,
     attrs: [opt("transpose_a", AttrConstraint::Bool), opt("transpose_b", AttrConstraint::Bool)],
     traits: [],
 }
@@ -33,7 +34,7 @@ hl_op! {
     /// ```
     BATCH_MATMUL = "hl.batch_matmul", "batched matrix multiplication",
     operands: Arity::Exactly(2), category: Cube, dtypes: Numeric,
-    infer: infer::batch_matmul, flops: Flops::Contraction,
+    infer: infer::batch_matmul, flops: Flops::Contraction(interfaces::matmul_contraction), eval: eval::batch_matmul,
     attrs: [opt("transpose_a", AttrConstraint::Bool), opt("transpose_b", AttrConstraint::Bool)],
     traits: [],
 }
@@ -49,7 +50,7 @@ hl_op! {
     /// ```
     CONV2D = "hl.conv2d", "2-D convolution",
     operands: Arity::Exactly(2), category: Cube, dtypes: Numeric,
-    infer: infer::conv2d, flops: Flops::Contraction,
+    infer: infer::conv2d, flops: Flops::Contraction(interfaces::conv2d_contraction), eval: eval::conv2d,
     attrs: [opt("strides", AttrConstraint::Array), opt("padding", AttrConstraint::Array), opt("dilation", AttrConstraint::Array), opt("groups", AttrConstraint::Integer)],
     traits: [],
 }

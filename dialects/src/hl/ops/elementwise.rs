@@ -1,426 +1,167 @@
 //! Elementwise `hl` ops: arithmetic, math functions, comparisons, selection, casts,
 //! constants and explicit broadcasts.
 
-use kiln_compiler::{Arity, AttrConstraint, OpDef, Trait};
+use kiln_compiler::{Arity, AttrConstraint};
 
-use super::{hl_op, opt, req};
+use super::{hl_binary, hl_op, hl_unary, opt, req};
 use crate::hl::infer;
-use crate::hl::interfaces::{DTypes, Flops, FusionCategory, HlOp};
+use crate::hl::interfaces::Flops;
+use crate::hl::interp::{eval, BinaryOp, LogicOp, UnaryOp};
 
-hl_op! {
-    /// `hl.add`: elementwise addition.
-    ///
+hl_binary! {
     /// Elementwise addition of two tensors of one element type, with numpy broadcasting. f16/bf16 results are computed in f32 and rounded to the element type; integers wrap.
-    ///
-    /// ```mlir
-    /// %2 = hl.add %0, %1 : tensor<4x?xf16>
-    /// %2 = "hl.add"(%0, %1) : (tensor<4x?xf16>, tensor<4x?xf16>) -> tensor<4x?xf16>
-    /// ```
-    ADD = "hl.add", "elementwise addition",
-    operands: Arity::Exactly(2), category: Elementwise, dtypes: Numeric,
-    infer: infer::elementwise, flops: Flops::PerElement(1),
-    attrs: [],
-    traits: [Elementwise, Commutative],
+    ADD = "hl.add", "elementwise addition", Numeric, flops 1, [Commutative],
+    eval: binary(BinaryOp::Add), example: "tensor<4x?xf16>",
 }
 
-hl_op! {
-    /// `hl.sub`: elementwise subtraction.
-    ///
+hl_binary! {
     /// Elementwise subtraction of two tensors of one element type, with numpy broadcasting. f16/bf16 results are computed in f32 and rounded to the element type; integers wrap.
-    ///
-    /// ```mlir
-    /// %2 = hl.sub %0, %1 : tensor<4x?xf16>
-    /// %2 = "hl.sub"(%0, %1) : (tensor<4x?xf16>, tensor<4x?xf16>) -> tensor<4x?xf16>
-    /// ```
-    SUB = "hl.sub", "elementwise subtraction",
-    operands: Arity::Exactly(2), category: Elementwise, dtypes: Numeric,
-    infer: infer::elementwise, flops: Flops::PerElement(1),
-    attrs: [],
-    traits: [Elementwise],
+    SUB = "hl.sub", "elementwise subtraction", Numeric, flops 1, [],
+    eval: binary(BinaryOp::Sub), example: "tensor<4x?xf16>",
 }
 
-hl_op! {
-    /// `hl.mul`: elementwise multiplication.
-    ///
+hl_binary! {
     /// Elementwise multiplication of two tensors of one element type, with numpy broadcasting. f16/bf16 results are computed in f32 and rounded to the element type; integers wrap.
-    ///
-    /// ```mlir
-    /// %2 = hl.mul %0, %1 : tensor<4x?xf16>
-    /// %2 = "hl.mul"(%0, %1) : (tensor<4x?xf16>, tensor<4x?xf16>) -> tensor<4x?xf16>
-    /// ```
-    MUL = "hl.mul", "elementwise multiplication",
-    operands: Arity::Exactly(2), category: Elementwise, dtypes: Numeric,
-    infer: infer::elementwise, flops: Flops::PerElement(1),
-    attrs: [],
-    traits: [Elementwise, Commutative],
+    MUL = "hl.mul", "elementwise multiplication", Numeric, flops 1, [Commutative],
+    eval: binary(BinaryOp::Mul), example: "tensor<4x?xf16>",
 }
 
-hl_op! {
-    /// `hl.div`: elementwise division.
-    ///
+hl_binary! {
     /// Elementwise division (integers truncate toward zero; integer division by zero gives 0) of two tensors of one element type, with numpy broadcasting. f16/bf16 results are computed in f32 and rounded to the element type; integers wrap.
-    ///
-    /// ```mlir
-    /// %2 = hl.div %0, %1 : tensor<4x?xf16>
-    /// %2 = "hl.div"(%0, %1) : (tensor<4x?xf16>, tensor<4x?xf16>) -> tensor<4x?xf16>
-    /// ```
-    DIV = "hl.div", "elementwise division",
-    operands: Arity::Exactly(2), category: Elementwise, dtypes: Numeric,
-    infer: infer::elementwise, flops: Flops::PerElement(1),
-    attrs: [],
-    traits: [Elementwise],
+    DIV = "hl.div", "elementwise division", Numeric, flops 1, [],
+    eval: binary(BinaryOp::Div), example: "tensor<4x?xf16>",
 }
 
-hl_op! {
-    /// `hl.pow`: elementwise power `lhs ** rhs`.
-    ///
+hl_binary! {
     /// Elementwise power `lhs ** rhs` of two tensors of one element type, with numpy broadcasting. f16/bf16 results are computed in f32 and rounded to the element type; integers wrap.
-    ///
-    /// ```mlir
-    /// %2 = hl.pow %0, %1 : tensor<4x?xf16>
-    /// %2 = "hl.pow"(%0, %1) : (tensor<4x?xf16>, tensor<4x?xf16>) -> tensor<4x?xf16>
-    /// ```
-    POW = "hl.pow", "elementwise power `lhs ** rhs`",
-    operands: Arity::Exactly(2), category: Elementwise, dtypes: Numeric,
-    infer: infer::elementwise, flops: Flops::PerElement(10),
-    attrs: [],
-    traits: [Elementwise],
+    POW = "hl.pow", "elementwise power `lhs ** rhs`", Numeric, flops 10, [],
+    eval: binary(BinaryOp::Pow), example: "tensor<4x?xf16>",
 }
 
-hl_op! {
-    /// `hl.maximum`: elementwise maximum.
-    ///
+hl_binary! {
     /// Elementwise maximum (NaN propagates) of two tensors of one element type, with numpy broadcasting. f16/bf16 results are computed in f32 and rounded to the element type; integers wrap.
-    ///
-    /// ```mlir
-    /// %2 = hl.maximum %0, %1 : tensor<4x?xf16>
-    /// %2 = "hl.maximum"(%0, %1) : (tensor<4x?xf16>, tensor<4x?xf16>) -> tensor<4x?xf16>
-    /// ```
-    MAXIMUM = "hl.maximum", "elementwise maximum",
-    operands: Arity::Exactly(2), category: Elementwise, dtypes: Numeric,
-    infer: infer::elementwise, flops: Flops::PerElement(1),
-    attrs: [],
-    traits: [Elementwise, Commutative],
+    MAXIMUM = "hl.maximum", "elementwise maximum", Numeric, flops 1, [Commutative],
+    eval: binary(BinaryOp::Maximum), example: "tensor<4x?xf16>",
 }
 
-hl_op! {
-    /// `hl.minimum`: elementwise minimum.
-    ///
+hl_binary! {
     /// Elementwise minimum (NaN propagates) of two tensors of one element type, with numpy broadcasting. f16/bf16 results are computed in f32 and rounded to the element type; integers wrap.
-    ///
-    /// ```mlir
-    /// %2 = hl.minimum %0, %1 : tensor<4x?xf16>
-    /// %2 = "hl.minimum"(%0, %1) : (tensor<4x?xf16>, tensor<4x?xf16>) -> tensor<4x?xf16>
-    /// ```
-    MINIMUM = "hl.minimum", "elementwise minimum",
-    operands: Arity::Exactly(2), category: Elementwise, dtypes: Numeric,
-    infer: infer::elementwise, flops: Flops::PerElement(1),
-    attrs: [],
-    traits: [Elementwise, Commutative],
+    MINIMUM = "hl.minimum", "elementwise minimum", Numeric, flops 1, [Commutative],
+    eval: binary(BinaryOp::Minimum), example: "tensor<4x?xf16>",
 }
 
-hl_op! {
-    /// `hl.and`: elementwise logical and on `i1`.
-    ///
-    /// Elementwise logical and on `i1` of two tensors of one element type, with numpy broadcasting. f16/bf16 results are computed in f32 and rounded to the element type; integers wrap.
-    ///
-    /// ```mlir
-    /// %2 = hl.and %0, %1 : tensor<8xi1>
-    /// %2 = "hl.and"(%0, %1) : (tensor<8xi1>, tensor<8xi1>) -> tensor<8xi1>
-    /// ```
-    AND = "hl.and", "elementwise logical and on `i1`",
-    operands: Arity::Exactly(2), category: Elementwise, dtypes: Bool,
-    infer: infer::elementwise, flops: Flops::PerElement(1),
-    attrs: [],
-    traits: [Elementwise, Commutative],
+hl_binary! {
+    /// Elementwise logical and of two `i1` tensors, with numpy broadcasting.
+    AND = "hl.and", "elementwise logical and on `i1`", Bool, flops 1, [Commutative],
+    eval: logical(LogicOp::And), example: "tensor<8xi1>",
 }
 
-hl_op! {
-    /// `hl.or`: elementwise logical or on `i1`.
-    ///
-    /// Elementwise logical or on `i1` of two tensors of one element type, with numpy broadcasting. f16/bf16 results are computed in f32 and rounded to the element type; integers wrap.
-    ///
-    /// ```mlir
-    /// %2 = hl.or %0, %1 : tensor<8xi1>
-    /// %2 = "hl.or"(%0, %1) : (tensor<8xi1>, tensor<8xi1>) -> tensor<8xi1>
-    /// ```
-    OR = "hl.or", "elementwise logical or on `i1`",
-    operands: Arity::Exactly(2), category: Elementwise, dtypes: Bool,
-    infer: infer::elementwise, flops: Flops::PerElement(1),
-    attrs: [],
-    traits: [Elementwise, Commutative],
+hl_binary! {
+    /// Elementwise logical or of two `i1` tensors, with numpy broadcasting.
+    OR = "hl.or", "elementwise logical or on `i1`", Bool, flops 1, [Commutative],
+    eval: logical(LogicOp::Or), example: "tensor<8xi1>",
 }
 
-hl_op! {
-    /// `hl.neg`: elementwise negation.
-    ///
+hl_unary! {
     /// Elementwise negation. f16/bf16 results are computed in f32 and rounded to the element type.
-    ///
-    /// ```mlir
-    /// %1 = hl.neg %0 : tensor<4x?xf16>
-    /// %1 = "hl.neg"(%0) : (tensor<4x?xf16>) -> tensor<4x?xf16>
-    /// ```
-    NEG = "hl.neg", "elementwise negation",
-    operands: Arity::Exactly(1), category: Elementwise, dtypes: Numeric,
-    infer: infer::same, flops: Flops::PerElement(1),
-    attrs: [],
-    traits: [Elementwise, SameOperandsAndResultType],
+    NEG = "hl.neg", "elementwise negation", Numeric, flops 1,
+    eval: unary(UnaryOp::Neg), example: "tensor<4x?xf16>",
 }
 
-hl_op! {
-    /// `hl.abs`: elementwise absolute value.
-    ///
+hl_unary! {
     /// Elementwise absolute value. f16/bf16 results are computed in f32 and rounded to the element type.
-    ///
-    /// ```mlir
-    /// %1 = hl.abs %0 : tensor<4x?xf16>
-    /// %1 = "hl.abs"(%0) : (tensor<4x?xf16>) -> tensor<4x?xf16>
-    /// ```
-    ABS = "hl.abs", "elementwise absolute value",
-    operands: Arity::Exactly(1), category: Elementwise, dtypes: Numeric,
-    infer: infer::same, flops: Flops::PerElement(1),
-    attrs: [],
-    traits: [Elementwise, SameOperandsAndResultType],
+    ABS = "hl.abs", "elementwise absolute value", Numeric, flops 1,
+    eval: unary(UnaryOp::Abs), example: "tensor<4x?xf16>",
 }
 
-hl_op! {
-    /// `hl.exp`: elementwise `e^x`.
-    ///
+hl_unary! {
     /// Elementwise `e^x`. f16/bf16 results are computed in f32 and rounded to the element type.
-    ///
-    /// ```mlir
-    /// %1 = hl.exp %0 : tensor<4x?xf16>
-    /// %1 = "hl.exp"(%0) : (tensor<4x?xf16>) -> tensor<4x?xf16>
-    /// ```
-    EXP = "hl.exp", "elementwise `e^x`",
-    operands: Arity::Exactly(1), category: Elementwise, dtypes: Float,
-    infer: infer::same, flops: Flops::PerElement(4),
-    attrs: [],
-    traits: [Elementwise, SameOperandsAndResultType],
+    EXP = "hl.exp", "elementwise `e^x`", Float, flops 4,
+    eval: unary(UnaryOp::Exp), example: "tensor<4x?xf16>",
 }
 
-hl_op! {
-    /// `hl.log`: elementwise natural logarithm.
-    ///
+hl_unary! {
     /// Elementwise natural logarithm. f16/bf16 results are computed in f32 and rounded to the element type.
-    ///
-    /// ```mlir
-    /// %1 = hl.log %0 : tensor<4x?xf16>
-    /// %1 = "hl.log"(%0) : (tensor<4x?xf16>) -> tensor<4x?xf16>
-    /// ```
-    LOG = "hl.log", "elementwise natural logarithm",
-    operands: Arity::Exactly(1), category: Elementwise, dtypes: Float,
-    infer: infer::same, flops: Flops::PerElement(4),
-    attrs: [],
-    traits: [Elementwise, SameOperandsAndResultType],
+    LOG = "hl.log", "elementwise natural logarithm", Float, flops 4,
+    eval: unary(UnaryOp::Log), example: "tensor<4x?xf16>",
 }
 
-hl_op! {
-    /// `hl.sqrt`: elementwise square root.
-    ///
+hl_unary! {
     /// Elementwise square root. f16/bf16 results are computed in f32 and rounded to the element type.
-    ///
-    /// ```mlir
-    /// %1 = hl.sqrt %0 : tensor<4x?xf16>
-    /// %1 = "hl.sqrt"(%0) : (tensor<4x?xf16>) -> tensor<4x?xf16>
-    /// ```
-    SQRT = "hl.sqrt", "elementwise square root",
-    operands: Arity::Exactly(1), category: Elementwise, dtypes: Float,
-    infer: infer::same, flops: Flops::PerElement(2),
-    attrs: [],
-    traits: [Elementwise, SameOperandsAndResultType],
+    SQRT = "hl.sqrt", "elementwise square root", Float, flops 2,
+    eval: unary(UnaryOp::Sqrt), example: "tensor<4x?xf16>",
 }
 
-hl_op! {
-    /// `hl.rsqrt`: elementwise reciprocal square root.
-    ///
+hl_unary! {
     /// Elementwise reciprocal square root `1/sqrt(x)`. f16/bf16 results are computed in f32 and rounded to the element type.
-    ///
-    /// ```mlir
-    /// %1 = hl.rsqrt %0 : tensor<4x?xf16>
-    /// %1 = "hl.rsqrt"(%0) : (tensor<4x?xf16>) -> tensor<4x?xf16>
-    /// ```
-    RSQRT = "hl.rsqrt", "elementwise reciprocal square root",
-    operands: Arity::Exactly(1), category: Elementwise, dtypes: Float,
-    infer: infer::same, flops: Flops::PerElement(3),
-    attrs: [],
-    traits: [Elementwise, SameOperandsAndResultType],
+    RSQRT = "hl.rsqrt", "elementwise reciprocal square root", Float, flops 3,
+    eval: unary(UnaryOp::Rsqrt), example: "tensor<4x?xf16>",
 }
 
-hl_op! {
-    /// `hl.reciprocal`: elementwise reciprocal.
-    ///
+hl_unary! {
     /// Elementwise reciprocal `1/x`. f16/bf16 results are computed in f32 and rounded to the element type.
-    ///
-    /// ```mlir
-    /// %1 = hl.reciprocal %0 : tensor<4x?xf16>
-    /// %1 = "hl.reciprocal"(%0) : (tensor<4x?xf16>) -> tensor<4x?xf16>
-    /// ```
-    RECIPROCAL = "hl.reciprocal", "elementwise reciprocal",
-    operands: Arity::Exactly(1), category: Elementwise, dtypes: Float,
-    infer: infer::same, flops: Flops::PerElement(1),
-    attrs: [],
-    traits: [Elementwise, SameOperandsAndResultType],
+    RECIPROCAL = "hl.reciprocal", "elementwise reciprocal", Float, flops 1,
+    eval: unary(UnaryOp::Reciprocal), example: "tensor<4x?xf16>",
 }
 
-hl_op! {
-    /// `hl.tanh`: elementwise hyperbolic tangent.
-    ///
+hl_unary! {
     /// Elementwise hyperbolic tangent. f16/bf16 results are computed in f32 and rounded to the element type.
-    ///
-    /// ```mlir
-    /// %1 = hl.tanh %0 : tensor<4x?xf16>
-    /// %1 = "hl.tanh"(%0) : (tensor<4x?xf16>) -> tensor<4x?xf16>
-    /// ```
-    TANH = "hl.tanh", "elementwise hyperbolic tangent",
-    operands: Arity::Exactly(1), category: Elementwise, dtypes: Float,
-    infer: infer::same, flops: Flops::PerElement(6),
-    attrs: [],
-    traits: [Elementwise, SameOperandsAndResultType],
+    TANH = "hl.tanh", "elementwise hyperbolic tangent", Float, flops 6,
+    eval: unary(UnaryOp::Tanh), example: "tensor<4x?xf16>",
 }
 
-hl_op! {
-    /// `hl.sigmoid`: elementwise logistic sigmoid.
-    ///
+hl_unary! {
     /// Elementwise logistic sigmoid `1/(1+e^-x)`. f16/bf16 results are computed in f32 and rounded to the element type.
-    ///
-    /// ```mlir
-    /// %1 = hl.sigmoid %0 : tensor<4x?xf16>
-    /// %1 = "hl.sigmoid"(%0) : (tensor<4x?xf16>) -> tensor<4x?xf16>
-    /// ```
-    SIGMOID = "hl.sigmoid", "elementwise logistic sigmoid",
-    operands: Arity::Exactly(1), category: Elementwise, dtypes: Float,
-    infer: infer::same, flops: Flops::PerElement(6),
-    attrs: [],
-    traits: [Elementwise, SameOperandsAndResultType],
+    SIGMOID = "hl.sigmoid", "elementwise logistic sigmoid", Float, flops 6,
+    eval: unary(UnaryOp::Sigmoid), example: "tensor<4x?xf16>",
 }
 
-hl_op! {
-    /// `hl.relu`: elementwise rectified linear unit.
-    ///
+hl_unary! {
     /// Elementwise rectified linear unit `max(x, 0)`. f16/bf16 results are computed in f32 and rounded to the element type.
-    ///
-    /// ```mlir
-    /// %1 = hl.relu %0 : tensor<4x?xf16>
-    /// %1 = "hl.relu"(%0) : (tensor<4x?xf16>) -> tensor<4x?xf16>
-    /// ```
-    RELU = "hl.relu", "elementwise rectified linear unit",
-    operands: Arity::Exactly(1), category: Elementwise, dtypes: Numeric,
-    infer: infer::same, flops: Flops::PerElement(1),
-    attrs: [],
-    traits: [Elementwise, SameOperandsAndResultType],
+    RELU = "hl.relu", "elementwise rectified linear unit", Numeric, flops 1,
+    eval: unary(UnaryOp::Relu), example: "tensor<4x?xf16>",
 }
 
-hl_op! {
-    /// `hl.silu`: elementwise SiLU.
-    ///
+hl_unary! {
     /// Elementwise SiLU `x * sigmoid(x)`. f16/bf16 results are computed in f32 and rounded to the element type.
-    ///
-    /// ```mlir
-    /// %1 = hl.silu %0 : tensor<4x?xf16>
-    /// %1 = "hl.silu"(%0) : (tensor<4x?xf16>) -> tensor<4x?xf16>
-    /// ```
-    SILU = "hl.silu", "elementwise SiLU",
-    operands: Arity::Exactly(1), category: Elementwise, dtypes: Float,
-    infer: infer::same, flops: Flops::PerElement(7),
-    attrs: [],
-    traits: [Elementwise, SameOperandsAndResultType],
+    SILU = "hl.silu", "elementwise SiLU", Float, flops 7,
+    eval: unary(UnaryOp::Silu), example: "tensor<4x?xf16>",
 }
 
-hl_op! {
-    /// `hl.erf`: elementwise error function.
-    ///
+hl_unary! {
     /// Elementwise error function. f16/bf16 results are computed in f32 and rounded to the element type.
-    ///
-    /// ```mlir
-    /// %1 = hl.erf %0 : tensor<4x?xf16>
-    /// %1 = "hl.erf"(%0) : (tensor<4x?xf16>) -> tensor<4x?xf16>
-    /// ```
-    ERF = "hl.erf", "elementwise error function",
-    operands: Arity::Exactly(1), category: Elementwise, dtypes: Float,
-    infer: infer::same, flops: Flops::PerElement(8),
-    attrs: [],
-    traits: [Elementwise, SameOperandsAndResultType],
+    ERF = "hl.erf", "elementwise error function", Float, flops 8,
+    eval: unary(UnaryOp::Erf), example: "tensor<4x?xf16>",
 }
 
-hl_op! {
-    /// `hl.floor`: elementwise rounding toward -inf.
-    ///
+hl_unary! {
     /// Elementwise rounding toward -inf. f16/bf16 results are computed in f32 and rounded to the element type.
-    ///
-    /// ```mlir
-    /// %1 = hl.floor %0 : tensor<4x?xf16>
-    /// %1 = "hl.floor"(%0) : (tensor<4x?xf16>) -> tensor<4x?xf16>
-    /// ```
-    FLOOR = "hl.floor", "elementwise rounding toward -inf",
-    operands: Arity::Exactly(1), category: Elementwise, dtypes: Float,
-    infer: infer::same, flops: Flops::PerElement(1),
-    attrs: [],
-    traits: [Elementwise, SameOperandsAndResultType],
+    FLOOR = "hl.floor", "elementwise rounding toward -inf", Float, flops 1,
+    eval: unary(UnaryOp::Floor), example: "tensor<4x?xf16>",
 }
 
-hl_op! {
-    /// `hl.ceil`: elementwise rounding toward +inf.
-    ///
+hl_unary! {
     /// Elementwise rounding toward +inf. f16/bf16 results are computed in f32 and rounded to the element type.
-    ///
-    /// ```mlir
-    /// %1 = hl.ceil %0 : tensor<4x?xf16>
-    /// %1 = "hl.ceil"(%0) : (tensor<4x?xf16>) -> tensor<4x?xf16>
-    /// ```
-    CEIL = "hl.ceil", "elementwise rounding toward +inf",
-    operands: Arity::Exactly(1), category: Elementwise, dtypes: Float,
-    infer: infer::same, flops: Flops::PerElement(1),
-    attrs: [],
-    traits: [Elementwise, SameOperandsAndResultType],
+    CEIL = "hl.ceil", "elementwise rounding toward +inf", Float, flops 1,
+    eval: unary(UnaryOp::Ceil), example: "tensor<4x?xf16>",
 }
 
-hl_op! {
-    /// `hl.round`: elementwise rounding to nearest, ties to even.
-    ///
+hl_unary! {
     /// Elementwise rounding to nearest, ties to even (numpy's `round`). f16/bf16 results are computed in f32 and rounded to the element type.
-    ///
-    /// ```mlir
-    /// %1 = hl.round %0 : tensor<4x?xf16>
-    /// %1 = "hl.round"(%0) : (tensor<4x?xf16>) -> tensor<4x?xf16>
-    /// ```
-    ROUND = "hl.round", "elementwise rounding to nearest, ties to even",
-    operands: Arity::Exactly(1), category: Elementwise, dtypes: Float,
-    infer: infer::same, flops: Flops::PerElement(1),
-    attrs: [],
-    traits: [Elementwise, SameOperandsAndResultType],
+    ROUND = "hl.round", "elementwise rounding to nearest, ties to even", Float, flops 1,
+    eval: unary(UnaryOp::Round), example: "tensor<4x?xf16>",
 }
 
-hl_op! {
-    /// `hl.sign`: elementwise sign: -1, 0 or 1.
-    ///
+hl_unary! {
     /// Elementwise sign: -1, 0 or 1 (NaN stays NaN). f16/bf16 results are computed in f32 and rounded to the element type.
-    ///
-    /// ```mlir
-    /// %1 = hl.sign %0 : tensor<4x?xf16>
-    /// %1 = "hl.sign"(%0) : (tensor<4x?xf16>) -> tensor<4x?xf16>
-    /// ```
-    SIGN = "hl.sign", "elementwise sign: -1, 0 or 1",
-    operands: Arity::Exactly(1), category: Elementwise, dtypes: Numeric,
-    infer: infer::same, flops: Flops::PerElement(1),
-    attrs: [],
-    traits: [Elementwise, SameOperandsAndResultType],
+    SIGN = "hl.sign", "elementwise sign: -1, 0 or 1", Numeric, flops 1,
+    eval: unary(UnaryOp::Sign), example: "tensor<4x?xf16>",
 }
 
-hl_op! {
-    /// `hl.not`: elementwise logical not on.
-    ///
-    /// Elementwise logical not on `i1`. f16/bf16 results are computed in f32 and rounded to the element type.
-    ///
-    /// ```mlir
-    /// %1 = hl.not %0 : tensor<8xi1>
-    /// %1 = "hl.not"(%0) : (tensor<8xi1>) -> tensor<8xi1>
-    /// ```
-    NOT = "hl.not", "elementwise logical not on",
-    operands: Arity::Exactly(1), category: Elementwise, dtypes: Bool,
-    infer: infer::same, flops: Flops::PerElement(1),
-    attrs: [],
-    traits: [Elementwise, SameOperandsAndResultType],
+hl_unary! {
+    /// Elementwise logical not of an `i1` tensor.
+    NOT = "hl.not", "elementwise logical not on `i1`", Bool, flops 1,
+    eval: logical_not, example: "tensor<8xi1>",
 }
 
 hl_op! {
@@ -434,7 +175,7 @@ hl_op! {
     /// ```
     GELU = "hl.gelu", "elementwise GELU",
     operands: Arity::Exactly(1), category: Elementwise, dtypes: Float,
-    infer: infer::same, flops: Flops::PerElement(12),
+    infer: infer::same, flops: Flops::PerElement(12), eval: eval::gelu,
     attrs: [opt("approximate", AttrConstraint::String)],
     traits: [Elementwise, SameOperandsAndResultType],
 }
@@ -450,7 +191,7 @@ hl_op! {
     /// ```
     CAST = "hl.cast", "explicit element type conversion",
     operands: Arity::Exactly(1), category: Elementwise, dtypes: Any,
-    infer: infer::cast, flops: Flops::PerElement(1),
+    infer: infer::cast, flops: Flops::PerElement(1), eval: eval::cast,
     attrs: [],
     traits: [Elementwise],
 }
@@ -461,12 +202,12 @@ hl_op! {
     /// Compares two tensors of one element type with numpy broadcasting; `predicate` is one of `eq ne lt le gt ge`; the result is `i1`. Comparisons with NaN are false except `ne`.
     ///
     /// ```mlir
-    /// %2 = hl.cmp %0, %1 {predicate = "lt"} : tensor<4xf32> -> tensor<4xi1>
+    /// %2 = hl.cmp %0, %1 {predicate = "lt"} : tensor<4xf32>, tensor<4xf32> -> tensor<4xi1>
     /// %2 = "hl.cmp"(%0, %1) <{predicate = "lt"}> : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xi1>
     /// ```
     CMP = "hl.cmp", "elementwise comparison",
     operands: Arity::Exactly(2), category: Elementwise, dtypes: Any,
-    infer: infer::compare, flops: Flops::PerElement(1),
+    infer: infer::compare, flops: Flops::PerElement(1), eval: eval::compare,
     attrs: [req("predicate", AttrConstraint::String)],
     traits: [Elementwise],
 }
@@ -482,7 +223,7 @@ hl_op! {
     /// ```
     SELECT = "hl.select", "elementwise choice",
     operands: Arity::Exactly(3), category: Elementwise, dtypes: Any,
-    infer: infer::select, flops: Flops::PerElement(1),
+    infer: infer::select, flops: Flops::PerElement(1), eval: eval::select,
     attrs: [],
     traits: [Elementwise],
 }
@@ -498,7 +239,7 @@ hl_op! {
     /// ```
     CLAMP = "hl.clamp", "elementwise clamp",
     operands: Arity::Exactly(1), category: Elementwise, dtypes: Numeric,
-    infer: infer::clamp, flops: Flops::PerElement(2),
+    infer: infer::clamp, flops: Flops::PerElement(2), eval: eval::clamp,
     attrs: [opt("min", AttrConstraint::Float), opt("max", AttrConstraint::Float)],
     traits: [Elementwise, SameOperandsAndResultType],
 }
@@ -514,7 +255,7 @@ hl_op! {
     /// ```
     BROADCAST_TO = "hl.broadcast_to", "explicit broadcast",
     operands: Arity::Exactly(1), category: Broadcast, dtypes: Any,
-    infer: infer::broadcast_to, flops: Flops::None,
+    infer: infer::broadcast_to, flops: Flops::None, eval: eval::broadcast_to,
     attrs: [],
     traits: [],
 }
@@ -530,7 +271,7 @@ hl_op! {
     /// ```
     CONSTANT = "hl.constant", "constant tensor",
     operands: Arity::Exactly(0), category: Opaque, dtypes: Any,
-    infer: infer::constant, flops: Flops::None,
+    infer: infer::constant, flops: Flops::None, eval: eval::constant,
     attrs: [req("value", AttrConstraint::Any)],
     traits: [ConstantLike],
 }

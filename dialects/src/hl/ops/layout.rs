@@ -1,10 +1,11 @@
 //! Layout `hl` ops: data movement without arithmetic.
 
-use kiln_compiler::{Arity, AttrConstraint, OpDef, Trait};
+use kiln_compiler::{Arity, AttrConstraint};
 
 use super::{hl_op, opt, req};
 use crate::hl::infer;
-use crate::hl::interfaces::{DTypes, Flops, FusionCategory, HlOp};
+use crate::hl::interfaces::Flops;
+use crate::hl::interp::eval;
 
 hl_op! {
     /// `hl.reshape`: new shape, same elements.
@@ -16,8 +17,8 @@ hl_op! {
     /// %1 = "hl.reshape"(%0) : (tensor<8x128xf32>) -> tensor<1024xf32>
     /// ```
     RESHAPE = "hl.reshape", "new shape, same elements",
-    operands: Arity::Exactly(1), category: Layout, dtypes: Any,
-    infer: infer::reshape, flops: Flops::None,
+    operands: Arity::Exactly(1), category: Layout(View), dtypes: Any,
+    infer: infer::reshape, flops: Flops::None, eval: eval::reshape,
     attrs: [],
     traits: [],
 }
@@ -32,8 +33,8 @@ hl_op! {
     /// %1 = "hl.transpose"(%0) <{perm = [1, 0]}> : (tensor<8x128xf32>) -> tensor<128x8xf32>
     /// ```
     TRANSPOSE = "hl.transpose", "permutes dims",
-    operands: Arity::Exactly(1), category: Layout, dtypes: Any,
-    infer: infer::transpose, flops: Flops::None,
+    operands: Arity::Exactly(1), category: Layout(Transpose), dtypes: Any,
+    infer: infer::transpose, flops: Flops::None, eval: eval::transpose,
     attrs: [req("perm", AttrConstraint::Array)],
     traits: [],
 }
@@ -48,8 +49,8 @@ hl_op! {
     /// %1 = "hl.slice"(%0) <{limits = [8, 64], starts = [0, 0]}> : (tensor<8x128xf32>) -> tensor<8x64xf32>
     /// ```
     SLICE = "hl.slice", "strided sub-tensor",
-    operands: Arity::Exactly(1), category: Layout, dtypes: Any,
-    infer: infer::slice, flops: Flops::None,
+    operands: Arity::Exactly(1), category: Layout(Copy), dtypes: Any,
+    infer: infer::slice, flops: Flops::None, eval: eval::slice,
     attrs: [req("starts", AttrConstraint::Array), req("limits", AttrConstraint::Array), opt("strides", AttrConstraint::Array)],
     traits: [],
 }
@@ -64,8 +65,8 @@ hl_op! {
     /// %1 = "hl.expand_dims"(%0) <{axis = 0 : i64}> : (tensor<128xf32>) -> tensor<1x128xf32>
     /// ```
     EXPAND_DIMS = "hl.expand_dims", "inserts a unit dim",
-    operands: Arity::Exactly(1), category: Layout, dtypes: Any,
-    infer: infer::expand_dims, flops: Flops::None,
+    operands: Arity::Exactly(1), category: Layout(View), dtypes: Any,
+    infer: infer::expand_dims, flops: Flops::None, eval: eval::expand_dims,
     attrs: [req("axis", AttrConstraint::Integer)],
     traits: [],
 }
@@ -80,8 +81,8 @@ hl_op! {
     /// %1 = "hl.squeeze"(%0) <{axes = [0]}> : (tensor<1x128xf32>) -> tensor<128xf32>
     /// ```
     SQUEEZE = "hl.squeeze", "removes unit dims",
-    operands: Arity::Exactly(1), category: Layout, dtypes: Any,
-    infer: infer::squeeze, flops: Flops::None,
+    operands: Arity::Exactly(1), category: Layout(View), dtypes: Any,
+    infer: infer::squeeze, flops: Flops::None, eval: eval::squeeze,
     attrs: [req("axes", AttrConstraint::Array)],
     traits: [],
 }
@@ -96,8 +97,8 @@ hl_op! {
     /// %2 = "hl.concat"(%0, %1) <{axis = 1 : i64}> : (tensor<8x64xf32>, tensor<8x64xf32>) -> tensor<8x128xf32>
     /// ```
     CONCAT = "hl.concat", "joins tensors along an axis",
-    operands: Arity::AtLeast(1), category: Layout, dtypes: Any,
-    infer: infer::concat, flops: Flops::None,
+    operands: Arity::AtLeast(1), category: Layout(Copy), dtypes: Any,
+    infer: infer::concat, flops: Flops::None, eval: eval::concat,
     attrs: [req("axis", AttrConstraint::Integer)],
     traits: [],
 }

@@ -1,6 +1,7 @@
-//! The `hl` ops, declared once each with the `hl_op!` macro: an `OpDef` whose verifier is
-//! the shared `hl` verifier and whose interfaces carry the fusion category, allowed element
-//! types, result type inference and cost.
+//! The `hl` ops, declared once each with the `hl_op!` macro (or a family macro built on it:
+//! `hl_binary!`, `hl_unary!`, `hl_reduce!`): an `OpDef` whose verifier is the shared `hl`
+//! verifier and whose interfaces carry the fusion category, allowed element types, result type
+//! inference, cost and evaluation.
 
 mod composite;
 mod cube;
@@ -17,38 +18,138 @@ pub use reduce::*;
 use kiln_compiler::{AttrConstraint, AttrSpec, OpDef};
 
 /// Declares one `hl` op: a `pub static` `OpDef` with one result, `Pure` plus the listed
-/// traits, the shared verifier, and an [`HlOp`](crate::hl::interfaces::HlOp) interface.
+/// traits, the shared verifier, folder and custom syntax, and an
+/// [`HlOp`](crate::hl::interfaces::HlOp) interface (fusion category, element types, result
+/// type inference, cost and evaluation).
 macro_rules! hl_op {
     (
-        $(#[doc = $doc:literal])*
+        $(#[doc = $doc:expr])*
         $ident:ident = $name:literal, $summary:literal,
-        operands: $operands:expr, category: $cat:ident, dtypes: $dt:ident,
-        infer: $infer:path, flops: $flops:expr,
+        operands: $operands:expr, category: $cat:ident $(($movement:ident))?, dtypes: $dt:ident,
+        infer: $infer:path, flops: $flops:expr, eval: $eval:expr,
         attrs: [$($attr:expr),*],
         traits: [$($tr:ident),*],
     ) => {
         $(#[doc = $doc])*
-        pub static $ident: OpDef = OpDef {
+        pub static $ident: ::kiln_compiler::OpDef = ::kiln_compiler::OpDef {
             name: $name,
             summary: $summary,
             operands: $operands,
-            results: Arity::Exactly(1),
+            results: ::kiln_compiler::Arity::Exactly(1),
             attrs: &[$($attr),*],
-            traits: &[Trait::Pure, $(Trait::$tr),*],
-            verify: Some(crate::hl::verify::verify_hl),
-            syntax: Some(&crate::hl::syntax::HL_SYNTAX),
-            fold: Some(crate::hl::fold::fold_hl),
-            interfaces: &[&HlOp {
-                category: FusionCategory::$cat,
-                dtypes: DTypes::$dt,
+            traits: &[::kiln_compiler::Trait::Pure, $(::kiln_compiler::Trait::$tr),*],
+            verify: Some($crate::hl::verify::verify_hl),
+            syntax: Some(&$crate::hl::syntax::HL_SYNTAX),
+            fold: Some($crate::hl::fold::fold_hl),
+            interfaces: &[&$crate::hl::interfaces::HlOp {
+                category: $crate::hl::interfaces::FusionCategory::$cat
+                    $(($crate::hl::interfaces::Movement::$movement))?,
+                dtypes: $crate::hl::interfaces::DTypes::$dt,
                 infer: $infer,
                 flops: $flops,
+                eval: $eval,
             }],
-            ..OpDef::DEFAULT
+            ..::kiln_compiler::OpDef::DEFAULT
         };
     };
 }
 pub(crate) use hl_op;
+
+/// Declares a binary elementwise `hl` op (as MLIR's `Arith_BinaryOp`): two operands of one
+/// element type with numpy broadcasting, `Elementwise` plus the listed traits, `flops` per
+/// result element, evaluated by `eval: kernel(operator)` of
+/// [`interp::eval`](crate::hl::interp::eval). The doc comment gives the semantics; the summary
+/// line and the example (custom and generic form, on operands of type `example`) are
+/// generated.
+macro_rules! hl_binary {
+    (
+        $(#[doc = $doc:literal])*
+        $ident:ident = $name:literal, $summary:literal, $dt:ident, flops $flops:literal,
+        [$($tr:ident),*], eval: $kernel:ident($operator:expr), example: $ty:literal $(,)?
+    ) => {
+        $crate::hl::ops::hl_op! {
+            #[doc = concat!("`", $name, "`: ", $summary, ".")]
+            #[doc = ""]
+            $(#[doc = $doc])*
+            #[doc = ""]
+            #[doc = "```mlir"]
+            #[doc = concat!("%2 = ", $name, " %0, %1 : ", $ty)]
+            #[doc = concat!("%2 = \"", $name, "\"(%0, %1) : (", $ty, ", ", $ty, ") -> ", $ty)]
+            #[doc = "```"]
+            $ident = $name, $summary,
+            operands: ::kiln_compiler::Arity::Exactly(2), category: Elementwise, dtypes: $dt,
+            infer: $crate::hl::infer::elementwise,
+            flops: $crate::hl::interfaces::Flops::PerElement($flops),
+            eval: |x| $crate::hl::interp::eval::$kernel($operator, x),
+            attrs: [],
+            traits: [Elementwise $(, $tr)*],
+        }
+    };
+}
+pub(crate) use hl_binary;
+
+/// Declares a unary elementwise `hl` op: one operand, the result of its type, `flops` per
+/// element, evaluated by `eval: kernel(operator)` (or `eval: kernel` when the kernel takes no
+/// operator) of [`interp::eval`](crate::hl::interp::eval). The doc comment gives the
+/// semantics; the summary line and the example (on an operand of type `example`) are
+/// generated.
+macro_rules! hl_unary {
+    (
+        $(#[doc = $doc:literal])*
+        $ident:ident = $name:literal, $summary:literal, $dt:ident, flops $flops:literal,
+        eval: $kernel:ident $(($operator:expr))?, example: $ty:literal $(,)?
+    ) => {
+        $crate::hl::ops::hl_op! {
+            #[doc = concat!("`", $name, "`: ", $summary, ".")]
+            #[doc = ""]
+            $(#[doc = $doc])*
+            #[doc = ""]
+            #[doc = "```mlir"]
+            #[doc = concat!("%1 = ", $name, " %0 : ", $ty)]
+            #[doc = concat!("%1 = \"", $name, "\"(%0) : (", $ty, ") -> ", $ty)]
+            #[doc = "```"]
+            $ident = $name, $summary,
+            operands: ::kiln_compiler::Arity::Exactly(1), category: Elementwise, dtypes: $dt,
+            infer: $crate::hl::infer::same,
+            flops: $crate::hl::interfaces::Flops::PerElement($flops),
+            eval: |x| $crate::hl::interp::eval::$kernel($($operator,)? x),
+            attrs: [],
+            traits: [Elementwise, SameOperandsAndResultType],
+        }
+    };
+}
+pub(crate) use hl_unary;
+
+/// Declares a reduction over `axes` (`keep_dims` optional), evaluated with `operator`. The
+/// doc comment gives the semantics; the summary line and the example are generated.
+macro_rules! hl_reduce {
+    (
+        $(#[doc = $doc:literal])*
+        $ident:ident = $name:literal, $summary:literal, $dt:ident, eval: $operator:expr $(,)?
+    ) => {
+        $crate::hl::ops::hl_op! {
+            #[doc = concat!("`", $name, "`: ", $summary, ".")]
+            #[doc = ""]
+            $(#[doc = $doc])*
+            #[doc = ""]
+            #[doc = "```mlir"]
+            #[doc = concat!("%1 = ", $name, " %0 {axes = [1]} : tensor<8x128xf32> -> tensor<8xf32>")]
+            #[doc = concat!("%1 = \"", $name, "\"(%0) <{axes = [1]}> : (tensor<8x128xf32>) -> tensor<8xf32>")]
+            #[doc = "```"]
+            $ident = $name, $summary,
+            operands: ::kiln_compiler::Arity::Exactly(1), category: Reduce, dtypes: $dt,
+            infer: $crate::hl::infer::reduce,
+            flops: $crate::hl::interfaces::Flops::PerElement(1),
+            eval: |x| $crate::hl::interp::eval::reduce($operator, x),
+            attrs: [
+                $crate::hl::ops::req("axes", ::kiln_compiler::AttrConstraint::Array),
+                $crate::hl::ops::opt("keep_dims", ::kiln_compiler::AttrConstraint::Bool)
+            ],
+            traits: [],
+        }
+    };
+}
+pub(crate) use hl_reduce;
 
 /// A required inherent attribute.
 const fn req(name: &'static str, constraint: AttrConstraint) -> AttrSpec {

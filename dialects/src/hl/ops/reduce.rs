@@ -1,89 +1,35 @@
 //! Reductions of `hl`: over axes (`reduce_*`) and to indices (`argmax`, `argmin`).
 
-use kiln_compiler::{Arity, AttrConstraint, OpDef, Trait};
+use kiln_compiler::{Arity, AttrConstraint};
 
-use super::{hl_op, opt, req};
+use super::{hl_op, hl_reduce, opt, req};
 use crate::hl::infer;
-use crate::hl::interfaces::{DTypes, Flops, FusionCategory, HlOp};
+use crate::hl::interfaces::Flops;
+use crate::hl::interp::{eval, ReduceOp};
 
-hl_op! {
-    /// `hl.reduce_sum`: sum over axes.
-    ///
+hl_reduce! {
     /// Reduces the operand over `axes` (negative axes count from the end) by sum; with `keep_dims` the reduced dims stay as size 1. f16/bf16 accumulate in f32 and round once at the end; f32 accumulates sequentially in index order; integers wrap.
-    ///
-    /// ```mlir
-    /// %1 = hl.reduce_sum %0 {axes = [1]} : tensor<8x128xf32> -> tensor<8xf32>
-    /// %1 = "hl.reduce_sum"(%0) <{axes = [1]}> : (tensor<8x128xf32>) -> tensor<8xf32>
-    /// ```
-    REDUCE_SUM = "hl.reduce_sum", "sum over axes",
-    operands: Arity::Exactly(1), category: Reduce, dtypes: Numeric,
-    infer: infer::reduce, flops: Flops::PerElement(1),
-    attrs: [req("axes", AttrConstraint::Array), opt("keep_dims", AttrConstraint::Bool)],
-    traits: [],
+    REDUCE_SUM = "hl.reduce_sum", "sum over axes", Numeric, eval: ReduceOp::Sum,
 }
 
-hl_op! {
-    /// `hl.reduce_max`: maximum over axes.
-    ///
+hl_reduce! {
     /// Reduces the operand over `axes` (negative axes count from the end) by maximum (NaN propagates); with `keep_dims` the reduced dims stay as size 1. f16/bf16 accumulate in f32 and round once at the end; f32 accumulates sequentially in index order; integers wrap.
-    ///
-    /// ```mlir
-    /// %1 = hl.reduce_max %0 {axes = [1]} : tensor<8x128xf32> -> tensor<8xf32>
-    /// %1 = "hl.reduce_max"(%0) <{axes = [1]}> : (tensor<8x128xf32>) -> tensor<8xf32>
-    /// ```
-    REDUCE_MAX = "hl.reduce_max", "maximum over axes",
-    operands: Arity::Exactly(1), category: Reduce, dtypes: Numeric,
-    infer: infer::reduce, flops: Flops::PerElement(1),
-    attrs: [req("axes", AttrConstraint::Array), opt("keep_dims", AttrConstraint::Bool)],
-    traits: [],
+    REDUCE_MAX = "hl.reduce_max", "maximum over axes", Numeric, eval: ReduceOp::Max,
 }
 
-hl_op! {
-    /// `hl.reduce_min`: minimum over axes.
-    ///
+hl_reduce! {
     /// Reduces the operand over `axes` (negative axes count from the end) by minimum (NaN propagates); with `keep_dims` the reduced dims stay as size 1. f16/bf16 accumulate in f32 and round once at the end; f32 accumulates sequentially in index order; integers wrap.
-    ///
-    /// ```mlir
-    /// %1 = hl.reduce_min %0 {axes = [1]} : tensor<8x128xf32> -> tensor<8xf32>
-    /// %1 = "hl.reduce_min"(%0) <{axes = [1]}> : (tensor<8x128xf32>) -> tensor<8xf32>
-    /// ```
-    REDUCE_MIN = "hl.reduce_min", "minimum over axes",
-    operands: Arity::Exactly(1), category: Reduce, dtypes: Numeric,
-    infer: infer::reduce, flops: Flops::PerElement(1),
-    attrs: [req("axes", AttrConstraint::Array), opt("keep_dims", AttrConstraint::Bool)],
-    traits: [],
+    REDUCE_MIN = "hl.reduce_min", "minimum over axes", Numeric, eval: ReduceOp::Min,
 }
 
-hl_op! {
-    /// `hl.reduce_prod`: product over axes.
-    ///
+hl_reduce! {
     /// Reduces the operand over `axes` (negative axes count from the end) by product; with `keep_dims` the reduced dims stay as size 1. f16/bf16 accumulate in f32 and round once at the end; f32 accumulates sequentially in index order; integers wrap.
-    ///
-    /// ```mlir
-    /// %1 = hl.reduce_prod %0 {axes = [1]} : tensor<8x128xf32> -> tensor<8xf32>
-    /// %1 = "hl.reduce_prod"(%0) <{axes = [1]}> : (tensor<8x128xf32>) -> tensor<8xf32>
-    /// ```
-    REDUCE_PROD = "hl.reduce_prod", "product over axes",
-    operands: Arity::Exactly(1), category: Reduce, dtypes: Numeric,
-    infer: infer::reduce, flops: Flops::PerElement(1),
-    attrs: [req("axes", AttrConstraint::Array), opt("keep_dims", AttrConstraint::Bool)],
-    traits: [],
+    REDUCE_PROD = "hl.reduce_prod", "product over axes", Numeric, eval: ReduceOp::Prod,
 }
 
-hl_op! {
-    /// `hl.reduce_mean`: mean over axes.
-    ///
+hl_reduce! {
     /// Reduces the operand over `axes` (negative axes count from the end) by mean; with `keep_dims` the reduced dims stay as size 1. f16/bf16 accumulate in f32 and round once at the end; f32 accumulates sequentially in index order; integers wrap.
-    ///
-    /// ```mlir
-    /// %1 = hl.reduce_mean %0 {axes = [1]} : tensor<8x128xf32> -> tensor<8xf32>
-    /// %1 = "hl.reduce_mean"(%0) <{axes = [1]}> : (tensor<8x128xf32>) -> tensor<8xf32>
-    /// ```
-    REDUCE_MEAN = "hl.reduce_mean", "mean over axes",
-    operands: Arity::Exactly(1), category: Reduce, dtypes: Float,
-    infer: infer::reduce, flops: Flops::PerElement(1),
-    attrs: [req("axes", AttrConstraint::Array), opt("keep_dims", AttrConstraint::Bool)],
-    traits: [],
+    REDUCE_MEAN = "hl.reduce_mean", "mean over axes", Float, eval: ReduceOp::Mean,
 }
 
 hl_op! {
@@ -97,7 +43,7 @@ hl_op! {
     /// ```
     ARGMAX = "hl.argmax", "index of the largest element along an axis",
     operands: Arity::Exactly(1), category: Reduce, dtypes: Numeric,
-    infer: infer::arg_reduce, flops: Flops::PerElement(1),
+    infer: infer::arg_reduce, flops: Flops::PerElement(1), eval: eval::argmax,
     attrs: [req("axis", AttrConstraint::Integer), opt("keep_dims", AttrConstraint::Bool)],
     traits: [],
 }
@@ -113,7 +59,7 @@ hl_op! {
     /// ```
     ARGMIN = "hl.argmin", "index of the smallest element along an axis",
     operands: Arity::Exactly(1), category: Reduce, dtypes: Numeric,
-    infer: infer::arg_reduce, flops: Flops::PerElement(1),
+    infer: infer::arg_reduce, flops: Flops::PerElement(1), eval: eval::argmin,
     attrs: [req("axis", AttrConstraint::Integer), opt("keep_dims", AttrConstraint::Bool)],
     traits: [],
 }
