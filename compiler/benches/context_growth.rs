@@ -78,7 +78,8 @@ fn build_kernel(ctx: &Context<'_>, i: usize) -> usize {
     let mut last = ir.create_op(source);
     ir.append_op(block, last);
     for (line, op) in ["jit.exp", "jit.neg", "jit.abs", "jit.tanh", "jit.exp"].iter().enumerate() {
-        let mut state = OperationState::new(ctx.intern_str(op), None, ctx.file_loc("eager", line as u32 + 2, 1));
+        let mut state =
+            OperationState::new(ctx.intern_str(op), None, ctx.file_loc("eager", line as u32 + 2, 1));
         state.operands = vec![ir.results(last)[0]];
         state.result_types = vec![ty];
         last = ir.create_op(state);
