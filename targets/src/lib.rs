@@ -16,7 +16,7 @@ mod schema;
 mod validate;
 
 pub use load::{TargetError, DEFAULT_TARGET};
-pub use schema::{Clock, Cores, Costs, Cube, Hbm, Memory, Pipes, Sync, Target, Vector};
+pub use schema::{Clock, Cores, Costs, Cube, Hbm, Memory, Pipes, Synchronization, Target, Vector};
 
 impl Target {
     /// Rounds `bytes` up to the target's alignment.

@@ -20,7 +20,7 @@ pub struct Target {
     /// Per-core throughput of each pipe.
     pub pipes: Pipes,
     /// Synchronization between pipes.
-    pub sync: Sync,
+    pub sync: Synchronization,
     /// The clock.
     pub clock: Clock,
     /// Off-chip memory.
@@ -102,7 +102,7 @@ pub struct Pipes {
 /// Synchronization between pipes.
 #[derive(Clone, Debug, PartialEq, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct Sync {
+pub struct Synchronization {
     /// Event ids available to `set_flag` / `wait_flag` per pair of pipes (ids `0..event_ids`).
     pub event_ids: u32,
 }
