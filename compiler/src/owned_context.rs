@@ -10,6 +10,20 @@
 //! drops the context and resets the arena: a new *generation* starts empty and reuses the
 //! arena's largest chunk. What a session keeps across calls (compiled kernels, cache keys) is
 //! therefore plain data, not IR handles.
+//!
+//! # Soundness
+//!
+//! The owner is self-referential (the context borrows the arena beside it), which safe Rust
+//! cannot express, so five small `unsafe` blocks carry it, each with its argument:
+//! - *no dangling reference*: the arena lives from `new` to `drop` at a fixed heap address;
+//!   the context, the only holder of references into it, is dropped before the arena is reset
+//!   (`reset`) or freed (`drop`);
+//! - *no escaping handle*: the context is handed out only to a closure generic over its
+//!   lifetime, so no interned value leaves a call and no borrowed value enters the context
+//!   (the doc tests of [`OwnedContext`] check that such programs do not compile);
+//! - *no aliasing violation* (Stacked Borrows, as Miri checks it): every reference to the
+//!   `Bump` is derived from one raw pointer, never from a `Box` that moves with the owner, and
+//!   the one `&mut Bump` (in `reset`) is created when no shared one is alive.
 
 use std::ptr::NonNull;
 
@@ -62,7 +76,7 @@ pub struct OwnedContext {
     /// through that reference. `'static` stands for "as long as this generation", a lifetime
     /// the type system cannot name; it is never exposed (see [`OwnedContext::with`]).
     ctx: Option<Context<'static>>,
-    /// The arena, from `Box::into_raw`, freed in `Drop`. A raw pointer rather than a `Box`
+    /// The arena, from `Box::leak`, freed in `Drop`. A raw pointer rather than a `Box`
     /// because moving a `Box` asserts unique access to its contents, which would invalidate the
     /// context's shared references to it (Stacked Borrows); a raw pointer asserts nothing.
     arena: NonNull<Bump>,
