@@ -206,6 +206,13 @@ mod tests {
         let mut owner = OwnedContext::new(DialectRegistry::new());
         let first = intern(&mut owner, 3);
         assert_eq!(intern(&mut owner, 3), first, "the second call finds the first call's type");
+        // A session holds its owner by value and moves with it: the arena does not move.
+        struct Session {
+            owner: OwnedContext,
+        }
+        let mut session = Box::new(Session { owner });
+        assert_eq!(intern(&mut session.owner, 3), first);
+        let mut owner = session.owner;
         assert_ne!(intern(&mut owner, 4), first);
         assert_eq!(owner.generation(), 0, "without a budget the arena is never reset");
     }
