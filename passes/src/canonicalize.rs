@@ -6,16 +6,16 @@
 //! Assumes: verified IR. Guarantees: verified IR with the same observable behaviour; stops after
 //! `max-iterations` sweeps even when patterns do not converge (reported as a statistic).
 
-use kiln_compiler::pass::{OptionKind, Pass, PassContext, PassFailed, PassInfo, PassOptionSpec, PassOptions};
+use kiln_compiler::pass::{OptionKind, PassOptionSpec};
 use kiln_compiler::rewrite::{apply_patterns_greedily, GreedyConfig, PatternSet};
-use kiln_compiler::OpId;
 
-/// Registration record.
-pub static INFO: PassInfo = PassInfo {
+kiln_compiler::declare_pass! {
+    struct Canonicalize {
+        config: GreedyConfig,
+    }
     name: "canonicalize",
     summary: "Canonicalize operations",
     description: "Applies registered canonicalization patterns and folders greedily to a fixpoint.",
-    anchor: None,
     options: &[
         PassOptionSpec {
             name: "max-iterations",
@@ -30,25 +30,15 @@ pub static INFO: PassInfo = PassInfo {
             default: "true",
         },
     ],
-    create: |o: &PassOptions| {
+    create(o) {
         let config = GreedyConfig {
             max_iterations: u32::try_from(o.get_int("max-iterations")).unwrap_or(u32::MAX),
             fold: o.get_bool("fold"),
         };
-        Ok(Box::new(Canonicalize { config }))
-    },
-};
-
-struct Canonicalize {
-    config: GreedyConfig,
-}
-
-impl Pass for Canonicalize {
-    fn info(&self) -> &'static PassInfo {
-        &INFO
+        Ok(Canonicalize { config })
     }
 
-    fn run<'c>(&mut self, cx: &mut PassContext<'_, 'c>, root: OpId) -> Result<(), PassFailed> {
+    fn run(&mut self, cx, root) {
         let mut patterns = PatternSet::new();
         patterns.add_canonicalization_patterns(cx.ctx);
         let stats = apply_patterns_greedily(cx.ctx, cx.ir, root, &patterns, self.config);

@@ -12,27 +12,15 @@
 
 use std::collections::HashMap;
 
-use kiln_compiler::pass::{Pass, PassContext, PassFailed, PassInfo, PassOptions};
 use kiln_compiler::{Attribute, BlockId, Ir, OpId, Trait, Type, ValueId};
 
-/// Registration record.
-pub static INFO: PassInfo = PassInfo {
+kiln_compiler::declare_pass! {
+    struct Cse;
     name: "cse",
     summary: "Eliminate common sub-expressions",
     description: "Merges identical pure operations where the first dominates the second.",
-    anchor: None,
-    options: &[],
-    create: |_: &PassOptions| Ok(Box::new(Cse)),
-};
 
-struct Cse;
-
-impl Pass for Cse {
-    fn info(&self) -> &'static PassInfo {
-        &INFO
-    }
-
-    fn run<'c>(&mut self, cx: &mut PassContext<'_, 'c>, root: OpId) -> Result<(), PassFailed> {
+    fn run(&mut self, cx, root) {
         let n = eliminate(cx.ir, root);
         cx.add_statistic("num-cse'd", "Number of operations CSE'd", n);
         Ok(())

@@ -6,28 +6,16 @@
 //! Assumes: verified IR. Ops of unregistered dialects may have side effects and are kept.
 //! Guarantees: only unobservable ops are removed; the IR still verifies.
 
-use kiln_compiler::pass::{Pass, PassContext, PassFailed, PassInfo, PassOptions};
 use kiln_compiler::rewrite::is_trivially_dead;
 use kiln_compiler::{ir::WalkOrder, OpId};
 
-/// Registration record.
-pub static INFO: PassInfo = PassInfo {
+kiln_compiler::declare_pass! {
+    struct Dce;
     name: "dce",
     summary: "Erase pure operations whose results are unused",
     description: "Removes side-effect-free ops without uses, iterating over dead chains.",
-    anchor: None,
-    options: &[],
-    create: |_: &PassOptions| Ok(Box::new(Dce)),
-};
 
-struct Dce;
-
-impl Pass for Dce {
-    fn info(&self) -> &'static PassInfo {
-        &INFO
-    }
-
-    fn run<'c>(&mut self, cx: &mut PassContext<'_, 'c>, root: OpId) -> Result<(), PassFailed> {
+    fn run(&mut self, cx, root) {
         let n = erase_dead(cx.ir, root);
         cx.add_statistic("num-erased", "Number of dead operations erased", n);
         Ok(())

@@ -27,7 +27,6 @@
 use std::collections::HashMap;
 
 use kiln_compiler::ir::WalkOrder;
-use kiln_compiler::pass::{Pass, PassContext, PassFailed, PassInfo, PassOptions};
 use kiln_compiler::symbol_table::{resolve, symbol_name};
 use kiln_compiler::{
     AttrKind, Attribute, Context, Diagnostic, Ir, NamedAttr, OpId, OperationState, Severity, ValueId,
@@ -36,25 +35,15 @@ use kiln_dialects::func::{CALL_OP, FUNC_OP, RETURN_OP};
 use kiln_dialects::fused::verify::{check_body, summarize_body};
 use kiln_dialects::fused::{RegionKind, REGION_OP, YIELD_OP};
 
-/// Registration record.
-pub static INFO: PassInfo = PassInfo {
+kiln_compiler::declare_pass! {
+    struct Inline;
     name: "fused-inline",
     summary: "Inline kernel functions back into fused regions",
     description: "Each func.call to a function marked `fused.kernel` becomes a fused.region holding a \
                   copy of the kernel's body; kernels left unreferenced are erased.",
-    anchor: Some("builtin.module"),
-    options: &[],
-    create: |_: &PassOptions| Ok(Box::new(Inline)),
-};
+    anchor: "builtin.module",
 
-struct Inline;
-
-impl Pass for Inline {
-    fn info(&self) -> &'static PassInfo {
-        &INFO
-    }
-
-    fn run<'c>(&mut self, cx: &mut PassContext<'_, 'c>, root: OpId) -> Result<(), PassFailed> {
+    fn run(&mut self, cx, root) {
         let ir = &*cx.ir;
         let calls: Vec<(OpId, OpId)> = ir
             .walk(root, WalkOrder::PreOrder)

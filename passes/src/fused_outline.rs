@@ -28,31 +28,20 @@
 use std::collections::HashSet;
 
 use kiln_compiler::ir::WalkOrder;
-use kiln_compiler::pass::{Pass, PassContext, PassFailed, PassInfo, PassOptions};
 use kiln_compiler::symbol_table::{is_symbol_table, symbol_name, symbols};
 use kiln_compiler::{Context, Ir, NamedAttr, OpId, OperationState, Type};
 use kiln_dialects::func::{CALL_OP, FUNC_OP, RETURN_OP};
 use kiln_dialects::fused::REGION_OP;
 
-/// Registration record.
-pub static INFO: PassInfo = PassInfo {
+kiln_compiler::declare_pass! {
+    struct Outline;
     name: "fused-outline",
     summary: "Outline fused regions into kernel functions",
     description: "Each fused.region in a function @f becomes a private function @f_kernel<N> marked \
                   `fused.kernel` (with its kind as `fused.kind`) and a func.call to it.",
-    anchor: Some("builtin.module"),
-    options: &[],
-    create: |_: &PassOptions| Ok(Box::new(Outline)),
-};
+    anchor: "builtin.module",
 
-struct Outline;
-
-impl Pass for Outline {
-    fn info(&self) -> &'static PassInfo {
-        &INFO
-    }
-
-    fn run<'c>(&mut self, cx: &mut PassContext<'_, 'c>, root: OpId) -> Result<(), PassFailed> {
+    fn run(&mut self, cx, root) {
         let ir = &*cx.ir;
         let funcs: Vec<OpId> = ir
             .walk(root, WalkOrder::PreOrder)

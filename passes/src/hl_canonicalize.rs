@@ -8,29 +8,16 @@
 //! Assumes: verified IR. Guarantees: verified IR computing bit-identical results under the
 //! interpreter.
 
-use kiln_compiler::pass::{Pass, PassContext, PassFailed, PassInfo, PassOptions};
 use kiln_compiler::rewrite::{apply_patterns_greedily, GreedyConfig, PatternSet};
-use kiln_compiler::OpId;
 use kiln_dialects::hl::canonicalize::populate;
 
-/// Registration record.
-pub static INFO: PassInfo = PassInfo {
+kiln_compiler::declare_pass! {
+    struct HlCanonicalize;
     name: "hl-canonicalize",
     summary: "Fold and canonicalize hl ops",
     description: "Constant folding of hl ops through the interpreter, plus the hl canonicalization patterns.",
-    anchor: None,
-    options: &[],
-    create: |_: &PassOptions| Ok(Box::new(HlCanonicalize)),
-};
 
-struct HlCanonicalize;
-
-impl Pass for HlCanonicalize {
-    fn info(&self) -> &'static PassInfo {
-        &INFO
-    }
-
-    fn run<'c>(&mut self, cx: &mut PassContext<'_, 'c>, root: OpId) -> Result<(), PassFailed> {
+    fn run(&mut self, cx, root) {
         let mut patterns = PatternSet::new();
         populate(&mut patterns);
         let stats = apply_patterns_greedily(cx.ctx, cx.ir, root, &patterns, GreedyConfig::default());

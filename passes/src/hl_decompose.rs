@@ -18,7 +18,7 @@
 //! intermediate primitives (f16/bf16 intermediates round after each op, as the device would).
 
 use kiln_compiler::ir::WalkOrder;
-use kiln_compiler::pass::{OptionKind, Pass, PassContext, PassFailed, PassInfo, PassOptionSpec, PassOptions};
+use kiln_compiler::pass::{OptionKind, PassFailed, PassOptionSpec};
 use kiln_compiler::rewrite::Rewriter;
 use kiln_compiler::{Diagnostic, OpId, ValueId};
 use kiln_dialects::hl::accessors::{float_value, normalize_axis, tensor_parts};
@@ -39,20 +39,21 @@ const COMPOSITES: &[&str] = &[
     "dropout",
 ];
 
-/// Registration record.
-pub static INFO: PassInfo = PassInfo {
+kiln_compiler::declare_pass! {
+    struct Decompose {
+        only: Vec<String>,
+    }
     name: "hl-decompose",
     summary: "Expand composite hl ops into primitives",
     description: "softmax, log_softmax, layer_norm, rms_norm, batch_norm, gelu, silu, swiglu, bias_add and \
                   dropout become reductions and elementwise ops.",
-    anchor: None,
     options: &[PassOptionSpec {
         name: "ops",
         help: "Comma-separated composites to expand (default: all)",
         kind: OptionKind::List,
         default: "",
     }],
-    create: |o: &PassOptions| {
+    create(o) {
         let mut only: Vec<String> = o.get_list("ops").into_iter().map(str::to_string).collect();
         if let Some(bad) = only.iter().find(|n| !COMPOSITES.contains(&n.as_str())) {
             return Err(format!("hl-decompose: unknown composite '{bad}'; known: {}", COMPOSITES.join(", ")));
@@ -60,20 +61,10 @@ pub static INFO: PassInfo = PassInfo {
         if only.is_empty() {
             only = COMPOSITES.iter().map(|s| s.to_string()).collect();
         }
-        Ok(Box::new(Decompose { only }))
-    },
-};
-
-struct Decompose {
-    only: Vec<String>,
-}
-
-impl Pass for Decompose {
-    fn info(&self) -> &'static PassInfo {
-        &INFO
+        Ok(Decompose { only })
     }
 
-    fn run<'c>(&mut self, cx: &mut PassContext<'_, 'c>, root: OpId) -> Result<(), PassFailed> {
+    fn run(&mut self, cx, root) {
         // Expansions produce primitives only, so one sweep over the composites suffices.
         let targets: Vec<(OpId, &'static str)> = cx
             .ir

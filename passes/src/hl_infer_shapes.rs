@@ -11,30 +11,18 @@
 //! call sites never change.
 
 use kiln_compiler::ir::WalkOrder;
-use kiln_compiler::pass::{Pass, PassContext, PassFailed, PassInfo, PassOptions};
 use kiln_compiler::{OpId, DYNAMIC};
 use kiln_dialects::hl::accessors::tensor_parts;
 use kiln_dialects::hl::infer::{compatible, InferInput};
 use kiln_dialects::hl::interfaces::hl_op;
 
-/// Registration record.
-pub static INFO: PassInfo = PassInfo {
+kiln_compiler::declare_pass! {
+    struct InferShapes;
     name: "hl-infer-shapes",
     summary: "Refine dynamic dims of hl results from their operands",
     description: "Replaces `?` dims of hl op results by the static sizes inference derives.",
-    anchor: None,
-    options: &[],
-    create: |_: &PassOptions| Ok(Box::new(InferShapes)),
-};
 
-struct InferShapes;
-
-impl Pass for InferShapes {
-    fn info(&self) -> &'static PassInfo {
-        &INFO
-    }
-
-    fn run<'c>(&mut self, cx: &mut PassContext<'_, 'c>, root: OpId) -> Result<(), PassFailed> {
+    fn run(&mut self, cx, root) {
         let ops: Vec<OpId> = cx.ir.walk(root, WalkOrder::PreOrder).collect();
         let mut refined = 0;
         for op in ops {

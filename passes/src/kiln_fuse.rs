@@ -15,32 +15,22 @@
 //! `remarks=true`; time linear in the ops and uses of each block (each merge attempt costs
 //! O(`max-ops`)). Run it on the module so that `report=`/`dot=` files cover every function.
 
-use kiln_compiler::pass::{Pass, PassContext, PassFailed, PassInfo, PassOptions};
-use kiln_compiler::OpId;
-
 use crate::fusion::options::{FusionOptions, SPECS};
 
-/// Registration record.
-pub static INFO: PassInfo = PassInfo {
+kiln_compiler::declare_pass! {
+    struct KilnFuse {
+        opts: FusionOptions,
+    }
     name: "kiln-fuse",
     summary: "Fuse elementwise, reduce and matmul-epilogue chains into fused.region kernels",
     description: "Clusters hl ops into fused.region ops (vector / cube / mix) under the target's UB budget, \
                   with opt-level, enable/disable lists, rules files and remarks for every decision.",
-    anchor: None,
     options: SPECS,
-    create: |o: &PassOptions| Ok(Box::new(KilnFuse { opts: FusionOptions::from_pass_options(o)? })),
-};
-
-struct KilnFuse {
-    opts: FusionOptions,
-}
-
-impl Pass for KilnFuse {
-    fn info(&self) -> &'static PassInfo {
-        &INFO
+    create(o) {
+        Ok(KilnFuse { opts: FusionOptions::from_pass_options(o)? })
     }
 
-    fn run<'c>(&mut self, cx: &mut PassContext<'_, 'c>, root: OpId) -> Result<(), PassFailed> {
+    fn run(&mut self, cx, root) {
         crate::fusion::fuse(cx, root, &self.opts)
     }
 }

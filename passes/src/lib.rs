@@ -13,7 +13,6 @@ pub mod hl_decompose;
 pub mod hl_infer_shapes;
 pub mod kiln_fuse;
 pub mod symbol_dce;
-pub mod target;
 
 use kiln_compiler::pass::{PassInfo, PassRegistry};
 

@@ -12,28 +12,16 @@
 use std::collections::{HashMap, HashSet};
 
 use kiln_compiler::ir::WalkOrder;
-use kiln_compiler::pass::{Pass, PassContext, PassFailed, PassInfo, PassOptions};
 use kiln_compiler::symbol_table::{is_symbol_table, symbol_name};
 use kiln_compiler::{AttrKind, Attribute, Ir, OpId};
 
-/// Registration record.
-pub static INFO: PassInfo = PassInfo {
+kiln_compiler::declare_pass! {
+    struct SymbolDce;
     name: "symbol-dce",
     summary: "Eliminate dead symbols",
     description: "Erases private symbols that are not referenced.",
-    anchor: None,
-    options: &[],
-    create: |_: &PassOptions| Ok(Box::new(SymbolDce)),
-};
 
-struct SymbolDce;
-
-impl Pass for SymbolDce {
-    fn info(&self) -> &'static PassInfo {
-        &INFO
-    }
-
-    fn run<'c>(&mut self, cx: &mut PassContext<'_, 'c>, root: OpId) -> Result<(), PassFailed> {
+    fn run(&mut self, cx, root) {
         let ir = &*cx.ir;
         // Private symbols directly inside a symbol table may die; everything else is a root.
         let candidates: Vec<OpId> =

@@ -2,7 +2,9 @@
 //! ([`PassInfo`]: kebab-case name, summary, description, typed options), pipelines are written
 //! as text (`builtin.module(func.func(cse, canonicalize{max-iterations=4}))`), pass managers
 //! nest per op name, and instrumentation verifies, prints, times and counts around each pass.
+//! A pass is declared once with [`declare_pass!`](crate::declare_pass).
 
+mod declare;
 mod instrument;
 mod manager;
 mod options;

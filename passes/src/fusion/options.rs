@@ -11,7 +11,7 @@
 use kiln_compiler::pass::{OptionKind, PassOptionSpec, PassOptions};
 
 use super::rules::{load_rules, Rule};
-use crate::target::{Target, DEFAULT_TARGET};
+use kiln_targets::{Target, DEFAULT_TARGET};
 
 /// How eagerly regions grow.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
