@@ -55,9 +55,9 @@ Input dump annotation format:
            - CHECK-NOT not found (success, reported if -vv)
            - CHECK-DAG not found after discarded matches (error)
   - ?      marks fuzzy match when no match is found
+  - ...    indicates elided input lines and annotations, as specified by
+           -dump-input-filter and -dump-input-context
   - colors success, error, fuzzy match, discarded match, unmatched input
-
-If you are not seeing color above or in input dumps, try: -color
 ";
 
 /// Where the check patterns come from, for labels.
