@@ -126,8 +126,9 @@ pub enum Command {
     Help,
     /// Print the version and exit successfully.
     Version,
-    /// Explain the input dump format and exit successfully.
-    DumpHelp,
+    /// Explain the input dump format and exit successfully, with colours
+    /// when `--color` says so (`None`: autodetect).
+    DumpHelp(Option<bool>),
 }
 
 /// A command-line error, with the exit code LLVM uses for it.
@@ -402,7 +403,7 @@ pub fn parse_args(program: &Program, env_args: &[String], args: &[String]) -> Re
     opts.verbose |= opts.very_verbose;
     opts.dump_input = dump_inputs.into_iter().max().unwrap_or(DumpInput::Fail);
     if opts.dump_input == DumpInput::Help {
-        return Ok(Command::DumpHelp);
+        return Ok(Command::DumpHelp(opts.color));
     }
     opts.dump_filter = dump_filters.into_iter().max().unwrap_or(if opts.dump_input == DumpInput::Always {
         DumpFilter::All

@@ -25,7 +25,7 @@ mod posix;
 mod source;
 mod vars;
 
-use std::io::{Read, Write};
+use std::io::{IsTerminal, Read, Write};
 
 use check_file::{read_check_file, DagNot, Prefixes};
 use cli::{Command, DumpInput, Options, Program};
@@ -62,7 +62,9 @@ pub fn run(argv: &[String], filecheck_opts: Option<&str>) -> i32 {
         Command::Version => {
             println!("kiln-filecheck {} (LLVM FileCheck compatible)", env!("CARGO_PKG_VERSION"))
         }
-        Command::DumpHelp => print!("{}", dump::HELP),
+        Command::DumpHelp(color) => {
+            print!("{}", dump::help(color.unwrap_or_else(|| std::io::stdout().is_terminal())))
+        }
         Command::Check(opts) => return check(&opts, argv),
     }
     EXIT_SUCCESS
@@ -268,6 +270,7 @@ fn check(opts: &Options, argv: &[String]) -> i32 {
         }
     };
     let mut sm = SourceManager::default();
+    sm.color = opts.color.unwrap_or_else(|| std::io::stderr().is_terminal());
     let check_id = sm.add(opts.check_file.clone(), canonicalize(&check_text, opts.strict_whitespace));
     let mut vars = Variables::default();
     if let Err(errors) = define_globals(&opts.defines, &mut sm, &mut vars) {

@@ -1,4 +1,5 @@
-//! Command-line messages compared byte for byte with LLVM 22's FileCheck:
+//! Command-line messages and coloured diagnostics compared byte for byte
+//! with LLVM 22's FileCheck:
 //! both run with the same `argv[0]` (LLVM's path), so program names in
 //! messages must agree too. Skipped when LLVM's FileCheck is absent.
 
@@ -32,6 +33,8 @@ fn usage_messages_match_llvm_filecheck() {
     std::fs::create_dir_all(&dir).expect("temp dir");
     std::fs::write(dir.join("c.txt"), "CHECK: x\n").expect("check file");
     std::fs::write(dir.join("empty.txt"), "").expect("empty input");
+    std::fs::write(dir.join("in.txt"), "a\n\tx y\n").expect("input");
+    std::fs::write(dir.join("a.txt"), "CHECK: a\nCHECK-NEXT: {{x}} y\n").expect("check file");
     let cases: &[&[&str]] = &[
         &["-D", "c.txt"],
         &["c.txt", "-D", "X=1"],
@@ -51,6 +54,12 @@ fn usage_messages_match_llvm_filecheck() {
         &["--dump-input-context=x", "c.txt"],
         &["--dump-input=help"],
         &["c.txt", "--input-file", "empty.txt"],
+        // Colours: diagnostics and the dump help (the dump itself is not coloured yet).
+        &["--dump-input=help", "--color"],
+        &["--dump-input=help", "--color=false"],
+        &["c.txt", "--input-file", "in.txt", "--color", "--dump-input=never"],
+        &["a.txt", "--input-file", "in.txt", "-vv", "--color", "--dump-input=never"],
+        &["a.txt", "--input-file", "in.txt", "--check-prefix=A", "--color", "--dump-input=never"],
     ];
     let ours = env!("CARGO_BIN_EXE_kiln-filecheck");
     let mismatches: Vec<String> = cases
