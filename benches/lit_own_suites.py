@@ -5,9 +5,10 @@ run, and counts the runs whose verdicts (the `STATUS: name` lines) and exit
 status agree.
 
 Each suite's lit.cfg is translated into a kiln-lit.toml (name, suffixes,
-literal substitutions, `lit_config.params` substitutions and environment);
-suites whose configuration is Python beyond that (custom formats, GoogleTest)
-are left out. The runs are the ones lit's own tests make (their options and
+literal substitutions, `lit_config.params` substitutions, environment,
+features, recursive expansion limit) and each lit.local.cfg into a
+kiln-lit.local.toml (suffixes, unsupported); suites whose configuration is
+Python beyond that (custom formats, GoogleTest) are left out. The runs are the ones lit's own tests make (their options and
 environment), listed in RUNS below.
 
 usage: benches/lit_own_suites.py [-v] [KILN_LIT]
@@ -103,6 +104,14 @@ def translate(cfg):
     if env:
         out.append("[environment]")
         out.extend(f"{toml_string(k)} = {toml_string(v)}" for k, v in env)
+    features = re.findall(r"available_features\.add\(" + STRING + r"\)", cfg)
+    listed = re.search(r"available_features\s*=\s*\[([^\]]*)\]", cfg)
+    names = [a or b for a, b in features]
+    if listed:
+        names += [m.group(1) or m.group(2) for m in re.finditer(STRING, listed.group(1))]
+    for feature in names:
+        out.append("[[features]]")
+        out.append("name = " + toml_string(feature))
     pairs = re.findall(r"\(\s*" + STRING + r"\s*,\s*([^()]*(?:\([^()]*\))?[^()]*?)\s*\)", cfg)
     for key1, key2, value in pairs:
         if "substitutions" not in cfg:
@@ -124,6 +133,19 @@ def translate(cfg):
     return "\n".join(out) + "\n"
 
 
+def translate_local(cfg):
+    """kiln-lit.local.toml text for lit.local.cfg text `cfg` (suffixes and
+    `unsupported` only), or None."""
+    out = []
+    suffixes = re.search(r"config\.suffixes\s*=\s*\[([^\]]*)\]", cfg)
+    if suffixes:
+        items = [m.group(1) or m.group(2) for m in re.finditer(STRING, suffixes.group(1))]
+        out.append("suffixes = [" + ", ".join(toml_string(s) for s in items) + "]")
+    if re.search(r"config\.unsupported\s*=\s*True", cfg):
+        out.append("unsupported = true")
+    return "\n".join(out) + "\n" if out else None
+
+
 def prepare(tmp, suite):
     """Copies the suite of `suite` (a path under Inputs) into `tmp`, adds
     kiln-lit.toml files; returns the path to run, or None."""
@@ -134,6 +156,12 @@ def prepare(tmp, suite):
     if not os.path.exists(dst_top):
         shutil.copytree(src_top, dst_top)
         for root, _, files in os.walk(dst_top):
+            if "lit.local.cfg" in files:
+                with open(os.path.join(root, "lit.local.cfg")) as f:
+                    local = translate_local(f.read())
+                if local is not None:
+                    with open(os.path.join(root, "kiln-lit.local.toml"), "w") as f:
+                        f.write(local)
             if "lit.cfg" in files:
                 with open(os.path.join(root, "lit.cfg")) as f:
                     toml = translate(f.read())

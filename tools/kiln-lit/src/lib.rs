@@ -2,10 +2,13 @@
 //!
 //! A test tree is described by `kiln-lit.toml` at its root (name, test
 //! suffixes, substitutions, feature probes) and `kiln-lit.local.toml`
-//! overrides below it. Tests hold lit directives (`RUN:`, `XFAIL:`,
-//! `REQUIRES:`, `UNSUPPORTED:`, `ALLOW_RETRIES:`, `END.`); RUN lines run in
+//! overrides below it. Tests hold lit directives (`RUN:`, `DEFINE:`,
+//! `REDEFINE:`, `XFAIL:`, `REQUIRES:`, `UNSUPPORTED:`, `ALLOW_RETRIES:`,
+//! `END.`); RUN lines run in
 //! a small built-in shell modelled on lit's internal one, on a pool of
-//! threads. Output and exit codes follow lit's.
+//! threads. Output and exit codes follow lit's. `tools/kiln-lit/README.md`
+//! shows a minimal `kiln-lit.toml` for a suite of one's own and lists every
+//! key.
 //!
 //! The flow: [`run`] parses nothing itself; it takes [`Options`], finds
 //! tests (`discovery`, `config`), runs them (`runner`, `shell`) and prints

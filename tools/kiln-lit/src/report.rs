@@ -70,7 +70,9 @@ impl Reporter {
         let failed = outcome.status.is_failure();
         let mut text = String::new();
         if failed || self.verbosity >= Verbosity::Normal {
-            text.push_str(&format!("{}: {name} ({} of {})\n", outcome.status.label(), self.done, self.total));
+            let retried = outcome.attempts.map(|(made, allowed)| format!(", {made} of {allowed} attempts"));
+            let (label, done, total) = (outcome.status.label(), self.done, self.total);
+            text.push_str(&format!("{label}: {name} ({done} of {total}{})\n", retried.unwrap_or_default()));
         }
         let show_log = match self.verbosity {
             Verbosity::All => true,
@@ -88,10 +90,10 @@ impl Reporter {
         self.write(&text);
     }
 
-    /// Prints a warning line (`warning: ...`), as lit does when it stops a
-    /// run early.
+    /// Prints a warning (`warning: ...`) to stderr, as lit does when it
+    /// stops a run early.
     pub fn warn(&mut self, message: &str) {
-        self.write(&format!("warning: {message}\n"));
+        let _ = writeln!(std::io::stderr(), "warning: {message}");
     }
 
     /// Prints the lists and the summary, counting `unrun` tests as

@@ -96,6 +96,8 @@ pub struct Outcome {
     pub status: Status,
     /// The log: exit code and the shell's account of every command.
     pub output: String,
+    /// Runs made and allowed (`ALLOW_RETRIES:` + 1), when it ran more than once.
+    pub attempts: Option<(u32, u32)>,
 }
 
 /// How a run is carried out: lit's execution options.
@@ -180,11 +182,12 @@ pub fn run_all(
 
 /// Runs one test.
 pub fn run_test(test: &Test, options: &RunOptions) -> Outcome {
-    let (status, output) = evaluate(test, options);
-    Outcome { status, output }
+    let mut attempts = None;
+    let (status, output) = evaluate(test, options, &mut attempts);
+    Outcome { status, output, attempts }
 }
 
-fn evaluate(test: &Test, options: &RunOptions) -> (Status, String) {
+fn evaluate(test: &Test, options: &RunOptions, attempts: &mut Option<(u32, u32)>) -> (Status, String) {
     let timeout = options.timeout;
     if test.config.unsupported {
         return (Status::Unsupported, "Test is unsupported".to_string());
@@ -247,6 +250,9 @@ fn evaluate(test: &Test, options: &RunOptions) -> (Status, String) {
         }
         attempt += 1;
     };
+    if attempt > 0 {
+        *attempts = Some((attempt + 1, directives.allow_retries + 1));
+    }
     let status = match (status, xfail) {
         (Status::Pass, true) => Status::XPass,
         (Status::Fail, true) => Status::XFail,
@@ -277,10 +283,12 @@ fn apply_define(subs: &mut Vec<Substitution>, define: &Define) -> Result<(), Str
         }
         (true, []) => return Err(format!("No substitution for '{name}' is defined before {place}")),
         (true, [i]) if subs[*i].key() == name => subs[*i].set_value(&define.value),
-        (true, [_]) => return Err(format!(
+        (true, [_]) => {
+            return Err(format!(
             "Existing substitution whose pattern contains '{name}' does not have the pattern specified by \
                  {place}\nExpected pattern: {name}{listed}"
-        )),
+        ))
+        }
         (true, _) => {
             return Err(format!(
                 "Multiple substitutions whose patterns contain '{name}' are defined before {place}{listed}"
