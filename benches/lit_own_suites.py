@@ -8,8 +8,9 @@ Each suite's lit.cfg is translated into a kiln-lit.toml (name, suffixes,
 literal substitutions, `lit_config.params` substitutions, environment,
 features, recursive expansion limit) and each lit.local.cfg into a
 kiln-lit.local.toml (suffixes, unsupported); suites whose configuration is
-Python beyond that (custom formats, GoogleTest) are left out. The runs are the ones lit's own tests make (their options and
-environment), listed in RUNS below.
+Python beyond that (custom formats, GoogleTest) are left out. The runs are
+the ones lit's own tests make (their options and environment), listed in RUNS
+below; both runners get `-j1 --order=lexical` so that runs are repeatable.
 
 usage: benches/lit_own_suites.py [-v] [KILN_LIT]
 env:   LLVM_LIT     (default /usr/lib/llvm-22/bin/lit)

@@ -10,7 +10,7 @@
 use super::builtins::{self, os_message, Builtin, Io};
 use super::glob;
 use super::lexer::Word;
-use super::parser::{parse, Command, Redirect, Script, SeqOp, Target};
+use super::parser::{parse, Command, Redirect, Script, SeqOp, Target, UNSUPPORTED_REDIRECT};
 use crate::tools::which;
 use std::collections::BTreeMap;
 use std::fs::{File, OpenOptions};
@@ -122,7 +122,14 @@ impl Shell {
     /// Parses and runs one command line; returns its exit code, or the
     /// parser's message for a line that is not valid shell.
     pub fn run(&mut self, line: &str) -> Result<i32, String> {
-        Ok(self.run_script(&parse(line)?))
+        match parse(line) {
+            Ok(script) => Ok(self.run_script(&script)),
+            Err(e) if e.starts_with(UNSUPPORTED_REDIRECT) => {
+                self.log.push_str(&format!("# error: {e}\n"));
+                Ok(NOT_RUN)
+            }
+            Err(e) => Err(e),
+        }
     }
 
     fn run_script(&mut self, script: &Script) -> i32 {
@@ -645,6 +652,7 @@ mod tests {
     #[test]
     fn syntax_errors_are_reported_not_run() {
         assert!(shell().run("echo \"unterminated").is_err());
+        assert_eq!(shell().run("echo hello 3>&1").unwrap(), NOT_RUN);
     }
 
     #[test]
