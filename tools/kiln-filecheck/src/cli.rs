@@ -39,7 +39,8 @@ pub struct Options {
     pub input_file: String,
     /// Check prefixes, in command-line order (empty means the default `CHECK`).
     pub check_prefixes: Vec<String>,
-    /// Comment prefixes (default `COM`, `RUN`).
+    /// Comment prefixes, in command-line order (empty means the default
+    /// `COM`, `RUN`).
     pub comment_prefixes: Vec<String>,
     /// `--strict-whitespace`.
     pub strict_whitespace: bool,
@@ -63,6 +64,8 @@ pub struct Options {
     pub verbose: bool,
     /// `-vv`.
     pub very_verbose: bool,
+    /// `--color`: `None` autodetects (colours when stderr is a terminal).
+    pub color: Option<bool>,
     /// Effective `--dump-input` mode.
     pub dump_input: DumpInput,
     /// Effective `--dump-input-filter`.
@@ -82,6 +85,36 @@ impl Options {
             self.check_prefixes.clone()
         }
     }
+
+    /// The comment prefixes in effect (`COM`, `RUN` when none were given).
+    pub fn effective_comment_prefixes(&self) -> Vec<String> {
+        if self.comment_prefixes.is_empty() {
+            vec!["COM".to_string(), "RUN".to_string()]
+        } else {
+            self.comment_prefixes.clone()
+        }
+    }
+}
+
+/// How the tool was invoked: LLVM names itself after `argv[0]`, using the
+/// file name in messages and the whole argument in hints.
+#[derive(Clone, Debug)]
+pub struct Program {
+    /// `argv[0]` as given.
+    pub argv0: String,
+    /// Its file name (`FileCheck` for `/usr/bin/FileCheck`).
+    pub name: String,
+}
+
+impl Program {
+    /// The program as invoked by `argv0`.
+    pub fn new(argv0: &str) -> Program {
+        let name = std::path::Path::new(argv0)
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_else(|| argv0.to_string());
+        Program { argv0: argv0.to_string(), name }
+    }
 }
 
 /// What the command line asks the tool to do.
@@ -93,8 +126,9 @@ pub enum Command {
     Help,
     /// Print the version and exit successfully.
     Version,
-    /// Explain the input dump format and exit successfully.
-    DumpHelp,
+    /// Explain the input dump format and exit successfully, with colours
+    /// when `--color` says so (`None`: autodetect).
+    DumpHelp(Option<bool>),
 }
 
 /// A command-line error, with the exit code LLVM uses for it.
@@ -112,18 +146,19 @@ impl fmt::Display for UsageError {
     }
 }
 
-/// The `--help` text.
-pub const HELP: &str = "\
-OVERVIEW: kiln-filecheck, an LLVM FileCheck-compatible checker
+/// The `--help` text for a program called `name`.
+pub fn help(name: &str) -> String {
+    format!("OVERVIEW: kiln-filecheck, an LLVM FileCheck-compatible checker\n\nUSAGE: {name} [options] <check-file>\n\n{HELP_OPTIONS}")
+}
 
-USAGE: kiln-filecheck [options] <check-file>
-
+const HELP_OPTIONS: &str = "\
 OPTIONS:
   --allow-empty                  Allow the input file to be empty
   --allow-unused-prefixes        Allow prefixes to be specified but not appear in the test
-  --check-prefix=<prefix>        Alias for --check-prefixes
-  --check-prefixes=<a,b,...>     Comma separated list of prefixes (defaults to 'CHECK')
+  --check-prefix=<prefix>        Prefix to use from check file (defaults to 'CHECK')
+  --check-prefixes=<a,b,...>     Alias for --check-prefix permitting multiple comma separated values
   --comment-prefixes=<a,b,...>   Comment prefixes (defaults to 'COM,RUN')
+  --color                        Use colors in output (default=autodetect)
   -D<VAR=VALUE>                  Define a string variable
   -D#[<fmt>,]<VAR>=<expr>        Define a numeric variable
   --dump-input=<mode>            help, always, fail (default) or never
@@ -144,20 +179,8 @@ Options are parsed from the environment variable FILECHECK_OPTS and
 from the command line.
 ";
 
-fn unknown(arg: &str) -> UsageError {
-    UsageError {
-        message: format!(
-            "kiln-filecheck: Unknown command line argument '{arg}'.  Try: 'kiln-filecheck --help'"
-        ),
-        exit_code: 1,
-    }
-}
-
-fn bad_value(opt: &str, value: &str) -> UsageError {
-    UsageError {
-        message: format!("kiln-filecheck: for the --{opt} option: Cannot find option named '{value}'!"),
-        exit_code: 1,
-    }
+fn bad_value(opt: &str, value: &str) -> String {
+    format!("for the --{opt} option: Cannot find option named '{value}'!")
 }
 
 /// Splits `FILECHECK_OPTS` into arguments: whitespace separated, with single
@@ -213,9 +236,32 @@ const VALUE_OPTIONS: &[&str] = &[
     "dump-input-label-width",
 ];
 
+/// How `cl` spells an option in messages: `-v`, but `--input-file`.
+fn dashed(name: &str) -> String {
+    if name.chars().count() == 1 {
+        format!("-{name}")
+    } else {
+        format!("--{name}")
+    }
+}
+
+/// Parses a `cl` boolean value (`None` when the option has no `=value`).
+fn parse_bool(name: &str, value: Option<&str>) -> Result<bool, String> {
+    match value {
+        None | Some("true" | "1" | "TRUE" | "True") => Ok(true),
+        Some("false" | "0" | "FALSE" | "False") => Ok(false),
+        Some(v) => Err(format!(
+            "for the {} option: '{v}' is invalid value for boolean argument! Try 0 or 1",
+            dashed(name)
+        )),
+    }
+}
+
 /// Parses arguments (without the program name). `env_args` come from
-/// `FILECHECK_OPTS` and are processed before `args`, as LLVM does.
-pub fn parse_args(env_args: &[String], args: &[String]) -> Result<Command, UsageError> {
+/// `FILECHECK_OPTS` and are processed before `args`, as LLVM does. As
+/// LLVM's `cl`, every bad argument is reported, each line prefixed with
+/// the program's name.
+pub fn parse_args(program: &Program, env_args: &[String], args: &[String]) -> Result<Command, UsageError> {
     let mut opts = Options {
         check_file: String::new(),
         input_file: "-".to_string(),
@@ -232,6 +278,7 @@ pub fn parse_args(env_args: &[String], args: &[String]) -> Result<Command, Usage
         allow_dag_overlap: false,
         verbose: false,
         very_verbose: false,
+        color: None,
         dump_input: DumpInput::Fail,
         dump_filter: DumpFilter::Error,
         dump_context: 5,
@@ -240,8 +287,9 @@ pub fn parse_args(env_args: &[String], args: &[String]) -> Result<Command, Usage
     let mut dump_inputs = Vec::new();
     let mut dump_filters = Vec::new();
     let mut dump_contexts = Vec::new();
-    let mut comment_prefixes_given = false;
-    let mut positional: Option<String> = None;
+    let mut positionals: Vec<String> = Vec::new();
+    let mut errors: Vec<String> = Vec::new();
+    let mut help = None;
     let all: Vec<&String> = env_args.iter().chain(args.iter()).collect();
     let mut i = 0;
     let mut only_positional = false;
@@ -249,14 +297,7 @@ pub fn parse_args(env_args: &[String], args: &[String]) -> Result<Command, Usage
         let arg = all[i].as_str();
         i += 1;
         if only_positional || !arg.starts_with('-') || arg == "-" {
-            if positional.replace(arg.to_string()).is_some() {
-                return Err(UsageError {
-                    message: "kiln-filecheck: Too many positional arguments specified!\n\
-                              Can specify at most 1 positional arguments: See: kiln-filecheck --help"
-                        .to_string(),
-                    exit_code: 1,
-                });
-            }
+            positionals.push(arg.to_string());
             continue;
         }
         if arg == "--" {
@@ -264,11 +305,10 @@ pub fn parse_args(env_args: &[String], args: &[String]) -> Result<Command, Usage
             continue;
         }
         let body = arg.strip_prefix("--").unwrap_or(&arg[1..]);
+        // `-D` is an always-prefix option: its value must be attached.
         if let Some(def) = body.strip_prefix('D') {
             if def.is_empty() {
-                let value = all.get(i).ok_or_else(|| unknown(arg))?;
-                i += 1;
-                opts.defines.push(value.to_string());
+                errors.push("for the -D option: requires a value!".to_string());
             } else {
                 opts.defines.push(def.to_string());
             }
@@ -278,34 +318,17 @@ pub fn parse_args(env_args: &[String], args: &[String]) -> Result<Command, Usage
             Some((n, v)) => (n, Some(v.to_string())),
             None => (body, None),
         };
-        let value = if VALUE_OPTIONS.contains(&name) {
-            match inline_value {
-                Some(v) => v,
-                None => {
-                    let v = all.get(i).ok_or_else(|| UsageError {
-                        message: format!("kiln-filecheck: for the --{name} option: requires a value!"),
-                        exit_code: 1,
-                    })?;
-                    i += 1;
-                    v.to_string()
-                }
-            }
-        } else {
-            let flag = match inline_value.as_deref() {
-                None | Some("true") | Some("1") | Some("TRUE") | Some("True") => true,
-                Some("false") | Some("0") | Some("FALSE") | Some("False") => false,
-                Some(v) => {
-                    return Err(UsageError {
-                        message: format!(
-                            "kiln-filecheck: for the --{name} option: '{v}' is invalid value for boolean argument! Try 0 or 1"
-                        ),
-                        exit_code: 1,
-                    })
+        if !VALUE_OPTIONS.contains(&name) {
+            let flag = match parse_bool(name, inline_value.as_deref()) {
+                Ok(flag) => flag,
+                Err(e) => {
+                    errors.push(e);
+                    continue;
                 }
             };
             match name {
-                "help" | "h" | "help-hidden" => return Ok(Command::Help),
-                "version" => return Ok(Command::Version),
+                "help" | "h" | "help-hidden" => help = help.or(Some(Command::Help)),
+                "version" => help = help.or(Some(Command::Version)),
                 "strict-whitespace" => opts.strict_whitespace = flag,
                 "ignore-case" => opts.ignore_case = flag,
                 "allow-empty" => opts.allow_empty = flag,
@@ -315,61 +338,72 @@ pub fn parse_args(env_args: &[String], args: &[String]) -> Result<Command, Usage
                 "allow-deprecated-dag-overlap" => opts.allow_dag_overlap = flag,
                 "v" => opts.verbose = flag,
                 "vv" => opts.very_verbose = flag,
-                "color" => {}
-                _ => return Err(unknown(arg)),
+                "color" => opts.color = Some(flag),
+                _ => errors
+                    .push(format!("Unknown command line argument '{arg}'.  Try: '{} --help'", program.argv0)),
             }
             continue;
+        }
+        let value = match inline_value {
+            Some(v) => v,
+            None => match all.get(i) {
+                Some(v) => {
+                    i += 1;
+                    v.to_string()
+                }
+                None => {
+                    errors.push(format!("for the {} option: requires a value!", dashed(name)));
+                    continue;
+                }
+            },
         };
         match name {
-            "check-prefix" | "check-prefixes" => {
-                opts.check_prefixes.extend(value.split(',').map(str::to_string))
-            }
-            "comment-prefixes" => {
-                if !comment_prefixes_given {
-                    opts.comment_prefixes.clear();
-                    comment_prefixes_given = true;
-                }
-                opts.comment_prefixes.extend(value.split(',').map(str::to_string))
-            }
+            "check-prefix" => opts.check_prefixes.push(value),
+            "check-prefixes" => opts.check_prefixes.extend(value.split(',').map(str::to_string)),
+            "comment-prefixes" => opts.comment_prefixes.extend(value.split(',').map(str::to_string)),
             "input-file" => opts.input_file = value,
             "implicit-check-not" => opts.implicit_check_not.push(value),
-            "dump-input" => dump_inputs.push(match value.as_str() {
-                "help" => DumpInput::Help,
-                "always" => DumpInput::Always,
-                "fail" => DumpInput::Fail,
-                "never" => DumpInput::Never,
-                _ => return Err(bad_value(name, &value)),
-            }),
-            "dump-input-filter" => dump_filters.push(match value.as_str() {
-                "all" => DumpFilter::All,
-                "annotation-full" => DumpFilter::AnnotationFull,
-                "annotation" => DumpFilter::Annotation,
-                "error" => DumpFilter::Error,
-                _ => return Err(bad_value(name, &value)),
-            }),
-            "dump-input-context" | "dump-input-label-width" => {
-                let n: usize = value.parse().map_err(|_| UsageError {
-                    message: format!(
-                        "kiln-filecheck: for the --{name} option: '{value}' value invalid for uint argument!"
-                    ),
-                    exit_code: 1,
-                })?;
-                if name == "dump-input-context" {
-                    dump_contexts.push(n);
-                } else {
-                    opts.dump_label_width = n;
-                }
-            }
+            "dump-input" => match value.as_str() {
+                "help" => dump_inputs.push(DumpInput::Help),
+                "always" => dump_inputs.push(DumpInput::Always),
+                "fail" => dump_inputs.push(DumpInput::Fail),
+                "never" => dump_inputs.push(DumpInput::Never),
+                _ => errors.push(bad_value(name, &value)),
+            },
+            "dump-input-filter" => match value.as_str() {
+                "all" => dump_filters.push(DumpFilter::All),
+                "annotation-full" => dump_filters.push(DumpFilter::AnnotationFull),
+                "annotation" => dump_filters.push(DumpFilter::Annotation),
+                "error" => dump_filters.push(DumpFilter::Error),
+                _ => errors.push(bad_value(name, &value)),
+            },
+            "dump-input-context" | "dump-input-label-width" => match value.parse::<usize>() {
+                Ok(n) if name == "dump-input-context" => dump_contexts.push(n),
+                Ok(n) => opts.dump_label_width = n,
+                Err(_) => errors
+                    .push(format!("for the --{name} option: '{value}' value invalid for uint argument!")),
+            },
             _ => unreachable!("every value option is handled"),
         }
     }
-    if !comment_prefixes_given {
-        opts.comment_prefixes = vec!["COM".to_string(), "RUN".to_string()];
+    if positionals.len() > 1 {
+        errors.push(format!(
+            "Too many positional arguments specified!\nCan specify at most 1 positional arguments: See: {} --help",
+            program.argv0
+        ));
+    }
+    // `--help` and `--version` act as soon as `cl` sees them.
+    if let Some(command) = help {
+        return Ok(command);
+    }
+    if !errors.is_empty() {
+        let message = errors.iter().map(|e| format!("{}: {e}", program.name)).collect::<Vec<_>>().join("\n");
+        return Err(UsageError { message, exit_code: 1 });
     }
     opts.verbose |= opts.very_verbose;
     opts.dump_input = dump_inputs.into_iter().max().unwrap_or(DumpInput::Fail);
     if opts.dump_input == DumpInput::Help {
-        return Ok(Command::DumpHelp);
+        return Ok(Command::DumpHelp(opts.color));
     }
     opts.dump_filter = dump_filters.into_iter().max().unwrap_or(if opts.dump_input == DumpInput::Always {
         DumpFilter::All
@@ -377,7 +411,7 @@ pub fn parse_args(env_args: &[String], args: &[String]) -> Result<Command, Usage
         DumpFilter::Error
     });
     opts.dump_context = dump_contexts.into_iter().max().unwrap_or(5);
-    match positional {
+    match positionals.pop() {
         Some(file) => opts.check_file = file,
         None => return Err(UsageError { message: "<check-file> not specified".to_string(), exit_code: 2 }),
     }
@@ -390,7 +424,7 @@ mod tests {
 
     fn parse(args: &[&str]) -> Result<Command, UsageError> {
         let args: Vec<String> = args.iter().map(|s| s.to_string()).collect();
-        parse_args(&[], &args)
+        parse_args(&Program::new("/bin/FileCheck"), &[], &args)
     }
 
     fn options(args: &[&str]) -> Options {
@@ -420,6 +454,34 @@ mod tests {
     fn errors_have_llvm_exit_codes() {
         assert_eq!(parse(&["--bogus", "c"]).unwrap_err().exit_code, 1);
         assert_eq!(parse(&[]).unwrap_err().exit_code, 2);
+    }
+
+    #[test]
+    fn messages_name_the_program_from_argv0() {
+        assert_eq!(
+            parse(&["--bogus", "c"]).unwrap_err().message,
+            "FileCheck: Unknown command line argument '--bogus'.  Try: '/bin/FileCheck --help'"
+        );
+    }
+
+    #[test]
+    fn bare_d_requires_an_attached_value() {
+        assert_eq!(
+            parse(&["-D", "c"]).unwrap_err().message,
+            "FileCheck: for the -D option: requires a value!"
+        );
+        assert_eq!(
+            parse(&["c", "-D", "X=1"]).unwrap_err().message,
+            "FileCheck: for the -D option: requires a value!\n\
+             FileCheck: Too many positional arguments specified!\n\
+             Can specify at most 1 positional arguments: See: /bin/FileCheck --help"
+        );
+    }
+
+    #[test]
+    fn check_prefix_takes_one_prefix_and_check_prefixes_a_list() {
+        let o = options(&["--check-prefix=A,B", "--check-prefixes=C,D", "c"]);
+        assert_eq!(o.check_prefixes, ["A,B", "C", "D"]);
     }
 
     #[test]

@@ -15,10 +15,38 @@ use std::fmt::Write;
 use crate::cli::DumpFilter;
 use crate::matcher::{Diag, MatchType};
 use crate::pattern::{CheckKind, CheckType};
+use crate::source::ansi::{BOLD, CYAN, CYAN_BACKGROUND, GREEN, MAGENTA, RED, RESET};
 use crate::source::{BufferId, Loc, SourceManager};
 
-/// The explanation printed by `--dump-input=help`.
-pub const HELP: &str = "\
+/// The explanation printed by `--dump-input=help`, with LLVM's colours
+/// when `color`.
+pub fn help(color: bool) -> String {
+    if !color {
+        return HELP.to_string();
+    }
+    const MARKS: [&str; 8] = ["L:", "T:L", "T:L'N", "^~~", "!~~", "X~~", "?", "..."];
+    let mut text = String::new();
+    for line in HELP.lines() {
+        let mark =
+            MARKS.iter().find(|m| line.strip_prefix("  - ").is_some_and(|l| l.starts_with(&format!("{m} "))));
+        match mark {
+            Some(m) => text.push_str(&format!("  - {BOLD}{m}{RESET}{}", &line[4 + m.len()..])),
+            None if line.starts_with("  - colors ") => {
+                text.push_str("  - colors ");
+                let colors = [GREEN, RED, MAGENTA, CYAN, CYAN_BACKGROUND];
+                let names = ["success", "error", "fuzzy match", "discarded match", "unmatched input"];
+                let parts: Vec<String> =
+                    colors.iter().zip(names).map(|(c, n)| format!("{c}{n}{RESET}")).collect();
+                text.push_str(&parts.join(", "));
+            }
+            None => text.push_str(line),
+        }
+        text.push('\n');
+    }
+    text
+}
+
+const HELP: &str = "\
 The following description was requested by -dump-input=help to
 explain the input dump printed by FileCheck.
 
@@ -55,9 +83,9 @@ Input dump annotation format:
            - CHECK-NOT not found (success, reported if -vv)
            - CHECK-DAG not found after discarded matches (error)
   - ?      marks fuzzy match when no match is found
+  - ...    indicates elided input lines and annotations, as specified by
+           -dump-input-filter and -dump-input-context
   - colors success, error, fuzzy match, discarded match, unmatched input
-
-If you are not seeing color above or in input dumps, try: -color
 ";
 
 /// Where the check patterns come from, for labels.

@@ -25,10 +25,10 @@ mod posix;
 mod source;
 mod vars;
 
-use std::io::{Read, Write};
+use std::io::{IsTerminal, Read, Write};
 
 use check_file::{read_check_file, DagNot, Prefixes};
-use cli::{Command, DumpInput, Options};
+use cli::{Command, DumpInput, Options, Program};
 use matcher::{MatchOptions, Matcher};
 use numeric::parse_numeric_block;
 use pattern::{CheckKind, CheckType, Pattern, PatternOptions};
@@ -42,11 +42,15 @@ pub const EXIT_CHECK_FAILED: i32 = 1;
 /// Exit code for invalid check files, options or unreadable files.
 pub const EXIT_ERROR: i32 = 2;
 
-/// Runs the tool with `args` (without the program name) and the value of
-/// `FILECHECK_OPTS`, printing to stdout/stderr; returns the exit code.
-pub fn run(args: &[String], filecheck_opts: Option<&str>) -> i32 {
+/// Runs the tool with `argv` (the program name, as invoked, then the
+/// arguments) and the value of `FILECHECK_OPTS`, printing to
+/// stdout/stderr; returns the exit code. Messages name the program after
+/// `argv[0]`, as LLVM's tools do.
+pub fn run(argv: &[String], filecheck_opts: Option<&str>) -> i32 {
+    let program = Program::new(argv.first().map_or("FileCheck", String::as_str));
+    let args = argv.get(1..).unwrap_or_default();
     let env_args = filecheck_opts.map(cli::tokenize_env).unwrap_or_default();
-    let command = match cli::parse_args(&env_args, args) {
+    let command = match cli::parse_args(&program, &env_args, args) {
         Ok(c) => c,
         Err(e) => {
             eprintln!("{e}");
@@ -54,12 +58,14 @@ pub fn run(args: &[String], filecheck_opts: Option<&str>) -> i32 {
         }
     };
     match command {
-        Command::Help => print!("{}", cli::HELP),
+        Command::Help => print!("{}", cli::help(&program.name)),
         Command::Version => {
             println!("kiln-filecheck {} (LLVM FileCheck compatible)", env!("CARGO_PKG_VERSION"))
         }
-        Command::DumpHelp => print!("{}", dump::HELP),
-        Command::Check(opts) => return check(&opts, args),
+        Command::DumpHelp(color) => {
+            print!("{}", dump::help(color.unwrap_or_else(|| std::io::stdout().is_terminal())))
+        }
+        Command::Check(opts) => return check(&opts, argv),
     }
     EXIT_SUCCESS
 }
@@ -88,9 +94,18 @@ fn canonicalize(text: &[u8], strict: bool) -> Vec<u8> {
     out
 }
 
+/// LLVM `ValidateCheckPrefixes`: checks the prefixes the user supplied
+/// (check prefixes first), each against the defaults in effect and the
+/// prefixes before it.
 fn validate_prefixes(opts: &Options) -> Result<(), String> {
     let mut seen = std::collections::HashSet::new();
-    let kinds = [("check", opts.effective_check_prefixes()), ("comment", opts.comment_prefixes.clone())];
+    if opts.check_prefixes.is_empty() {
+        seen.extend(opts.effective_check_prefixes());
+    }
+    if opts.comment_prefixes.is_empty() {
+        seen.extend(opts.effective_comment_prefixes());
+    }
+    let kinds = [("check", &opts.check_prefixes), ("comment", &opts.comment_prefixes)];
     for (kind, prefixes) in kinds {
         for p in prefixes {
             if p.is_empty() {
@@ -229,7 +244,7 @@ fn io_message(e: &std::io::Error) -> String {
     }
 }
 
-fn check(opts: &Options, args: &[String]) -> i32 {
+fn check(opts: &Options, argv: &[String]) -> i32 {
     if let Err(msg) = validate_prefixes(opts) {
         eprintln!("{msg}");
         return EXIT_ERROR;
@@ -255,6 +270,7 @@ fn check(opts: &Options, args: &[String]) -> i32 {
         }
     };
     let mut sm = SourceManager::default();
+    sm.color = opts.color.unwrap_or_else(|| std::io::stderr().is_terminal());
     let check_id = sm.add(opts.check_file.clone(), canonicalize(&check_text, opts.strict_whitespace));
     let mut vars = Variables::default();
     if let Err(errors) = define_globals(&opts.defines, &mut sm, &mut vars) {
@@ -286,9 +302,10 @@ fn check(opts: &Options, args: &[String]) -> i32 {
         }
     }
     let check_prefixes = opts.effective_check_prefixes();
+    let comment_prefixes = opts.effective_comment_prefixes();
     let prefixes = Prefixes {
         check: &check_prefixes,
-        comment: &opts.comment_prefixes,
+        comment: &comment_prefixes,
         defaulted: opts.check_prefixes.is_empty(),
         allow_unused: opts.allow_unused_prefixes,
     };
@@ -309,7 +326,7 @@ fn check(opts: &Options, args: &[String]) -> i32 {
     let input_name = if opts.input_file == "-" { "<stdin>".to_string() } else { opts.input_file.clone() };
     if input_text.is_empty() && !opts.allow_empty {
         eprintln!("FileCheck error: '{input_name}' is empty.");
-        eprintln!("FileCheck command line:  kiln-filecheck {}", args.join(" "));
+        eprintln!("FileCheck command line:  {}", argv.join(" "));
         return EXIT_ERROR;
     }
     let input_id = sm.add(input_name.clone(), canonicalize(&input_text, opts.strict_whitespace));

@@ -6,7 +6,11 @@
 //! form (`%#x`, matching a `0x` prefix). Expressions are operands (variables,
 //! `@LINE`, integer literals, parenthesized expressions and calls of `add`,
 //! `sub`, `mul`, `div`, `min`, `max`) joined by left-associative `+`/`-`.
-//! Errors carry LLVM's messages and point at the offending text.
+//! Values have arbitrary precision, as LLVM 22's (`APInt`) do: only a
+//! division by zero, or a negative value shown in an unsigned format, has
+//! no value. Errors carry LLVM's messages and point at the offending text.
+
+use num_bigint::{BigInt, Sign};
 
 use crate::source::{Loc, SpanError};
 use crate::vars::{NumVarId, Variables};
@@ -67,24 +71,25 @@ impl Format {
 
     /// Prints a value; `None` when the value cannot be shown in this format
     /// (a negative value in an unsigned format).
-    pub fn format(self, value: i128) -> Option<String> {
-        if value < 0 && self.kind != FormatKind::Signed {
+    pub fn format(self, value: &BigInt) -> Option<String> {
+        let negative = value.sign() == Sign::Minus;
+        if negative && self.kind != FormatKind::Signed {
             return None;
         }
-        let abs = value.unsigned_abs();
+        let abs = value.magnitude();
         let digits = match self.kind {
             FormatKind::Unsigned | FormatKind::Signed => abs.to_string(),
-            FormatKind::HexLower => format!("{abs:x}"),
-            FormatKind::HexUpper => format!("{abs:X}"),
+            FormatKind::HexLower => abs.to_str_radix(16),
+            FormatKind::HexUpper => abs.to_str_radix(16).to_ascii_uppercase(),
         };
-        let sign = if value < 0 { "-" } else { "" };
+        let sign = if negative { "-" } else { "" };
         let prefix = if self.alternate { "0x" } else { "" };
         let pad = "0".repeat(self.precision.saturating_sub(digits.len()));
         Some(format!("{sign}{prefix}{pad}{digits}"))
     }
 
     /// Parses text matched by [`Format::wildcard_regex`].
-    pub fn parse_value(self, text: &[u8]) -> Option<i128> {
+    pub fn parse_value(self, text: &[u8]) -> Option<BigInt> {
         let text = std::str::from_utf8(text).ok()?;
         let (negative, text) = match text.strip_prefix('-') {
             Some(rest) => (true, rest),
@@ -92,7 +97,7 @@ impl Format {
         };
         let text = if self.alternate { text.strip_prefix("0x").unwrap_or(text) } else { text };
         let radix = if matches!(self.kind, FormatKind::HexLower | FormatKind::HexUpper) { 16 } else { 10 };
-        let value = i128::from_str_radix(text, radix).ok()?;
+        let value = BigInt::parse_bytes(text.as_bytes(), radix)?;
         Some(if negative { -value } else { value })
     }
 }
@@ -118,7 +123,7 @@ pub enum BinOp {
 #[derive(Clone, Debug)]
 pub enum ExprKind {
     /// An integer literal.
-    Literal(i128),
+    Literal(BigInt),
     /// A numeric variable use.
     Var(NumVarId),
     /// `@LINE`, with the line of the directive using it (none for patterns
@@ -144,21 +149,21 @@ pub struct Expr {
 pub enum EvalError {
     /// These variables (name and use location) are undefined.
     Undefined(Vec<(String, Loc)>),
-    /// The value overflowed or was divided by zero.
+    /// A division by zero (LLVM calls it an overflow).
     Overflow,
 }
 
 impl Expr {
     /// Computes the value with the current variable values.
-    pub fn eval(&self, vars: &Variables) -> Result<i128, EvalError> {
+    pub fn eval(&self, vars: &Variables) -> Result<BigInt, EvalError> {
         match &self.kind {
-            ExprKind::Literal(v) => Ok(*v),
+            ExprKind::Literal(v) => Ok(v.clone()),
             ExprKind::Line(line) => line
-                .and_then(|l| i128::try_from(l).ok())
+                .map(BigInt::from)
                 .ok_or_else(|| EvalError::Undefined(vec![("@LINE".to_string(), self.loc)])),
             ExprKind::Var(id) => {
                 let var = vars.numeric(*id);
-                var.value.ok_or_else(|| EvalError::Undefined(vec![(var.name.clone(), self.loc)]))
+                var.value.clone().ok_or_else(|| EvalError::Undefined(vec![(var.name.clone(), self.loc)]))
             }
             ExprKind::Binary(op, lhs, rhs) => {
                 let (l, r) = (lhs.eval(vars), rhs.eval(vars));
@@ -170,16 +175,15 @@ impl Expr {
                     }
                     (Err(e), _) | (_, Err(e)) => return Err(e),
                 };
-                match op {
-                    BinOp::Add => l.checked_add(r),
-                    BinOp::Sub => l.checked_sub(r),
-                    BinOp::Mul => l.checked_mul(r),
-                    BinOp::Div => l.checked_div(r),
-                    BinOp::Max => Some(l.max(r)),
-                    BinOp::Min => Some(l.min(r)),
-                }
-                .filter(|v| i64::try_from(*v).is_ok() || u64::try_from(*v).is_ok())
-                .ok_or(EvalError::Overflow)
+                Ok(match op {
+                    BinOp::Add => l + r,
+                    BinOp::Sub => l - r,
+                    BinOp::Mul => l * r,
+                    BinOp::Div if r.sign() == Sign::NoSign => return Err(EvalError::Overflow),
+                    BinOp::Div => l / r,
+                    BinOp::Max => l.max(r),
+                    BinOp::Min => l.min(r),
+                })
             }
         }
     }
@@ -351,8 +355,8 @@ impl Parser<'_, '_> {
         let digits_end =
             (digits_at..self.end).find(|&i| !(self.text[i] as char).is_digit(radix)).unwrap_or(self.end);
         let digits = std::str::from_utf8(&self.text[digits_at..digits_end]).unwrap_or_default();
-        match i128::from_str_radix(digits, radix) {
-            Ok(v) if !digits.is_empty() => {
+        match BigInt::parse_bytes(digits.as_bytes(), radix) {
+            Some(v) if !digits.is_empty() => {
                 self.pos = digits_end;
                 let value = if negative { -v } else { v };
                 Ok(Expr { kind: ExprKind::Literal(value), loc: self.loc(start), text: self.text_of(start) })
@@ -660,19 +664,19 @@ mod tests {
         parse_numeric_block(text.as_bytes(), base, Some(7), false, vars).map_err(|e| e.msg)
     }
 
-    fn value(text: &str, vars: &mut Variables) -> Result<i128, EvalError> {
+    fn value(text: &str, vars: &mut Variables) -> Result<BigInt, EvalError> {
         parse(text, vars).unwrap().expr.unwrap().eval(vars)
     }
 
     #[test]
     fn formats_and_wildcards() {
         let hex = Format { kind: FormatKind::HexUpper, precision: 4, alternate: true };
-        assert_eq!(hex.format(255).unwrap(), "0x00FF");
+        assert_eq!(hex.format(&255.into()).unwrap(), "0x00FF");
         assert_eq!(hex.wildcard_regex(), "0x([1-9A-F][0-9A-F]*)?[0-9A-F]{4}");
         let signed = Format { kind: FormatKind::Signed, precision: 3, alternate: false };
-        assert_eq!(signed.format(-5).unwrap(), "-005");
-        assert_eq!(Format::UNSIGNED.format(-1), None);
-        assert_eq!(hex.parse_value(b"0x00FF"), Some(255));
+        assert_eq!(signed.format(&(-5).into()).unwrap(), "-005");
+        assert_eq!(Format::UNSIGNED.format(&(-1).into()), None);
+        assert_eq!(hex.parse_value(b"0x00FF"), Some(255.into()));
     }
 
     #[test]
@@ -681,7 +685,7 @@ mod tests {
         let def = parse("%x,V:", &mut vars).unwrap();
         let id = def.def.unwrap();
         assert_eq!(def.format.kind, FormatKind::HexLower);
-        vars.numeric_mut(id).value = Some(10);
+        vars.numeric_mut(id).value = Some(10.into());
         let mut later = Variables::default();
         std::mem::swap(&mut later, &mut vars);
         // Uses on another line than the definition are fine.
@@ -693,12 +697,23 @@ mod tests {
                     .unwrap();
             (block.format, block.expr.unwrap().eval(&later))
         };
-        assert_eq!(p("V+1"), (def.format, Ok(11)));
-        assert_eq!(p("add(V, 2) - 0x3").1, Ok(9));
-        assert_eq!(p("max(1,mul(2,3))").1, Ok(6));
-        assert_eq!(p("(1+2)-4").1, Ok(-1));
+        assert_eq!(p("V+1"), (def.format, Ok(BigInt::from(11))));
+        assert_eq!(p("add(V, 2) - 0x3").1, Ok(BigInt::from(9)));
+        assert_eq!(p("max(1,mul(2,3))").1, Ok(BigInt::from(6)));
+        assert_eq!(p("(1+2)-4").1, Ok(BigInt::from(-1)));
         assert_eq!(p("div(1,0)").1, Err(EvalError::Overflow));
-        assert_eq!(p("@LINE+1").1, Ok(10));
+        assert_eq!(p("@LINE+1").1, Ok(BigInt::from(10)));
+    }
+
+    #[test]
+    fn values_have_arbitrary_precision() {
+        let mut vars = Variables::default();
+        let sum = value("0x8000000000000000+0x8000000000000000", &mut vars).unwrap();
+        assert_eq!(Format::UNSIGNED.format(&sum).unwrap(), "18446744073709551616");
+        let product = value("mul(99999999999999999999,99999999999999999999)", &mut vars).unwrap();
+        assert_eq!(product.to_string(), "9999999999999999999800000000000000000001");
+        let hex = Format { kind: FormatKind::HexLower, precision: 0, alternate: false };
+        assert_eq!(hex.parse_value(b"10000000000000000000000000"), Some(BigInt::from(1) << 100));
     }
 
     #[test]
@@ -718,6 +733,6 @@ mod tests {
             parse("==", &mut vars).unwrap_err(),
             "empty numeric expression should not have a constraint"
         );
-        assert!(value("0b101 + 010", &mut vars) == Ok(13));
+        assert!(value("0b101 + 010", &mut vars) == Ok(BigInt::from(13)));
     }
 }

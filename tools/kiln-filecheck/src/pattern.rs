@@ -386,7 +386,7 @@ impl Pattern {
                     )]
                 };
                 match expr.eval(vars) {
-                    Ok(v) => block.format.format(v).map(String::into_bytes).ok_or_else(overflow),
+                    Ok(v) => block.format.format(&v).map(String::into_bytes).ok_or_else(overflow),
                     Err(EvalError::Overflow) => Err(overflow()),
                     Err(EvalError::Undefined(names)) => Err(names
                         .into_iter()

@@ -52,6 +52,38 @@ impl Severity {
             Severity::Remark => "remark",
         }
     }
+
+    /// The ANSI colour LLVM's `WithColor` gives the label: bold red, black
+    /// or blue.
+    fn color(self) -> &'static str {
+        match self {
+            Severity::Error => ansi::RED,
+            Severity::Note => ansi::BLACK,
+            Severity::Remark => ansi::BLUE,
+        }
+    }
+}
+
+/// ANSI escapes as LLVM's `raw_ostream` writes them.
+pub mod ansi {
+    /// Bold, in the current colour.
+    pub const BOLD: &str = "\x1b[1m";
+    /// Back to normal.
+    pub const RESET: &str = "\x1b[0m";
+    /// Bold green (carets, good matches).
+    pub const GREEN: &str = "\x1b[0;1;32m";
+    /// Bold red (errors).
+    pub const RED: &str = "\x1b[0;1;31m";
+    /// Bold black (notes, line numbers).
+    pub const BLACK: &str = "\x1b[0;1;30m";
+    /// Bold blue (remarks).
+    pub const BLUE: &str = "\x1b[0;1;34m";
+    /// Bold magenta (fuzzy matches).
+    pub const MAGENTA: &str = "\x1b[0;1;35m";
+    /// Bold cyan (discarded matches).
+    pub const CYAN: &str = "\x1b[0;1;36m";
+    /// Bold on a cyan background (unmatched input).
+    pub const CYAN_BACKGROUND: &str = "\x1b[0;1;46m";
 }
 
 struct Buffer {
@@ -63,6 +95,8 @@ struct Buffer {
 #[derive(Default)]
 pub struct SourceManager {
     buffers: Vec<Buffer>,
+    /// Whether diagnostics carry ANSI colours (`--color`), as LLVM's do.
+    pub color: bool,
 }
 
 impl SourceManager {
@@ -94,7 +128,14 @@ impl SourceManager {
         let buf = &self.buffers[loc.buffer.0 as usize];
         let text = &buf.text;
         let (line, col) = self.line_col(loc);
-        let mut out = format!("{}:{}:{}: {}: {}\n", buf.name, line, col, severity.label(), msg).into_bytes();
+        let (name, label) = (&buf.name, severity.label());
+        let mut out = if self.color {
+            let (bold, reset, color) = (ansi::BOLD, ansi::RESET, severity.color());
+            format!("{bold}{name}:{line}:{col}: {reset}{color}{label}: {reset}{bold}{msg}\n{reset}")
+        } else {
+            format!("{name}:{line}:{col}: {label}: {msg}\n")
+        }
+        .into_bytes();
         let line_start = loc.offset - (col - 1);
         let line_end = text[line_start..]
             .iter()
@@ -118,8 +159,14 @@ impl SourceManager {
             return out;
         }
         let trimmed = caret.iter().rposition(|&c| c != b' ').map_or(0, |p| p + 1);
+        if self.color {
+            out.extend_from_slice(ansi::GREEN.as_bytes());
+        }
         out.extend_from_slice(&caret[..trimmed]);
         out.push(b'\n');
+        if self.color {
+            out.extend_from_slice(ansi::RESET.as_bytes());
+        }
         out
     }
 

@@ -23,7 +23,7 @@ pub struct NumVar {
     /// Check-file line of its first definition, if defined in the check file.
     pub def_line: Option<usize>,
     /// Current value, if defined.
-    pub value: Option<i128>,
+    pub value: Option<num_bigint::BigInt>,
     /// Input byte range its value was captured from, if captured.
     pub captured: Option<(usize, usize)>,
 }

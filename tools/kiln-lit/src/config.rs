@@ -59,6 +59,10 @@ struct SuiteToml {
     #[serde(default)]
     pass_env: Vec<String>,
     #[serde(default)]
+    environment: BTreeMap<String, String>,
+    #[serde(default)]
+    recursive_expansion_limit: Option<usize>,
+    #[serde(default)]
     substitutions: Vec<SubstitutionToml>,
     #[serde(default)]
     features: Vec<FeatureToml>,
@@ -89,13 +93,15 @@ struct SubstitutionToml {
     choose_by_env: Option<String>,
     #[serde(default)]
     choices: BTreeMap<String, String>,
+    param: Option<String>,
 }
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields, rename_all = "kebab-case")]
 struct FeatureToml {
     name: String,
-    program: String,
+    program: Option<String>,
+    param: Option<String>,
     #[serde(default)]
     search_dirs: Vec<PathBuf>,
 }
@@ -111,6 +117,9 @@ pub struct Suite {
     pub features: BTreeSet<String>,
     /// The environment tests run in.
     pub env: BTreeMap<String, String>,
+    /// How many times substitutions are applied again while they change a
+    /// RUN line (lit's `config.recursiveExpansionLimit`); `None`: once.
+    pub recursive_expansion_limit: Option<usize>,
 }
 
 /// Settings in force in one directory of a suite.
@@ -141,12 +150,23 @@ pub fn load_suite(root: &Path, tools: &ToolPaths) -> Result<(Suite, DirConfig), 
         .features
         .iter()
         .filter(|f| {
-            which(&f.program, tools.search_dirs().chain(f.search_dirs.iter().map(PathBuf::as_path))).is_some()
+            let found = |program: &String| {
+                which(program, tools.search_dirs().chain(f.search_dirs.iter().map(PathBuf::as_path)))
+                    .is_some()
+            };
+            f.program.as_ref().is_none_or(found) && f.param.as_ref().is_none_or(|p| tools.param(p).is_some())
         })
         .map(|f| f.name.clone())
         .collect();
-    let suite =
-        Suite { name: toml.name, root: root.to_path_buf(), features, env: test_env(&toml.pass_env, tools) };
+    let mut env = test_env(&toml.pass_env, tools);
+    env.extend(toml.environment);
+    let suite = Suite {
+        name: toml.name,
+        root: root.to_path_buf(),
+        features,
+        env,
+        recursive_expansion_limit: toml.recursive_expansion_limit,
+    };
     let config =
         DirConfig { suffixes: toml.suffixes, excludes: toml.excludes, substitutions, unsupported: false };
     Ok((suite, config))
@@ -186,8 +206,9 @@ fn substitutions(
 ) -> Result<Vec<Substitution>, ConfigError> {
     entries
         .iter()
-        .map(|entry| match (&entry.tool, &entry.value) {
-            (Some(tool), None) => {
+        .map(|entry| match (&entry.tool, &entry.value, entry.param.as_deref().and_then(|p| tools.param(p))) {
+            (_, _, Some(value)) => Ok(Substitution::literal(&entry.key, value)),
+            (Some(tool), None, None) => {
                 let chosen = entry
                     .choose_by_env
                     .as_ref()
@@ -196,7 +217,7 @@ fn substitutions(
                 let program = chosen.unwrap_or(tool);
                 Ok(Substitution::word(&entry.key, tools.command(program)))
             }
-            (None, Some(value)) => Ok(Substitution::literal(&entry.key, value)),
+            (None, Some(value), None) => Ok(Substitution::literal(&entry.key, value)),
             _ => Err(ConfigError {
                 file: file.to_path_buf(),
                 message: format!("substitution `{}` needs exactly one of `tool` and `value`", entry.key),

@@ -1,5 +1,6 @@
 //! Reading a test file's directives: `RUN:` (with `\` continuation),
-//! `XFAIL:`, `REQUIRES:`, `UNSUPPORTED:`, `ALLOW_RETRIES:` and `END.`.
+//! `DEFINE:`/`REDEFINE:`, `XFAIL:`, `REQUIRES:`, `UNSUPPORTED:`,
+//! `ALLOW_RETRIES:` and `END.`.
 //!
 //! As in lit, a directive may appear anywhere on a line (after `//`, `#`,
 //! `;` ...), the first keyword on a line wins, and `END.` stops the scan.
@@ -13,6 +14,23 @@ pub struct RunLine {
     pub line: usize,
     /// The command text, before substitution.
     pub command: String,
+}
+
+/// A test's own substitution: `DEFINE: %{name} = value` adds one ahead of
+/// all others, `REDEFINE:` changes the value of one defined before; either
+/// applies to the RUN lines after it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Define {
+    /// The 1-based line of the directive.
+    pub line: usize,
+    /// `REDEFINE:` rather than `DEFINE:`.
+    pub redefine: bool,
+    /// The substitution's key, `%{name}`.
+    pub name: String,
+    /// Its value, trimmed.
+    pub value: String,
+    /// How many RUN lines come before it.
+    pub before_run: usize,
 }
 
 /// One item of a `REQUIRES:`, `UNSUPPORTED:` or `XFAIL:` list.
@@ -29,6 +47,8 @@ pub struct Condition {
 pub struct Directives {
     /// The commands to run, in order.
     pub run: Vec<RunLine>,
+    /// `DEFINE:` and `REDEFINE:` directives, in order.
+    pub defines: Vec<Define>,
     /// `XFAIL:` expressions: the test is expected to fail if any holds.
     pub xfail: Vec<Condition>,
     /// `REQUIRES:` expressions: the test runs only if all hold.
@@ -39,7 +59,8 @@ pub struct Directives {
     pub allow_retries: u32,
 }
 
-const KEYWORDS: &[&str] = &["RUN:", "XFAIL:", "REQUIRES:", "UNSUPPORTED:", "ALLOW_RETRIES:", "END."];
+const KEYWORDS: &[&str] =
+    &["RUN:", "DEFINE:", "REDEFINE:", "XFAIL:", "REQUIRES:", "UNSUPPORTED:", "ALLOW_RETRIES:", "END."];
 
 /// Parses the directives in `text`; errors read like lit's.
 pub fn parse(text: &str) -> Result<Directives, String> {
@@ -71,6 +92,10 @@ pub fn parse(text: &str) -> Result<Directives, String> {
                     "Test has unterminated 'RUN:' directive (with '\\') before line {line_no}"
                 ))
             }
+            "DEFINE:" | "REDEFINE:" => {
+                let define = definition(rest, line_no, keyword == "REDEFINE:", directives.run.len())?;
+                directives.defines.push(define);
+            }
             "XFAIL:" => directives.xfail.extend(expressions(rest, true)?),
             "REQUIRES:" => directives.requires.extend(expressions(rest, false)?),
             "UNSUPPORTED:" => directives.unsupported.extend(expressions(rest, false)?),
@@ -92,13 +117,35 @@ pub fn parse(text: &str) -> Result<Directives, String> {
     Ok(directives)
 }
 
-/// The first keyword in `line` and the text after it.
+/// The first keyword in `line` and the text after it (`REDEFINE:`, not the
+/// `DEFINE:` inside it).
 fn find_keyword(line: &str) -> Option<(&'static str, &str)> {
     KEYWORDS
         .iter()
-        .filter_map(|k| line.find(k).map(|at| (at, *k)))
+        .filter_map(|k| line.find(k).map(|at| (at, std::cmp::Reverse(k.len()), *k)))
         .min()
-        .map(|(at, k)| (k, &line[at + k.len()..]))
+        .map(|(at, _, k)| (k, &line[at + k.len()..]))
+}
+
+/// Parses the `%{name} = value` of a `DEFINE:` or `REDEFINE:` on line `line`.
+fn definition(text: &str, line: usize, redefine: bool, before_run: usize) -> Result<Define, String> {
+    let keyword = if redefine { "REDEFINE" } else { "DEFINE" };
+    let (name, value) = text.split_once('=').ok_or_else(|| {
+        format!("Substitution's definition does not contain '=' ('{keyword}:' at line {line})")
+    })?;
+    let name = name.trim();
+    let well_formed = name.strip_prefix("%{").and_then(|n| n.strip_suffix('}')).is_some_and(|n| {
+        n.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_')
+            && n.chars().all(|c| c.is_ascii_alphanumeric() || "_-:".contains(c))
+    });
+    if !well_formed {
+        return Err(format!(
+            "Substitution name '{name}' is malformed as it must start with '%{{', it must end with '}}', and the \
+             rest must start with a letter or underscore and contain only alphanumeric characters, hyphens, \
+             underscores, and colons ('{keyword}:' at line {line})"
+        ));
+    }
+    Ok(Define { line, redefine, name: name.to_string(), value: value.trim().to_string(), before_run })
 }
 
 /// A comma-separated list of feature expressions; `*` is allowed in XFAIL.
@@ -156,6 +203,15 @@ mod tests {
         let d = parse("XFAIL: *\nREQUIRES: a, b\nREQUIRES: c\nEND.\nRUN: x\n").unwrap();
         assert!(d.run.is_empty());
         assert_eq!((d.xfail.len(), d.requires.len()), (1, 3));
+    }
+
+    #[test]
+    fn defines_know_their_place() {
+        let d = parse("DEFINE: %{x} = a b \nRUN: %{x}\nREDEFINE: %{x}=c\nRUN: %{x}\n").unwrap();
+        let places: Vec<_> = d.defines.iter().map(|d| (d.redefine, d.value.as_str(), d.before_run)).collect();
+        assert_eq!(places, [(false, "a b", 0), (true, "c", 1)]);
+        assert!(parse("DEFINE: x = 1\n").is_err());
+        assert!(parse("DEFINE: %{x}\n").is_err());
     }
 
     #[test]

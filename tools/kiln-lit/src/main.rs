@@ -4,5 +4,12 @@
 use clap::Parser;
 
 fn main() {
-    std::process::exit(kiln_lit::run(kiln_lit::Options::parse()));
+    let args = match kiln_lit::command_line() {
+        Ok(args) => args,
+        Err(message) => {
+            eprintln!("kiln-lit: error: {message}");
+            std::process::exit(2);
+        }
+    };
+    std::process::exit(kiln_lit::run(kiln_lit::Options::parse_from(args)));
 }

@@ -1,18 +1,23 @@
 //! Running tests: one test's directives, substitutions and RUN lines
 //! (with retries, XFAIL and the deadline), and a pool of worker threads
-//! running many tests.
+//! running many tests until lit's limits (`--max-failures`, `--max-time`)
+//! stop the run.
 
-use crate::directives::{self, RunLine};
+use crate::directives::{self, Define, RunLine};
 use crate::discovery::Test;
 use crate::shell::Shell;
-use crate::subst;
-use std::sync::atomic::{AtomicUsize, Ordering};
+use crate::subst::{self, Substitution};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
 /// The result of a test, with lit's names.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 pub enum Status {
+    /// Not run: left out by `--filter`/`--filter-out`.
+    Excluded,
+    /// Not run: the run stopped first (`--max-failures`, `--max-time`).
+    Skipped,
     /// Not run: the configuration or its features rule it out.
     Unsupported,
     /// Ran and passed.
@@ -33,7 +38,9 @@ pub enum Status {
 
 impl Status {
     /// Every status, in the order lit's summary lists them.
-    pub const ALL: [Status; 8] = [
+    pub const ALL: [Status; 10] = [
+        Status::Excluded,
+        Status::Skipped,
         Status::Unsupported,
         Status::Pass,
         Status::FlakyPass,
@@ -47,6 +54,8 @@ impl Status {
     /// The tag printed before a test's name, e.g. `PASS`.
     pub fn label(self) -> &'static str {
         match self {
+            Status::Excluded => "EXCLUDED",
+            Status::Skipped => "SKIPPED",
             Status::Unsupported => "UNSUPPORTED",
             Status::Pass => "PASS",
             Status::FlakyPass => "FLAKYPASS",
@@ -61,6 +70,8 @@ impl Status {
     /// The name used in the summary, e.g. `Expectedly Failed`.
     pub fn description(self) -> &'static str {
         match self {
+            Status::Excluded => "Excluded",
+            Status::Skipped => "Skipped",
             Status::Unsupported => "Unsupported",
             Status::Pass => "Passed",
             Status::FlakyPass => "Passed With Retry",
@@ -85,29 +96,63 @@ pub struct Outcome {
     pub status: Status,
     /// The log: exit code and the shell's account of every command.
     pub output: String,
+    /// Runs made and allowed (`ALLOW_RETRIES:` + 1), when it ran more than once.
+    pub attempts: Option<(u32, u32)>,
 }
 
-/// Runs `tests` on `workers` threads with a per-test `timeout`, starting them in `order` (test
-/// indices), calling `report` with each test's index and outcome as they finish. Returns each
-/// test's wall time.
+/// How a run is carried out: lit's execution options.
+#[derive(Debug, Clone, Default)]
+pub struct RunOptions {
+    /// Threads running tests.
+    pub workers: usize,
+    /// Kill a test running longer than this (`--timeout`).
+    pub timeout: Option<Duration>,
+    /// Start no test after this many failures (`--max-failures`).
+    pub max_failures: Option<usize>,
+    /// Start no test after this instant, and count those still running
+    /// then as skipped (`--max-time`).
+    pub deadline: Option<Instant>,
+    /// Tests (`path in suite` or full name) always expected to fail
+    /// (`--xfail`, `LIT_XFAIL`).
+    pub xfail: Vec<String>,
+    /// Tests whose `XFAIL:` is ignored (`--xfail-not`, `LIT_XFAIL_NOT`).
+    pub xfail_not: Vec<String>,
+}
+
+/// Why a run stopped before starting every test.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Stop {
+    /// `--max-failures` was reached.
+    MaxFailures,
+    /// `--max-time` was reached.
+    MaxTime,
+}
+
+/// Runs `tests` as `options` say, starting them in `order` (test indices), calling `report` with
+/// each test's index and outcome as they finish (tests never run are not reported). Returns each
+/// test's wall time (`None` for tests not run) and why the run stopped early, if it did.
 pub fn run_all(
     tests: &[Test],
     order: &[usize],
-    workers: usize,
-    timeout: Option<Duration>,
+    options: &RunOptions,
     mut report: impl FnMut(usize, Outcome),
-) -> Vec<Duration> {
+) -> (Vec<Option<Duration>>, Option<Stop>) {
     let next = AtomicUsize::new(0);
+    let stopped = AtomicBool::new(false);
     let (sender, receiver) = mpsc::channel();
-    let mut durations = vec![Duration::ZERO; tests.len()];
+    let mut durations = vec![None; tests.len()];
+    let mut failures = 0;
+    let mut stop = None;
+    let past_deadline = || options.deadline.is_some_and(|d| Instant::now() >= d);
     std::thread::scope(|scope| {
-        for _ in 0..workers.clamp(1, tests.len().max(1)) {
+        for _ in 0..options.workers.clamp(1, tests.len().max(1)) {
             let sender = sender.clone();
-            let next = &next;
+            let (next, stopped) = (&next, &stopped);
             scope.spawn(move || {
-                while let Some(&index) = order.get(next.fetch_add(1, Ordering::Relaxed)) {
+                while !stopped.load(Ordering::Relaxed) && !past_deadline() {
+                    let Some(&index) = order.get(next.fetch_add(1, Ordering::Relaxed)) else { break };
                     let start = Instant::now();
-                    let outcome = run_test(&tests[index], timeout);
+                    let outcome = run_test(&tests[index], options);
                     if sender.send((index, outcome, start.elapsed())).is_err() {
                         break;
                     }
@@ -116,20 +161,34 @@ pub fn run_all(
         }
         drop(sender);
         for (index, outcome, elapsed) in receiver {
-            durations[index] = elapsed;
+            if stop.is_some() || past_deadline() {
+                stop.get_or_insert(Stop::MaxTime);
+                continue;
+            }
+            durations[index] = Some(elapsed);
+            failures += usize::from(outcome.status.is_failure());
             report(index, outcome);
+            if options.max_failures.is_some_and(|max| failures >= max) {
+                stopped.store(true, Ordering::Relaxed);
+                stop = Some(Stop::MaxFailures);
+            }
         }
     });
-    durations
+    if stop.is_none() && durations.iter().any(Option::is_none) {
+        stop = Some(Stop::MaxTime);
+    }
+    (durations, stop)
 }
 
 /// Runs one test.
-pub fn run_test(test: &Test, timeout: Option<Duration>) -> Outcome {
-    let (status, output) = evaluate(test, timeout);
-    Outcome { status, output }
+pub fn run_test(test: &Test, options: &RunOptions) -> Outcome {
+    let mut attempts = None;
+    let (status, output) = evaluate(test, options, &mut attempts);
+    Outcome { status, output, attempts }
 }
 
-fn evaluate(test: &Test, timeout: Option<Duration>) -> (Status, String) {
+fn evaluate(test: &Test, options: &RunOptions, attempts: &mut Option<(u32, u32)>) -> (Status, String) {
+    let timeout = options.timeout;
     if test.config.unsupported {
         return (Status::Unsupported, "Test is unsupported".to_string());
     }
@@ -167,27 +226,33 @@ fn evaluate(test: &Test, timeout: Option<Duration>) -> (Status, String) {
     }
     let mut subs = test.config.substitutions.clone();
     subs.extend(subst::builtins(&test.path, &tmp_base));
-    let script: Result<Vec<RunLine>, String> = directives
-        .run
-        .iter()
-        .map(|run| {
-            let command = subst::expand(&run.command, &subs, features)?;
-            Ok(RunLine { line: run.line, command })
-        })
-        .collect();
-    let script = match script {
-        Ok(script) => script,
-        Err(e) => return (Status::Unresolved, e),
-    };
-    let xfail = directives.xfail.iter().any(|c| c.expr.eval(features));
+    let mut defines = directives.defines.iter().peekable();
+    let mut script = Vec::new();
+    for (index, run) in directives.run.iter().enumerate() {
+        while let Some(define) = defines.next_if(|d| d.before_run <= index) {
+            if let Err(e) = apply_define(&mut subs, define) {
+                return (Status::Unresolved, e);
+            }
+        }
+        match subst::expand(&run.command, &subs, features, test.suite.recursive_expansion_limit) {
+            Ok(command) => script.push(RunLine { line: run.line, command }),
+            Err(e) => return (Status::Unresolved, e),
+        }
+    }
+    let listed = |list: &[String]| list.iter().any(|t| *t == test.name || *t == test.full_name());
+    let xfail = !listed(&options.xfail_not)
+        && (listed(&options.xfail) || directives.xfail.iter().any(|c| c.expr.eval(features)));
     let mut attempt = 0;
     let (status, log) = loop {
-        let (status, log) = run_script(test, &script, timeout);
+        let (status, log) = run_script(test, &script, timeout, options.deadline);
         if status != Status::Fail || attempt == directives.allow_retries {
             break (status, log);
         }
         attempt += 1;
     };
+    if attempt > 0 {
+        *attempts = Some((attempt + 1, directives.allow_retries + 1));
+    }
     let status = match (status, xfail) {
         (Status::Pass, true) => Status::XPass,
         (Status::Fail, true) => Status::XFail,
@@ -197,16 +262,70 @@ fn evaluate(test: &Test, timeout: Option<Duration>) -> (Status, String) {
     (status, log)
 }
 
+/// Applies a `DEFINE:` (a new substitution ahead of the others) or a
+/// `REDEFINE:` (a new value for the one substitution with that key), with
+/// lit's checks and messages.
+fn apply_define(subs: &mut Vec<Substitution>, define: &Define) -> Result<(), String> {
+    let name = &define.name;
+    let existing: Vec<usize> = (0..subs.len()).filter(|&i| subs[i].key().contains(name.as_str())).collect();
+    let listed: String = existing.iter().map(|&i| format!("\nExisting pattern: {}", subs[i].key())).collect();
+    let place = format!(
+        "'{}:' directive at line {}",
+        if define.redefine { "REDEFINE" } else { "DEFINE" },
+        define.line
+    );
+    match (define.redefine, &existing[..]) {
+        (false, []) => subs.insert(0, Substitution::literal(name, &define.value)),
+        (false, _) => {
+            return Err(format!(
+                "Substitution whose pattern contains '{name}' is already defined before {place}{listed}"
+            ))
+        }
+        (true, []) => return Err(format!("No substitution for '{name}' is defined before {place}")),
+        (true, [i]) if subs[*i].key() == name => subs[*i].set_value(&define.value),
+        (true, [_]) => {
+            return Err(format!(
+            "Existing substitution whose pattern contains '{name}' does not have the pattern specified by \
+                 {place}\nExpected pattern: {name}{listed}"
+        ))
+        }
+        (true, _) => {
+            return Err(format!(
+                "Multiple substitutions whose patterns contain '{name}' are defined before {place}{listed}"
+            ))
+        }
+    }
+    Ok(())
+}
+
 /// Runs the commands, stopping at the first failure, and formats the log
 /// like lit's.
-fn run_script(test: &Test, script: &[RunLine], timeout: Option<Duration>) -> (Status, String) {
+fn run_script(
+    test: &Test,
+    script: &[RunLine],
+    timeout: Option<Duration>,
+    run_deadline: Option<Instant>,
+) -> (Status, String) {
     let dir = test.path.parent().unwrap_or(&test.suite.root).to_path_buf();
-    let deadline = timeout.map(|t| Instant::now() + t);
+    let deadline = timeout.map(|t| Instant::now() + t).into_iter().chain(run_deadline).min();
     let mut shell = Shell::new(dir, test.suite.env.clone(), deadline);
     let mut code = 0;
     for run in script {
+        if run.command.is_empty() {
+            shell
+                .log()
+                .push_str(&format!("# RUN: at line {} has no command after substitutions\n", run.line));
+            continue;
+        }
         shell.log().push_str(&format!("# RUN: at line {}\n{}\n", run.line, run.command));
-        code = shell.run(&run.command);
+        match shell.run(&run.command) {
+            Ok(status) => code = status,
+            Err(_) => {
+                let log = format!("# shell parser error on RUN: at line {}: {}\n", run.line, run.command);
+                let output = format!("Exit Code: 1\n\nCommand Output (stdout):\n--\n{log}\n--\n");
+                return (Status::Unresolved, output);
+            }
+        }
         if code != 0 || shell.timed_out() {
             break;
         }

@@ -2,7 +2,9 @@
 //! become text.
 //!
 //! As in lit, substitutions apply in order, each once over the whole line:
-//! first the configured ones, then the built-in ones. `%%` stands for a
+//! first the configured ones, then the built-in ones; with a recursive
+//! expansion limit, the whole list applies again while the line changes,
+//! at most that many more times. `%%` stands for a
 //! literal `%` and is protected from every substitution; `%if feat %{ a %}
 //! %else %{ b %}` picks a branch by feature before anything else.
 
@@ -42,6 +44,16 @@ impl Substitution {
     /// name, possibly with an introducer such as `%`).
     pub fn word(key: impl Into<String>, value: impl Into<String>) -> Self {
         Substitution { key: key.into(), value: value.into(), matcher: Matcher::Word }
+    }
+
+    /// The text this substitution replaces.
+    pub fn key(&self) -> &str {
+        &self.key
+    }
+
+    /// Gives the substitution a new value.
+    pub fn set_value(&mut self, value: impl Into<String>) {
+        self.value = value.into();
     }
 
     fn apply(&self, line: &str) -> String {
@@ -108,21 +120,46 @@ pub fn builtins(source: &Path, tmp_base: &Path) -> Vec<Substitution> {
     subs
 }
 
-/// Expands `line` with `subs` (in order), `%if` by `features`, and `%%`.
+/// Expands `line` with `subs` (in order), `%if` by `features`, and `%%`;
+/// with a `recursion_limit`, again until the line no longer changes.
 ///
-/// Errors, as lit's: a malformed `%if`, and a leftover `%T`, which lit 22 no
-/// longer supports.
-pub fn expand(line: &str, subs: &[Substitution], features: &BTreeSet<String>) -> Result<String, String> {
-    let mut line = expand_if(&line.replace("%%", PERCENT_MARKER), features)?;
-    for sub in subs {
-        line = sub.apply(&line.replace("%%", PERCENT_MARKER));
+/// Errors, as lit's: a malformed `%if`, a line still changing at the limit,
+/// and a leftover `%T`, which lit 22 no longer supports.
+pub fn expand(
+    line: &str,
+    subs: &[Substitution],
+    features: &BTreeSet<String>,
+    recursion_limit: Option<usize>,
+) -> Result<String, String> {
+    let once = |line: &str| -> Result<String, String> {
+        let mut line = expand_if(&line.replace("%%", PERCENT_MARKER), features)?;
+        for sub in subs {
+            line = sub.apply(&line.replace("%%", PERCENT_MARKER));
+        }
+        Ok(line.trim().to_string())
+    };
+    let mut current = line.to_string();
+    let mut processed = once(&current)?;
+    if let Some(limit) = recursion_limit {
+        let mut steps = 0;
+        while processed != current && steps < limit {
+            current = processed;
+            processed = once(&current)?;
+            steps += 1;
+        }
+        if processed != current {
+            return Err(format!(
+                "Recursive substitution of '{line}' did not complete in the provided recursion limit ({limit})"
+            ));
+        }
     }
+    let line = processed;
     if line.contains("%T") {
         return Err(
             "%T is no longer supported. Please create directories with names based on %t.".to_string()
         );
     }
-    Ok(line.replace(PERCENT_MARKER, "%").trim().to_string())
+    Ok(line.replace(PERCENT_MARKER, "%"))
 }
 
 /// Resolves `%if cond %{ then %} [%else %{ else %}]`, possibly nested.
@@ -184,7 +221,7 @@ mod tests {
     use super::*;
 
     fn run(line: &str, subs: &[Substitution]) -> String {
-        expand(line, subs, &BTreeSet::from(["yes".to_string()])).unwrap()
+        expand(line, subs, &BTreeSet::from(["yes".to_string()]), None).unwrap()
     }
 
     #[test]
@@ -206,7 +243,7 @@ mod tests {
             "/d/a.test /d /d /d/Output/a.test.tmp a.test a.test : d/a.test /d/Output/a.test.tmp"
         );
         assert_eq!(run("echo 100%% %%s", &subs), "echo 100% %s");
-        assert!(expand("%T", &subs, &BTreeSet::new()).is_err());
+        assert!(expand("%T", &subs, &BTreeSet::new(), None).is_err());
     }
 
     #[test]
@@ -224,6 +261,19 @@ mod tests {
         assert_eq!(run("a %if yes %{ b %} c", &[]), "a  b  c");
         assert_eq!(run("%if no %{b%} %else %{c%}", &[]), "c");
         assert_eq!(run("%if yes %{ %if no %{x%} %else %{y%} %}", &[]), "y");
-        assert!(expand("%if yes b", &[], &BTreeSet::new()).is_err());
+        assert!(expand("%if yes b", &[], &BTreeSet::new(), None).is_err());
+    }
+
+    #[test]
+    fn recursive_expansion_stops_at_the_limit() {
+        let subs = [Substitution::literal("%rec1", "STOP"), Substitution::literal("%rec2", "%rec1")];
+        let features = BTreeSet::new();
+        assert_eq!(expand("echo %rec2", &subs, &features, None).unwrap(), "echo %rec1");
+        // One step to reach STOP, one more to see that it stays.
+        assert_eq!(expand("echo %rec2", &subs, &features, Some(2)).unwrap(), "echo STOP");
+        assert_eq!(
+            expand("echo %rec2", &subs, &features, Some(1)).unwrap_err(),
+            "Recursive substitution of 'echo %rec2' did not complete in the provided recursion limit (1)"
+        );
     }
 }

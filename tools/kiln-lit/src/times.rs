@@ -44,10 +44,11 @@ pub fn order(tests: &[Test]) -> Vec<usize> {
     keyed.into_iter().map(|(_, i)| i).collect()
 }
 
-/// Merges this run's durations into each suite's file (best effort: a read-only tree is fine).
-pub fn record(tests: &[Test], durations: &[Duration]) {
+/// Merges this run's durations (`None`: not run) into each suite's file (best effort: a
+/// read-only tree is fine).
+pub fn record(tests: &[Test], durations: &[Option<Duration>]) {
     let mut files: BTreeMap<PathBuf, BTreeMap<String, f64>> = BTreeMap::new();
-    for (test, d) in tests.iter().zip(durations) {
+    for (test, d) in tests.iter().zip(durations).filter_map(|(t, d)| Some((t, (*d)?))) {
         let file = file_of(test);
         files.entry(file.clone()).or_insert_with(|| load(&file)).insert(test.name.clone(), d.as_secs_f64());
     }

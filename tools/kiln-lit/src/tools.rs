@@ -5,7 +5,8 @@ use std::collections::BTreeMap;
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 
-/// Where tools are looked up, and the `-D name=value` overrides.
+/// Where tools are looked up, and the user parameters (`--param`) the
+/// configuration may read.
 #[derive(Debug, Clone, Default)]
 pub struct ToolPaths {
     bin_dir: Option<PathBuf>,
@@ -15,8 +16,7 @@ pub struct ToolPaths {
 
 impl ToolPaths {
     /// Tools come from `bin_dir`, then the directories of `path` (a
-    /// `PATH`-style list); `params` maps a tool name to the command to use
-    /// instead, like lit's `-D tool=command`.
+    /// `PATH`-style list); `params` are lit's `lit_config.params`.
     pub fn new(bin_dir: Option<PathBuf>, path: Option<OsString>, params: BTreeMap<String, String>) -> Self {
         let path = path.map(|p| std::env::split_paths(&p).collect()).unwrap_or_default();
         ToolPaths { bin_dir, path, params }
@@ -32,12 +32,14 @@ impl ToolPaths {
         self.bin_dir.iter().chain(&self.path).map(PathBuf::as_path)
     }
 
-    /// The command text for `program`: a `-D` override, an absolute path
-    /// as is, else the path found in the search dirs, else the bare name.
+    /// The value of user parameter `name` (`--param name=value`), if given.
+    pub fn param(&self, name: &str) -> Option<&str> {
+        self.params.get(name).map(String::as_str)
+    }
+
+    /// The command text for `program`: an absolute path as is, else the
+    /// path found in the search dirs, else the bare name.
     pub fn command(&self, program: &str) -> String {
-        if let Some(command) = self.params.get(program) {
-            return command.clone();
-        }
         which(program, self.search_dirs())
             .map(|p| p.to_string_lossy().into_owned())
             .unwrap_or_else(|| program.to_string())

@@ -10,7 +10,7 @@
 use super::builtins::{self, os_message, Builtin, Io};
 use super::glob;
 use super::lexer::Word;
-use super::parser::{parse, Command, Redirect, Script, SeqOp, Target};
+use super::parser::{parse, Command, Redirect, Script, SeqOp, Target, UNSUPPORTED_REDIRECT};
 use crate::tools::which;
 use std::collections::BTreeMap;
 use std::fs::{File, OpenOptions};
@@ -41,9 +41,15 @@ enum Status {
     Crashed(i32),
 }
 
+/// Commands lit runs inside its own process: they cannot be part of a
+/// pipeline, nor run by `env`.
+const IN_PROCESS: &[&str] = &["cd", "export", "mkdir", "rm", ":"];
+
 /// What a stage runs.
 enum Program {
     Builtin(Builtin),
+    /// `env` without a command: prints the environment.
+    PrintEnv,
     External(PathBuf),
     Cd,
     Export,
@@ -113,14 +119,16 @@ impl Shell {
         self.log
     }
 
-    /// Parses and runs one command line; returns its exit code.
-    pub fn run(&mut self, line: &str) -> i32 {
+    /// Parses and runs one command line; returns its exit code, or the
+    /// parser's message for a line that is not valid shell.
+    pub fn run(&mut self, line: &str) -> Result<i32, String> {
         match parse(line) {
-            Ok(script) => self.run_script(&script),
-            Err(e) => {
-                self.log.push_str(&format!("# error: shell parser error: {e}\n"));
-                NOT_RUN
+            Ok(script) => Ok(self.run_script(&script)),
+            Err(e) if e.starts_with(UNSUPPORTED_REDIRECT) => {
+                self.log.push_str(&format!("# error: {e}\n"));
+                Ok(NOT_RUN)
             }
+            Err(e) => Err(e),
         }
     }
 
@@ -161,7 +169,8 @@ impl Shell {
                 return finished.code;
             }
         }
-        if let Some(stage) = stages.iter().find(|s| matches!(s.program, Program::Cd | Program::Export)) {
+        let in_process = |s: &&Stage| IN_PROCESS.contains(&s.args[0].as_str());
+        if let Some(stage) = stages.iter().find(in_process).filter(|_| stages.len() > 1) {
             let message = format!("Unsupported: '{}' cannot be part of a pipeline\n", stage.args[0]);
             let failed = Finished { code: NOT_RUN, stdout: Vec::new(), stderr: message.into_bytes() };
             self.log_command(stage.command, &failed);
@@ -187,6 +196,7 @@ impl Shell {
         let mut env = self.env.clone();
         let mut nots = Vec::new();
         let mut env_used = false;
+        let mut last_was_env = false;
         loop {
             match args.first().map(String::as_str) {
                 Some("not" | "!") => {
@@ -196,14 +206,20 @@ impl Shell {
                         args.remove(0);
                     }
                     nots.push(crash);
+                    last_was_env = false;
                 }
                 Some("env") => {
                     args.remove(0);
                     apply_env_args(&mut args, &mut env)?;
                     env_used = true;
+                    last_was_env = true;
                 }
                 _ => break,
             }
+        }
+        if args.is_empty() && last_was_env {
+            args.push("env".to_string());
+            return Ok(Stage { command, nots, env, args, program: Program::PrintEnv });
         }
         let Some(name) = args.first() else {
             return Err(format!("Error: '{}' requires a subcommand", command.args[0].text));
@@ -216,8 +232,7 @@ impl Shell {
                 None => Program::External(self.find_program(name, &env)?),
             },
         };
-        let state_builtin = matches!(program, Program::Cd | Program::Export);
-        if state_builtin && env_used {
+        if IN_PROCESS.contains(&name.as_str()) && env_used {
             return Err(format!("Error: 'env' cannot call '{name}'"));
         }
         if !matches!(program, Program::External(_)) && nots.iter().any(|&crash| crash) {
@@ -397,6 +412,16 @@ impl Shell {
                 .spawn()
                 .map(Running::Child)
                 .unwrap_or_else(|e| Running::Failed(format!("'{}': {}", stage.args[0], os_message(&e)))),
+            Program::PrintEnv => {
+                let text: String =
+                    stage.env.iter().map(|(name, value)| format!("{name}={value}\n")).collect();
+                Running::Thread(scope.spawn(move || {
+                    let mut stdout = fds.stdout.into_write();
+                    // A closed stdout is the reader's business, as for processes.
+                    let _ = stdout.write_all(text.as_bytes()).and_then(|()| stdout.flush());
+                    0
+                }))
+            }
             Program::Cd | Program::Export => unreachable!("state builtins run alone"),
         }
     }
@@ -576,20 +601,20 @@ mod tests {
     #[test]
     fn not_inverts_and_pipefail_fails() {
         let mut sh = shell();
-        assert_eq!(sh.run("not false"), 0);
-        assert_eq!(sh.run("not not false"), 1);
-        assert_eq!(sh.run("not true"), 1);
-        assert_eq!(sh.run("false | true"), 1);
-        assert_eq!(sh.run("false || true"), 0);
-        assert_eq!(sh.run("false && true ; true"), 0);
-        assert_eq!(sh.run("true && false"), 1);
+        assert_eq!(sh.run("not false").unwrap(), 0);
+        assert_eq!(sh.run("not not false").unwrap(), 1);
+        assert_eq!(sh.run("not true").unwrap(), 1);
+        assert_eq!(sh.run("false | true").unwrap(), 1);
+        assert_eq!(sh.run("false || true").unwrap(), 0);
+        assert_eq!(sh.run("false && true ; true").unwrap(), 0);
+        assert_eq!(sh.run("true && false").unwrap(), 1);
     }
 
     #[test]
     fn pipes_and_redirects_reach_the_log() {
         let mut sh = shell();
-        assert_eq!(sh.run("echo hello | cat | tr a-z A-Z"), 0);
-        assert_eq!(sh.run("cat /nonexistent-file 2>&1 | cat"), 1);
+        assert_eq!(sh.run("echo hello | cat | tr a-z A-Z").unwrap(), 0);
+        assert_eq!(sh.run("cat /nonexistent-file 2>&1 | cat").unwrap(), 1);
         let log = sh.into_log();
         assert!(log.contains("# | HELLO"), "{log}");
         assert!(log.contains("# | cat: /nonexistent-file: No such file or directory"), "{log}");
@@ -598,12 +623,36 @@ mod tests {
     #[test]
     fn env_and_missing_commands() {
         let mut sh = shell();
-        assert_eq!(sh.run("env FOO=bar sh -c 'test $FOO = bar'"), 0);
-        assert_eq!(sh.run("export FOO=1"), 0);
-        assert_eq!(sh.run("sh -c 'test $FOO = 1'"), 0);
-        assert_eq!(sh.run("env -u FOO sh -c 'test -z \"$FOO\"'"), 0);
-        assert_eq!(sh.run("no-such-command-kiln"), NOT_RUN);
+        assert_eq!(sh.run("env FOO=bar sh -c 'test $FOO = bar'").unwrap(), 0);
+        assert_eq!(sh.run("export FOO=1").unwrap(), 0);
+        assert_eq!(sh.run("sh -c 'test $FOO = 1'").unwrap(), 0);
+        assert_eq!(sh.run("env -u FOO sh -c 'test -z \"$FOO\"'").unwrap(), 0);
+        assert_eq!(sh.run("no-such-command-kiln").unwrap(), NOT_RUN);
         assert!(sh.into_log().contains("'no-such-command-kiln': command not found"));
+    }
+
+    #[test]
+    fn env_without_a_command_prints_the_environment() {
+        let mut sh = shell();
+        assert_eq!(sh.run("env -u PATH A=1 | cat").unwrap(), 0);
+        assert!(sh.into_log().contains("# | A=1\n# `---"));
+    }
+
+    #[test]
+    fn in_process_builtins_run_alone() {
+        let mut sh = shell();
+        assert_eq!(sh.run("echo a | mkdir x").unwrap(), NOT_RUN);
+        assert_eq!(sh.run("env A=1 rm -f x").unwrap(), NOT_RUN);
+        assert_eq!(sh.run("echo a | cat").unwrap(), 0);
+        let log = sh.into_log();
+        assert!(log.contains("Unsupported: 'mkdir' cannot be part of a pipeline"), "{log}");
+        assert!(log.contains("Error: 'env' cannot call 'rm'"), "{log}");
+    }
+
+    #[test]
+    fn syntax_errors_are_reported_not_run() {
+        assert!(shell().run("echo \"unterminated").is_err());
+        assert_eq!(shell().run("echo hello 3>&1").unwrap(), NOT_RUN);
     }
 
     #[test]

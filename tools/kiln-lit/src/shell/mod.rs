@@ -9,3 +9,4 @@ mod lexer;
 mod parser;
 
 pub use exec::Shell;
+pub use lexer::{lex, Token};

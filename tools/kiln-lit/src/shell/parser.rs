@@ -59,6 +59,11 @@ pub enum Target {
     Fd(u32),
 }
 
+/// How messages about redirects the shell does not support start: lit
+/// parses such lines and fails when it runs them, so they fail the test
+/// rather than leave it unresolved.
+pub const UNSUPPORTED_REDIRECT: &str = "unsupported redirect";
+
 /// Parses a command line.
 pub fn parse(line: &str) -> Result<Script, String> {
     let mut tokens = lex(line)?.into_iter().peekable();
@@ -121,7 +126,7 @@ fn redirect(fd: Option<u32>, op: &str, word: Word) -> Result<Vec<Redirect>, Stri
         if fd <= 2 {
             Ok(fd)
         } else {
-            Err(format!("unsupported redirect of descriptor {fd}"))
+            Err(format!("{UNSUPPORTED_REDIRECT} of descriptor {fd}"))
         }
     };
     match op {
@@ -130,7 +135,7 @@ fn redirect(fd: Option<u32>, op: &str, word: Word) -> Result<Vec<Redirect>, Stri
         ">>" => one(check(fd_or(1))?, Target::Append(word)),
         ">&" => match word.text.parse() {
             Ok(to @ (1 | 2)) => one(check(fd_or(1))?, Target::Fd(to)),
-            _ => Err(format!("unsupported redirect: '>&{}'", word.text)),
+            _ => Err(format!("{UNSUPPORTED_REDIRECT}: '>&{}'", word.text)),
         },
         _ => Ok(vec![
             Redirect { fd: 1, target: Target::Write(word) },

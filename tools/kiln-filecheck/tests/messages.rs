@@ -1,0 +1,74 @@
+//! Command-line messages and coloured diagnostics compared byte for byte
+//! with LLVM 22's FileCheck:
+//! both run with the same `argv[0]` (LLVM's path), so program names in
+//! messages must agree too. Skipped when LLVM's FileCheck is absent.
+
+use std::os::unix::process::CommandExt;
+use std::path::Path;
+use std::process::Command;
+
+const LLVM_FILECHECK: &str = "/usr/lib/llvm-22/bin/FileCheck";
+
+/// Exit code, stdout and stderr of `program` run as `LLVM_FILECHECK`.
+fn run(program: &str, dir: &Path, args: &[&str]) -> (Option<i32>, String, String) {
+    let out = Command::new(program)
+        .arg0(LLVM_FILECHECK)
+        .args(args)
+        .current_dir(dir)
+        .env_remove("FILECHECK_OPTS")
+        .stdin(std::process::Stdio::null())
+        .output()
+        .unwrap_or_else(|e| panic!("cannot run {program}: {e}"));
+    let text = |b: &[u8]| String::from_utf8_lossy(b).into_owned();
+    (out.status.code(), text(&out.stdout), text(&out.stderr))
+}
+
+#[test]
+fn usage_messages_match_llvm_filecheck() {
+    if !Path::new(LLVM_FILECHECK).exists() {
+        println!("note: {LLVM_FILECHECK} not found; skipping");
+        return;
+    }
+    let dir = std::env::temp_dir().join(format!("kiln-filecheck-messages-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    std::fs::write(dir.join("c.txt"), "CHECK: x\n").expect("check file");
+    std::fs::write(dir.join("empty.txt"), "").expect("empty input");
+    std::fs::write(dir.join("in.txt"), "a\n\tx y\n").expect("input");
+    std::fs::write(dir.join("a.txt"), "CHECK: a\nCHECK-NEXT: {{x}} y\n").expect("check file");
+    let cases: &[&[&str]] = &[
+        &["-D", "c.txt"],
+        &["c.txt", "-D", "X=1"],
+        &["c.txt", "-D"],
+        &["-DX", "c.txt"],
+        &["c.txt", "--input-file"],
+        &["c.txt", "c.txt"],
+        &["--check-prefix=A,A", "c.txt"],
+        &["--check-prefixes=A,A", "c.txt"],
+        &["--check-prefixes=", "c.txt"],
+        &["--check-prefixes=COM", "c.txt"],
+        &["--comment-prefixes=COM,RUN", "--check-prefixes=COM", "c.txt"],
+        &["--comment-prefixes=CHECK", "c.txt"],
+        &["--check-prefixes=A", "--comment-prefixes=A", "c.txt"],
+        &["-v=2", "c.txt"],
+        &["--dump-input=foo", "c.txt"],
+        &["--dump-input-context=x", "c.txt"],
+        &["--dump-input=help"],
+        &["c.txt", "--input-file", "empty.txt"],
+        // Colours: diagnostics and the dump help (the dump itself is not coloured yet).
+        &["--dump-input=help", "--color"],
+        &["--dump-input=help", "--color=false"],
+        &["c.txt", "--input-file", "in.txt", "--color", "--dump-input=never"],
+        &["a.txt", "--input-file", "in.txt", "-vv", "--color", "--dump-input=never"],
+        &["a.txt", "--input-file", "in.txt", "--check-prefix=A", "--color", "--dump-input=never"],
+    ];
+    let ours = env!("CARGO_BIN_EXE_kiln-filecheck");
+    let mismatches: Vec<String> = cases
+        .iter()
+        .filter_map(|args| {
+            let (theirs, mine) = (run(LLVM_FILECHECK, &dir, args), run(ours, &dir, args));
+            (theirs != mine).then(|| format!("{args:?}:\n  llvm {theirs:?}\n  kiln {mine:?}"))
+        })
+        .collect();
+    let _ = std::fs::remove_dir_all(&dir);
+    assert!(mismatches.is_empty(), "messages differ:\n{}", mismatches.join("\n"));
+}
