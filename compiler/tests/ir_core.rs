@@ -94,7 +94,10 @@ fn verifier_reports_uses_before_definitions() {
     ir.append_op(block, a);
     let errors = verify(&ctx, &ir, f).unwrap_err();
     assert_eq!(errors.len(), 1);
-    assert_eq!(errors[0].message, "'t.b' op operand #0 does not dominate this use");
+    // MLIR's wording: no op prefix, and a note at the definition saying where it is.
+    assert_eq!(errors[0].message, "operand #0 does not dominate this use");
+    assert_eq!(errors[0].notes.len(), 1);
+    assert_eq!(errors[0].notes[0].message, "operand defined here (op in the same block)");
     ir.move_op_before(a, b);
     assert!(verify(&ctx, &ir, f).is_ok());
 }
