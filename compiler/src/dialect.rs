@@ -305,6 +305,12 @@ impl OpDef {
         self.name.split_once('.').map_or(self.name, |(d, _)| d)
     }
 
+    /// Whether the op stores properties: inherent attributes, or segment sizes of operand or
+    /// result groups.
+    pub fn has_properties(&self) -> bool {
+        !self.attrs.is_empty() || needs_segments(self.operands.defs()) || needs_segments(self.results.defs())
+    }
+
     /// The spec of inherent attribute `name`.
     pub fn attr_spec(&self, name: &str) -> Option<&'static AttrSpec> {
         self.attrs.iter().find(|a| a.name == name)

@@ -19,6 +19,8 @@ pub enum TypeConstraint {
     AnyRankedTensor,
     /// A ranked memref.
     AnyMemRef,
+    /// A ranked or unranked memref.
+    AnyRankedOrUnrankedMemRef,
     /// `index`.
     Index,
     /// An integer of any width and signedness.
@@ -52,6 +54,9 @@ impl TypeConstraint {
             }
             TypeConstraint::AnyRankedTensor => matches!(ty.kind(), TypeKind::RankedTensor { .. }),
             TypeConstraint::AnyMemRef => matches!(ty.kind(), TypeKind::MemRef { .. }),
+            TypeConstraint::AnyRankedOrUnrankedMemRef => {
+                matches!(ty.kind(), TypeKind::MemRef { .. } | TypeKind::UnrankedMemRef { .. })
+            }
             TypeConstraint::Index => matches!(ty.kind(), TypeKind::Index),
             TypeConstraint::AnyInteger => ty.is_integer(),
             TypeConstraint::SignlessInteger => signless(ty),
@@ -87,6 +92,9 @@ impl TypeConstraint {
             TypeConstraint::AnyTensor => "tensor of any type values".into(),
             TypeConstraint::AnyRankedTensor => "ranked tensor of any type values".into(),
             TypeConstraint::AnyMemRef => "memref of any type values".into(),
+            TypeConstraint::AnyRankedOrUnrankedMemRef => {
+                "ranked or unranked memref of any type values".into()
+            }
             TypeConstraint::Index => "index".into(),
             TypeConstraint::AnyInteger => "integer".into(),
             TypeConstraint::SignlessInteger => "signless integer".into(),

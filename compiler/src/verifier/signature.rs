@@ -16,7 +16,7 @@ pub(super) fn verify_signature(ir: &Ir<'_>, op: OpId, def: &OpDef) -> Option<Str
         ("result", def.results, ir.results(op), RESULT_SEGMENTS),
     ];
     // The groups of both sides, by name, for the relational constraints.
-    let mut groups: Vec<(&ValueDef, &[ValueId])> = Vec::new();
+    let mut groups: Vec<(&str, &ValueDef, &[ValueId])> = Vec::new();
     for (what, arity, values, segments) in sides {
         let Arity::Named(defs) = arity else { continue };
         let sizes = match group_sizes(defs, values.len(), ir.attr(op, segments)) {
@@ -58,7 +58,7 @@ pub(super) fn verify_signature(ir: &Ir<'_>, op: OpId, def: &OpDef) -> Option<Str
                     return Some(format!("{what} #{} must be {}, but got '{ty}'", start + i, d.describe()));
                 }
             }
-            groups.push((d, group));
+            groups.push((what, d, group));
             start += size;
         }
     }
@@ -66,11 +66,11 @@ pub(super) fn verify_signature(ir: &Ir<'_>, op: OpId, def: &OpDef) -> Option<Str
 }
 
 /// `SameAs` and `ElementTypeOf` between groups (an absent optional group relates to nothing).
-fn verify_relations(ir: &Ir<'_>, groups: &[(&ValueDef, &[ValueId])]) -> Option<String> {
+fn verify_relations(ir: &Ir<'_>, groups: &[(&str, &ValueDef, &[ValueId])]) -> Option<String> {
     use crate::dialect::TypeConstraint as C;
-    for &(d, values) in groups {
+    for &(what, d, values) in groups {
         let Some(other) = d.constraint.related_to() else { continue };
-        let Some(&(_, other_values)) = groups.iter().find(|(g, _)| g.name == other) else { continue };
+        let Some(&(_, _, other_values)) = groups.iter().find(|(_, g, _)| g.name == other) else { continue };
         let Some(&reference) = other_values.first() else { continue };
         let reference = ir.value_type(reference);
         for &v in values {
@@ -83,9 +83,14 @@ fn verify_relations(ir: &Ir<'_>, groups: &[(&ValueDef, &[ValueId])]) -> Option<S
                     ));
                 }
                 C::ElementTypeOf(_) if reference.element_type() != Some(ty) => {
+                    // MLIR's `TypesMatchWith` summaries: "result type" / "type of 'value'".
+                    let subject = if what == "result" {
+                        "result type".to_string()
+                    } else {
+                        format!("type of '{}'", d.name)
+                    };
                     return Some(format!(
-                        "failed to verify that type of '{}' matches element type of '{other}'",
-                        d.name
+                        "failed to verify that {subject} matches element type of '{other}'"
                     ));
                 }
                 _ => {}
