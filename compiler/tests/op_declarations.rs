@@ -189,7 +189,7 @@ fn groups_are_found_by_name() {
     let src = "\"t.f\"() ({\n^bb0(%i: index, %f: f32):\n  %r:3 = \"test.seg\"(%i, %f, %f, %f) <{operandSegmentSizes = array<i32: 1, 0, 2, 1>, resultSegmentSizes = array<i32: 2, 1>}> : (index, f32, f32, f32) -> (f32, f32, i8)\n  \"test.opt\"(%i) : (index) -> ()\n}) : () -> ()\n";
     let m = parse_source(&ctx, src, "t.mlir").unwrap_or_else(|d| panic!("{}", d[0].message));
     let ir = &m.ir;
-    let (body, ops) = body_ops(ir, m.top);
+    let (_, ops) = body_ops(ir, m.top);
     let (seg, opt) = (ops[0], ops[1]);
     let operands = ir.operands(seg);
     assert_eq!(operand_group(ir, seg, "n"), Some(&operands[..1]));
