@@ -40,7 +40,7 @@ pub(crate) fn verify_func<'c>(_: &Context<'c>, ir: &Ir<'c>, op: OpId) -> Result<
                 op,
                 format!(
                     "type of entry block argument #{i}('{at}') must match the type of the corresponding \
-                 argument in function signature('{t}')"
+                     argument in function signature('{t}')"
                 ),
             ));
         }
@@ -72,7 +72,7 @@ pub(crate) fn verify_return<'c>(_: &Context<'c>, ir: &Ir<'c>, op: OpId) -> Resul
                 op,
                 format!(
                     "type of return operand {i} ('{vt}') doesn't match function result type ('{t}') in \
-                 function @{}",
+                     function @{}",
                     sym(ir, func)
                 ),
             ));
