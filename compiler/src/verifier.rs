@@ -257,6 +257,8 @@ impl<'c> Verifier<'_, 'c> {
                 "neither in a parent nor in a child region"
             };
             let note = match ir.value(v).def {
+                // MLIR: "(op is neither ...)", but "(block #1 neither ...)".
+                ValueDef::Result { .. } if place.starts_with("neither") => format!("{what} (op is {place})"),
                 ValueDef::Result { .. } => format!("{what} (op {place})"),
                 ValueDef::BlockArg { .. } => {
                     let index = dr.map_or(0, |r| ir.region_blocks(r).position(|b| b == db).unwrap_or(0));
