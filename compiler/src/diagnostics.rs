@@ -5,6 +5,7 @@
 use std::fmt::Write;
 
 use crate::attributes::{AttrKind, Attribute};
+use crate::ir::{Ir, OpId};
 
 /// How serious a diagnostic is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -55,6 +56,13 @@ impl<'c> Diagnostic<'c> {
         Diagnostic { severity, loc, message: message.into(), notes: Vec::new() }
     }
 
+    /// An error about `op`, at its location, prefixed with its name as MLIR's `emitOpError`
+    /// does: `'func.return' op has 1 operands, but ...`.
+    pub fn op_error(ir: &Ir<'c>, op: OpId, message: impl std::fmt::Display) -> Self {
+        let data = ir.op(op);
+        Diagnostic::error(data.loc, format!("'{}' op {message}", data.name))
+    }
+
     /// Attaches a note at `loc`.
     pub fn with_note(mut self, loc: Attribute<'c>, message: impl Into<String>) -> Self {
         self.notes.push(Diagnostic::new(Severity::Note, loc, message));
@@ -65,7 +73,32 @@ impl<'c> Diagnostic<'c> {
 /// The source buffers diagnostics may point into, by file name.
 #[derive(Clone, Debug, Default)]
 pub struct SourceMgr {
-    files: Vec<(String, String)>,
+    files: Vec<SourceFile>,
+}
+
+/// A buffer and the byte offset of each of its lines, computed once when it is added so that
+/// rendering a diagnostic finds its line in O(1) (not by re-splitting the buffer).
+#[derive(Clone, Debug)]
+struct SourceFile {
+    name: String,
+    text: String,
+    line_starts: Vec<usize>,
+}
+
+impl SourceFile {
+    fn new(name: String, text: String) -> Self {
+        let line_starts = std::iter::once(0).chain(text.match_indices('\n').map(|(i, _)| i + 1)).collect();
+        SourceFile { name, text, line_starts }
+    }
+
+    /// Line `line` (1-based) without its line ending.
+    fn line(&self, line: u32) -> Option<&str> {
+        let i = (line as usize).checked_sub(1)?;
+        let start = *self.line_starts.get(i)?;
+        let end = self.line_starts.get(i + 1).map_or(self.text.len(), |&next| next - 1);
+        let text = &self.text[start..end];
+        Some(text.strip_suffix('\r').unwrap_or(text))
+    }
 }
 
 impl SourceMgr {
@@ -76,16 +109,16 @@ impl SourceMgr {
 
     /// Registers a buffer under `name` (later buffers with the same name shadow earlier ones).
     pub fn add(&mut self, name: impl Into<String>, text: impl Into<String>) {
-        self.files.push((name.into(), text.into()));
+        self.files.push(SourceFile::new(name.into(), text.into()));
     }
 
     /// The text registered under `name`, if any.
     pub fn text(&self, name: &str) -> Option<&str> {
-        self.lookup(name.as_bytes())
+        self.lookup(name.as_bytes()).map(|f| f.text.as_str())
     }
 
-    fn lookup(&self, name: &[u8]) -> Option<&str> {
-        self.files.iter().rev().find(|(n, _)| n.as_bytes() == name).map(|(_, t)| t.as_str())
+    fn lookup(&self, name: &[u8]) -> Option<&SourceFile> {
+        self.files.iter().rev().find(|f| f.name.as_bytes() == name)
     }
 
     /// The innermost file location of `loc`, if any: the one a diagnostic is printed at.
@@ -121,9 +154,7 @@ impl SourceMgr {
         };
         let _ = writeln!(out, "{}:{line}:{col}: {label}: {}", String::from_utf8_lossy(file), diag.message);
         // Line 0 names the file as a whole (`file:0:0`, as MLIR's implicit module): no source line.
-        let Some(text) = self.lookup(file).filter(|_| line > 0) else { return };
-        let Some(src_line) = text.split('\n').nth(line.saturating_sub(1) as usize) else { return };
-        let src_line = src_line.strip_suffix('\r').unwrap_or(src_line);
+        let Some(src_line) = self.lookup(file).and_then(|f| f.line(line)) else { return };
         // Very long lines are clipped around the column so a 100 MB line stays readable.
         let (shown, caret_col) = clip_line(src_line, col.saturating_sub(1) as usize);
         let _ = writeln!(out, "{shown}");
@@ -157,4 +188,43 @@ fn floor_char_boundary(s: &str, mut i: usize) -> usize {
         i -= 1;
     }
     i
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::context::Context;
+    use crate::dialect::DialectRegistry;
+
+    #[test]
+    fn renders_the_line_of_each_location() {
+        let arena = bumpalo::Bump::new();
+        let ctx = Context::new(&arena, DialectRegistry::new());
+        let mut sm = SourceMgr::new();
+        sm.add("a.mlir", "first\r\nsecond\n\nlast");
+        let at = |line, col| Diagnostic::error(ctx.file_loc("a.mlir", line, col), "bad");
+        assert_eq!(sm.render(&at(1, 2)), "a.mlir:1:2: error: bad\nfirst\n ^\n");
+        assert_eq!(sm.render(&at(2, 1)), "a.mlir:2:1: error: bad\nsecond\n^\n");
+        assert_eq!(sm.render(&at(3, 1)), "a.mlir:3:1: error: bad\n\n^\n");
+        assert_eq!(sm.render(&at(4, 4)), "a.mlir:4:4: error: bad\nlast\n   ^\n");
+        // Past the end, and line 0: the header only.
+        assert_eq!(sm.render(&at(5, 1)), "a.mlir:5:1: error: bad\n");
+        assert_eq!(sm.render(&at(0, 1)), "a.mlir:0:1: error: bad\n");
+    }
+
+    #[test]
+    fn many_diagnostics_in_a_long_buffer_each_find_their_line() {
+        let arena = bumpalo::Bump::new();
+        let ctx = Context::new(&arena, DialectRegistry::new());
+        let n = 50_000;
+        let text: String = (1..=n).map(|i| format!("line{i}\n")).collect();
+        let mut sm = SourceMgr::new();
+        sm.add("big.mlir", text);
+        // Rendering looks the line up in the index built once by `add`: all 50k render in
+        // linear total time (re-splitting the buffer per diagnostic took ~n^2/2 line scans).
+        for i in (1..=n).rev() {
+            let d = Diagnostic::error(ctx.file_loc("big.mlir", i, 1), "x");
+            assert_eq!(sm.render(&d), format!("big.mlir:{i}:1: error: x\nline{i}\n^\n"));
+        }
+    }
 }

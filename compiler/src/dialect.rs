@@ -1,16 +1,18 @@
 //! Declarative op definitions and the dialect registry.
 //!
-//! An op is declared once, as a `static OpDef`: its name, its documentation, how many operands,
-//! results, regions and successors it takes, its inherent attributes with their constraints, its
-//! traits, and optional hooks (a verifier for what the declaration cannot say, a folder,
-//! canonicalization patterns, a custom assembly format). The generic verifier derives every
-//! check the declaration implies, so hooks never repeat them.
+//! An op is declared once, as a `static OpDef`: its name, its documentation, its operands and
+//! results (a bare count, or named groups with type constraints: single, optional, variadic,
+//! with `operandSegmentSizes` when more than one group varies), how many regions and successors
+//! it takes, its inherent attributes with their constraints, its traits, its interfaces
+//! (memory [`effects`], and dialect-defined ones), and optional hooks (a verifier for what the
+//! declaration cannot say, a folder, canonicalization patterns, a custom assembly format). The
+//! generic verifier derives every check the declaration implies, so hooks never repeat them.
 //!
 //! ```text
 //! pub static RETURN: OpDef = OpDef {
 //!     name: "func.return",
 //!     summary: "function return operation",
-//!     operands: Arity::Any,
+//!     operands: Arity::Named(&[ValueDef::variadic("operands", TypeConstraint::Any)]),
 //!     traits: &[Trait::Pure, Trait::Terminator, Trait::ReturnLike],
 //!     verify: Some(verify_return),
 //!     ..OpDef::DEFAULT
@@ -24,12 +26,24 @@ use indexmap::IndexMap;
 
 use crate::attributes::Attribute;
 use crate::context::Context;
+use crate::diagnostics::Diagnostic;
 use crate::ir::{Ir, OpId};
 use crate::rewrite::PatternSet;
 use crate::syntax::custom::CustomSyntax;
 use crate::types::Type;
 
-/// How many of something an op takes.
+mod constraint;
+pub mod effects;
+mod signature;
+
+pub use constraint::TypeConstraint;
+pub use signature::{
+    group_sizes, needs_segments, operand_group, result_group, SegmentError, ValueDef, ValueKind,
+    OPERAND_SEGMENTS, RESULT_SEGMENTS,
+};
+
+/// How many of something an op takes: a bare count, or (for operands and results) named groups
+/// with type constraints, from which the count follows.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Arity {
     /// Exactly this many.
@@ -38,24 +52,45 @@ pub enum Arity {
     AtLeast(usize),
     /// Any number.
     Any,
+    /// Named groups, in order (see [`ValueDef`]); for regions and successors only the group
+    /// kinds count.
+    Named(&'static [ValueDef]),
 }
 
 impl Arity {
-    /// Whether `n` satisfies the arity.
-    pub fn accepts(self, n: usize) -> bool {
+    /// The least count, and the greatest when bounded.
+    fn bounds(self) -> (usize, Option<usize>) {
         match self {
-            Arity::Exactly(k) => n == k,
-            Arity::AtLeast(k) => n >= k,
-            Arity::Any => true,
+            Arity::Exactly(k) => (k, Some(k)),
+            Arity::AtLeast(k) => (k, None),
+            Arity::Any => (0, None),
+            Arity::Named(defs) => {
+                let singles = defs.iter().filter(|d| d.kind == ValueKind::Single).count();
+                (singles, (singles == defs.len()).then_some(singles))
+            }
         }
     }
 
-    /// "1", "at least 1", ... as used in verifier messages.
+    /// Whether `n` satisfies the arity (as a count; an optional group holding two values is
+    /// reported by the group checks).
+    pub fn accepts(self, n: usize) -> bool {
+        let (min, max) = self.bounds();
+        n >= min && max.is_none_or(|m| n <= m)
+    }
+
+    /// "1", "1 or more", as used in MLIR's verifier messages.
     pub fn describe(self) -> String {
+        match self.bounds() {
+            (k, Some(_)) => k.to_string(),
+            (k, None) => format!("{k} or more"),
+        }
+    }
+
+    /// The named groups (empty for a bare count).
+    pub fn defs(self) -> &'static [ValueDef] {
         match self {
-            Arity::Exactly(k) => k.to_string(),
-            Arity::AtLeast(k) => format!("at least {k}"),
-            Arity::Any => "any number of".to_string(),
+            Arity::Named(defs) => defs,
+            _ => &[],
         }
     }
 }
@@ -63,7 +98,8 @@ impl Arity {
 /// Properties of an op that passes and the verifier rely on.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Trait {
-    /// No side effects: removable when unused, CSE-able.
+    /// No memory effects (see [`effects`]) and speculatable: removable when unused,
+    /// CSE-able.
     Pure,
     /// Ends a block.
     Terminator,
@@ -178,8 +214,9 @@ pub enum FoldResult<'c> {
     Constant(Attribute<'c>),
 }
 
-/// An op-specific verifier: the message (without the `'op' op` prefix) on failure.
-pub type VerifyFn = for<'c> fn(&Context<'c>, &Ir<'c>, OpId) -> Result<(), String>;
+/// An op-specific verifier: on failure, a located diagnostic (usually
+/// [`Diagnostic::op_error`], with notes pointing at related places).
+pub type VerifyFn = for<'c> fn(&Context<'c>, &Ir<'c>, OpId) -> Result<(), Diagnostic<'c>>;
 
 /// A folder: given the op and its operands' constant values (when known), the replacement of
 /// each result, or `None` when it does not fold.
@@ -266,6 +303,12 @@ impl OpDef {
     /// The dialect namespace (the part before the first dot).
     pub fn dialect(&self) -> &'static str {
         self.name.split_once('.').map_or(self.name, |(d, _)| d)
+    }
+
+    /// Whether the op stores properties: inherent attributes, or segment sizes of operand or
+    /// result groups.
+    pub fn has_properties(&self) -> bool {
+        !self.attrs.is_empty() || needs_segments(self.operands.defs()) || needs_segments(self.results.defs())
     }
 
     /// The spec of inherent attribute `name`.

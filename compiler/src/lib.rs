@@ -24,7 +24,9 @@ pub mod verifier;
 pub use attributes::{AttrKind, Attribute, DenseData, NamedAttr};
 pub use context::Context;
 pub use diagnostics::{Diagnostic, Severity, SourceMgr};
-pub use dialect::{Arity, AttrConstraint, AttrSpec, Dialect, DialectRegistry, OpDef, Trait};
+pub use dialect::{
+    Arity, AttrConstraint, AttrSpec, Dialect, DialectRegistry, OpDef, Trait, TypeConstraint, ValueDef,
+};
 pub use ir::{BlockId, Ir, OpId, OperationState, RegionId, ValueId};
 pub use module::Module;
 pub use owned_context::OwnedContext;

@@ -7,6 +7,7 @@
 
 use crate::attributes::Attribute;
 use crate::context::Context;
+use crate::dialect::effects::effects_allow_erasure;
 use crate::dialect::{FoldResult, Trait};
 use crate::ir::{Ir, OpId, OperationState, ValueId, WalkOrder};
 
@@ -200,12 +201,15 @@ pub fn apply_patterns_greedily<'c>(
     stats
 }
 
-/// Whether `op` is pure, has no regions, and none of its results is used.
+/// Whether `op` can be erased unobservably: a registered non-terminator without regions, none
+/// of whose results is used, whose memory effects are known and at most read memory or
+/// allocate its own results (see [`effects_allow_erasure`]). Ops that write or free, and ops
+/// with unknown effects (unregistered ones among them), are never trivially dead.
 pub fn is_trivially_dead(ir: &Ir<'_>, op: OpId) -> bool {
-    let data = ir.op(op);
-    data.def.is_some_and(|d| d.has_trait(Trait::Pure) && !d.has_trait(Trait::Terminator))
+    ir.op(op).def.is_some_and(|d| !d.has_trait(Trait::Terminator))
         && ir.regions(op).is_empty()
         && ir.results(op).iter().all(|&r| ir.uses(r).is_empty())
+        && effects_allow_erasure(ir, op)
 }
 
 /// The constant value of `v`, when it is the result of a constant-like op.

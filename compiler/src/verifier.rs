@@ -3,14 +3,18 @@
 //! Invariants checked, for every op nested under the root (iteratively, so nesting depth is
 //! unbounded):
 //! 1. what the op's declaration implies: operand, result, region and successor counts, required
-//!    inherent attributes and their constraints, the required parent op;
+//!    inherent attributes and their constraints, the required parent op; for named operands
+//!    and results, the group sizes (`operandSegmentSizes` / `resultSegmentSizes` when more
+//!    than one group varies), each value's type constraint and the constraints relating
+//!    groups (first failure per op, as MLIR's generated verifiers);
 //! 2. traits: a `Terminator` ends its block; blocks of registered ops that need terminators
 //!    end in one; `SingleBlock` regions have at most one block; `IsolatedFromAbove` regions use
 //!    no value defined outside;
 //! 3. successors name blocks of the same region;
 //! 4. dominance: every operand is defined before its use — earlier in the same block, or in a
 //!    block that dominates the use's block, or in an enclosing region (graph regions, such as a
-//!    module body, are exempt);
+//!    module body, are exempt); the error has a note at the definition, as MLIR's
+//!    (`operand defined here (op in the same block)`);
 //! 5. the op's own verifier hook, when 1-4 found nothing wrong with the op.
 //!
 //! Every failure becomes a located [`Diagnostic`] in MLIR's words (`'func.return' op has 1
@@ -23,6 +27,7 @@ use crate::dialect::{OpDef, Trait};
 use crate::ir::{BlockId, Ir, OpId, RegionId, SecondaryMap, ValueDef, WalkOrder};
 
 mod dominance;
+mod signature;
 
 use dominance::DominanceInfo;
 
@@ -64,8 +69,7 @@ impl<'c> Verifier<'_, 'c> {
     }
 
     fn error(&mut self, op: OpId, message: String) {
-        let data = self.ir.op(op);
-        self.errors.push(Diagnostic::error(data.loc, format!("'{}' op {message}", data.name)));
+        self.errors.push(Diagnostic::op_error(self.ir, op, message));
     }
 
     fn verify_op(&mut self, op: OpId) {
@@ -82,8 +86,8 @@ impl<'c> Verifier<'_, 'c> {
             return;
         }
         if let Some(hook) = self.ir.op(op).def.and_then(|d| d.verify) {
-            if let Err(message) = hook(self.ctx, self.ir, op) {
-                self.error(op, message);
+            if let Err(diagnostic) = hook(self.ctx, self.ir, op) {
+                self.errors.push(diagnostic);
             }
         }
     }
@@ -96,10 +100,15 @@ impl<'c> Verifier<'_, 'c> {
             ("regions", def.regions, ir.regions(op).len()),
             ("successors", def.successors, ir.successors(op).len()),
         ];
+        let mut counts_hold = true;
         for (what, arity, n) in counts {
             if !arity.accepts(n) {
+                counts_hold = false;
                 self.error(op, format!("expected {} {what}, but found {n}", arity.describe()));
             }
+        }
+        if let Some(message) = counts_hold.then(|| signature::verify_signature(ir, op, def)).flatten() {
+            self.error(op, message);
         }
         for spec in def.attrs {
             match ir.attr(op, spec.name) {
@@ -181,7 +190,7 @@ impl<'c> Verifier<'_, 'c> {
                 ValueDef::BlockArg { block, .. } => Some(block),
             };
             let Some(def_region) = def_block.and_then(|b| ir.parent_region(b)) else {
-                self.error(op, format!("operand #{i} does not dominate this use"));
+                self.dominance_error(op, i);
                 continue;
             };
             // Find the ancestor of `op` that sits in the defining region, noting isolation.
@@ -209,8 +218,72 @@ impl<'c> Verifier<'_, 'c> {
                 continue;
             }
             if !found || !self.dominates(v, user, def_region) {
-                self.error(op, format!("operand #{i} does not dominate this use"));
+                self.dominance_error(op, i);
             }
+        }
+    }
+
+    /// `operand #i does not dominate this use`, with a note at the definition saying where it
+    /// is relative to the use, in MLIR's words.
+    fn dominance_error(&mut self, op: OpId, i: usize) {
+        let ir = self.ir;
+        let v = ir.operands(op)[i];
+        let mut d = Diagnostic::error(ir.op(op).loc, format!("operand #{i} does not dominate this use"));
+        let use_block = ir.parent_block(op);
+        let (def_block, note_loc, what) = match ir.value(v).def {
+            ValueDef::Result { op: def, .. } => {
+                (ir.parent_block(def), ir.op(def).loc, "operand defined here")
+            }
+            ValueDef::BlockArg { block, .. } => {
+                let owner = ir.parent_region(block).and_then(|r| ir.region_owner(r));
+                (
+                    Some(block),
+                    owner.map_or(self.ctx.unknown_loc(), |o| ir.op(o).loc),
+                    "operand defined as a block argument",
+                )
+            }
+        };
+        if let (Some(ub), Some(db)) = (use_block, def_block) {
+            let (ur, dr) = (ir.parent_region(ub), ir.parent_region(db));
+            let place = if ub == db {
+                "in the same block"
+            } else if ur == dr {
+                "in the same region"
+            } else if self.is_proper_ancestor(dr, ur) {
+                "in a parent region"
+            } else if self.is_proper_ancestor(ur, dr) {
+                "in a child region"
+            } else {
+                "neither in a parent nor in a child region"
+            };
+            let note = match ir.value(v).def {
+                // MLIR: "(op is neither ...)", but "(block #1 neither ...)".
+                ValueDef::Result { .. } if place.starts_with("neither") => format!("{what} (op is {place})"),
+                ValueDef::Result { .. } => format!("{what} (op {place})"),
+                ValueDef::BlockArg { .. } => {
+                    let index = dr.map_or(0, |r| ir.region_blocks(r).position(|b| b == db).unwrap_or(0));
+                    format!("{what} (block #{index} {place})")
+                }
+            };
+            d = d.with_note(note_loc, note);
+        }
+        self.errors.push(d);
+    }
+
+    /// Whether region `ancestor` strictly encloses region `region`.
+    fn is_proper_ancestor(&self, ancestor: Option<RegionId>, region: Option<RegionId>) -> bool {
+        let ir = self.ir;
+        let (Some(ancestor), Some(mut r)) = (ancestor, region) else { return false };
+        loop {
+            let Some(up) =
+                ir.region_owner(r).and_then(|o| ir.parent_block(o)).and_then(|b| ir.parent_region(b))
+            else {
+                return false;
+            };
+            if up == ancestor {
+                return true;
+            }
+            r = up;
         }
     }
 

@@ -94,9 +94,56 @@ fn verifier_reports_uses_before_definitions() {
     ir.append_op(block, a);
     let errors = verify(&ctx, &ir, f).unwrap_err();
     assert_eq!(errors.len(), 1);
-    assert_eq!(errors[0].message, "'t.b' op operand #0 does not dominate this use");
+    // MLIR's wording: no op prefix, and a note at the definition saying where it is.
+    assert_eq!(errors[0].message, "operand #0 does not dominate this use");
+    assert_eq!(errors[0].notes.len(), 1);
+    assert_eq!(errors[0].notes[0].message, "operand defined here (op in the same block)");
     ir.move_op_before(a, b);
     assert!(verify(&ctx, &ir, f).is_ok());
+}
+
+#[test]
+fn dominance_note_says_where_the_definition_is() {
+    let arena = Bump::new();
+    let ctx = Context::new(&arena, kiln_compiler::DialectRegistry::new());
+    let mut ir = Ir::new();
+    // `t.w` has two regions of two blocks each (so both have SSA dominance); a value defined
+    // in the first and used in the second is in neither a parent nor a child region.
+    let mut s = OperationState::new(ctx.intern_str("t.w"), None, ctx.unknown_loc());
+    s.num_regions = 2;
+    let w = ir.create_op(s);
+    let mut entries = Vec::new();
+    for r in 0..2 {
+        let region = ir.regions(w)[r];
+        let entry = ir.create_block();
+        ir.append_block(region, entry);
+        let second = ir.create_block();
+        ir.append_block(region, second);
+        entries.push(entry);
+    }
+    let a = op(&ctx, &mut ir, "t.a", &[], 1);
+    ir.append_op(entries[0], a);
+    let va = ir.results(a)[0];
+    let b = op(&ctx, &mut ir, "t.b", &[va], 0);
+    ir.append_op(entries[1], b);
+    let errors = verify(&ctx, &ir, w).unwrap_err();
+    assert_eq!(errors[0].message, "operand #0 does not dominate this use");
+    assert_eq!(
+        errors[0].notes[0].message,
+        "operand defined here (op is neither in a parent nor in a child region)"
+    );
+    // A block argument of the second block of the first region, used in its entry block.
+    let arg_block = ir.next_block(entries[0]).unwrap();
+    let x = ir.add_block_arg(arg_block, ctx.index_type(), None);
+    ir.set_operands(b, &[]);
+    let c = op(&ctx, &mut ir, "t.c", &[x], 0);
+    ir.append_op(entries[0], c);
+    let errors = verify(&ctx, &ir, w).unwrap_err();
+    assert_eq!(errors.len(), 1);
+    assert_eq!(
+        errors[0].notes[0].message,
+        "operand defined as a block argument (block #1 in the same region)"
+    );
 }
 
 /// Every use recorded by a value is an operand pointing back at it, and every operand is

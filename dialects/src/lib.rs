@@ -5,6 +5,7 @@ pub mod builtin;
 pub mod func;
 pub mod fused;
 pub mod hl;
+pub mod memref;
 
 use kiln_compiler::DialectRegistry;
 
@@ -15,5 +16,6 @@ pub fn all_dialects() -> DialectRegistry {
     registry.register(&func::FUNC);
     registry.register(&hl::HL);
     registry.register(&fused::FUSED);
+    registry.register(&memref::MEMREF);
     registry
 }

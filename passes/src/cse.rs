@@ -1,24 +1,27 @@
 //! `cse`: common subexpression elimination.
 //!
-//! Rewrites: when two `Pure`, region-free ops have the same name, properties, attributes,
-//! operands and result types, and the first dominates the second, the second's uses are
-//! redirected to the first and it is erased.
+//! Rewrites: when two region-free, non-terminator ops without memory effects (`Pure`, or an
+//! empty declared effect list) have the same name, properties, attributes, operands and result
+//! types, and the first dominates the second, the second's uses are redirected to the first and
+//! it is erased. Ops that only read memory are not merged either (a write may come between
+//! them; MLIR merges them when none does in the same block, this pass keeps it simple).
 //! Assumes: verified IR. Scoping follows dominance conservatively: an op is visible in the rest
 //! of its block and in regions nested there (not across an `IsolatedFromAbove` boundary); blocks
 //! other than a region's entry see only what encloses the region. The walk keeps an explicit
 //! stack, so nesting depth is unbounded.
-//! Guarantees: verified IR computing the same values; ops with side effects or of unregistered
-//! dialects are never merged.
+//! Guarantees: verified IR computing the same values; ops with any memory effect, with unknown
+//! effects, or of unregistered dialects are never merged.
 
 use std::collections::HashMap;
 
+use kiln_compiler::dialect::effects::is_memory_effect_free;
 use kiln_compiler::{Attribute, BlockId, Ir, OpId, Trait, Type, ValueId};
 
 kiln_compiler::declare_pass! {
     struct Cse;
     name: "cse",
     summary: "Eliminate common sub-expressions",
-    description: "Merges identical pure operations where the first dominates the second.",
+    description: "Merges identical effect-free operations where the first dominates the second.",
 
     fn run(&mut self, cx, root) {
         let n = eliminate(cx.ir, root);
@@ -38,8 +41,9 @@ struct Key<'c> {
 
 fn key<'c>(ir: &Ir<'c>, op: OpId) -> Option<Key<'c>> {
     let data = ir.op(op);
-    let pure = data.def.is_some_and(|d| d.has_trait(Trait::Pure) && !d.has_trait(Trait::Terminator));
-    if !pure || !ir.regions(op).is_empty() {
+    let mergeable =
+        data.def.is_some_and(|d| !d.has_trait(Trait::Terminator)) && is_memory_effect_free(ir, op);
+    if !mergeable || !ir.regions(op).is_empty() {
         return None;
     }
     Some(Key {

@@ -1,9 +1,11 @@
 //! `dce`: dead code elimination.
 //!
-//! Rewrites: erases every op that is `Pure`, has no regions, is not a terminator, and whose
-//! results are all unused — repeatedly, so whole dead chains disappear (a worklist over
+//! Rewrites: erases every op that has no regions, is not a terminator, whose results are all
+//! unused, and whose memory effects are known and at most reads (or allocations of its own
+//! results) — `Pure` ops, loads — repeatedly, so whole dead chains disappear (a worklist over
 //! operand definitions, not recursion).
-//! Assumes: verified IR. Ops of unregistered dialects may have side effects and are kept.
+//! Assumes: verified IR. Ops with write or free effects, ops with unknown effects and ops of
+//! unregistered dialects (which may have any effect) are kept.
 //! Guarantees: only unobservable ops are removed; the IR still verifies.
 
 use kiln_compiler::rewrite::is_trivially_dead;
@@ -12,8 +14,8 @@ use kiln_compiler::{ir::WalkOrder, OpId};
 kiln_compiler::declare_pass! {
     struct Dce;
     name: "dce",
-    summary: "Erase pure operations whose results are unused",
-    description: "Removes side-effect-free ops without uses, iterating over dead chains.",
+    summary: "Erase unused operations whose effects are unobservable",
+    description: "Removes ops without uses that at most read memory, iterating over dead chains.",
 
     fn run(&mut self, cx, root) {
         let n = erase_dead(cx.ir, root);

@@ -3,7 +3,7 @@
 mod syntax;
 mod verify;
 
-use kiln_compiler::{Arity, AttrConstraint, AttrSpec, Dialect, OpDef, Trait};
+use kiln_compiler::{Arity, AttrConstraint, AttrSpec, Dialect, OpDef, Trait, TypeConstraint, ValueDef};
 
 /// `func.func`: a function with a name, a signature and (unless a declaration) a body.
 ///
@@ -51,7 +51,7 @@ pub static FUNC_OP: OpDef = OpDef {
 pub static RETURN_OP: OpDef = OpDef {
     name: "func.return",
     summary: "function return operation",
-    operands: Arity::Any,
+    operands: Arity::Named(&[ValueDef::variadic("operands", TypeConstraint::Any)]),
     traits: &[Trait::Pure, Trait::Terminator, Trait::ReturnLike],
     parent: Some("func.func"),
     verify: Some(verify::verify_return),
@@ -62,13 +62,15 @@ pub static RETURN_OP: OpDef = OpDef {
 /// `func.call`: calls a function by symbol; operand and result types must match the callee's
 /// signature.
 ///
+/// It declares no memory effects, so passes assume it may have any (`dce` and `cse` keep it).
+///
 /// Custom form: `%0 = call @f(%a, %b) : (i32, i32) -> i32`.
 /// Generic form: `%0 = "func.call"(%a, %b) <{callee = @f}> : (i32, i32) -> i32`.
 pub static CALL_OP: OpDef = OpDef {
     name: "func.call",
     summary: "call operation",
-    operands: Arity::Any,
-    results: Arity::Any,
+    operands: Arity::Named(&[ValueDef::variadic("operands", TypeConstraint::Any)]),
+    results: Arity::Named(&[ValueDef::variadic("results", TypeConstraint::Any)]),
     attrs: &[
         AttrSpec { name: "callee", constraint: AttrConstraint::FlatSymbolRef, optional: false },
         AttrSpec { name: "arg_attrs", constraint: AttrConstraint::Array, optional: true },

@@ -9,7 +9,7 @@
 //!    `hl.constant`, are rejected) besides the yield;
 //! 5. the kind agrees with the body ([`check_body`]).
 
-use kiln_compiler::{Context, Ir, OpId, Trait};
+use kiln_compiler::{Context, Diagnostic, Ir, OpId, Trait};
 
 use super::kind::RegionKind;
 use crate::hl::interfaces::{hl_op, FusionCategory};
@@ -96,7 +96,12 @@ pub fn check_body(ir: &Ir<'_>, kind: RegionKind, ops: impl IntoIterator<Item = O
     }
 }
 
-pub(crate) fn verify_region<'c>(_: &Context<'c>, ir: &Ir<'c>, op: OpId) -> Result<(), String> {
+pub(crate) fn verify_region<'c>(_: &Context<'c>, ir: &Ir<'c>, op: OpId) -> Result<(), Diagnostic<'c>> {
+    check_region(ir, op).map_err(|message| Diagnostic::op_error(ir, op, message))
+}
+
+/// The first thing wrong with region op `op`, as a message without the op prefix.
+fn check_region(ir: &Ir<'_>, op: OpId) -> Result<(), String> {
     let kind_attr = ir.attr(op, "kind").and_then(|a| a.as_str()).unwrap_or_default();
     let Some(kind) = RegionKind::parse(kind_attr) else {
         return Err(format!(

@@ -1,13 +1,18 @@
 //! The one verifier shared by every `hl` op: operand element types as the op's interface
 //! allows, and the declared result type compatible with the inferred one.
 
-use kiln_compiler::{Context, Ir, OpId};
+use kiln_compiler::{Context, Diagnostic, Ir, OpId};
 
 use super::accessors::tensor_parts;
 use super::infer::{compatible, InferInput};
 use super::interfaces::{hl_op, DTypes};
 
-pub(crate) fn verify_hl<'c>(ctx: &Context<'c>, ir: &Ir<'c>, op: OpId) -> Result<(), String> {
+pub(crate) fn verify_hl<'c>(ctx: &Context<'c>, ir: &Ir<'c>, op: OpId) -> Result<(), Diagnostic<'c>> {
+    check(ctx, ir, op).map_err(|message| Diagnostic::op_error(ir, op, message))
+}
+
+/// The first thing wrong with `op`, as a message without the op prefix.
+fn check<'c>(ctx: &Context<'c>, ir: &Ir<'c>, op: OpId) -> Result<(), String> {
     let Some(h) = hl_op(ir, op) else { return Ok(()) };
     let operands: Vec<_> = ir.operands(op).iter().map(|&v| ir.value_type(v)).collect();
     for (i, &t) in operands.iter().enumerate() {

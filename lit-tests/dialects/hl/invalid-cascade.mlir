@@ -82,7 +82,7 @@ func.func @padding_kind(%x: tensor<1x4x8x8xf32>, %w: tensor<4x4x3x3xf32>) {
 
 func.func @concat_no_operands() {
   // Also reported today: expected operand #0.
-  // expected-error @+1 {{'hl.concat' op expected at least 1 operands, but found 0}}
+  // expected-error @+1 {{'hl.concat' op expected 1 or more operands, but found 0}}
   %0 = "hl.concat"() <{axis = 0 : i64}> : () -> tensor<4xf32>
   return
 }

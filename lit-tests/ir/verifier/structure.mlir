@@ -1,10 +1,12 @@
 // RUN: %kiln-opt %s --split-input-file --verify-diagnostics --allow-unregistered-dialect
-// Structural verifier errors: dominance, terminators, isolation, parents. (Kiln attaches
-// fewer notes than MLIR: no "operand defined here"; a note on the op missing a terminator.)
+// Structural verifier errors: dominance (with MLIR's note at the definition), terminators,
+// isolation, parents. (Kiln attaches a note on the op missing a terminator, which MLIR does
+// not; MLIR's "see current operation" notes are not emitted.)
 
 func.func @use_before_def() {
   // expected-error @+1 {{operand #0 does not dominate this use}}
   "unk.use"(%0) : (i32) -> ()
+  // expected-note @+1 {{operand defined here (op in the same block)}}
   %0 = "unk.def"() : () -> i32
   return
 }
@@ -14,6 +16,7 @@ func.func @use_before_def() {
 func.func @def_in_other_branch(%c: i1) {
   "unk.cond_br"(%c) [^bb1, ^bb2] : (i1) -> ()
 ^bb1:
+  // expected-note @+1 {{operand defined here (op in the same region)}}
   %0 = "unk.def"() : () -> i32
   "unk.br"() [^bb3] : () -> ()
 ^bb2:
@@ -66,6 +69,22 @@ func.func @isolation(%arg0: i32) {
 ^bb1:
   // expected-error @+1 {{operand #0 does not dominate this use}}
   "test.use"(%w) : (i8) -> ()
+  // expected-note @+1 {{operand defined here (op in the same block)}}
   %w = "test.def"() : () -> i8
   "test.end"() : () -> ()
 }) : () -> ()
+
+// -----
+
+// A block argument of a block that does not dominate the use: the note is at the op owning
+// the region.
+// expected-note @+1 {{operand defined as a block argument (block #1 in the same region)}}
+func.func @block_arg_elsewhere(%c: i1) {
+  "unk.cond_br"(%c) [^bb1, ^bb2] : (i1) -> ()
+^bb1(%x: i32):
+  "unk.br"() [^bb2] : () -> ()
+^bb2:
+  // expected-error @+1 {{operand #0 does not dominate this use}}
+  "unk.use"(%x) : (i32) -> ()
+  return
+}

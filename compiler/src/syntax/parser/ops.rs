@@ -246,7 +246,7 @@ impl<'a, 'c> OpAsmParser<'a, 'c> {
             if props.as_dict().is_none() {
                 return Err(ParseError::new(at, "expected a dictionary of properties"));
             }
-            if def.is_some_and(|d| d.attrs.is_empty()) {
+            if def.is_some_and(|d| !d.has_properties()) {
                 let mut s = String::new();
                 crate::syntax::type_attr::print_attr(&mut s, props, &crate::syntax::type_attr::NoAliases);
                 return Err(ParseError::new(
