@@ -73,7 +73,7 @@ impl<'a, 'c> OpAsmParser<'a, 'c> {
 
     /// Consumes punctuation (`(`, `)`, `:`, `->`, `,`, `=`, `{`, `}`, `[`, `]`, `<`, `>`) if next.
     pub fn parse_optional_punct(&mut self, punct: &str) -> bool {
-        match punct_kind(punct) {
+        match lexer::punct_kind(punct) {
             Some(kind) => self.eat(kind),
             None => false,
         }
@@ -268,27 +268,6 @@ impl<'a, 'c> OpAsmParser<'a, 'c> {
     pub fn error(&self, offset: usize, message: impl Into<String>) -> ParseError {
         ParseError::new(offset, message)
     }
-}
-
-fn punct_kind(p: &str) -> Option<TokenKind> {
-    Some(match p {
-        "(" => TokenKind::LParen,
-        ")" => TokenKind::RParen,
-        "[" => TokenKind::LSquare,
-        "]" => TokenKind::RSquare,
-        "{" => TokenKind::LBrace,
-        "}" => TokenKind::RBrace,
-        "<" => TokenKind::Less,
-        ">" => TokenKind::Greater,
-        "," => TokenKind::Comma,
-        "=" => TokenKind::Equal,
-        ":" => TokenKind::Colon,
-        "::" => TokenKind::ColonColon,
-        "->" => TokenKind::Arrow,
-        "?" => TokenKind::Question,
-        "*" => TokenKind::Star,
-        _ => return None,
-    })
 }
 
 impl<'p, 'c> OpAsmPrinter<'p, 'c> {

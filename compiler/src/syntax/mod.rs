@@ -4,6 +4,7 @@
 //! Entry points: [`parse_source`] / [`parse_bytes`] read a file into a [`Module`];
 //! [`print_module`] and [`print_op`] write IR back, generic or custom, as `mlir-opt` does.
 
+pub mod asm;
 pub mod custom;
 mod lexer;
 mod parser;

@@ -99,7 +99,7 @@ pub fn dot_block(
     let mut in_region = vec![false; g.len()];
     for (k, r) in plan.regions.iter().enumerate() {
         let _ = writeln!(out, "  subgraph cluster_{prefix}_r{} {{", first_id + k);
-        let _ = writeln!(out, "    label=\"region {} ({})\";", first_id + k, r.kind.name());
+        let _ = writeln!(out, "    label=\"region {} ({})\";", first_id + k, r.kind.keyword());
         let _ = writeln!(out, "    style=filled; color=lightgrey;");
         for &m in &r.members {
             in_region[m as usize] = true;

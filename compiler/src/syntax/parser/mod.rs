@@ -26,29 +26,7 @@ pub(crate) use ops::RegionBody;
 pub use values::UseRef as UnresolvedOperand;
 pub(crate) use values::ValueScopes;
 
-/// A parse error: a byte offset, a message and notes at other offsets.
-#[derive(Clone, Debug)]
-pub struct ParseError {
-    /// Byte offset the error points at.
-    pub offset: usize,
-    /// The message (MLIR's wording).
-    pub message: String,
-    /// Related places: offset and message.
-    pub notes: Vec<(usize, String)>,
-}
-
-impl ParseError {
-    /// An error at `offset`.
-    pub fn new(offset: usize, message: impl Into<String>) -> Self {
-        ParseError { offset, message: message.into(), notes: Vec::new() }
-    }
-
-    /// Attaches a note at `offset`.
-    pub fn with_note(mut self, offset: usize, message: impl Into<String>) -> Self {
-        self.notes.push((offset, message.into()));
-        self
-    }
-}
+pub use crate::syntax::asm::{PResult, ParseError};
 
 impl From<SyntaxError> for ParseError {
     fn from(e: SyntaxError) -> Self {
@@ -56,8 +34,6 @@ impl From<SyntaxError> for ParseError {
     }
 }
 
-/// The result of a parsing step.
-pub type PResult<T> = Result<T, ParseError>;
 
 /// What an op or block argument location waits for: a `loc(#alias)` defined later in the file.
 enum LocTarget {

@@ -273,23 +273,15 @@ pub fn eval_op(ir: &Ir<'_>, op: OpId, x: &[Tensor]) -> Result<Tensor, String> {
         "round" => unary(UnaryOp::Round),
         "sign" => unary(UnaryOp::Sign),
         "gelu" => {
-            let tanh = ir.attr(op, "approximate").and_then(|a| a.as_str()) == Some(b"tanh");
-            unary(UnaryOp::Gelu(if tanh { GeluApprox::Tanh } else { GeluApprox::None }))
+            let approx = ir.attr(op, "approximate").and_then(GeluApprox::of).unwrap_or(GeluApprox::None);
+            unary(UnaryOp::Gelu(approx))
         }
         "cast" => {
             let to = result_elem.and_then(dtype_of).ok_or("unsupported result element type")?;
             Ok(k::cast(&x[0], to))
         }
         "cmp" => {
-            let pred = match ir.attr(op, "predicate").and_then(|a| a.as_str()).unwrap_or(b"") {
-                b"eq" => CmpOp::Eq,
-                b"ne" => CmpOp::Ne,
-                b"lt" => CmpOp::Lt,
-                b"le" => CmpOp::Le,
-                b"gt" => CmpOp::Gt,
-                b"ge" => CmpOp::Ge,
-                other => return Err(format!("unknown predicate \"{}\"", String::from_utf8_lossy(other))),
-            };
+            let pred = ir.attr(op, "predicate").and_then(CmpOp::of).ok_or("expected a #hl.cmp<...> predicate")?;
             e(k::compare(pred, &x[0], &x[1]))
         }
         "select" => e(k::select(&x[0], &x[1], &x[2])),
