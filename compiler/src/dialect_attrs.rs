@@ -28,7 +28,7 @@ use std::hash::{Hash, Hasher};
 use crate::attributes::{AttrKind, Attribute};
 use crate::context::Context;
 use crate::syntax::asm::{DialectAsmParser, PResult};
-use crate::syntax::type_attr::DialectAsmPrinter;
+pub use crate::syntax::type_attr::DialectAsmPrinter;
 use crate::types::{Type, TypeKind};
 
 /// Parses the parameters of a dialect attribute or type: everything between `<` and `>`
