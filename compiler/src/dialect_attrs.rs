@@ -128,13 +128,19 @@ impl AttrDef {
     /// How an op verifier names the expected value: `comparison predicate #hl.cmp<eq|ne>`.
     pub fn describe(&self) -> String {
         match self.syntax {
-            ParamSyntax::Enum(cases) => format!("{} `{}<{}>`", self.summary, self.full_name(), cases.join("|")),
+            ParamSyntax::Enum(cases) => {
+                format!("{} `{}<{}>`", self.summary, self.full_name(), cases.join("|"))
+            }
             ParamSyntax::Custom { .. } => format!("{} `{}<...>`", self.summary, self.full_name()),
         }
     }
 }
 
-fn check_params(syntax: &ParamSyntax, verify: Option<VerifyParamsFn>, params: &[Attribute<'_>]) -> Result<(), String> {
+fn check_params(
+    syntax: &ParamSyntax,
+    verify: Option<VerifyParamsFn>,
+    params: &[Attribute<'_>],
+) -> Result<(), String> {
     if let ParamSyntax::Enum(cases) = syntax {
         let ok = matches!(params, [p] if p.as_int().is_some_and(|i| (0..cases.len() as i128).contains(&i)));
         if !ok {
@@ -146,7 +152,11 @@ fn check_params(syntax: &ParamSyntax, verify: Option<VerifyParamsFn>, params: &[
 
 impl<'c> Context<'c> {
     /// The dialect attribute `def<params>`, after its checks.
-    pub fn dialect_attr(&self, def: &'static AttrDef, params: &[Attribute<'c>]) -> Result<Attribute<'c>, String> {
+    pub fn dialect_attr(
+        &self,
+        def: &'static AttrDef,
+        params: &[Attribute<'c>],
+    ) -> Result<Attribute<'c>, String> {
         def.check(params)?;
         let params = self.alloc_slice(params);
         Ok(self.attr(AttrKind::Dialect { def, params }))

@@ -150,7 +150,10 @@ fn enum_attributes_are_interned_once_per_case() {
     let p3 = ctx.dialect_attr(&PAIR, &[one, Space::Gm.attr(&ctx)]).unwrap();
     assert_eq!(p1, p2);
     assert_ne!(p1, p3);
-    assert_eq!(ctx.dialect_attr(&PAIR, &[one]).unwrap_err(), "invalid attribute #tdl.pair: expected 2 parameters, got 1");
+    assert_eq!(
+        ctx.dialect_attr(&PAIR, &[one]).unwrap_err(),
+        "invalid attribute #tdl.pair: expected 2 parameters, got 1"
+    );
 }
 
 #[test]
@@ -169,7 +172,8 @@ fn parsed_values_are_the_built_ones() {
     assert_eq!(attr("b"), Space::Gm.attr(&ctx));
     let (def, params) = attr("e").as_dialect().unwrap();
     assert_eq!(def, &PAIR);
-    let buf = ctx.dialect_type(&BUF, &[ctx.type_attr(ctx.int_type(8)), ctx.int_attr(2, ctx.int_type(64))]).unwrap();
+    let buf =
+        ctx.dialect_type(&BUF, &[ctx.type_attr(ctx.int_type(8)), ctx.int_attr(2, ctx.int_type(64))]).unwrap();
     assert_eq!(params, &[Space::Gm.attr(&ctx), ctx.type_attr(buf)]);
     let mem = m.ir.value_type(m.ir.results(ops[3])[0]);
     let kiln_compiler::TypeKind::MemRef { memory_space, .. } = *mem.kind() else { panic!("a memref") };
@@ -201,7 +205,10 @@ fn hook_errors_are_located() {
         ("#tdl.spaces<ub>", "1:20: error: unknown attribute `spaces` in dialect `tdl`"),
         ("#tdl.pair<1>", "1:26: error: expected ','"),
         ("#tdl.pair<1, 2, 3>", "1:29: error: expected '>'"),
-        ("#tdl.pair<1, !tdl.buf<f32, 0>>", "1:28: error: invalid type !tdl.buf: expected an element type and a positive count"),
+        (
+            "#tdl.pair<1, !tdl.buf<f32, 0>>",
+            "1:28: error: invalid type !tdl.buf: expected an element type and a positive count",
+        ),
         ("#tdl.pair<1, !tdl.buf<f32, x>>", "1:42: error: expected integer value"),
         ("#tdl.pair<1, tensor<>>", "1:35: error: expected non-function type"),
     ];
@@ -220,7 +227,10 @@ fn unregistered_dialects_stay_opaque() {
     assert!(err.message.contains("created with unregistered dialect"), "{}", err.message);
     ctx.set_allow_unregistered(true);
     let (a, _) = TypeAttrParser::new(&ctx).parse_attr("#tdl.space<ub>", 0).unwrap();
-    assert!(matches!(a.kind(), kiln_compiler::AttrKind::Opaque { dialect: "tdl", body: "space<ub>", ty: None }));
+    assert!(matches!(
+        a.kind(),
+        kiln_compiler::AttrKind::Opaque { dialect: "tdl", body: "space<ub>", ty: None }
+    ));
     assert_eq!(a.to_string(), "#tdl.space<ub>");
 }
 

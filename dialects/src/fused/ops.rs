@@ -40,7 +40,11 @@ pub static REGION_OP: OpDef = OpDef {
     operands: Arity::Any,
     results: Arity::AtLeast(1),
     regions: Arity::Exactly(1),
-    attrs: &[AttrSpec { name: "kind", constraint: AttrConstraint::DialectAttr(&REGION_KIND), optional: false }],
+    attrs: &[AttrSpec {
+        name: "kind",
+        constraint: AttrConstraint::DialectAttr(&REGION_KIND),
+        optional: false,
+    }],
     traits: &[Trait::IsolatedFromAbove, Trait::SingleBlock],
     verify: Some(verify::verify_region),
     syntax: Some(&syntax::REGION_SYNTAX),

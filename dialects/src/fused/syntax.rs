@@ -30,8 +30,7 @@ pub static REGION_SYNTAX: CustomSyntax =
 pub static YIELD_SYNTAX: CustomSyntax =
     CustomSyntax { parse: parse_return_like, print: print_return_like, default_dialect: None };
 
-fn parse_region<'a, 'c>(p: &mut OpAsmParser<'a, 'c>, state: &mut OperationState<'c>) -> PResult<()> {
-    let ctx = p.context();
+fn parse_region<'a, 'c>(p: &mut dyn OpAsmParser<'a, 'c>, state: &mut OperationState<'c>) -> PResult<()> {
     let kind_at = p.offset();
     let kind = p.parse_optional_bare_keyword();
     p.parse_punct("(")?;
@@ -62,10 +61,10 @@ fn parse_region<'a, 'c>(p: &mut OpAsmParser<'a, 'c>, state: &mut OperationState<
     if let Some(k) = kind {
         let Some(kind) = RegionKind::from_keyword(k) else {
             return Err(
-                p.error(kind_at, format!("expected region kind 'vector', 'cube' or 'mix', but got '{k}'"))
+                p.error(kind_at, &format!("expected region kind 'vector', 'cube' or 'mix', but got '{k}'"))
             );
         };
-        state.attrs.push((ctx.intern_str("kind"), kind.attr(ctx)));
+        state.attrs.push((p.context().intern_str("kind"), kind.attr(p.context())));
         p.move_inherent(state);
     }
     let entries: Vec<EntryArg<'a, 'c>> = bindings

@@ -366,7 +366,13 @@ impl<'c> Builder<'_, '_, 'c> {
                 let ty = it.next();
                 if let Some(a) = self.dialect_attr(&sym)? {
                     return match ty {
-                        Some(t) => self.err(&t, format!("{} takes no type", a.as_dialect().map_or_else(String::new, |(d, _)| d.full_name()))),
+                        Some(t) => self.err(
+                            &t,
+                            format!(
+                                "{} takes no type",
+                                a.as_dialect().map_or_else(String::new, |(d, _)| d.full_name())
+                            ),
+                        ),
                         None => Ok(a),
                     };
                 }

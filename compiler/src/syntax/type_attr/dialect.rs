@@ -36,7 +36,13 @@ fn parts<'t>(sym: &Pair<'t, Rule>) -> Option<Parts<'t>> {
         let name = it.next()?;
         let params = it.next().map(|b| (b.as_span().start(), b.as_span().end()));
         let after = name.as_span().end();
-        return Some(Parts { namespace, mnemonic: name.as_str(), mnemonic_at: name.as_span().start(), params, after_mnemonic: after });
+        return Some(Parts {
+            namespace,
+            mnemonic: name.as_str(),
+            mnemonic_at: name.as_span().start(),
+            params,
+            after_mnemonic: after,
+        });
     }
     let body = it.next()?;
     let (start, text) = (body.as_span().start(), body.as_str());
@@ -94,7 +100,13 @@ impl<'c> Builder<'_, '_, 'c> {
     }
 
     /// Reads the parameters between the brackets with the kind's syntax.
-    fn params(&self, text: &str, p: &Parts<'_>, syntax: &ParamSyntax, name: &str) -> Result<Vec<Attribute<'c>>> {
+    fn params(
+        &self,
+        text: &str,
+        p: &Parts<'_>,
+        syntax: &ParamSyntax,
+        name: &str,
+    ) -> Result<Vec<Attribute<'c>>> {
         let (start, end) = match (p.params, syntax) {
             (Some(range), _) => range,
             (None, ParamSyntax::Enum(_)) => return Err(self.error_at(p.after_mnemonic, "expected '<'")),

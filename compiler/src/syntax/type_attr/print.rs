@@ -112,7 +112,8 @@ impl<'c> Printer<'_, '_, 'c> {
                 self.out.push_str(case.copied().unwrap_or_default());
             }
             ParamSyntax::Custom { print, .. } => {
-                let mut p = DialectAsmPrinter { inner: Printer { out: &mut *self.out, aliases: self.aliases } };
+                let mut p =
+                    DialectAsmPrinter { inner: Printer { out: &mut *self.out, aliases: self.aliases } };
                 print(&mut p, params);
             }
         }
@@ -216,7 +217,9 @@ impl<'c> Printer<'_, '_, 'c> {
                 self.ty(elem);
                 self.out.push('>');
             }
-            TypeKind::Dialect { def, params } => self.dialect_kind('!', def.dialect, def.name, &def.syntax, params),
+            TypeKind::Dialect { def, params } => {
+                self.dialect_kind('!', def.dialect, def.name, &def.syntax, params)
+            }
             TypeKind::Opaque { dialect, body } => dialect_symbol(self.out, '!', dialect, body),
         }
     }

@@ -281,7 +281,8 @@ pub fn eval_op(ir: &Ir<'_>, op: OpId, x: &[Tensor]) -> Result<Tensor, String> {
             Ok(k::cast(&x[0], to))
         }
         "cmp" => {
-            let pred = ir.attr(op, "predicate").and_then(CmpOp::of).ok_or("expected a #hl.cmp<...> predicate")?;
+            let pred =
+                ir.attr(op, "predicate").and_then(CmpOp::of).ok_or("expected a #hl.cmp<...> predicate")?;
             e(k::compare(pred, &x[0], &x[1]))
         }
         "select" => e(k::select(&x[0], &x[1], &x[2])),
