@@ -216,6 +216,14 @@ pub enum AttrKind<'c> {
         /// The strides.
         strides: &'c [i64],
     },
+    /// An attribute kind that a registered dialect defines: `#hl.cmp<lt>` (see
+    /// [`dialect_attrs`](crate::dialect_attrs)).
+    Dialect {
+        /// The kind's declaration.
+        def: &'static crate::dialect_attrs::AttrDef,
+        /// Its parameters.
+        params: &'c [Attribute<'c>],
+    },
     /// An attribute of a dialect that is not registered, kept verbatim: `#foo.bar<1>` has
     /// dialect `foo` and body `bar<1>`.
     Opaque {

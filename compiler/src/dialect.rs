@@ -27,6 +27,7 @@ use indexmap::IndexMap;
 use crate::attributes::Attribute;
 use crate::context::Context;
 use crate::diagnostics::Diagnostic;
+use crate::dialect_attrs::{AttrDef, TypeDef};
 use crate::ir::{Ir, OpId};
 use crate::rewrite::PatternSet;
 use crate::syntax::custom::CustomSyntax;
@@ -150,6 +151,8 @@ pub enum AttrConstraint {
     Bool,
     /// A float attribute.
     Float,
+    /// An attribute of a dialect-defined kind (an enum attribute such as `#hl.cmp<lt>`).
+    DialectAttr(&'static AttrDef),
 }
 
 impl AttrConstraint {
@@ -173,12 +176,13 @@ impl AttrConstraint {
                 matches!(attr.kind(), K::Integer { ty, .. } if ty.bit_width() == Some(1) && ty.is_integer())
             }
             AttrConstraint::Float => matches!(attr.kind(), K::Float { .. }),
+            AttrConstraint::DialectAttr(def) => attr.as_dialect().is_some_and(|(d, _)| d == def),
         }
     }
 
     /// The MLIR-style description used in messages.
-    pub fn describe(self) -> &'static str {
-        match self {
+    pub fn describe(self) -> String {
+        let text = match self {
             AttrConstraint::Any => "any attribute",
             AttrConstraint::String => "string attribute",
             AttrConstraint::FunctionType => "type attribute of function type",
@@ -190,7 +194,9 @@ impl AttrConstraint {
             AttrConstraint::Unit => "unit attribute",
             AttrConstraint::Bool => "bool attribute",
             AttrConstraint::Float => "float attribute",
-        }
+            AttrConstraint::DialectAttr(def) => return def.describe(),
+        };
+        text.to_string()
     }
 }
 
@@ -317,7 +323,7 @@ impl OpDef {
     }
 }
 
-/// A dialect: a namespace and its ops.
+/// A dialect: a namespace, its ops and the attribute and type kinds it defines.
 #[derive(Debug)]
 pub struct Dialect {
     /// The namespace (`func`, `hl`).
@@ -326,6 +332,10 @@ pub struct Dialect {
     pub summary: &'static str,
     /// Its ops.
     pub ops: &'static [&'static OpDef],
+    /// The attribute kinds it defines (`#hl.cmp<...>`).
+    pub attrs: &'static [&'static AttrDef],
+    /// The type kinds it defines.
+    pub types: &'static [&'static TypeDef],
     /// Builds constants for folding.
     pub materialize_constant: Option<MaterializeFn>,
     /// Canonicalization patterns that concern the dialect as a whole (not one op).
@@ -337,6 +347,18 @@ pub struct Dialect {
 pub struct DialectRegistry {
     dialects: IndexMap<&'static str, &'static Dialect>,
     ops: IndexMap<&'static str, &'static OpDef>,
+}
+
+impl Dialect {
+    /// The attribute kind named `name` (`cmp` for `#hl.cmp<...>`).
+    pub fn attr_def(&self, name: &str) -> Option<&'static AttrDef> {
+        self.attrs.iter().copied().find(|d| d.name == name)
+    }
+
+    /// The type kind named `name`.
+    pub fn type_def(&self, name: &str) -> Option<&'static TypeDef> {
+        self.types.iter().copied().find(|d| d.name == name)
+    }
 }
 
 impl DialectRegistry {

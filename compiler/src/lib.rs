@@ -11,6 +11,7 @@ pub mod attributes;
 pub mod context;
 pub mod diagnostics;
 pub mod dialect;
+pub mod dialect_attrs;
 pub mod ir;
 pub mod module;
 pub mod owned_context;
@@ -27,6 +28,7 @@ pub use diagnostics::{Diagnostic, Severity, SourceMgr};
 pub use dialect::{
     Arity, AttrConstraint, AttrSpec, Dialect, DialectRegistry, OpDef, Trait, TypeConstraint, ValueDef,
 };
+pub use dialect_attrs::{AttrDef, ParamSyntax, TypeDef};
 pub use ir::{BlockId, Ir, OpId, OperationState, RegionId, ValueId};
 pub use module::Module;
 pub use owned_context::OwnedContext;

@@ -2,7 +2,8 @@
 //!
 //! The set is MLIR's builtin type system: integers of any width and signedness, `index`, the
 //! float formats, `complex`, `tuple`, `none`, function types, ranked and unranked tensors and
-//! memrefs, vectors with scalable dims, and opaque types of dialects that are not registered
+//! memrefs, vectors with scalable dims, the types registered dialects define
+//! ([`TypeKind::Dialect`]), and opaque types of dialects that are not registered
 //! (`!foo.bar<...>`), which are kept verbatim.
 
 use std::fmt;
@@ -261,6 +262,14 @@ pub enum TypeKind<'c> {
         scalable: &'c [bool],
         /// Element type.
         elem: Type<'c>,
+    },
+    /// A type kind that a registered dialect defines: `!test.pair<i32, f32>` (see
+    /// [`dialect_attrs`](crate::dialect_attrs)).
+    Dialect {
+        /// The kind's declaration.
+        def: &'static crate::dialect_attrs::TypeDef,
+        /// Its parameters (a type parameter is a type attribute).
+        params: &'c [Attribute<'c>],
     },
     /// A type of a dialect that is not registered, kept verbatim: `!foo.bar<1>` has
     /// dialect `foo` and body `bar<1>`; `!foo<"x">` has body `<"x">`.

@@ -63,6 +63,8 @@ static TEST: Dialect = Dialect {
     ops: &[&SEG, &OPT, &WRITE, &READ, &ALLOC, &UNKNOWN],
     materialize_constant: None,
     canonicalize: None,
+    attrs: &[],
+    types: &[],
 };
 
 fn registry() -> DialectRegistry {

@@ -160,7 +160,7 @@ func.func @f(%a: tensor<4xf32>) -> tensor<4xf32> {
         (nonconvex, RegionKind::Vector, &[1, 0], "program order"),
         (nonconvex, RegionKind::Vector, &[], "no ops"),
         (nonconvex, RegionKind::Vector, &[3], "needs at least one"),
-        (nonconvex, RegionKind::Cube, &[0, 1], "of kind \"cube\""),
+        (nonconvex, RegionKind::Cube, &[0, 1], "of kind `cube`"),
         (&mlp, RegionKind::Vector, &[2, 3], "cannot hold cube op 'hl.matmul'"),
         (&mlp, RegionKind::Mix, &[0, 1], "composite op 'hl.bias_add'"),
     ];

@@ -270,7 +270,7 @@ func.func @fold() -> (tensor<4xf32>, tensor<2xi32>, tensor<2xi1>, tensor<2xi8>, 
   %c = hl.constant dense<[7, -7]> : tensor<2xi32>
   %d = hl.constant dense<2> : tensor<2xi32>
   %1 = hl.div %c, %d : tensor<2xi32>
-  %2 = hl.cmp %c, %d {predicate = "gt"} : tensor<2xi32>, tensor<2xi32> -> tensor<2xi1>
+  %2 = hl.cmp %c, %d {predicate = #hl.cmp<gt>} : tensor<2xi32>, tensor<2xi32> -> tensor<2xi1>
   %i = hl.constant dense<[100, -100]> : tensor<2xi8>
   %3 = hl.add %i, %i : tensor<2xi8>
   %h = hl.constant dense<[1.0, 2.0]> : tensor<2xf16>

@@ -28,13 +28,13 @@
 // CHECK:         %[[M:.*]] = hl.mul %[[S]]#0, %[[S]]#1 : tensor<4xf32>
 // CHECK-NEXT:    return %[[M]] : tensor<4xf32>
 // BACK-LABEL: func.func private @f_kernel0(
-// BACK-SAME:      attributes {fused.kernel, fused.kind = "vector"}
+// BACK-SAME:      attributes {fused.kernel, fused.kind = #fused.kind<vector>}
 // BACK-LABEL: func.func private @f_kernel1(
-// BACK-SAME:      attributes {fused.kernel, fused.kind = "vector"}
+// BACK-SAME:      attributes {fused.kernel, fused.kind = #fused.kind<vector>}
 // BACK-LABEL: func.func @f(
 // BACK-NEXT:    call @f_kernel0(
 // BACK-NEXT:    call @f_kernel1(
-func.func private @f_kernel0(%x: tensor<4xf32>, %y: tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>) attributes {fused.kernel, fused.kind = "vector"} {
+func.func private @f_kernel0(%x: tensor<4xf32>, %y: tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>) attributes {fused.kernel, fused.kind = #fused.kind<vector>} {
   %0 = hl.add %x, %y : tensor<4xf32>
   %1 = hl.exp %0 : tensor<4xf32>
   return %0, %1 : tensor<4xf32>, tensor<4xf32>
@@ -55,7 +55,7 @@ func.func @f(%a: tensor<4xf32>, %b: tensor<4xf32>) -> tensor<4xf32> {
 // CHECK:         fused.region cube
 // CHECK-LABEL: func.func @guess_missing(
 // CHECK-NEXT:    fused.region vector
-func.func private @guess_kernel0(%x: tensor<4x8xf32>, %y: tensor<8x4xf32>) -> tensor<4x4xf32> attributes {fused.kernel, fused.kind = "vector"} {
+func.func private @guess_kernel0(%x: tensor<4x8xf32>, %y: tensor<8x4xf32>) -> tensor<4x4xf32> attributes {fused.kernel, fused.kind = #fused.kind<vector>} {
   %0 = hl.matmul %x, %y : tensor<4x8xf32>, tensor<8x4xf32> -> tensor<4x4xf32>
   %1 = hl.relu %0 : tensor<4x4xf32>
   return %1 : tensor<4x4xf32>
@@ -90,7 +90,7 @@ func.func @public_kernel(%x: tensor<4x8xf32>, %y: tensor<8x4xf32>) -> tensor<4x4
   return %0 : tensor<4x4xf32>
 }
 
-func.func private @referenced_kernel(%x: tensor<4xf32>) -> tensor<4xf32> attributes {fused.kernel, fused.kind = "vector"} {
+func.func private @referenced_kernel(%x: tensor<4xf32>) -> tensor<4xf32> attributes {fused.kernel, fused.kind = #fused.kind<vector>} {
   %0 = hl.neg %x : tensor<4xf32>
   return %0 : tensor<4xf32>
 }
@@ -114,7 +114,7 @@ func.func private @plain(%x: tensor<4xf32>) -> tensor<4xf32> {
   return %0 : tensor<4xf32>
 }
 
-func.func private @bad_kernel(%x: tensor<4xf32>) -> tensor<4xf32> attributes {fused.kernel, fused.kind = "vector"} {
+func.func private @bad_kernel(%x: tensor<4xf32>) -> tensor<4xf32> attributes {fused.kernel, fused.kind = #fused.kind<vector>} {
   %0 = call @plain(%x) : (tensor<4xf32>) -> tensor<4xf32>
   return %0 : tensor<4xf32>
 }

@@ -17,13 +17,13 @@
 // Kernels come before their function, in region order; the calls take the region's operands
 // and their results replace the region's.
 // CHECK-LABEL: func.func private @two_regions_kernel0(
-// CHECK-SAME:      %[[X:.*]]: tensor<4xf32>, %[[Y:.*]]: tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>) attributes {fused.kernel, fused.kind = "vector"} {
+// CHECK-SAME:      %[[X:.*]]: tensor<4xf32>, %[[Y:.*]]: tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>) attributes {fused.kernel, fused.kind = #fused.kind<vector>} {
 // CHECK-NEXT:    %[[ADD:.*]] = hl.add %[[X]], %[[Y]] : tensor<4xf32>
 // CHECK-NEXT:    %[[EXP:.*]] = hl.exp %[[ADD]] : tensor<4xf32>
 // CHECK-NEXT:    return %[[ADD]], %[[EXP]] : tensor<4xf32>, tensor<4xf32>
 // CHECK-NEXT:  }
 // CHECK-LABEL: func.func private @two_regions_kernel1(
-// CHECK-SAME:      attributes {fused.kernel, fused.kind = "vector"}
+// CHECK-SAME:      attributes {fused.kernel, fused.kind = #fused.kind<vector>}
 // CHECK-NEXT:    hl.neg
 // CHECK-NEXT:    return
 // CHECK-LABEL: func.func @two_regions(
@@ -50,11 +50,11 @@ func.func @two_regions(%a: tensor<4xf32>, %b: tensor<4xf32>) -> tensor<4xf32> {
 // Names already taken in the module are skipped; numbering is per function.
 // CHECK-LABEL: func.func private @clash_kernel0()
 // CHECK-LABEL: func.func private @clash_kernel1(
-// CHECK-SAME:      attributes {fused.kernel, fused.kind = "mix"}
+// CHECK-SAME:      attributes {fused.kernel, fused.kind = #fused.kind<mix>}
 // CHECK:         hl.matmul
 // CHECK:         hl.relu
 // CHECK-LABEL: func.func private @clash_kernel2()
-// CHECK-SAME:      -> tensor<4x4xf32> attributes {fused.kernel, fused.kind = "vector"}
+// CHECK-SAME:      -> tensor<4x4xf32> attributes {fused.kernel, fused.kind = #fused.kind<vector>}
 // CHECK-NEXT:    hl.constant
 // CHECK-LABEL: func.func @clash(
 // CHECK:         call @clash_kernel1(
@@ -77,7 +77,7 @@ func.func @clash(%a: tensor<4x8xf32>, %b: tensor<8x4xf32>) -> tensor<4x4xf32> {
 
 // A cube region; functions without regions are left alone.
 // CHECK-LABEL: func.func private @cube_kernel0(
-// CHECK-SAME:      attributes {fused.kernel, fused.kind = "cube"}
+// CHECK-SAME:      attributes {fused.kernel, fused.kind = #fused.kind<cube>}
 // CHECK-LABEL: func.func @cube(
 // CHECK-NEXT:    call @cube_kernel0(
 // CHECK-LABEL: func.func @untouched(

@@ -154,7 +154,7 @@ func.func @gelu(%x: tensor<4xf32>) -> tensor<4xf32> {
 // CHECK-NEXT:    return %[[R]]
 // CHECK-NOT:     hl.erf
 func.func @gelu_tanh(%x: tensor<4xf32>) -> tensor<4xf32> {
-  %0 = hl.gelu %x {approximate = "tanh"} : tensor<4xf32>
+  %0 = hl.gelu %x {approximate = #hl.approx<tanh>} : tensor<4xf32>
   return %0 : tensor<4xf32>
 }
 

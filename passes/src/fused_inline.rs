@@ -6,7 +6,7 @@
 //! copy of the callee's body with `func.return` turned into `fused.yield`:
 //!
 //! ```mlir
-//! func.func private @f_kernel0(%arg0: tensor<4xf32>) -> tensor<4xf32> attributes {fused.kernel, fused.kind = "vector"} {
+//! func.func private @f_kernel0(%arg0: tensor<4xf32>) -> tensor<4xf32> attributes {fused.kernel, fused.kind = #fused.kind<vector>} {
 //!   ... return %1 : tensor<4xf32>
 //! }
 //! %0 = call @f_kernel0(%a) : (tensor<4xf32>) -> tensor<4xf32>
@@ -103,7 +103,7 @@ fn kernel_kind(ir: &Ir<'_>, func: OpId) -> Result<RegionKind, String> {
         return Err("it returns no value".into());
     }
     let summary = summarize_body(ir, ops.iter().copied())?;
-    let declared = ir.attr(func, "fused.kind").and_then(|k| RegionKind::parse(k.as_str()?));
+    let declared = ir.attr(func, "fused.kind").and_then(|k| RegionKind::of(k));
     Ok(declared.filter(|&k| check_body(ir, k, ops.iter().copied()).is_ok()).unwrap_or(summary.kind()))
 }
 
@@ -113,7 +113,7 @@ fn inline_call<'c>(ctx: &Context<'c>, ir: &mut Ir<'c>, call: OpId, callee: OpId,
     let mut state = OperationState::new(REGION_OP.name, Some(&REGION_OP), loc);
     state.operands = ir.operands(call).to_vec();
     state.result_types = ir.results(call).iter().map(|&v| ir.value_type(v)).collect();
-    let kind_attr = NamedAttr { name: ctx.intern_str("kind"), value: ctx.str_attr(kind.name().as_bytes()) };
+    let kind_attr = NamedAttr { name: ctx.intern_str("kind"), value: kind.attr(ctx) };
     state.properties = Some(ctx.dict_attr(&[kind_attr]));
     state.num_regions = 1;
     let region = ir.create_op(state);

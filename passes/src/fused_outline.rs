@@ -8,7 +8,7 @@
 //! ```mlir
 //! %0 = fused.region vector (%arg1 = %a) : (tensor<4xf32>) -> tensor<4xf32> { ... fused.yield %1 : tensor<4xf32> }
 //! // becomes
-//! func.func private @f_kernel0(%arg0: tensor<4xf32>) -> tensor<4xf32> attributes {fused.kernel, fused.kind = "vector"} {
+//! func.func private @f_kernel0(%arg0: tensor<4xf32>) -> tensor<4xf32> attributes {fused.kernel, fused.kind = #fused.kind<vector>} {
 //!   ... return %1 : tensor<4xf32>
 //! }
 //! %0 = call @f_kernel0(%a) : (tensor<4xf32>) -> tensor<4xf32>
@@ -31,7 +31,7 @@ use kiln_compiler::ir::WalkOrder;
 use kiln_compiler::symbol_table::{is_symbol_table, symbol_name, symbols};
 use kiln_compiler::{Context, Ir, NamedAttr, OpId, OperationState, Type};
 use kiln_dialects::func::{CALL_OP, FUNC_OP, RETURN_OP};
-use kiln_dialects::fused::REGION_OP;
+use kiln_dialects::fused::{RegionKind, REGION_OP};
 
 kiln_compiler::declare_pass! {
     struct Outline;
@@ -85,7 +85,7 @@ fn outline<'c>(ctx: &Context<'c>, ir: &mut Ir<'c>, func: OpId, region: OpId, nam
     let loc = ir.op(region).loc;
     let inputs: Vec<Type<'c>> = ir.operands(region).iter().map(|&v| ir.value_type(v)).collect();
     let results: Vec<Type<'c>> = ir.results(region).iter().map(|&v| ir.value_type(v)).collect();
-    let kind = ir.attr(region, "kind").unwrap_or_else(|| ctx.str_attr(b"vector"));
+    let kind = ir.attr(region, "kind").unwrap_or_else(|| RegionKind::Vector.attr(ctx));
     let named = |n: &str, value| NamedAttr { name: ctx.intern_str(n), value };
 
     let mut state = OperationState::new(FUNC_OP.name, Some(&FUNC_OP), loc);

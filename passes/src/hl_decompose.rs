@@ -22,6 +22,7 @@ use kiln_compiler::pass::{OptionKind, PassFailed, PassOptionSpec};
 use kiln_compiler::rewrite::Rewriter;
 use kiln_compiler::{Diagnostic, OpId, ValueId};
 use kiln_dialects::hl::accessors::{float_value, normalize_axis, tensor_parts};
+use kiln_dialects::hl::attrs::GeluApproximation;
 use kiln_dialects::hl::builder::HlBuilder;
 use kiln_dialects::hl::{self as hl};
 
@@ -120,7 +121,8 @@ fn expand<'c>(rw: &mut Rewriter<'_, 'c>, op: OpId, short: &str) -> Result<ValueI
     let axis_attr = ir.attr(op, "axis").and_then(|a| a.as_int()).unwrap_or(-1) as i64;
     let axis = normalize_axis(axis_attr, rank.max(1))?;
     let eps = ir.attr(op, "epsilon").and_then(float_value).unwrap_or(1e-5);
-    let approximate_tanh = ir.attr(op, "approximate").and_then(|a| a.as_str()) == Some(b"tanh");
+    let approximate_tanh =
+        ir.attr(op, "approximate").and_then(GeluApproximation::of) == Some(GeluApproximation::Tanh);
     let result_ty = ir.value_type(ir.results(op)[0]);
     let mut b = HlBuilder::new(rw, op);
     let keep = b.yes();

@@ -64,7 +64,7 @@ fn composite_program(dtype: &str, shape: &[usize], op: &str) -> String {
         "rms_norm" => (format!("%y = hl.rms_norm %x, %g : {t}, {p} -> {t}"), t.clone()),
         "bias_add" => (format!("%y = hl.bias_add %x, %b : {t}, {p} -> {t}"), t.clone()),
         "swiglu" => (format!("%y = hl.swiglu %x : {t} -> {th}"), th.clone()),
-        "gelu_tanh" => (format!("%y = hl.gelu %x {{approximate = \"tanh\"}} : {t}"), t.clone()),
+        "gelu_tanh" => (format!("%y = hl.gelu %x {{approximate = #hl.approx<tanh>}} : {t}"), t.clone()),
         other => (format!("%y = hl.{other} %x : {t}"), t.clone()),
     };
     format!("func.func @f(%x: {t}, %g: {p}, %b: {p}) -> {out} {{\n  {body}\n  return %y : {out}\n}}\n")

@@ -123,6 +123,28 @@ pub fn skip_trivia(src: &[u8], mut pos: usize) -> usize {
     }
 }
 
+/// The token kind of punctuation `p` (`(`, `->`, `::`, ...), if it is one.
+pub fn punct_kind(p: &str) -> Option<TokenKind> {
+    Some(match p {
+        "(" => TokenKind::LParen,
+        ")" => TokenKind::RParen,
+        "[" => TokenKind::LSquare,
+        "]" => TokenKind::RSquare,
+        "{" => TokenKind::LBrace,
+        "}" => TokenKind::RBrace,
+        "<" => TokenKind::Less,
+        ">" => TokenKind::Greater,
+        "," => TokenKind::Comma,
+        "=" => TokenKind::Equal,
+        ":" => TokenKind::Colon,
+        "::" => TokenKind::ColonColon,
+        "->" => TokenKind::Arrow,
+        "?" => TokenKind::Question,
+        "*" => TokenKind::Star,
+        _ => return None,
+    })
+}
+
 /// Lexes one token starting at or after `pos`.
 pub fn lex(src: &str, pos: usize) -> Token {
     let b = src.as_bytes();

@@ -39,6 +39,8 @@ pub static BUILTIN: Dialect = Dialect {
     name: "builtin",
     summary: "MLIR's builtin dialect",
     ops: &[&MODULE],
+    attrs: &[],
+    types: &[],
     materialize_constant: None,
     canonicalize: None,
 };

@@ -9,11 +9,10 @@ use kiln_compiler::OpId;
 pub static MODULE_SYNTAX: CustomSyntax =
     CustomSyntax { parse: parse_module, print: print_module, default_dialect: Some("builtin") };
 
-fn parse_module<'c>(p: &mut OpAsmParser<'_, 'c>, state: &mut OperationState<'c>) -> PResult<()> {
-    let ctx = p.context();
+fn parse_module<'a, 'c>(p: &mut dyn OpAsmParser<'a, 'c>, state: &mut OperationState<'c>) -> PResult<()> {
     if p.at_symbol() {
         let name = p.parse_symbol_name()?;
-        state.attrs.push((ctx.intern_str("sym_name"), ctx.str_attr(&name)));
+        state.attrs.push((p.context().intern_str("sym_name"), p.context().str_attr(&name)));
     }
     p.parse_optional_attr_dict_with_keyword(state)?;
     p.move_inherent(state);

@@ -87,6 +87,8 @@ pub static FUNC: Dialect = Dialect {
     name: "func",
     summary: "functions, calls and returns",
     ops: &[&FUNC_OP, &RETURN_OP, &CALL_OP],
+    attrs: &[],
+    types: &[],
     materialize_constant: None,
     canonicalize: None,
 };

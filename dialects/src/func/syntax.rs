@@ -15,7 +15,7 @@ use kiln_compiler::syntax::custom::{
     parse_return_like, print_return_like, CustomSyntax, EntryArg, OpAsmParser, OpAsmPrinter, PResult,
 };
 use kiln_compiler::types::{Type, TypeKind};
-use kiln_compiler::{Context, OpId};
+use kiln_compiler::OpId;
 
 /// `func.func (visibility)? @name(args) (-> results)? (attributes {...})? ({ body })?`.
 pub static FUNC_SYNTAX: CustomSyntax =
@@ -39,8 +39,7 @@ struct Param<'a, 'c> {
     attrs: Attribute<'c>,
 }
 
-fn parse_param<'a, 'c>(p: &mut OpAsmParser<'a, 'c>, named: bool) -> PResult<Param<'a, 'c>> {
-    let ctx = p.context();
+fn parse_param<'a, 'c>(p: &mut dyn OpAsmParser<'a, 'c>, named: bool) -> PResult<Param<'a, 'c>> {
     let mut entry = None;
     let ty = if named {
         let offset = p.offset();
@@ -52,26 +51,25 @@ fn parse_param<'a, 'c>(p: &mut OpAsmParser<'a, 'c>, named: bool) -> PResult<Para
     } else {
         p.parse_type()?
     };
-    let attrs = if p.at_lbrace() { p.parse_attribute()? } else { ctx.dict_attr(&[]) };
+    let attrs = if p.at_lbrace() { p.parse_attribute()? } else { p.context().dict_attr(&[]) };
     if let Some(e) = entry.as_mut() {
         e.loc = p.parse_optional_arg_loc()?;
     }
     Ok(Param { entry, ty, attrs })
 }
 
-fn parse_func<'c>(p: &mut OpAsmParser<'_, 'c>, state: &mut OperationState<'c>) -> PResult<()> {
-    let ctx = p.context();
+fn parse_func<'a, 'c>(p: &mut dyn OpAsmParser<'a, 'c>, state: &mut OperationState<'c>) -> PResult<()> {
     let mut props: Vec<NamedAttr<'c>> = Vec::new();
     for vis in ["private", "public", "nested"] {
         if p.parse_optional_keyword(vis) {
             props.push(NamedAttr {
-                name: ctx.intern_str("sym_visibility"),
-                value: ctx.str_attr(vis.as_bytes()),
+                name: p.context().intern_str("sym_visibility"),
+                value: p.context().str_attr(vis.as_bytes()),
             });
         }
     }
     let name = p.parse_symbol_name()?;
-    props.push(NamedAttr { name: ctx.intern_str("sym_name"), value: ctx.str_attr(&name) });
+    props.push(NamedAttr { name: p.context().intern_str("sym_name"), value: p.context().str_attr(&name) });
     p.parse_punct("(")?;
     let mut args = Vec::new();
     if !p.parse_optional_punct(")") {
@@ -97,17 +95,21 @@ fn parse_func<'c>(p: &mut OpAsmParser<'_, 'c>, state: &mut OperationState<'c>) -
                 p.parse_punct(")")?;
             }
         } else {
-            results.push(Param { entry: None, ty: p.parse_type()?, attrs: ctx.dict_attr(&[]) });
+            results.push(Param { entry: None, ty: p.parse_type()?, attrs: p.context().dict_attr(&[]) });
         }
     }
     let inputs: Vec<Type<'c>> = args.iter().map(|a| a.ty).collect();
     let outputs: Vec<Type<'c>> = results.iter().map(|r| r.ty).collect();
-    let fn_ty = ctx.function_type(&inputs, &outputs);
-    props.push(NamedAttr { name: ctx.intern_str("function_type"), value: ctx.type_attr(fn_ty) });
+    let fn_ty = p.context().function_type(&inputs, &outputs);
+    props.push(NamedAttr {
+        name: p.context().intern_str("function_type"),
+        value: p.context().type_attr(fn_ty),
+    });
     for (key, list) in [("arg_attrs", &args), ("res_attrs", &results)] {
         if list.iter().any(|a| a.attrs.as_dict().is_some_and(|d| !d.is_empty())) {
             let items: Vec<Attribute<'c>> = list.iter().map(|a| a.attrs).collect();
-            props.push(NamedAttr { name: ctx.intern_str(key), value: ctx.array_attr(&items) });
+            props
+                .push(NamedAttr { name: p.context().intern_str(key), value: p.context().array_attr(&items) });
         }
     }
     p.parse_optional_attr_dict_with_keyword(state)?;
@@ -187,8 +189,7 @@ fn print_param_attrs<'c>(p: &mut OpAsmPrinter<'_, 'c>, attrs: Option<Attribute<'
     }
 }
 
-fn parse_call<'c>(p: &mut OpAsmParser<'_, 'c>, state: &mut OperationState<'c>) -> PResult<()> {
-    let ctx: &Context<'c> = p.context();
+fn parse_call<'a, 'c>(p: &mut dyn OpAsmParser<'a, 'c>, state: &mut OperationState<'c>) -> PResult<()> {
     let callee = p.parse_symbol_name()?;
     p.parse_punct("(")?;
     let at = p.offset();
@@ -203,7 +204,7 @@ fn parse_call<'c>(p: &mut OpAsmParser<'_, 'c>, state: &mut OperationState<'c>) -
     };
     state.operands = p.resolve_operands(&operands, inputs, at)?;
     state.result_types.extend_from_slice(results);
-    state.attrs.push((ctx.intern_str("callee"), ctx.symbol_ref_attr(&callee)));
+    state.attrs.push((p.context().intern_str("callee"), p.context().symbol_ref_attr(&callee)));
     p.move_inherent(state);
     Ok(())
 }

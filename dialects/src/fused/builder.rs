@@ -102,7 +102,7 @@ pub fn build_region<'c>(
 
     // The region op, with a body block taking the inputs.
     let loc = ir.op(last).loc;
-    let kind_attr = NamedAttr { name: ctx.intern_str("kind"), value: ctx.str_attr(kind.name().as_bytes()) };
+    let kind_attr = NamedAttr { name: ctx.intern_str("kind"), value: kind.attr(ctx) };
     let mut state = OperationState::new(REGION_OP.name, Some(&REGION_OP), loc);
     state.operands = inputs.clone();
     state.result_types = outputs.iter().map(|&v| ir.value_type(v)).collect();

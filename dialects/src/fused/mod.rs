@@ -1,7 +1,7 @@
 //! The `fused` dialect: one `fused.region` is one kernel. It holds a body of fusable `hl` ops
 //! that `kiln-fuse` grouped, isolated from above (its inputs enter as block arguments, its
 //! outputs leave through `fused.yield`), and a `kind` saying which units the kernel uses
-//! (`vector`, `cube` or `mix`).
+//! (`#fused.kind<vector|cube|mix>`).
 //!
 //! ```mlir
 //! %0:2 = fused.region vector (%arg2 = %a, %arg3 = %b) : (tensor<4xf32>, tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>) {
@@ -22,7 +22,7 @@ mod syntax;
 pub mod verify;
 
 pub use builder::{build_region, region_inputs_outputs};
-pub use kind::RegionKind;
+pub use kind::{RegionKind, REGION_KIND};
 pub use ops::*;
 
 use kiln_compiler::Dialect;
@@ -32,6 +32,8 @@ pub static FUSED: Dialect = Dialect {
     name: "fused",
     summary: "fused regions of hl ops, one kernel each",
     ops: &[&REGION_OP, &YIELD_OP],
+    attrs: &[&REGION_KIND],
+    types: &[],
     materialize_constant: None,
     canonicalize: None,
 };

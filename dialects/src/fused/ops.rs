@@ -2,7 +2,7 @@
 
 use kiln_compiler::{Arity, AttrConstraint, AttrSpec, OpDef, Trait};
 
-use super::{syntax, verify};
+use super::{syntax, verify, REGION_KIND};
 
 /// `fused.region`: a kernel made of fusable `hl` ops.
 ///
@@ -12,9 +12,10 @@ use super::{syntax, verify};
 /// `fused.yield`, whose operands become the region's results (one or more). Semantically the
 /// op runs its body on its operands, exactly as the ops would run unfused.
 ///
-/// The inherent attribute `kind` says which units the kernel uses and must agree with the
-/// body: `"vector"` (no cube op), `"cube"` (only cube ops, plus layout ops and constants) or
-/// `"mix"` (at least one cube op and at least one elementwise, broadcast or reduce op).
+/// The inherent attribute `kind` (`#fused.kind<...>`) says which units the kernel uses and must
+/// agree with the body: `vector` (no cube op), `cube` (only cube ops, plus layout ops and
+/// constants) or `mix` (at least one cube op and at least one elementwise, broadcast or reduce
+/// op).
 ///
 /// Custom form (the entry arguments are bound to the inputs with `=`):
 /// ```mlir
@@ -26,7 +27,7 @@ use super::{syntax, verify};
 /// ```
 /// Generic form:
 /// ```mlir
-/// %0:2 = "fused.region"(%a, %b) <{kind = "vector"}> ({
+/// %0:2 = "fused.region"(%a, %b) <{kind = #fused.kind<vector>}> ({
 /// ^bb0(%arg2: tensor<4xf32>, %arg3: tensor<4xf32>):
 ///   %1 = "hl.add"(%arg2, %arg3) : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
 ///   %2 = "hl.exp"(%1) : (tensor<4xf32>) -> tensor<4xf32>
@@ -39,7 +40,11 @@ pub static REGION_OP: OpDef = OpDef {
     operands: Arity::Any,
     results: Arity::AtLeast(1),
     regions: Arity::Exactly(1),
-    attrs: &[AttrSpec { name: "kind", constraint: AttrConstraint::String, optional: false }],
+    attrs: &[AttrSpec {
+        name: "kind",
+        constraint: AttrConstraint::DialectAttr(&REGION_KIND),
+        optional: false,
+    }],
     traits: &[Trait::IsolatedFromAbove, Trait::SingleBlock],
     verify: Some(verify::verify_region),
     syntax: Some(&syntax::REGION_SYNTAX),

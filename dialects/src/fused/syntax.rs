@@ -10,8 +10,8 @@
 //! `fused.region` prints its kind as a keyword, then binds each entry argument to its input
 //! (`%arg = %input`, as `scf.for`'s `iter_args`), then the functional type `(inputs) ->
 //! results` (which also types the entry arguments), other attributes after `attributes`, and
-//! the body without its entry block header. A `kind` that is not one of the three keywords
-//! stays in the attribute dictionary. Ops in the body keep their dialect prefix
+//! the body without its entry block header. A `kind` that is not a `#fused.kind<...>` (invalid
+//! IR) stays in the attribute dictionary. Ops in the body keep their dialect prefix
 //! (`fused.yield`, `hl.add`): there is no default dialect inside a region.
 
 use kiln_compiler::syntax::custom::{
@@ -30,8 +30,7 @@ pub static REGION_SYNTAX: CustomSyntax =
 pub static YIELD_SYNTAX: CustomSyntax =
     CustomSyntax { parse: parse_return_like, print: print_return_like, default_dialect: None };
 
-fn parse_region<'a, 'c>(p: &mut OpAsmParser<'a, 'c>, state: &mut OperationState<'c>) -> PResult<()> {
-    let ctx = p.context();
+fn parse_region<'a, 'c>(p: &mut dyn OpAsmParser<'a, 'c>, state: &mut OperationState<'c>) -> PResult<()> {
     let kind_at = p.offset();
     let kind = p.parse_optional_bare_keyword();
     p.parse_punct("(")?;
@@ -60,12 +59,12 @@ fn parse_region<'a, 'c>(p: &mut OpAsmParser<'a, 'c>, state: &mut OperationState<
     state.result_types.extend_from_slice(results);
     p.parse_optional_attr_dict_with_keyword(state)?;
     if let Some(k) = kind {
-        if RegionKind::parse(k.as_bytes()).is_none() {
+        let Some(kind) = RegionKind::from_keyword(k) else {
             return Err(
-                p.error(kind_at, format!("expected region kind 'vector', 'cube' or 'mix', but got '{k}'"))
+                p.error(kind_at, &format!("expected region kind 'vector', 'cube' or 'mix', but got '{k}'"))
             );
-        }
-        state.attrs.push((ctx.intern_str("kind"), ctx.str_attr(k.as_bytes())));
+        };
+        state.attrs.push((p.context().intern_str("kind"), kind.attr(p.context())));
         p.move_inherent(state);
     }
     let entries: Vec<EntryArg<'a, 'c>> = bindings
@@ -81,10 +80,10 @@ fn print_region(p: &mut OpAsmPrinter<'_, '_>, op: OpId) {
     let ir = p.ir();
     let attrs = p.op_attrs(op);
     p.print_op_name(op);
-    let kind = RegionKind::of(ir, op);
+    let kind = RegionKind::of_region(ir, op);
     if let Some(k) = kind {
         p.write(" ");
-        p.write(k.name());
+        p.write(k.keyword());
     }
     let entry = ir.regions(op).first().and_then(|&r| ir.entry_block(r));
     let args = entry.map(|b| ir.block_args(b)).unwrap_or_default();

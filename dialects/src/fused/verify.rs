@@ -1,13 +1,12 @@
 //! The `fused.region` verifier, for what its declaration cannot say (the declaration already
-//! checks one region, at least one result, a string `kind`, `IsolatedFromAbove`, a single
-//! block, and `fused.yield`'s parent). Checked here, in this order:
+//! checks one region, at least one result, a `#fused.kind<...>` `kind`, `IsolatedFromAbove`, a
+//! single block, and `fused.yield`'s parent). Checked here, in this order:
 //!
-//! 1. `kind` is `"vector"`, `"cube"` or `"mix"`;
-//! 2. the body has one argument per input, of the input's type;
-//! 3. the `fused.yield` ending the body yields one value per result, of the result's type;
-//! 4. the body holds only fusable `hl` ops (composites, category `Opaque` other than
+//! 1. the body has one argument per input, of the input's type;
+//! 2. the `fused.yield` ending the body yields one value per result, of the result's type;
+//! 3. the body holds only fusable `hl` ops (composites, category `Opaque` other than
 //!    `hl.constant`, are rejected) besides the yield;
-//! 5. the kind agrees with the body ([`check_body`]).
+//! 4. the kind agrees with the body ([`check_body`]).
 
 use kiln_compiler::{Context, Diagnostic, Ir, OpId, Trait};
 
@@ -80,16 +79,16 @@ pub fn check_body(ir: &Ir<'_>, kind: RegionKind, ops: impl IntoIterator<Item = O
         |c| matches!(c, FusionCategory::Elementwise | FusionCategory::Broadcast | FusionCategory::Reduce);
     match kind {
         RegionKind::Vector if s.cube > 0 => {
-            Err(format!("of kind \"vector\" cannot hold cube op '{}'", find(is_cube)))
+            Err(format!("of kind `vector` cannot hold cube op '{}'", find(is_cube)))
         }
         RegionKind::Cube if s.compute > 0 => Err(format!(
-            "of kind \"cube\" may only hold cube, layout and constant ops, but holds '{}'",
+            "of kind `cube` may only hold cube, layout and constant ops, but holds '{}'",
             find(is_compute)
         )),
-        RegionKind::Cube if s.cube == 0 => Err("of kind \"cube\" must hold at least one cube op".into()),
-        RegionKind::Mix if s.cube == 0 => Err("of kind \"mix\" must hold at least one cube op".into()),
+        RegionKind::Cube if s.cube == 0 => Err("of kind `cube` must hold at least one cube op".into()),
+        RegionKind::Mix if s.cube == 0 => Err("of kind `mix` must hold at least one cube op".into()),
         RegionKind::Mix if s.compute == 0 => Err(
-            "of kind \"mix\" must hold at least one elementwise, broadcast or reduce op besides its cube ops"
+            "of kind `mix` must hold at least one elementwise, broadcast or reduce op besides its cube ops"
                 .into(),
         ),
         _ => Ok(()),
@@ -102,12 +101,9 @@ pub(crate) fn verify_region<'c>(_: &Context<'c>, ir: &Ir<'c>, op: OpId) -> Resul
 
 /// The first thing wrong with region op `op`, as a message without the op prefix.
 fn check_region(ir: &Ir<'_>, op: OpId) -> Result<(), String> {
-    let kind_attr = ir.attr(op, "kind").and_then(|a| a.as_str()).unwrap_or_default();
-    let Some(kind) = RegionKind::parse(kind_attr) else {
-        return Err(format!(
-            "attribute 'kind' must be \"vector\", \"cube\" or \"mix\", but is \"{}\"",
-            String::from_utf8_lossy(kind_attr)
-        ));
+    // The declaration checked that `kind` is a `#fused.kind<...>`.
+    let Some(kind) = RegionKind::of_region(ir, op) else {
+        return Err("requires attribute 'kind'".into());
     };
     let Some(body) = ir.regions(op).first().and_then(|&r| ir.entry_block(r)) else {
         return Err("expects a non-empty body".into());

@@ -85,19 +85,7 @@ fn same_elements<'c>(input: &InferInput<'_, 'c>, from: usize, elem: Type<'c>) ->
 pub fn compare<'c>(ctx: &Context<'c>, input: &InferInput<'_, 'c>) -> Result<Type<'c>, String> {
     let elem = operand(input, 0)?.1;
     same_elements(input, 0, elem)?;
-    predicate(input)?;
     Ok(ctx.tensor_type(&broadcast_all(input, 0)?, ctx.int_type(1)))
-}
-
-fn predicate(input: &InferInput<'_, '_>) -> Result<(), String> {
-    let p = (input.attr)("predicate").and_then(|a| a.as_str()).unwrap_or(b"");
-    match p {
-        b"eq" | b"ne" | b"lt" | b"le" | b"gt" | b"ge" => Ok(()),
-        _ => Err(format!(
-            "attribute 'predicate' must be one of eq, ne, lt, le, gt, ge, but got \"{}\"",
-            String::from_utf8_lossy(p)
-        )),
-    }
 }
 
 /// `select(cond, a, b)`: `cond` is `i1`; `a` and `b` share an element type.

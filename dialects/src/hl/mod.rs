@@ -7,6 +7,7 @@
 //! dynamic dims. There is no implicit type promotion anywhere: `hl.cast` is explicit.
 
 pub mod accessors;
+pub mod attrs;
 pub mod builder;
 pub mod canonicalize;
 mod fold;
@@ -27,6 +28,8 @@ pub static HL: Dialect = Dialect {
     name: "hl",
     summary: "high-level tensor operators with value semantics",
     ops: ops::ALL,
+    attrs: &[&attrs::CMP_PREDICATE, &attrs::GELU_APPROXIMATION],
+    types: &[],
     materialize_constant: Some(fold::materialize),
     canonicalize: Some(canonicalize::populate),
 };

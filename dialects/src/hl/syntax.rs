@@ -17,16 +17,15 @@ use kiln_compiler::{AttrKind, NamedAttr, OpId, OperationState};
 /// The `hl` custom syntax.
 pub static HL_SYNTAX: CustomSyntax = CustomSyntax { parse, print, default_dialect: None };
 
-fn parse<'a, 'c>(p: &mut OpAsmParser<'a, 'c>, state: &mut OperationState<'c>) -> PResult<()> {
+fn parse<'a, 'c>(p: &mut dyn OpAsmParser<'a, 'c>, state: &mut OperationState<'c>) -> PResult<()> {
     let at = p.offset();
     if state.name == "hl.constant" {
         let value = p.parse_attribute()?;
         let AttrKind::DenseElements { ty, .. } = *value.kind() else {
             return Err(p.error(at, "expected a dense elements attribute"));
         };
-        let ctx = p.context();
-        let name = ctx.intern_str("value");
-        state.properties = Some(ctx.dict_attr(&[NamedAttr { name, value }]));
+        let name = p.context().intern_str("value");
+        state.properties = Some(p.context().dict_attr(&[NamedAttr { name, value }]));
         p.parse_optional_attr_dict(state)?;
         state.result_types = vec![ty];
         return Ok(());

@@ -94,4 +94,6 @@ pub static MEMREF: Dialect = Dialect {
     ops: &[&ALLOC_OP, &DEALLOC_OP, &LOAD_OP, &STORE_OP],
     materialize_constant: None,
     canonicalize: None,
+    attrs: &[],
+    types: &[],
 };

@@ -61,7 +61,7 @@ func.func @unary_f16(%x: tensor<2x5xf16>)
   %14 = hl.round %x : tensor<2x5xf16>
   %15 = hl.sign %x : tensor<2x5xf16>
   %16 = hl.gelu %x : tensor<2x5xf16>
-  %17 = hl.gelu %x {approximate = "tanh"} : tensor<2x5xf16>
+  %17 = hl.gelu %x {approximate = #hl.approx<tanh>} : tensor<2x5xf16>
   return %0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16, %17
     : tensor<2x5xf16>, tensor<2x5xf16>, tensor<2x5xf16>, tensor<2x5xf16>, tensor<2x5xf16>, tensor<2x5xf16>,
       tensor<2x5xf16>, tensor<2x5xf16>, tensor<2x5xf16>, tensor<2x5xf16>, tensor<2x5xf16>, tensor<2x5xf16>,
@@ -72,7 +72,7 @@ func.func @unary_other(%x: tensor<7xf32>, %y: tensor<3xbf16>, %i: tensor<4xi32>)
     -> (tensor<7xf32>, tensor<7xf32>, tensor<7xf32>, tensor<3xbf16>, tensor<3xbf16>, tensor<4xi32>, tensor<4xi32>, tensor<4xi32>, tensor<4xi32>) {
   %0 = hl.exp %x : tensor<7xf32>
   %1 = hl.tanh %x : tensor<7xf32>
-  %2 = hl.gelu %x {approximate = "tanh"} : tensor<7xf32>
+  %2 = hl.gelu %x {approximate = #hl.approx<tanh>} : tensor<7xf32>
   %3 = hl.rsqrt %y : tensor<3xbf16>
   %4 = hl.erf %y : tensor<3xbf16>
   %5 = hl.neg %i : tensor<4xi32>
@@ -92,13 +92,13 @@ func.func @cast_cmp_select_clamp(%x: tensor<6xf32>, %y: tensor<6xf32>, %h: tenso
   %2 = hl.cast %i : tensor<6xi32> -> tensor<6xi1>
   %3 = hl.cast %p : tensor<6xi1> -> tensor<6xf32>
   %4 = hl.cast %h : tensor<6xf16> -> tensor<6xbf16>
-  %5 = hl.cmp %x, %y {predicate = "eq"} : tensor<6xf32>, tensor<6xf32> -> tensor<6xi1>
-  %6 = hl.cmp %x, %y {predicate = "ne"} : tensor<6xf32>, tensor<6xf32> -> tensor<6xi1>
-  %7 = hl.cmp %x, %y {predicate = "lt"} : tensor<6xf32>, tensor<6xf32> -> tensor<6xi1>
-  %8 = hl.cmp %x, %y {predicate = "le"} : tensor<6xf32>, tensor<6xf32> -> tensor<6xi1>
-  %9 = hl.cmp %x, %y {predicate = "gt"} : tensor<6xf32>, tensor<6xf32> -> tensor<6xi1>
-  %10 = hl.cmp %x, %y {predicate = "ge"} : tensor<6xf32>, tensor<6xf32> -> tensor<6xi1>
-  %11 = hl.cmp %i, %i {predicate = "le"} : tensor<6xi32>, tensor<6xi32> -> tensor<6xi1>
+  %5 = hl.cmp %x, %y {predicate = #hl.cmp<eq>} : tensor<6xf32>, tensor<6xf32> -> tensor<6xi1>
+  %6 = hl.cmp %x, %y {predicate = #hl.cmp<ne>} : tensor<6xf32>, tensor<6xf32> -> tensor<6xi1>
+  %7 = hl.cmp %x, %y {predicate = #hl.cmp<lt>} : tensor<6xf32>, tensor<6xf32> -> tensor<6xi1>
+  %8 = hl.cmp %x, %y {predicate = #hl.cmp<le>} : tensor<6xf32>, tensor<6xf32> -> tensor<6xi1>
+  %9 = hl.cmp %x, %y {predicate = #hl.cmp<gt>} : tensor<6xf32>, tensor<6xf32> -> tensor<6xi1>
+  %10 = hl.cmp %x, %y {predicate = #hl.cmp<ge>} : tensor<6xf32>, tensor<6xf32> -> tensor<6xi1>
+  %11 = hl.cmp %i, %i {predicate = #hl.cmp<le>} : tensor<6xi32>, tensor<6xi32> -> tensor<6xi1>
   %12 = hl.select %7, %x, %y : tensor<6xi1>, tensor<6xf32>, tensor<6xf32> -> tensor<6xf32>
   %13 = hl.clamp %x {max = 1.0 : f32, min = -0.5 : f32} : tensor<6xf32>
   %14 = hl.clamp %h {min = 0.25 : f32} : tensor<6xf16>

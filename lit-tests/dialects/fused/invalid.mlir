@@ -9,7 +9,7 @@
 
 func.func @no_results(%a: tensor<4xf32>) {
   // expected-error @+1 {{'fused.region' op expected 1 or more results, but found 0}}
-  "fused.region"(%a) <{kind = "vector"}> ({
+  "fused.region"(%a) <{kind = #fused.kind<vector>}> ({
   ^bb0(%x: tensor<4xf32>):
     "fused.yield"() : () -> ()
   }) : (tensor<4xf32>) -> ()
@@ -30,7 +30,7 @@ func.func @missing_kind(%a: tensor<4xf32>) -> tensor<4xf32> {
 // -----
 
 func.func @kind_not_string(%a: tensor<4xf32>) -> tensor<4xf32> {
-  // expected-error @+1 {{'fused.region' op attribute 'kind' failed to satisfy constraint: string attribute}}
+  // expected-error @+1 {{'fused.region' op attribute 'kind' failed to satisfy constraint: fused region kind `#fused.kind<vector|cube|mix>`}}
   %0 = "fused.region"(%a) <{kind = 1 : i64}> ({
   ^bb0(%x: tensor<4xf32>):
     "fused.yield"(%x) : (tensor<4xf32>) -> ()
@@ -62,7 +62,7 @@ func.func @not_isolated(%a: tensor<4xf32>) -> tensor<4xf32> {
 // ... while in the generic form the verifier reports the use from above.
 func.func @not_isolated_generic(%a: tensor<4xf32>) -> tensor<4xf32> {
   // expected-note @+1 {{required by region isolation constraints}}
-  %0 = "fused.region"() <{kind = "vector"}> ({
+  %0 = "fused.region"() <{kind = #fused.kind<vector>}> ({
     // expected-error @+1 {{using value defined outside the region}}
     %1 = "hl.neg"(%a) : (tensor<4xf32>) -> tensor<4xf32>
     "fused.yield"(%1) : (tensor<4xf32>) -> ()
@@ -88,7 +88,7 @@ func.func @no_terminator(%a: tensor<4xf32>) -> tensor<4xf32> {
 //===----------------------------------------------------------------------===//
 
 func.func @bad_kind(%a: tensor<4xf32>) -> tensor<4xf32> {
-  // expected-error @+1 {{'fused.region' op attribute 'kind' must be "vector", "cube" or "mix", but is "scalar"}}
+  // expected-error @+1 {{'fused.region' op attribute 'kind' failed to satisfy constraint: fused region kind `#fused.kind<vector|cube|mix>`}}
   %0 = "fused.region"(%a) <{kind = "scalar"}> ({
   ^bb0(%x: tensor<4xf32>):
     "fused.yield"(%x) : (tensor<4xf32>) -> ()
@@ -100,7 +100,7 @@ func.func @bad_kind(%a: tensor<4xf32>) -> tensor<4xf32> {
 
 func.func @empty_body(%a: tensor<4xf32>) -> tensor<4xf32> {
   // expected-error @+1 {{'fused.region' op expects a non-empty body}}
-  %0 = "fused.region"(%a) <{kind = "vector"}> ({
+  %0 = "fused.region"(%a) <{kind = #fused.kind<vector>}> ({
   }) : (tensor<4xf32>) -> tensor<4xf32>
   return %0 : tensor<4xf32>
 }
@@ -109,7 +109,7 @@ func.func @empty_body(%a: tensor<4xf32>) -> tensor<4xf32> {
 
 func.func @argument_count(%a: tensor<4xf32>, %b: tensor<4xf32>) -> tensor<4xf32> {
   // expected-error @+1 {{'fused.region' op has 2 inputs, but its body takes 1 arguments}}
-  %0 = "fused.region"(%a, %b) <{kind = "vector"}> ({
+  %0 = "fused.region"(%a, %b) <{kind = #fused.kind<vector>}> ({
   ^bb0(%x: tensor<4xf32>):
     "fused.yield"(%x) : (tensor<4xf32>) -> ()
   }) : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
@@ -120,7 +120,7 @@ func.func @argument_count(%a: tensor<4xf32>, %b: tensor<4xf32>) -> tensor<4xf32>
 
 func.func @argument_type(%a: tensor<4xf32>) -> tensor<4xf16> {
   // expected-error @+1 {{'fused.region' op type of body argument #0 ('tensor<4xf16>') doesn't match input #0 ('tensor<4xf32>')}}
-  %0 = "fused.region"(%a) <{kind = "vector"}> ({
+  %0 = "fused.region"(%a) <{kind = #fused.kind<vector>}> ({
   ^bb0(%x: tensor<4xf16>):
     "fused.yield"(%x) : (tensor<4xf16>) -> ()
   }) : (tensor<4xf32>) -> tensor<4xf16>
@@ -175,7 +175,7 @@ func.func @composite(%a: tensor<4x8xf32>) -> tensor<4x8xf32> {
 // -----
 
 func.func @vector_with_cube(%a: tensor<4x8xf32>, %b: tensor<8x4xf32>) -> tensor<4x4xf32> {
-  // expected-error @+1 {{'fused.region' op of kind "vector" cannot hold cube op 'hl.matmul'}}
+  // expected-error @+1 {{'fused.region' op of kind `vector` cannot hold cube op 'hl.matmul'}}
   %0 = fused.region vector (%x = %a, %y = %b) : (tensor<4x8xf32>, tensor<8x4xf32>) -> tensor<4x4xf32> {
     %1 = hl.matmul %x, %y : tensor<4x8xf32>, tensor<8x4xf32> -> tensor<4x4xf32>
     %2 = hl.exp %1 : tensor<4x4xf32>
@@ -187,7 +187,7 @@ func.func @vector_with_cube(%a: tensor<4x8xf32>, %b: tensor<8x4xf32>) -> tensor<
 // -----
 
 func.func @cube_with_vector_work(%a: tensor<4x8xf32>, %b: tensor<8x4xf32>) -> tensor<4x4xf32> {
-  // expected-error @+1 {{'fused.region' op of kind "cube" may only hold cube, layout and constant ops, but holds 'hl.exp'}}
+  // expected-error @+1 {{'fused.region' op of kind `cube` may only hold cube, layout and constant ops, but holds 'hl.exp'}}
   %0 = fused.region cube (%x = %a, %y = %b) : (tensor<4x8xf32>, tensor<8x4xf32>) -> tensor<4x4xf32> {
     %1 = hl.matmul %x, %y : tensor<4x8xf32>, tensor<8x4xf32> -> tensor<4x4xf32>
     %2 = hl.exp %1 : tensor<4x4xf32>
@@ -199,7 +199,7 @@ func.func @cube_with_vector_work(%a: tensor<4x8xf32>, %b: tensor<8x4xf32>) -> te
 // -----
 
 func.func @cube_without_cube(%a: tensor<4x8xf32>) -> tensor<8x4xf32> {
-  // expected-error @+1 {{'fused.region' op of kind "cube" must hold at least one cube op}}
+  // expected-error @+1 {{'fused.region' op of kind `cube` must hold at least one cube op}}
   %0 = fused.region cube (%x = %a) : (tensor<4x8xf32>) -> tensor<8x4xf32> {
     %1 = hl.transpose %x {perm = [1, 0]} : tensor<4x8xf32> -> tensor<8x4xf32>
     fused.yield %1 : tensor<8x4xf32>
@@ -210,7 +210,7 @@ func.func @cube_without_cube(%a: tensor<4x8xf32>) -> tensor<8x4xf32> {
 // -----
 
 func.func @mix_without_cube(%a: tensor<4xf32>) -> tensor<4xf32> {
-  // expected-error @+1 {{'fused.region' op of kind "mix" must hold at least one cube op}}
+  // expected-error @+1 {{'fused.region' op of kind `mix` must hold at least one cube op}}
   %0 = fused.region mix (%x = %a) : (tensor<4xf32>) -> tensor<4xf32> {
     %1 = hl.exp %x : tensor<4xf32>
     fused.yield %1 : tensor<4xf32>
@@ -221,7 +221,7 @@ func.func @mix_without_cube(%a: tensor<4xf32>) -> tensor<4xf32> {
 // -----
 
 func.func @mix_without_vector_work(%a: tensor<4x8xf32>, %b: tensor<8x4xf32>) -> tensor<4x4xf32> {
-  // expected-error @+1 {{'fused.region' op of kind "mix" must hold at least one elementwise, broadcast or reduce op besides its cube ops}}
+  // expected-error @+1 {{'fused.region' op of kind `mix` must hold at least one elementwise, broadcast or reduce op besides its cube ops}}
   %0 = fused.region mix (%x = %a, %y = %b) : (tensor<4x8xf32>, tensor<8x4xf32>) -> tensor<4x4xf32> {
     %1 = hl.matmul %x, %y : tensor<4x8xf32>, tensor<8x4xf32> -> tensor<4x4xf32>
     fused.yield %1 : tensor<4x4xf32>

@@ -21,7 +21,7 @@
 // CHECK-NEXT:    %[[MUL:.*]] = hl.mul %[[R]]#0, %[[R]]#1 : tensor<4xf32>
 // CHECK-NEXT:    return %[[MUL]] : tensor<4xf32>
 // GENERIC-LABEL: sym_name = "vector_two_results"
-// GENERIC:         %[[R:.*]]:2 = "fused.region"(%{{.*}}, %{{.*}}) <{kind = "vector"}> ({
+// GENERIC:         %[[R:.*]]:2 = "fused.region"(%{{.*}}, %{{.*}}) <{kind = #fused.kind<vector>}> ({
 // GENERIC-NEXT:    ^bb0(%[[X:.*]]: tensor<4xf32>, %[[Y:.*]]: tensor<4xf32>):
 // GENERIC-NEXT:      %[[ADD:.*]] = "hl.add"(%[[X]], %[[Y]])
 // GENERIC-NEXT:      %[[EXP:.*]] = "hl.exp"(%[[ADD]])
@@ -44,7 +44,7 @@ func.func @vector_two_results(%a: tensor<4xf32>, %b: tensor<4xf32>) -> tensor<4x
 // CHECK:         fused.region vector (%{{.*}} = %{{.*}}, %{{.*}} = %{{.*}}) : (tensor<4x8xf16>, tensor<4xf32>) -> tensor<4xf32> {
 // CHECK:           hl.reduce_sum %{{.*}} {axes = [1]} : tensor<4x8xf32> -> tensor<4xf32>
 // GENERIC-LABEL: sym_name = "no_inputs_and_reduce"
-// GENERIC:         "fused.region"() <{kind = "vector"}> ({
+// GENERIC:         "fused.region"() <{kind = #fused.kind<vector>}> ({
 // GENERIC-NEXT:      "hl.constant"()
 func.func @no_inputs_and_reduce(%a: tensor<4x8xf16>) -> tensor<4xf32> {
   %c = fused.region vector () : () -> tensor<4xf32> {
@@ -71,8 +71,8 @@ func.func @no_inputs_and_reduce(%a: tensor<4x8xf16>) -> tensor<4xf32> {
 // CHECK-NEXT:      hl.relu
 // CHECK-NEXT:      fused.yield
 // GENERIC-LABEL: sym_name = "cube_and_mix"
-// GENERIC:         "fused.region"(%{{.*}}, %{{.*}}) <{kind = "cube"}>
-// GENERIC:         "fused.region"(%{{.*}}, %{{.*}}) <{kind = "mix"}>
+// GENERIC:         "fused.region"(%{{.*}}, %{{.*}}) <{kind = #fused.kind<cube>}>
+// GENERIC:         "fused.region"(%{{.*}}, %{{.*}}) <{kind = #fused.kind<mix>}>
 func.func @cube_and_mix(%a: tensor<8x16xf16>, %b: tensor<32x16xf16>, %w: tensor<32x32xf16>) -> tensor<8x32xf16> {
   %0 = fused.region cube (%x = %a, %y = %b) : (tensor<8x16xf16>, tensor<32x16xf16>) -> tensor<8x32xf16> {
     %t = hl.transpose %y {perm = [1, 0]} : tensor<32x16xf16> -> tensor<16x32xf16>
@@ -92,7 +92,7 @@ func.func @cube_and_mix(%a: tensor<8x16xf16>, %b: tensor<32x16xf16>, %w: tensor<
 // CHECK:         fused.region vector (%{{.*}} = %{{.*}}) : (tensor<?xf32>) -> tensor<?xf32> attributes {fused.note = "hot", tile = 64 : i64} {
 // CHECK:           fused.yield {tag} %{{.*}} : tensor<?xf32>
 // GENERIC-LABEL: sym_name = "attributes"
-// GENERIC:         "fused.region"(%{{.*}}) <{kind = "vector"}> ({
+// GENERIC:         "fused.region"(%{{.*}}) <{kind = #fused.kind<vector>}> ({
 // GENERIC:         }) {fused.note = "hot", tile = 64 : i64} : (tensor<?xf32>) -> tensor<?xf32>
 func.func @attributes(%a: tensor<?xf32>) -> tensor<?xf32> {
   %0 = fused.region vector (%x = %a) : (tensor<?xf32>) -> tensor<?xf32> attributes {tile = 64 : i64, fused.note = "hot"} {
@@ -108,7 +108,7 @@ func.func @attributes(%a: tensor<?xf32>) -> tensor<?xf32> {
 // CHECK-NEXT:      hl.neg
 // CHECK-NEXT:      fused.yield
 func.func @from_generic(%a: tensor<2xi32>) -> tensor<2xi32> {
-  %0 = "fused.region"(%a) <{kind = "vector"}> ({
+  %0 = "fused.region"(%a) <{kind = #fused.kind<vector>}> ({
   ^bb0(%x: tensor<2xi32>):
     %1 = "hl.neg"(%x) : (tensor<2xi32>) -> tensor<2xi32>
     "fused.yield"(%1) : (tensor<2xi32>) -> ()

@@ -25,7 +25,6 @@ func.func @transpose_perm_kind(%a: tensor<4xf32>) {
 // -----
 
 func.func @cmp_missing_predicate(%a: tensor<4xf32>) {
-  // Also reported today: 'predicate' must be one of eq, ne, lt, le, gt, ge, but got "".
   // expected-error @+1 {{'hl.cmp' op requires attribute 'predicate'}}
   %0 = hl.cmp %a, %a : tensor<4xf32>, tensor<4xf32> -> tensor<4xi1>
   return
@@ -34,7 +33,7 @@ func.func @cmp_missing_predicate(%a: tensor<4xf32>) {
 // -----
 
 func.func @cmp_predicate_kind(%a: tensor<4xf32>) {
-  // expected-error @+1 {{'hl.cmp' op attribute 'predicate' failed to satisfy constraint: string attribute}}
+  // expected-error @+1 {{'hl.cmp' op attribute 'predicate' failed to satisfy constraint: comparison predicate `#hl.cmp<eq|ne|lt|le|gt|ge>`}}
   %0 = hl.cmp %a, %a {predicate = 1 : i64} : tensor<4xf32>, tensor<4xf32> -> tensor<4xi1>
   return
 }

@@ -66,7 +66,7 @@ func.func @missing_required_attribute(%a: tensor<1x8xf32>) {
 // -----
 
 func.func @string_attribute_kind(%a: tensor<4xf32>) {
-  // expected-error @+1 {{'hl.gelu' op attribute 'approximate' failed to satisfy constraint: string attribute}}
+  // expected-error @+1 {{'hl.gelu' op attribute 'approximate' failed to satisfy constraint: GELU approximation `#hl.approx<none|tanh>`}}
   %0 = hl.gelu %a {approximate = 1 : i64} : tensor<4xf32>
   return
 }
@@ -298,9 +298,42 @@ func.func @dynamic_rank_conflict(%a: tensor<4x?xf32>) {
 
 // -----
 
+func.func @cmp_string_predicate(%a: tensor<4xf32>) {
+  // A string where the enum attribute is required names the expected form.
+  // expected-error @+1 {{'hl.cmp' op attribute 'predicate' failed to satisfy constraint: comparison predicate `#hl.cmp<eq|ne|lt|le|gt|ge>`}}
+  %0 = hl.cmp %a, %a {predicate = "lt"} : tensor<4xf32>, tensor<4xf32> -> tensor<4xi1>
+  return
+}
+
+// -----
+
 func.func @cmp_bad_predicate(%a: tensor<4xf32>) {
-  // expected-error @+1 {{'hl.cmp' op attribute 'predicate' must be one of eq, ne, lt, le, gt, ge, but got "lte"}}
-  %0 = hl.cmp %a, %a {predicate = "lte"} : tensor<4xf32>, tensor<4xf32> -> tensor<4xi1>
+  // expected-error @+1 {{expected hl.cmp to be one of: eq, ne, lt, le, gt, ge}}
+  %0 = hl.cmp %a, %a {predicate = #hl.cmp<lte>} : tensor<4xf32>, tensor<4xf32> -> tensor<4xi1>
+  return
+}
+
+// -----
+
+func.func @cmp_predicate_no_case(%a: tensor<4xf32>) {
+  // expected-error @+1 {{expected '<'}}
+  %0 = hl.cmp %a, %a {predicate = #hl.cmp} : tensor<4xf32>, tensor<4xf32> -> tensor<4xi1>
+  return
+}
+
+// -----
+
+func.func @cmp_predicate_two_cases(%a: tensor<4xf32>) {
+  // expected-error @+1 {{expected '>'}}
+  %0 = "hl.cmp"(%a, %a) <{predicate = #hl.cmp<lt, gt>}> : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xi1>
+  return
+}
+
+// -----
+
+func.func @unknown_hl_attr(%a: tensor<4xf32>) {
+  // expected-error @+1 {{unknown attribute `cmpx` in dialect `hl`}}
+  %0 = hl.cmp %a, %a {predicate = #hl.cmpx<lt>} : tensor<4xf32>, tensor<4xf32> -> tensor<4xi1>
   return
 }
 
@@ -308,7 +341,7 @@ func.func @cmp_bad_predicate(%a: tensor<4xf32>) {
 
 func.func @cmp_result_not_i1(%a: tensor<4xf32>) {
   // expected-error @+1 {{'hl.cmp' op inferred type 'tensor<4xi1>' is incompatible with result type 'tensor<4xf32>'}}
-  %0 = hl.cmp %a, %a {predicate = "eq"} : tensor<4xf32>
+  %0 = hl.cmp %a, %a {predicate = #hl.cmp<eq>} : tensor<4xf32>
   return
 }
 
@@ -316,7 +349,7 @@ func.func @cmp_result_not_i1(%a: tensor<4xf32>) {
 
 func.func @cmp_promotion(%a: tensor<4xf32>, %b: tensor<4xi32>) {
   // expected-error @+1 {{'hl.cmp' op operand #1 has element type 'i32', but 'f32' was expected (no implicit promotion)}}
-  %0 = hl.cmp %a, %b {predicate = "ne"} : tensor<4xf32>, tensor<4xi32> -> tensor<4xi1>
+  %0 = hl.cmp %a, %b {predicate = #hl.cmp<ne>} : tensor<4xf32>, tensor<4xi32> -> tensor<4xi1>
   return
 }
 

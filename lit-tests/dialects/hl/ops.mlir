@@ -95,10 +95,10 @@ func.func @logical(%p: tensor<8xi1>, %q: tensor<1xi1>) -> tensor<8xi1> {
 // CHECK-NEXT:    %[[V14:.*]] = hl.round %[[V13]] : tensor<4x?xf16>
 // CHECK-NEXT:    %[[V15:.*]] = hl.sign %[[V14]] : tensor<4x?xf16>
 // CHECK-NEXT:    %[[V16:.*]] = hl.gelu %[[V15]] : tensor<4x?xf16>
-// CHECK-NEXT:    %[[V17:.*]] = hl.gelu %[[V16]] {approximate = "tanh"} : tensor<4x?xf16>
+// CHECK-NEXT:    %[[V17:.*]] = hl.gelu %[[V16]] {approximate = #hl.approx<tanh>} : tensor<4x?xf16>
 // CHECK-NEXT:    return %[[V17]] : tensor<4x?xf16>
 // GENERIC-LABEL: sym_name = "unary_float"
-// GENERIC:         "hl.gelu"(%{{.*}}) <{approximate = "tanh"}> : (tensor<4x?xf16>) -> tensor<4x?xf16>
+// GENERIC:         "hl.gelu"(%{{.*}}) <{approximate = #hl.approx<tanh>}> : (tensor<4x?xf16>) -> tensor<4x?xf16>
 func.func @unary_float(%x: tensor<4x?xf16>) -> tensor<4x?xf16> {
   %0 = hl.neg %x : tensor<4x?xf16>
   %1 = hl.abs %0 : tensor<4x?xf16>
@@ -117,7 +117,7 @@ func.func @unary_float(%x: tensor<4x?xf16>) -> tensor<4x?xf16> {
   %14 = hl.round %13 : tensor<4x?xf16>
   %15 = hl.sign %14 : tensor<4x?xf16>
   %16 = hl.gelu %15 : tensor<4x?xf16>
-  %17 = hl.gelu %16 {approximate = "tanh"} : tensor<4x?xf16>
+  %17 = hl.gelu %16 {approximate = #hl.approx<tanh>} : tensor<4x?xf16>
   return %17 : tensor<4x?xf16>
 }
 
@@ -142,20 +142,20 @@ func.func @unary_int(%x: tensor<16xi32>) -> tensor<16xi32> {
 // CHECK-NEXT:    %[[C:.*]] = hl.cast %[[X]] : tensor<4x?xf16> -> tensor<4x?xf32>
 // CHECK-NEXT:    hl.cast %[[I]] : tensor<4xi64> -> tensor<4xi1>
 // CHECK-NEXT:    hl.cast %[[Y]] : tensor<4xf32> -> tensor<4xi8>
-// CHECK-NEXT:    %[[LT:.*]] = hl.cmp %[[Y]], %[[Z]] {predicate = "lt"} : tensor<4xf32>, tensor<1xf32> -> tensor<4xi1>
-// CHECK-NEXT:    hl.cmp %[[I]], %[[I]] {predicate = "eq"} : tensor<4xi64>, tensor<4xi64> -> tensor<4xi1>
+// CHECK-NEXT:    %[[LT:.*]] = hl.cmp %[[Y]], %[[Z]] {predicate = #hl.cmp<lt>} : tensor<4xf32>, tensor<1xf32> -> tensor<4xi1>
+// CHECK-NEXT:    hl.cmp %[[I]], %[[I]] {predicate = #hl.cmp<eq>} : tensor<4xi64>, tensor<4xi64> -> tensor<4xi1>
 // CHECK-NEXT:    %[[S:.*]] = hl.select %[[LT]], %[[Y]], %[[Z]] : tensor<4xi1>, tensor<4xf32>, tensor<1xf32> -> tensor<4xf32>
 // CHECK-NEXT:    return %[[S]] : tensor<4xf32>
 // GENERIC-LABEL: sym_name = "cast_cmp_select"
 // GENERIC:         "hl.cast"(%{{.*}}) : (tensor<4x?xf16>) -> tensor<4x?xf32>
-// GENERIC:         "hl.cmp"(%{{.*}}, %{{.*}}) <{predicate = "lt"}> : (tensor<4xf32>, tensor<1xf32>) -> tensor<4xi1>
+// GENERIC:         "hl.cmp"(%{{.*}}, %{{.*}}) <{predicate = #hl.cmp<lt>}> : (tensor<4xf32>, tensor<1xf32>) -> tensor<4xi1>
 // GENERIC:         "hl.select"(%{{.*}}, %{{.*}}, %{{.*}}) : (tensor<4xi1>, tensor<4xf32>, tensor<1xf32>) -> tensor<4xf32>
 func.func @cast_cmp_select(%x: tensor<4x?xf16>, %y: tensor<4xf32>, %z: tensor<1xf32>, %i: tensor<4xi64>) -> tensor<4xf32> {
   %0 = hl.cast %x : tensor<4x?xf16> -> tensor<4x?xf32>
   %1 = hl.cast %i : tensor<4xi64> -> tensor<4xi1>
   %2 = hl.cast %y : tensor<4xf32> -> tensor<4xi8>
-  %3 = hl.cmp %y, %z {predicate = "lt"} : tensor<4xf32>, tensor<1xf32> -> tensor<4xi1>
-  %4 = hl.cmp %i, %i {predicate = "eq"} : tensor<4xi64>, tensor<4xi64> -> tensor<4xi1>
+  %3 = hl.cmp %y, %z {predicate = #hl.cmp<lt>} : tensor<4xf32>, tensor<1xf32> -> tensor<4xi1>
+  %4 = hl.cmp %i, %i {predicate = #hl.cmp<eq>} : tensor<4xi64>, tensor<4xi64> -> tensor<4xi1>
   %5 = hl.select %3, %y, %z : tensor<4xi1>, tensor<4xf32>, tensor<1xf32> -> tensor<4xf32>
   return %5 : tensor<4xf32>
 }

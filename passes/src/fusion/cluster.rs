@@ -358,7 +358,7 @@ pub fn region_remark(
     format!(
         "fused {} into region {id} ({}, {} ops, est. UB {pct}%, saves {} HBM traffic)",
         names.join(" -> "),
-        r.kind.name(),
+        r.kind.keyword(),
         r.members.len(),
         kib(r.saved)
     )

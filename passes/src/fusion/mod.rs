@@ -83,7 +83,7 @@ pub fn fuse(cx: &mut PassContext<'_, '_>, root: OpId, opts: &FusionOptions) -> R
                     report.add_region(RegionRecord {
                         id,
                         function: function.clone(),
-                        kind: r.kind.name(),
+                        kind: r.kind.keyword(),
                         ops: names,
                         inputs: types(cx.ir.operands(region)),
                         outputs: types(cx.ir.results(region)),

@@ -107,7 +107,7 @@ pub fn dot_block(
             out,
             "    label=\"region {} ({}, {} {ops}, saves {} B)\";",
             first_id + k,
-            r.kind.name(),
+            r.kind.keyword(),
             r.members.len(),
             r.saved
         );

@@ -5,6 +5,7 @@
 //! nesting parses (or fails cleanly) without growing the call stack. Types, attributes and
 //! locations are delegated to [`TypeAttrParser`] at the current byte offset.
 
+mod asm_impl;
 mod ops;
 mod resources;
 mod values;
@@ -23,41 +24,15 @@ use crate::syntax::type_attr::{
 use crate::types::Type;
 
 pub(crate) use ops::RegionBody;
-pub use values::UseRef as UnresolvedOperand;
 pub(crate) use values::ValueScopes;
 
-/// A parse error: a byte offset, a message and notes at other offsets.
-#[derive(Clone, Debug)]
-pub struct ParseError {
-    /// Byte offset the error points at.
-    pub offset: usize,
-    /// The message (MLIR's wording).
-    pub message: String,
-    /// Related places: offset and message.
-    pub notes: Vec<(usize, String)>,
-}
-
-impl ParseError {
-    /// An error at `offset`.
-    pub fn new(offset: usize, message: impl Into<String>) -> Self {
-        ParseError { offset, message: message.into(), notes: Vec::new() }
-    }
-
-    /// Attaches a note at `offset`.
-    pub fn with_note(mut self, offset: usize, message: impl Into<String>) -> Self {
-        self.notes.push((offset, message.into()));
-        self
-    }
-}
+pub use crate::syntax::asm::{PResult, ParseError};
 
 impl From<SyntaxError> for ParseError {
     fn from(e: SyntaxError) -> Self {
         ParseError::new(e.offset, e.message)
     }
 }
-
-/// The result of a parsing step.
-pub type PResult<T> = Result<T, ParseError>;
 
 /// What an op or block argument location waits for: a `loc(#alias)` defined later in the file.
 enum LocTarget {
@@ -67,7 +42,7 @@ enum LocTarget {
 
 /// The parser state, also the handle custom op parsers work through (see
 /// [`crate::syntax::custom`]).
-pub struct OpAsmParser<'a, 'c> {
+pub(crate) struct Parser<'a, 'c> {
     pub(crate) ctx: &'a Context<'c>,
     pub(crate) src: &'a str,
     file: &'c [u8],
@@ -90,9 +65,9 @@ pub struct OpAsmParser<'a, 'c> {
 /// How deeply custom-form ops with regions may nest (their parsers recurse).
 pub(crate) const MAX_CUSTOM_DEPTH: usize = 256;
 
-impl<'a, 'c> OpAsmParser<'a, 'c> {
+impl<'a, 'c> Parser<'a, 'c> {
     fn new(ctx: &'a Context<'c>, src: &'a str, file_name: &str) -> Self {
-        OpAsmParser {
+        Parser {
             ctx,
             src,
             file: ctx.intern_str(file_name).as_bytes(),
@@ -386,7 +361,7 @@ pub(crate) fn parse_file<'c>(
     src: &str,
     file_name: &str,
 ) -> Result<Module<'c>, Vec<Diagnostic<'c>>> {
-    let mut p = OpAsmParser::new(ctx, src, file_name);
+    let mut p = Parser::new(ctx, src, file_name);
     let top_block = p.ir.create_block();
     let result = p.parse_top_level(top_block).and_then(|()| p.resolve_deferred_locs());
     if let Err(e) = result {

@@ -5,9 +5,9 @@
 use crate::attributes::NamedAttr;
 use crate::dialect::OpDef;
 use crate::ir::{BlockId, OpId, OperationState};
+use crate::syntax::asm::UnresolvedOperand;
 use crate::syntax::lexer::{decode_string, TokenKind};
-use crate::syntax::parser::values::UseRef;
-use crate::syntax::parser::{OpAsmParser, PResult, ParseError, MAX_CUSTOM_DEPTH};
+use crate::syntax::parser::{PResult, ParseError, Parser, MAX_CUSTOM_DEPTH};
 use crate::types::TypeKind;
 
 /// The blocks of a region being parsed.
@@ -31,7 +31,7 @@ struct Pending<'a, 'c> {
     results: Vec<ResultName<'a>>,
     start: usize,
     state: OperationState<'c>,
-    operands: Vec<UseRef<'a>>,
+    operands: Vec<UnresolvedOperand<'a>>,
     regions: Vec<Vec<BlockId>>,
 }
 
@@ -40,7 +40,7 @@ enum Started<'a, 'c> {
     Regions(Box<Pending<'a, 'c>>),
 }
 
-impl<'a, 'c> OpAsmParser<'a, 'c> {
+impl<'a, 'c> Parser<'a, 'c> {
     /// Parses the ops of the file into `top_block`.
     pub(crate) fn parse_top_level(&mut self, top_block: BlockId) -> PResult<()> {
         self.scopes.push_region(true);
@@ -146,7 +146,7 @@ impl<'a, 'c> OpAsmParser<'a, 'c> {
     }
 
     /// `%name` or `%name#N`.
-    pub(crate) fn parse_use(&mut self) -> PResult<UseRef<'a>> {
+    pub(crate) fn parse_use(&mut self) -> PResult<UnresolvedOperand<'a>> {
         if !self.at(TokenKind::PercentIdent) {
             return Err(self.wrong_token("expected SSA operand"));
         }
@@ -159,7 +159,7 @@ impl<'a, 'c> OpAsmParser<'a, 'c> {
                 .map_err(|_| ParseError::new(self.tok.start, "invalid SSA value result number"))?;
             self.bump();
         }
-        Ok(UseRef { name, index, offset })
+        Ok(UnresolvedOperand { name, index, offset })
     }
 
     fn parse_result_names(&mut self) -> PResult<Vec<ResultName<'a>>> {

@@ -6,9 +6,9 @@
 use indexmap::IndexMap;
 
 use crate::syntax::lexer::{decode_string, TokenKind};
-use crate::syntax::parser::{OpAsmParser, PResult, ParseError};
+use crate::syntax::parser::{PResult, ParseError, Parser};
 
-impl OpAsmParser<'_, '_> {
+impl Parser<'_, '_> {
     /// Parses `{-# ... #-}` at the current token.
     pub(crate) fn parse_resources(&mut self) -> PResult<()> {
         self.bump();

@@ -9,6 +9,7 @@ use rustc_hash::FxHashMap as HashMap;
 use smallvec::SmallVec;
 
 use crate::ir::{BlockId, Ir, OperationState, ValueId};
+use crate::syntax::asm::UnresolvedOperand;
 use crate::syntax::parser::{PResult, ParseError};
 use crate::types::Type;
 use crate::Attribute;
@@ -44,17 +45,6 @@ pub(crate) struct ValueScopes<'a> {
     blocks: Vec<BlockScope<'a>>,
     /// Placeholder value -> offset of its first use.
     forward: HashMap<ValueId, usize>,
-}
-
-/// A parsed `%name` or `%name#N` use, not yet resolved to a value.
-#[derive(Clone, Copy, Debug)]
-pub struct UseRef<'a> {
-    /// The name with `%`.
-    pub name: &'a str,
-    /// The result number.
-    pub index: u32,
-    /// Offset of the use.
-    pub offset: usize,
 }
 
 impl<'a> ValueScopes<'a> {
@@ -116,10 +106,10 @@ impl<'a> ValueScopes<'a> {
                     let msg = format!(
                         "definition of SSA value '{name}#{}' has type {}",
                         first as usize + i,
-                        super::OpAsmParser::quoted_type(new_ty)
+                        super::Parser::quoted_type(new_ty)
                     );
                     let note =
-                        format!("previously used here with type {}", super::OpAsmParser::quoted_type(old_ty));
+                        format!("previously used here with type {}", super::Parser::quoted_type(old_ty));
                     return Err(ParseError::new(offset, msg).with_note(e.offset, note));
                 }
                 ir.replace_all_uses(e.value, v);
@@ -143,7 +133,7 @@ impl<'a> ValueScopes<'a> {
     pub fn resolve<'c>(
         &mut self,
         ir: &mut Ir<'c>,
-        u: UseRef<'a>,
+        u: UnresolvedOperand<'a>,
         ty: Type<'c>,
         loc: Attribute<'c>,
     ) -> PResult<ValueId> {
@@ -156,8 +146,8 @@ impl<'a> ValueScopes<'a> {
                 let msg = format!(
                     "use of value '{}' expects different type than prior uses: {} vs {}",
                     u.name,
-                    super::OpAsmParser::quoted_type(ty),
-                    super::OpAsmParser::quoted_type(ir.value_type(e.value))
+                    super::Parser::quoted_type(ty),
+                    super::Parser::quoted_type(ir.value_type(e.value))
                 );
                 return Err(ParseError::new(u.offset, msg).with_note(e.offset, "prior use here"));
             }

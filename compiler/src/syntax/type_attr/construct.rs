@@ -69,6 +69,9 @@ impl<'c> Builder<'_, '_, 'c> {
                 }
             }
             Rule::dialect_type => {
+                if let Some(t) = self.dialect_type(&pair)? {
+                    return Ok(t);
+                }
                 let (dialect, body) = self.dialect_symbol(&pair, "!")?;
                 Ok(self.ctx.ty(TypeKind::Opaque { dialect, body }))
             }
@@ -169,6 +172,7 @@ impl<'c> Builder<'_, '_, 'c> {
                         | AttrKind::WideInteger { .. }
                         | AttrKind::String { .. }
                         | AttrKind::Dictionary(_)
+                        | AttrKind::Dialect { .. }
                         | AttrKind::Opaque { .. }
                 ) {
                     return Err(self.error_at(at, "unsupported memory space Attribute"));
@@ -222,7 +226,11 @@ impl<'c> Builder<'_, '_, 'c> {
         // `!llvm.ppc_fp128`, `!llvm.target<...>`); Kiln cannot tell which, so it takes them all.
         if !matches!(
             elem.kind(),
-            TypeKind::Integer { .. } | TypeKind::Index | TypeKind::Float(_) | TypeKind::Opaque { .. }
+            TypeKind::Integer { .. }
+                | TypeKind::Index
+                | TypeKind::Float(_)
+                | TypeKind::Dialect { .. }
+                | TypeKind::Opaque { .. }
         ) {
             return self.err(&elem_pair, "vector elements must be int/index/float type");
         }
@@ -354,8 +362,22 @@ impl<'c> Builder<'_, '_, 'c> {
             }
             Rule::dialect_attr_typed => {
                 let mut it = pair.into_inner();
-                let (dialect, body) = self.dialect_symbol(&it.next().unwrap(), "#")?;
-                let ty = it.next().map(|t| self.ty(first(t))).transpose()?;
+                let sym = it.next().unwrap();
+                let ty = it.next();
+                if let Some(a) = self.dialect_attr(&sym)? {
+                    return match ty {
+                        Some(t) => self.err(
+                            &t,
+                            format!(
+                                "{} takes no type",
+                                a.as_dialect().map_or_else(String::new, |(d, _)| d.full_name())
+                            ),
+                        ),
+                        None => Ok(a),
+                    };
+                }
+                let (dialect, body) = self.dialect_symbol(&sym, "#")?;
+                let ty = ty.map(|t| self.ty(first(t))).transpose()?;
                 Ok(ctx.attr(AttrKind::Opaque { dialect, body, ty }))
             }
             Rule::dense_attr | Rule::sparse_attr | Rule::dense_resource_attr | Rule::array_dense_attr => {

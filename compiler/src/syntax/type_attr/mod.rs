@@ -19,6 +19,7 @@ mod affine;
 mod bignum;
 mod construct;
 mod dense;
+mod dialect;
 mod errors;
 mod fast;
 mod float;
@@ -40,7 +41,7 @@ use construct::{first, Builder};
 use grammar::{Grammar, Rule};
 
 pub(crate) use errors::wrong_token_offset;
-pub use print::{print_attr, print_location, print_type};
+pub use print::{print_attr, print_location, print_type, DialectAsmPrinter};
 
 mod grammar {
     #[derive(pest_derive::Parser)]

@@ -8,6 +8,7 @@ use super::dense::elem_bytes;
 use super::float::format_float;
 use super::AliasLookup;
 use crate::attributes::{AttrKind, Attribute, DenseData};
+use crate::dialect_attrs::ParamSyntax;
 use crate::types::{Signedness, Type, TypeKind, DYNAMIC};
 
 /// When an attribute's `: type` suffix is left out (MLIR's `AttrTypeElision`).
@@ -66,7 +67,63 @@ struct Printer<'o, 'l, 'c> {
     aliases: &'l dyn AliasLookup<'c>,
 }
 
+/// What the print hook of a dialect attribute or type writes its parameters with (MLIR's
+/// `DialectAsmPrinter`): nested values print as everywhere else, aliases included.
+pub struct DialectAsmPrinter<'p, 'c> {
+    inner: Printer<'p, 'p, 'c>,
+}
+
+impl<'c> DialectAsmPrinter<'_, 'c> {
+    /// Appends raw text (keywords, punctuation).
+    pub fn write(&mut self, s: &str) {
+        self.inner.out.push_str(s);
+    }
+
+    /// Prints an attribute with its type suffix.
+    pub fn print_attribute(&mut self, attr: Attribute<'c>) {
+        self.inner.attr(attr, Elision::Never);
+    }
+
+    /// Prints a type.
+    pub fn print_type(&mut self, ty: Type<'c>) {
+        self.inner.ty(ty);
+    }
+}
+
 impl<'c> Printer<'_, '_, 'c> {
+    /// `#dialect.name<params>`, the brackets left out when there is nothing in them.
+    fn dialect_kind(
+        &mut self,
+        sigil: char,
+        dialect: &str,
+        name: &str,
+        syntax: &ParamSyntax,
+        params: &[Attribute<'c>],
+    ) {
+        self.out.push(sigil);
+        self.out.push_str(dialect);
+        self.out.push('.');
+        self.out.push_str(name);
+        let open = self.out.len();
+        self.out.push('<');
+        match *syntax {
+            ParamSyntax::Enum(cases) => {
+                let case = params.first().and_then(|p| p.as_int()).and_then(|i| cases.get(i as usize));
+                self.out.push_str(case.copied().unwrap_or_default());
+            }
+            ParamSyntax::Custom { print, .. } => {
+                let mut p =
+                    DialectAsmPrinter { inner: Printer { out: &mut *self.out, aliases: self.aliases } };
+                print(&mut p, params);
+            }
+        }
+        if self.out.len() == open + 1 {
+            self.out.truncate(open);
+        } else {
+            self.out.push('>');
+        }
+    }
+
     fn list<T: Copy>(&mut self, items: &[T], mut f: impl FnMut(&mut Self, T)) {
         for (i, &x) in items.iter().enumerate() {
             if i > 0 {
@@ -159,6 +216,9 @@ impl<'c> Printer<'_, '_, 'c> {
                 self.dims(shape, scalable);
                 self.ty(elem);
                 self.out.push('>');
+            }
+            TypeKind::Dialect { def, params } => {
+                self.dialect_kind('!', def.dialect, def.name, &def.syntax, params)
             }
             TypeKind::Opaque { dialect, body } => dialect_symbol(self.out, '!', dialect, body),
         }
@@ -323,6 +383,10 @@ impl<'c> Printer<'_, '_, 'c> {
                     self.stride(offset);
                 }
                 self.out.push('>');
+                None
+            }
+            AttrKind::Dialect { def, params } => {
+                self.dialect_kind('#', def.dialect, def.name, &def.syntax, params);
                 None
             }
             AttrKind::Opaque { dialect, body, ty } => {

@@ -103,37 +103,11 @@ fn int_pow(base: i64, exp: i64) -> i64 {
     result
 }
 
-/// A comparison; the result is `i1`. Floats compare as IEEE 754 (NaN is unordered: only `ne`
-/// is true), `i1` compares `false < true`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum CmpOp {
-    /// `a == b`.
-    Eq,
-    /// `a != b`.
-    Ne,
-    /// `a < b`.
-    Lt,
-    /// `a <= b`.
-    Le,
-    /// `a > b`.
-    Gt,
-    /// `a >= b`.
-    Ge,
-}
+/// A comparison, `hl.cmp`'s predicate attribute; the result is `i1`. Floats compare as IEEE 754
+/// (NaN is unordered: only `ne` is true), `i1` compares `false < true`.
+pub use crate::hl::attrs::CmpPredicate as CmpOp;
 
 impl CmpOp {
-    /// The predicate's name as in `hl` (`eq`, `ne`, ...).
-    pub fn name(self) -> &'static str {
-        match self {
-            CmpOp::Eq => "eq",
-            CmpOp::Ne => "ne",
-            CmpOp::Lt => "lt",
-            CmpOp::Le => "le",
-            CmpOp::Gt => "gt",
-            CmpOp::Ge => "ge",
-        }
-    }
-
     fn eval<T: PartialOrd>(self, a: T, b: T) -> bool {
         match self {
             CmpOp::Eq => a == b,
@@ -200,12 +174,12 @@ pub fn binary(op: BinaryOp, a: &Tensor, b: &Tensor) -> Result<Tensor> {
 
 /// `op(a, b)` elementwise with broadcasting, as an `i1` tensor.
 pub fn compare(op: CmpOp, a: &Tensor, b: &Tensor) -> Result<Tensor> {
-    let cast = Broadcast::new(op.name(), &[a, b])?;
+    let cast = Broadcast::new(op.keyword(), &[a, b])?;
     let out = match (a.lanes(), b.lanes()) {
         (Lanes::Float(x), Lanes::Float(y)) => cast.zip(&x, &y, |u, v| op.eval(u, v)),
         (Lanes::Int(x), Lanes::Int(y)) => cast.zip(&x, &y, |u, v| op.eval(u, v)),
         (Lanes::Bool(x), Lanes::Bool(y)) => cast.zip(&x, &y, |u, v| op.eval(u, v)),
-        _ => bail!("`{}` operand types differ: {} vs {}", op.name(), a.dtype(), b.dtype()),
+        _ => bail!("`{}` operand types differ: {} vs {}", op.keyword(), a.dtype(), b.dtype()),
     };
     Ok(Tensor::from_parts(cast.shape, TensorData::I1(out)))
 }

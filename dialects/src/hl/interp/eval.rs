@@ -128,10 +128,10 @@ pub(crate) fn logical_not(x: &EvalInput<'_, '_>) -> Result<Tensor> {
     k::logical_not(x.operand(0)?)
 }
 
-/// `hl.gelu`: `approximate = "tanh"` or the exact form.
+/// `hl.gelu`: `approximate = #hl.approx<tanh>` or the exact form.
 pub(crate) fn gelu(x: &EvalInput<'_, '_>) -> Result<Tensor> {
-    let tanh = x.attr("approximate").and_then(|a| a.as_str()) == Some(b"tanh");
-    unary(UnaryOp::Gelu(if tanh { GeluApprox::Tanh } else { GeluApprox::None }), x)
+    let approx = x.attr("approximate").and_then(GeluApprox::of).unwrap_or(GeluApprox::None);
+    unary(UnaryOp::Gelu(approx), x)
 }
 
 /// `hl.cast` to the result's element type.
@@ -141,19 +141,9 @@ pub(crate) fn cast(x: &EvalInput<'_, '_>) -> Result<Tensor> {
     Ok(k::cast(x.operand(0)?, to))
 }
 
-/// The comparison named by `hl.cmp`'s `predicate` attribute.
+/// The comparison named by `hl.cmp`'s `predicate` attribute (a `#hl.cmp<...>`).
 fn predicate(x: &EvalInput<'_, '_>) -> Result<CmpOp> {
-    Ok(match x.attr("predicate").and_then(|a| a.as_str()).unwrap_or(b"") {
-        b"eq" => CmpOp::Eq,
-        b"ne" => CmpOp::Ne,
-        b"lt" => CmpOp::Lt,
-        b"le" => CmpOp::Le,
-        b"gt" => CmpOp::Gt,
-        b"ge" => CmpOp::Ge,
-        other => {
-            return Err(InterpError::new(format!("unknown predicate \"{}\"", String::from_utf8_lossy(other))))
-        }
-    })
+    x.attr("predicate").and_then(CmpOp::of).ok_or_else(|| InterpError::new("expected a #hl.cmp<...> predicate"))
 }
 
 /// `hl.cmp`.

@@ -15,14 +15,8 @@ use super::error::{bail, Result};
 use super::lanes::{nan_max, Lanes};
 use super::tensor::Tensor;
 
-/// Which formula `gelu` uses.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum GeluApprox {
-    /// `0.5 * x * (1 + erf(x / sqrt(2)))`.
-    None,
-    /// `0.5 * x * (1 + tanh(sqrt(2 / pi) * (x + 0.044715 * x^3)))`.
-    Tanh,
-}
+/// Which formula `gelu` uses: `hl.gelu`'s approximation attribute.
+pub use crate::hl::attrs::GeluApproximation as GeluApprox;
 
 /// A unary elementwise op; see the module documentation for the rounding rules.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]

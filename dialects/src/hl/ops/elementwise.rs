@@ -4,6 +4,7 @@
 use kiln_compiler::{Arity, AttrConstraint};
 
 use super::{hl_binary, hl_op, hl_unary, opt, req};
+use crate::hl::attrs::{CMP_PREDICATE, GELU_APPROXIMATION};
 use crate::hl::infer;
 use crate::hl::interfaces::Flops;
 use crate::hl::interp::{eval, BinaryOp, LogicOp, UnaryOp};
@@ -167,16 +168,16 @@ hl_unary! {
 hl_op! {
     /// `hl.gelu`: elementwise GELU.
     ///
-    /// Gaussian error linear unit. `approximate = "none"` (default): `0.5*x*(1+erf(x/sqrt(2)))`; `approximate = "tanh"`: `0.5*x*(1+tanh(sqrt(2/pi)*(x+0.044715*x^3)))`. Computed in f32 for f16/bf16, rounded once.
+    /// Gaussian error linear unit. `approximate = #hl.approx<none>` (default): `0.5*x*(1+erf(x/sqrt(2)))`; `#hl.approx<tanh>`: `0.5*x*(1+tanh(sqrt(2/pi)*(x+0.044715*x^3)))`. Computed in f32 for f16/bf16, rounded once.
     ///
     /// ```mlir
-    /// %1 = hl.gelu %0 {approximate = "tanh"} : tensor<4x?xf16>
-    /// %1 = "hl.gelu"(%0) <{approximate = "tanh"}> : (tensor<4x?xf16>) -> tensor<4x?xf16>
+    /// %1 = hl.gelu %0 {approximate = #hl.approx<tanh>} : tensor<4x?xf16>
+    /// %1 = "hl.gelu"(%0) <{approximate = #hl.approx<tanh>}> : (tensor<4x?xf16>) -> tensor<4x?xf16>
     /// ```
     GELU = "hl.gelu", "elementwise GELU",
     operands: Arity::Exactly(1), category: Elementwise, dtypes: Float,
     infer: infer::same, flops: Flops::PerElement(12), eval: eval::gelu,
-    attrs: [opt("approximate", AttrConstraint::String)],
+    attrs: [opt("approximate", AttrConstraint::DialectAttr(&GELU_APPROXIMATION))],
     traits: [Elementwise, SameOperandsAndResultType],
 }
 
@@ -199,16 +200,16 @@ hl_op! {
 hl_op! {
     /// `hl.cmp`: elementwise comparison.
     ///
-    /// Compares two tensors of one element type with numpy broadcasting; `predicate` is one of `eq ne lt le gt ge`; the result is `i1`. Comparisons with NaN are false except `ne`.
+    /// Compares two tensors of one element type with numpy broadcasting; `predicate` is a `#hl.cmp<eq|ne|lt|le|gt|ge>`; the result is `i1`. Comparisons with NaN are false except `ne`.
     ///
     /// ```mlir
-    /// %2 = hl.cmp %0, %1 {predicate = "lt"} : tensor<4xf32>, tensor<4xf32> -> tensor<4xi1>
-    /// %2 = "hl.cmp"(%0, %1) <{predicate = "lt"}> : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xi1>
+    /// %2 = hl.cmp %0, %1 {predicate = #hl.cmp<lt>} : tensor<4xf32>, tensor<4xf32> -> tensor<4xi1>
+    /// %2 = "hl.cmp"(%0, %1) <{predicate = #hl.cmp<lt>}> : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xi1>
     /// ```
     CMP = "hl.cmp", "elementwise comparison",
     operands: Arity::Exactly(2), category: Elementwise, dtypes: Any,
     infer: infer::compare, flops: Flops::PerElement(1), eval: eval::compare,
-    attrs: [req("predicate", AttrConstraint::String)],
+    attrs: [req("predicate", AttrConstraint::DialectAttr(&CMP_PREDICATE))],
     traits: [Elementwise],
 }
 
