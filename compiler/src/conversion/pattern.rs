@@ -182,7 +182,7 @@ impl<'c> ConversionRewriter<'_, '_, 'c> {
             if want != ty {
                 let at = match self.rw.ir().value(cur).def {
                     ValueDef::Result { op: d, .. } => InsertPoint::After(d),
-                    ValueDef::BlockArg { block, .. } => InsertPoint::BlockStart(block),
+                    ValueDef::BlockArg { block, .. } => self.after_leading_casts(block),
                 };
                 let b = self.materialize(false, cur, ty, want, at);
                 self.state.mapping.insert(cur, b);
@@ -191,6 +191,19 @@ impl<'c> ConversionRewriter<'_, '_, 'c> {
             out.push(cur);
         }
         Some(out)
+    }
+
+    /// The start of `block`, after the materializations already there (so that those of its
+    /// arguments come in argument order).
+    fn after_leading_casts(&self, block: crate::ir::BlockId) -> InsertPoint {
+        let ir = self.rw.ir();
+        let mut at = InsertPoint::BlockStart(block);
+        let mut next = ir.first_op(block);
+        while let Some(o) = next.filter(|o| self.state.cast_set.contains(o)) {
+            at = InsertPoint::After(o);
+            next = ir.next_op(o);
+        }
+        at
     }
 
     /// Builds and inserts a materialization of `input` from `from` to `to`; returns its value.
