@@ -39,7 +39,6 @@ pub struct GreedyStats {
 }
 
 /// The driver's listener: everything a rewrite touches goes back on the worklist.
-#[derive(Default)]
 struct Worklist {
     ops: Vec<OpId>,
 }
@@ -70,8 +69,7 @@ pub fn apply_patterns_greedily<'c>(
     let order = patterns.by_benefit();
     let mut stats = GreedyStats::default();
     for _ in 0..config.max_iterations {
-        let mut pending = Worklist::default();
-        pending.ops = ir.walk(root, WalkOrder::PostOrder).filter(|&o| o != root).collect();
+        let mut pending = Worklist { ops: ir.walk(root, WalkOrder::PostOrder).filter(|&o| o != root).collect() };
         pending.ops.reverse();
         let mut changed = false;
         while let Some(op) = pending.ops.pop() {
