@@ -26,6 +26,7 @@
 //! conversion ends, materializations without users and round trips (`A -> B -> A`) are
 //! folded away; the ones still needed stay in the IR, as MLIR leaves them for a later pass.
 
+mod cast;
 mod driver;
 mod pattern;
 mod target;
@@ -36,23 +37,4 @@ pub use pattern::{ConversionPattern, ConversionPatternSet, ConversionRewriter};
 pub use target::ConversionTarget;
 pub use type_converter::{Materialization, TypeConverter};
 
-use crate::dialect::{Arity, OpDef, Trait};
-
-/// `builtin.unrealized_conversion_cast`: a cast between the type systems of two stages of a
-/// conversion, with no semantics of its own (MLIR's op of the same name).
-///
-/// It is what materializations build by default; the conversion driver folds the casts it no
-/// longer needs, and a later pass (or a later conversion) resolves the rest.
-///
-/// Generic form:
-/// ```mlir
-/// %1 = "builtin.unrealized_conversion_cast"(%0) : (tensor<4xf32>) -> memref<4xf32>
-/// ```
-pub static UNREALIZED_CONVERSION_CAST: OpDef = OpDef {
-    name: "builtin.unrealized_conversion_cast",
-    summary: "an unrealized conversion from one set of types to another",
-    operands: Arity::Any,
-    results: Arity::AtLeast(1),
-    traits: &[Trait::Pure],
-    ..OpDef::DEFAULT
-};
+pub use cast::UNREALIZED_CONVERSION_CAST;

@@ -69,7 +69,8 @@ pub fn apply_patterns_greedily<'c>(
     let order = patterns.by_benefit();
     let mut stats = GreedyStats::default();
     for _ in 0..config.max_iterations {
-        let mut pending = Worklist { ops: ir.walk(root, WalkOrder::PostOrder).filter(|&o| o != root).collect() };
+        let mut pending =
+            Worklist { ops: ir.walk(root, WalkOrder::PostOrder).filter(|&o| o != root).collect() };
         pending.ops.reverse();
         let mut changed = false;
         while let Some(op) = pending.ops.pop() {
