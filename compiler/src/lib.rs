@@ -9,6 +9,7 @@
 pub mod affine;
 pub mod attributes;
 pub mod context;
+pub mod conversion;
 pub mod diagnostics;
 pub mod dialect;
 pub mod dialect_attrs;

@@ -1,5 +1,6 @@
-//! The IR store through its API: use lists stay exact under rewriting, erased slots are
-//! reused, walks are iterative (deep nesting), and the verifier reports dominance errors.
+//! The IR store through its API: use lists stay exact under rewriting, erasing a used op fails
+//! at once, erased slots are reused but stale handles to them are caught (debug builds),
+//! walks are iterative (deep nesting), and the verifier reports dominance errors.
 
 use bumpalo::Bump;
 use kiln_compiler::ir::WalkOrder;
@@ -39,7 +40,7 @@ fn use_lists_follow_rewrites() {
     ir.erase_op(b);
     assert!(ir.uses(va).is_empty() && ir.uses(vc).is_empty());
     let d = op(&ctx, &mut ir, "t.d", &[], 0);
-    assert_eq!(d, b, "erased slots are reused");
+    assert_eq!(d.index(), b.index(), "erased slots are reused");
     assert_eq!(ir.block_ops(block).collect::<Vec<_>>(), vec![a, c]);
 }
 
@@ -190,4 +191,80 @@ fn use_lists_stay_exact_under_many_rewrites_of_wide_values() {
         }
     }
     assert_use_lists_exact(&ir, &users, &values);
+}
+
+#[test]
+#[should_panic(
+    expected = "erasing 't.def' (op0) whose result #0 (v0) of 't.def' is still used by 't.user' (op1)"
+)]
+fn erasing_a_used_op_fails_at_once() {
+    let arena = Bump::new();
+    let ctx = Context::new(&arena, DialectRegistry::new());
+    let mut ir = Ir::new();
+    let block = ir.create_block();
+    let def = op(&ctx, &mut ir, "t.def", &[], 1);
+    ir.append_op(block, def);
+    let v = ir.results(def)[0];
+    let user = op(&ctx, &mut ir, "t.user", &[v], 0);
+    ir.append_op(block, user);
+    ir.erase_op(def);
+}
+
+#[test]
+#[should_panic(expected = "is still used by 't.outside'")]
+fn erasing_a_region_whose_values_are_used_outside_fails() {
+    let arena = Bump::new();
+    let ctx = Context::new(&arena, DialectRegistry::new());
+    let mut ir = Ir::new();
+    let top = ir.create_block();
+    let mut s = OperationState::new(ctx.intern_str("t.graph"), None, ctx.unknown_loc());
+    s.num_regions = 1;
+    let graph = ir.create_op(s);
+    ir.append_op(top, graph);
+    let inner = ir.create_block();
+    let region = ir.regions(graph)[0];
+    ir.append_block(region, inner);
+    let arg = ir.add_block_arg(inner, ctx.int_type(32), None);
+    // A value that uses itself inside is fine to erase with its op ...
+    let cyclic = op(&ctx, &mut ir, "t.cyclic", &[arg], 1);
+    ir.append_op(inner, cyclic);
+    let own = ir.results(cyclic)[0];
+    ir.set_operand(cyclic, 0, own);
+    // ... one used from outside what is erased is not (a block argument here).
+    let outside = op(&ctx, &mut ir, "t.outside", &[arg], 0);
+    ir.append_op(top, outside);
+    ir.erase_op(graph);
+}
+
+#[test]
+fn erasing_ops_used_only_inside_what_is_erased_succeeds() {
+    let arena = Bump::new();
+    let ctx = Context::new(&arena, DialectRegistry::new());
+    let mut ir = Ir::new();
+    let block = ir.create_block();
+    let cyclic = op(&ctx, &mut ir, "t.cyclic", &[], 1);
+    ir.append_op(block, cyclic);
+    let own = ir.results(cyclic)[0];
+    ir.set_operands(cyclic, &[own]);
+    ir.erase_op(cyclic);
+    assert_eq!(ir.num_ops(), 0);
+}
+
+#[test]
+#[cfg(debug_assertions)]
+fn a_stale_handle_is_caught_even_after_its_slot_is_reused() {
+    let arena = Bump::new();
+    let ctx = Context::new(&arena, DialectRegistry::new());
+    let mut ir = Ir::new();
+    let block = ir.create_block();
+    let old = op(&ctx, &mut ir, "t.old", &[], 1);
+    ir.append_op(block, old);
+    ir.erase_op(old);
+    let new = op(&ctx, &mut ir, "t.new", &[], 1);
+    assert_eq!(new.index(), old.index(), "the slot is reused");
+    assert!(!ir.contains_op(old) && ir.contains_op(new));
+    let caught = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| ir.op(old).name));
+    let message = caught.expect_err("a stale handle must not read the new op");
+    let text = message.downcast_ref::<String>().cloned().unwrap_or_default();
+    assert!(text.contains("use of stale op0"), "{text}");
 }

@@ -84,7 +84,18 @@ kiln_compiler::declare_pass! {
             }
             let mut rw = Rewriter::new(cx.ctx, cx.ir);
             match expand(&mut rw, op, short) {
-                Ok(v) => rw.replace_op(op, &[v]),
+                // A composite that is its own input (`%0 = hl.dropout %0` in a graph region)
+                // cannot be forwarded and stays.
+                Ok(v) => {
+                    if !rw.replace_op(op, &[v]) {
+                        cx.add_statistic(
+                            "num-self-kept",
+                            "Composites kept because they use their own result",
+                            1,
+                        );
+                        continue;
+                    }
+                }
                 Err(message) => {
                     let name = cx.ir.op(op).name;
                     let loc = cx.ir.op(op).loc;
@@ -113,7 +124,7 @@ fn has_dynamic_dims(ir: &kiln_compiler::Ir<'_>, op: OpId) -> bool {
 
 /// Builds the expansion of composite `op` (named `hl.<short>`) before it.
 fn expand<'c>(rw: &mut Rewriter<'_, 'c>, op: OpId, short: &str) -> Result<ValueId, String> {
-    let ir = &*rw.ir;
+    let ir = rw.ir();
     let args = ir.operands(op).to_vec();
     let x = args[0];
     let (shape, elem) = tensor_parts(ir.value_type(x)).ok_or("operand is not a ranked tensor")?;
@@ -194,8 +205,8 @@ fn expand<'c>(rw: &mut Rewriter<'_, 'c>, op: OpId, short: &str) -> Result<ValueI
         "dropout" => x,
         other => return Err(format!("'{other}' is not a composite")),
     };
-    if b.rw.ir.value_type(v) != result_ty {
-        return Err(format!("expansion produced '{}' instead of '{result_ty}'", b.rw.ir.value_type(v)));
+    if b.rw.ir().value_type(v) != result_ty {
+        return Err(format!("expansion produced '{}' instead of '{result_ty}'", b.rw.ir().value_type(v)));
     }
     Ok(v)
 }

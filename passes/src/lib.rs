@@ -13,6 +13,7 @@ pub mod hl_decompose;
 pub mod hl_infer_shapes;
 pub mod kiln_fuse;
 pub mod symbol_dce;
+pub mod test_dialect_conversion;
 
 use kiln_compiler::pass::{PassInfo, PassRegistry};
 
@@ -28,6 +29,7 @@ pub const ALL_PASSES: &[&PassInfo] = &[
     &hl_infer_shapes::INFO,
     &kiln_fuse::INFO,
     &symbol_dce::INFO,
+    &test_dialect_conversion::INFO,
 ];
 
 /// The registry of all passes.

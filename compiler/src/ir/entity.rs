@@ -4,6 +4,14 @@
 //! copyable newtype handle. Erased slots go on a free list and are reused, so long-running
 //! rewrites do not grow memory without bound. A handle to an erased slot is a bug in the caller;
 //! accessors report it with a panic message that names the handle, like slice indexing would.
+//!
+//! **Stale handles.** In debug builds (`debug_assertions`, so every `cargo test`) each slot
+//! carries a generation that is bumped when the slot is freed, and each handle records the
+//! generation it was made with: a handle kept past the erasure of what it named is caught at
+//! its next use ("use of stale op3"), even after the slot was reused, and [`Arena::contains`]
+//! answers `false` for it. Release builds keep plain `u32` handles (no cost on the parse and
+//! print paths); there the use-list check of `Ir::erase_op` is what keeps operands from going
+//! stale.
 
 use std::fmt;
 
@@ -12,27 +20,41 @@ macro_rules! entity {
     ($(#[$doc:meta])* $name:ident, $prefix:literal) => {
         $(#[$doc])*
         #[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
-        pub struct $name(u32);
+        pub struct $name {
+            index: u32,
+            #[cfg(debug_assertions)]
+            generation: u32,
+        }
 
         impl $name {
             /// The raw index of this handle.
             pub fn index(self) -> usize {
-                self.0 as usize
+                self.index as usize
             }
         }
 
         impl EntityRef for $name {
-            fn new(index: usize) -> Self {
-                Self(u32::try_from(index).expect("more than u32::MAX IR entities"))
+            fn new(index: usize, _generation: u32) -> Self {
+                Self {
+                    index: u32::try_from(index).expect("more than u32::MAX IR entities"),
+                    #[cfg(debug_assertions)]
+                    generation: _generation,
+                }
             }
             fn index(self) -> usize {
-                self.0 as usize
+                self.index as usize
+            }
+            fn generation(self) -> Option<u32> {
+                #[cfg(debug_assertions)]
+                return Some(self.generation);
+                #[cfg(not(debug_assertions))]
+                None
             }
         }
 
         impl fmt::Debug for $name {
             fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                write!(f, concat!($prefix, "{}"), self.0)
+                write!(f, concat!($prefix, "{}"), self.index)
             }
         }
     };
@@ -61,16 +83,21 @@ entity!(
 
 /// A handle that can be made from and turned into an arena index.
 pub trait EntityRef: Copy {
-    /// Wraps an index.
-    fn new(index: usize) -> Self;
+    /// Wraps an index made with slot generation `generation` (ignored in release builds).
+    fn new(index: usize, generation: u32) -> Self;
     /// Unwraps the index.
     fn index(self) -> usize;
+    /// The slot generation the handle was made with (`None` in release builds).
+    fn generation(self) -> Option<u32>;
 }
 
 /// Storage for entities of one kind, indexed by their handle; erased slots are reused.
 #[derive(Debug, Clone)]
 pub struct Arena<K, V> {
     slots: Vec<Option<V>>,
+    /// Per slot, how many times it was freed (debug builds: checked against handles).
+    #[cfg(debug_assertions)]
+    generations: Vec<u32>,
     free: Vec<u32>,
     live: usize,
     _key: std::marker::PhantomData<K>,
@@ -78,7 +105,14 @@ pub struct Arena<K, V> {
 
 impl<K: EntityRef, V> Default for Arena<K, V> {
     fn default() -> Self {
-        Self { slots: Vec::new(), free: Vec::new(), live: 0, _key: std::marker::PhantomData }
+        Self {
+            slots: Vec::new(),
+            #[cfg(debug_assertions)]
+            generations: Vec::new(),
+            free: Vec::new(),
+            live: 0,
+            _key: std::marker::PhantomData,
+        }
     }
 }
 
@@ -86,19 +120,46 @@ impl<K: EntityRef + fmt::Debug, V> Arena<K, V> {
     /// Stores `value` and returns its handle (reusing an erased slot when there is one).
     pub fn alloc(&mut self, value: V) -> K {
         self.live += 1;
-        if let Some(i) = self.free.pop() {
+        let i = if let Some(i) = self.free.pop() {
             self.slots[i as usize] = Some(value);
-            K::new(i as usize)
+            i as usize
         } else {
             self.slots.push(Some(value));
-            K::new(self.slots.len() - 1)
-        }
+            #[cfg(debug_assertions)]
+            self.generations.push(0);
+            self.slots.len() - 1
+        };
+        K::new(i, self.generation_of(i))
+    }
+
+    #[cfg(debug_assertions)]
+    fn generation_of(&self, i: usize) -> u32 {
+        self.generations[i]
+    }
+
+    #[cfg(not(debug_assertions))]
+    fn generation_of(&self, _: usize) -> u32 {
+        0
+    }
+
+    /// Whether `key` was made for the entity now in its slot (always true in release builds).
+    fn current(&self, key: K) -> bool {
+        key.generation()
+            .is_none_or(|g| self.slots.len() > key.index() && g == self.generation_of(key.index()))
     }
 
     /// Removes the entity; its slot may be reused by a later `alloc`.
     pub fn free(&mut self, key: K) -> V {
-        let value = self.slots[key.index()].take().unwrap_or_else(|| panic!("{key:?} erased twice"));
-        self.free.push(key.index() as u32);
+        let i = key.index();
+        if !self.current(key) {
+            panic!("use of stale {key:?} (what it named was erased)");
+        }
+        let value = self.slots[i].take().unwrap_or_else(|| panic!("{key:?} erased twice"));
+        #[cfg(debug_assertions)]
+        {
+            self.generations[i] = self.generations[i].wrapping_add(1);
+        }
+        self.free.push(i as u32);
         self.live -= 1;
         value
     }
@@ -110,7 +171,17 @@ impl<K: EntityRef + fmt::Debug, V> Arena<K, V> {
 
     /// Whether `key` names a live entity.
     pub fn contains(&self, key: K) -> bool {
-        matches!(self.slots.get(key.index()), Some(Some(_)))
+        matches!(self.slots.get(key.index()), Some(Some(_))) && self.current(key)
+    }
+
+    /// The panic of an access through `key` that names nothing live.
+    #[cold]
+    #[inline(never)]
+    fn dangling(&self, key: K) -> ! {
+        if self.current(key) {
+            panic!("use of erased or unknown {key:?}")
+        }
+        panic!("use of stale {key:?} (what it named was erased)")
     }
 
     /// Number of live entities.
@@ -133,18 +204,18 @@ impl<K: EntityRef + fmt::Debug, V> std::ops::Index<K> for Arena<K, V> {
     type Output = V;
     fn index(&self, key: K) -> &V {
         match self.slots.get(key.index()) {
-            Some(Some(v)) => v,
-            _ => panic!("use of erased or unknown {key:?}"),
+            Some(Some(v)) if self.current(key) => v,
+            _ => self.dangling(key),
         }
     }
 }
 
 impl<K: EntityRef + fmt::Debug, V> std::ops::IndexMut<K> for Arena<K, V> {
     fn index_mut(&mut self, key: K) -> &mut V {
-        match self.slots.get_mut(key.index()) {
-            Some(Some(v)) => v,
-            _ => panic!("use of erased or unknown {key:?}"),
+        if !self.current(key) || !matches!(self.slots.get(key.index()), Some(Some(_))) {
+            self.dangling(key)
         }
+        self.slots[key.index()].as_mut().expect("checked above")
     }
 }
 

@@ -475,13 +475,36 @@ impl<'c> Ir<'c> {
         }
     }
 
-    /// Erases `op` with everything nested in it. Remaining uses of its results (there should
-    /// be none, or only from ops erased along with it) are dropped from their users' view by
-    /// the caller's responsibility; nested values are freed.
+    /// Erases `op` with everything nested in it.
+    ///
+    /// # Panics
+    /// When a result of `op`, or a value defined inside it, is still used by an op that is not
+    /// erased along with it: the message names the op and that user. This is MLIR's
+    /// `use_empty` assertion: erasing a used op is a bug in the caller (replace the uses
+    /// first), never a consequence of bad input, and failing here keeps a stale operand from
+    /// silently naming whatever is created in the freed slot next.
     pub fn erase_op(&mut self, op: OpId) {
+        let ops = self.nested_ops(vec![op]);
+        self.check_unused_outside(&ops, &[]);
         self.detach_op(op);
-        // Iterative: collect the nested ops first, then free bottom-up.
-        let mut all = vec![op];
+        self.free_ops(&ops);
+    }
+
+    /// Erases `block` (detaching it from its region) with its ops and arguments.
+    ///
+    /// # Panics
+    /// As [`Ir::erase_op`], when an argument of `block` or a value defined in it is still used
+    /// outside it.
+    pub fn erase_block(&mut self, block: BlockId) {
+        let ops = self.nested_ops(self.block_ops(block).collect());
+        self.check_unused_outside(&ops, &[block]);
+        self.layout.remove_block(block);
+        self.free_ops(&ops);
+        self.free_block(block);
+    }
+
+    /// `roots` and every op nested in them, parents before children (iterative).
+    fn nested_ops(&self, mut all: Vec<OpId>) -> Vec<OpId> {
         let mut i = 0;
         while i < all.len() {
             let cur = all[i];
@@ -492,28 +515,86 @@ impl<'c> Ir<'c> {
             }
             i += 1;
         }
-        for &o in &all {
+        all
+    }
+
+    /// Panics when a value defined by `ops` (results, arguments of their blocks) or an argument
+    /// of `blocks` is used by an op outside `ops`.
+    fn check_unused_outside(&self, ops: &[OpId], blocks: &[BlockId]) {
+        // The common case, one op without regions, needs no set.
+        let inside: rustc_hash::FxHashSet<OpId> =
+            if ops.len() > 1 { ops.iter().copied().collect() } else { Default::default() };
+        let is_inside = |o: OpId| if ops.len() > 1 { inside.contains(&o) } else { ops.first() == Some(&o) };
+        let check = |v: ValueId, what: &dyn Fn() -> String| {
+            if let Some(u) = self.values[v].uses.iter().find(|u| !is_inside(u.op)) {
+                panic!(
+                    "erasing {} whose {} is still used by '{}' ({:?}) as operand #{}",
+                    what(),
+                    self.describe_value(v),
+                    self.ops[u.op].name,
+                    u.op,
+                    u.index
+                );
+            }
+        };
+        let erased = |o: OpId| format!("'{}' ({o:?})", self.ops[o].name);
+        for &o in ops {
+            for &r in &self.ops[o].results {
+                check(r, &|| erased(o));
+            }
+            for &region in &self.ops[o].regions {
+                for b in self.region_blocks(region) {
+                    for &a in &self.blocks[b].args {
+                        check(a, &|| erased(o));
+                    }
+                }
+            }
+        }
+        for &b in blocks {
+            for &a in &self.blocks[b].args {
+                check(a, &|| format!("block {b:?}"));
+            }
+        }
+    }
+
+    /// "result #1 of 'hl.add' (op3)" or "argument #0 of bb2", for messages.
+    fn describe_value(&self, v: ValueId) -> String {
+        match self.values[v].def {
+            ValueDef::Result { op, index } => format!("result #{index} ({v:?}) of '{}'", self.ops[op].name),
+            ValueDef::BlockArg { block, index } => format!("argument #{index} ({v:?}) of {block:?}"),
+        }
+    }
+
+    /// Frees `ops` (already checked and detached from the outside), children after parents.
+    fn free_ops(&mut self, ops: &[OpId]) {
+        for &o in ops {
             self.set_operands(o, &[]);
         }
-        for &o in all.iter().rev() {
+        for &o in ops.iter().rev() {
             let data = self.ops.free(o);
+            self.layout.ops.set(o, Default::default());
             for r in data.results {
                 self.values.free(r);
             }
             for r in data.regions {
                 let blocks: Vec<BlockId> = self.region_blocks(r).collect();
                 for b in blocks {
-                    let bd = self.blocks.free(b);
-                    for a in bd.args {
-                        self.values.free(a);
-                    }
-                    self.layout.block_ops.set(b, Default::default());
-                    self.layout.blocks.set(b, Default::default());
+                    self.free_block(b);
                 }
                 self.layout.region_blocks.set(r, Default::default());
                 self.regions.free(r);
             }
         }
+    }
+
+    /// Frees a block whose ops are already freed, with its arguments.
+    fn free_block(&mut self, b: BlockId) {
+        let bd = self.blocks.free(b);
+        for a in bd.args {
+            self.values.free(a);
+        }
+        self.layout.block_ops.set(b, Default::default());
+        self.layout.blocks.set(b, Default::default());
     }
 
     /// Moves all blocks of `from` to the end of `to`.

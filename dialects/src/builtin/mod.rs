@@ -1,4 +1,5 @@
-//! The `builtin` dialect: the top-level `builtin.module`.
+//! The `builtin` dialect: the top-level `builtin.module`, and the conversion framework's
+//! `builtin.unrealized_conversion_cast` (declared beside the framework in the IR core).
 
 mod syntax;
 
@@ -38,7 +39,7 @@ pub static MODULE: OpDef = OpDef {
 pub static BUILTIN: Dialect = Dialect {
     name: "builtin",
     summary: "MLIR's builtin dialect",
-    ops: &[&MODULE],
+    ops: &[&MODULE, &kiln_compiler::conversion::UNREALIZED_CONVERSION_CAST],
     attrs: &[],
     types: &[],
     materialize_constant: None,

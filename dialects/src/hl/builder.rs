@@ -22,7 +22,7 @@ pub struct HlBuilder<'r, 'a, 'c> {
 impl<'r, 'a, 'c> HlBuilder<'r, 'a, 'c> {
     /// A builder inserting before `before`.
     pub fn new(rw: &'r mut Rewriter<'a, 'c>, before: OpId) -> Self {
-        let loc = rw.ir.op(before).loc;
+        let loc = rw.ir().op(before).loc;
         HlBuilder { rw, before, loc }
     }
 
@@ -39,7 +39,7 @@ impl<'r, 'a, 'c> HlBuilder<'r, 'a, 'c> {
         let entries: Vec<NamedAttr<'c>> =
             attrs.iter().map(|(n, v)| NamedAttr { name: ctx.intern_str(n), value: *v }).collect();
         let props = (!entries.is_empty()).then(|| ctx.dict_attr(&entries));
-        let types: Vec<Type<'c>> = operands.iter().map(|&v| self.rw.ir.value_type(v)).collect();
+        let types: Vec<Type<'c>> = operands.iter().map(|&v| self.rw.ir().value_type(v)).collect();
         let hl = def.interface::<HlOp>().ok_or_else(|| format!("'{}' is not an hl op", def.name))?;
         let lookup = |n: &str| props.and_then(|p| p.dict_get(n));
         let ty = (hl.infer)(ctx, &InferInput { operands: &types, result, attr: &lookup })?;
@@ -48,7 +48,7 @@ impl<'r, 'a, 'c> HlBuilder<'r, 'a, 'c> {
         state.result_types = vec![ty];
         state.properties = props;
         let op = self.rw.create_before(self.before, state);
-        Ok(self.rw.ir.results(op)[0])
+        Ok(self.rw.ir().results(op)[0])
     }
 
     /// A rank-0 constant of element type `elem` holding `value` (broadcasts against anything).
@@ -61,7 +61,7 @@ impl<'r, 'a, 'c> HlBuilder<'r, 'a, 'c> {
         state.result_types = vec![ty];
         state.properties = Some(props);
         let op = self.rw.create_before(self.before, state);
-        Ok(self.rw.ir.results(op)[0])
+        Ok(self.rw.ir().results(op)[0])
     }
 
     /// An `i64` array attribute.

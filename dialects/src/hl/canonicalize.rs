@@ -11,20 +11,25 @@
 //! Constant folding lives in the ops' folders (`fold.rs`), not here.
 
 use kiln_compiler::rewrite::{PatternSet, RewritePattern, Rewriter};
-use kiln_compiler::{AttrKind, DenseData, FloatKind, OpId, Type, TypeKind, ValueId};
+use kiln_compiler::{AttrKind, DenseData, FloatKind, OpDef, OpId, Type, TypeKind, ValueId};
 
 use super::accessors::tensor_parts;
 use super::builder::{splat, HlBuilder};
+use super::{ADD, BROADCAST_TO, CAST, DROPOUT, MUL, NEG, NOT, RESHAPE, SUB, TRANSPOSE};
 
 /// Adds the `hl` canonicalization patterns.
 pub fn populate(patterns: &mut PatternSet) {
-    patterns.add(AddZero);
+    patterns.add(AddZero(&ADD));
+    patterns.add(AddZero(&SUB));
     patterns.add(MulOne);
     patterns.add(MulZero);
-    patterns.add(Involution);
+    patterns.add(Involution(&NEG));
+    patterns.add(Involution(&NOT));
     patterns.add(ReshapeReshape);
     patterns.add(TransposeTranspose);
-    patterns.add(Identity);
+    for def in [&BROADCAST_TO, &RESHAPE, &CAST, &DROPOUT, &TRANSPOSE] {
+        patterns.add(Identity(def));
+    }
     patterns.add(CastCast);
 }
 
@@ -56,99 +61,85 @@ fn is_float(t: Type<'_>) -> bool {
     tensor_parts(t).is_some_and(|(_, e)| e.is_float())
 }
 
-fn operand_types_match(rw: &Rewriter<'_, '_>, keep: ValueId, op: OpId) -> bool {
-    rw.ir.value_type(keep) == rw.ir.value_type(rw.ir.results(op)[0])
-}
-
-/// Replaces `op` by `v` when `v` already has the result type.
+/// Replaces `op` by `v` when `v` already has the result type (and is not `op`'s own result).
 fn forward(rw: &mut Rewriter<'_, '_>, op: OpId, v: ValueId) -> bool {
-    if !operand_types_match(rw, v, op) {
-        return false;
-    }
-    rw.replace_op(op, &[v]);
-    true
+    let ir = rw.ir();
+    ir.value_type(v) == ir.value_type(ir.results(op)[0]) && rw.replace_op(op, &[v])
 }
 
-struct AddZero;
+/// `x + 0 -> x`, `x - 0 -> x` (rooted on `hl.add` or `hl.sub`).
+struct AddZero(&'static OpDef);
 
 impl RewritePattern for AddZero {
-    fn root(&self) -> Option<&'static str> {
-        None
+    fn root(&self) -> Option<&'static OpDef> {
+        Some(self.0)
     }
 
     fn match_and_rewrite<'c>(&self, rw: &mut Rewriter<'_, 'c>, op: OpId) -> bool {
-        let name = rw.ir.op(op).name;
-        if name != "hl.add" && name != "hl.sub" {
-            return false;
-        }
-        let [a, b] = *rw.ir.operands(op) else { return false };
-        let float = is_float(rw.ir.value_type(a));
+        let is_add = std::ptr::eq(self.0, &ADD);
+        let [a, b] = *rw.ir().operands(op) else { return false };
+        let float = is_float(rw.ir().value_type(a));
         let neutral = |v: Option<f64>, negative_zero: bool| {
             v.is_some_and(|z| z == 0.0 && (!float || z.is_sign_negative() == negative_zero))
         };
         // x + (-0.0), x - (+0.0): exact for every float; x + 0, x - 0 for integers.
-        if neutral(splat_value(rw.ir, b), name == "hl.add") {
-            return forward(rw, op, a);
+        if neutral(splat_value(rw.ir(), b), is_add) && forward(rw, op, a) {
+            return true;
         }
-        name == "hl.add" && neutral(splat_value(rw.ir, a), true) && forward(rw, op, b)
+        is_add && neutral(splat_value(rw.ir(), a), true) && forward(rw, op, b)
     }
 }
 
 struct MulOne;
 
 impl RewritePattern for MulOne {
-    fn root(&self) -> Option<&'static str> {
-        Some("hl.mul")
+    fn root(&self) -> Option<&'static OpDef> {
+        Some(&MUL)
     }
 
     fn match_and_rewrite<'c>(&self, rw: &mut Rewriter<'_, 'c>, op: OpId) -> bool {
-        let [a, b] = *rw.ir.operands(op) else { return false };
-        if splat_value(rw.ir, b) == Some(1.0) && forward(rw, op, a) {
+        let [a, b] = *rw.ir().operands(op) else { return false };
+        if splat_value(rw.ir(), b) == Some(1.0) && forward(rw, op, a) {
             return true;
         }
-        splat_value(rw.ir, a) == Some(1.0) && forward(rw, op, b)
+        splat_value(rw.ir(), a) == Some(1.0) && forward(rw, op, b)
     }
 }
 
 struct MulZero;
 
 impl RewritePattern for MulZero {
-    fn root(&self) -> Option<&'static str> {
-        Some("hl.mul")
+    fn root(&self) -> Option<&'static OpDef> {
+        Some(&MUL)
     }
 
     fn match_and_rewrite<'c>(&self, rw: &mut Rewriter<'_, 'c>, op: OpId) -> bool {
-        let ty = rw.ir.value_type(rw.ir.results(op)[0]);
+        let ty = rw.ir().value_type(rw.ir().results(op)[0]);
         let static_shape = tensor_parts(ty).is_some_and(|(s, _)| !s.contains(&kiln_compiler::DYNAMIC));
         if is_float(ty) || !static_shape {
             return false;
         }
-        let zero = rw.ir.operands(op).iter().any(|&v| splat_value(rw.ir, v) == Some(0.0));
+        let zero = rw.ir().operands(op).iter().any(|&v| splat_value(rw.ir(), v) == Some(0.0));
         let Some(attr) = zero.then(|| splat(rw.ctx, ty, 0.0)).flatten() else { return false };
         let mut b = HlBuilder::new(rw, op);
         let Ok(c) = b.create(&super::CONSTANT, &[], &[("value", attr)], Some(ty)) else { return false };
-        rw.replace_op(op, &[c]);
-        true
+        rw.replace_op(op, &[c])
     }
 }
 
-/// `neg(neg x) -> x`, `not(not x) -> x`.
-struct Involution;
+/// `neg(neg x) -> x`, `not(not x) -> x` (rooted on `hl.neg` or `hl.not`).
+struct Involution(&'static OpDef);
 
 impl RewritePattern for Involution {
-    fn root(&self) -> Option<&'static str> {
-        None
+    fn root(&self) -> Option<&'static OpDef> {
+        Some(self.0)
     }
 
     fn match_and_rewrite<'c>(&self, rw: &mut Rewriter<'_, 'c>, op: OpId) -> bool {
-        let name = rw.ir.op(op).name;
-        if name != "hl.neg" && name != "hl.not" {
-            return false;
-        }
-        let inner = rw.ir.operands(op)[0];
-        match rw.ir.defining_op(inner) {
-            Some(d) if rw.ir.op(d).name == name => {
-                let x = rw.ir.operands(d)[0];
+        let inner = rw.ir().operands(op)[0];
+        match rw.ir().defining_op(inner) {
+            Some(d) if rw.ir().op(d).name == self.0.name => {
+                let x = rw.ir().operands(d)[0];
                 forward(rw, op, x)
             }
             _ => false,
@@ -159,18 +150,18 @@ impl RewritePattern for Involution {
 struct ReshapeReshape;
 
 impl RewritePattern for ReshapeReshape {
-    fn root(&self) -> Option<&'static str> {
-        Some("hl.reshape")
+    fn root(&self) -> Option<&'static OpDef> {
+        Some(&RESHAPE)
     }
 
     fn match_and_rewrite<'c>(&self, rw: &mut Rewriter<'_, 'c>, op: OpId) -> bool {
-        let inner = rw.ir.operands(op)[0];
-        let Some(d) = rw.ir.defining_op(inner).filter(|&d| rw.ir.op(d).name == "hl.reshape") else {
+        let ir = rw.ir();
+        let inner = ir.operands(op)[0];
+        let Some(d) = ir.defining_op(inner).filter(|&d| ir.op(d).name == RESHAPE.name && d != op) else {
             return false;
         };
-        let x = rw.ir.operands(d)[0];
-        rw.ir.set_operand(op, 0, x);
-        rw.modified(op);
+        let x = ir.operands(d)[0];
+        rw.set_operand(op, 0, x);
         true
     }
 }
@@ -178,51 +169,52 @@ impl RewritePattern for ReshapeReshape {
 struct TransposeTranspose;
 
 impl RewritePattern for TransposeTranspose {
-    fn root(&self) -> Option<&'static str> {
-        Some("hl.transpose")
+    fn root(&self) -> Option<&'static OpDef> {
+        Some(&TRANSPOSE)
     }
 
     fn match_and_rewrite<'c>(&self, rw: &mut Rewriter<'_, 'c>, op: OpId) -> bool {
-        let inner = rw.ir.operands(op)[0];
-        let Some(d) = rw.ir.defining_op(inner).filter(|&d| rw.ir.op(d).name == "hl.transpose") else {
+        let ir = rw.ir();
+        let inner = ir.operands(op)[0];
+        let Some(d) = ir.defining_op(inner).filter(|&d| ir.op(d).name == TRANSPOSE.name) else {
             return false;
         };
-        let perm = |o: OpId| super::accessors::int_list(rw.ir.attr(o, "perm")).ok();
+        let perm = |o: OpId| super::accessors::int_list(ir.attr(o, "perm")).ok();
         let (Some(outer), Some(first)) = (perm(op), perm(d)) else { return false };
         let Some(composed) =
             outer.iter().map(|&i| first.get(i as usize).copied()).collect::<Option<Vec<i64>>>()
         else {
             return false;
         };
-        let x = rw.ir.operands(d)[0];
-        let result = rw.ir.value_type(rw.ir.results(op)[0]);
+        let x = ir.operands(d)[0];
+        let result = ir.value_type(ir.results(op)[0]);
+        if d == op {
+            return false;
+        }
         let mut b = HlBuilder::new(rw, op);
         let perm_attr = b.ints(&composed);
-        let Ok(v) = b.create(&super::TRANSPOSE, &[x], &[("perm", perm_attr)], Some(result)) else {
+        let Ok(v) = b.create(&TRANSPOSE, &[x], &[("perm", perm_attr)], Some(result)) else {
             return false;
         };
-        rw.replace_op(op, &[v]);
-        true
+        rw.replace_op(op, &[v])
     }
 }
 
-/// Ops that do nothing when the result type equals the operand type.
-struct Identity;
+/// Ops that do nothing when the result type equals the operand type (`hl.transpose` only with
+/// the identity permutation); one instance per op.
+struct Identity(&'static OpDef);
 
 impl RewritePattern for Identity {
-    fn root(&self) -> Option<&'static str> {
-        None
+    fn root(&self) -> Option<&'static OpDef> {
+        Some(self.0)
     }
 
     fn match_and_rewrite<'c>(&self, rw: &mut Rewriter<'_, 'c>, op: OpId) -> bool {
-        let name = rw.ir.op(op).name;
-        let identity = match name {
-            "hl.broadcast_to" | "hl.reshape" | "hl.cast" | "hl.dropout" => true,
-            "hl.transpose" => super::accessors::int_list(rw.ir.attr(op, "perm"))
-                .is_ok_and(|p| p.iter().enumerate().all(|(i, &d)| d == i as i64)),
-            _ => false,
-        };
-        identity && forward(rw, op, rw.ir.operands(op)[0])
+        let ir = rw.ir();
+        let identity = !std::ptr::eq(self.0, &TRANSPOSE)
+            || super::accessors::int_list(ir.attr(op, "perm"))
+                .is_ok_and(|p| p.iter().enumerate().all(|(i, &d)| d == i as i64));
+        identity && forward(rw, op, ir.operands(op)[0])
     }
 }
 
@@ -249,21 +241,23 @@ fn lossless(from: Type<'_>, to: Type<'_>) -> bool {
 struct CastCast;
 
 impl RewritePattern for CastCast {
-    fn root(&self) -> Option<&'static str> {
-        Some("hl.cast")
+    fn root(&self) -> Option<&'static OpDef> {
+        Some(&CAST)
     }
 
     fn match_and_rewrite<'c>(&self, rw: &mut Rewriter<'_, 'c>, op: OpId) -> bool {
-        let mid = rw.ir.operands(op)[0];
-        let Some(d) = rw.ir.defining_op(mid).filter(|&d| rw.ir.op(d).name == "hl.cast") else { return false };
-        let x = rw.ir.operands(d)[0];
-        let elem = |v: ValueId| tensor_parts(rw.ir.value_type(v)).map(|(_, e)| e);
+        let ir = rw.ir();
+        let mid = ir.operands(op)[0];
+        let Some(d) = ir.defining_op(mid).filter(|&d| ir.op(d).name == CAST.name && d != op) else {
+            return false;
+        };
+        let x = ir.operands(d)[0];
+        let elem = |v: ValueId| tensor_parts(ir.value_type(v)).map(|(_, e)| e);
         let (Some(src), Some(via)) = (elem(x), elem(mid)) else { return false };
         if !lossless(src, via) {
             return false;
         }
-        rw.ir.set_operand(op, 0, x);
-        rw.modified(op);
+        rw.set_operand(op, 0, x);
         true
     }
 }

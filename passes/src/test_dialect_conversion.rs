@@ -1,0 +1,175 @@
+//! `test-dialect-conversion`: exercises the dialect-conversion framework
+//! (`kiln_compiler::conversion`) on a toy lowering, for lit tests (MLIR's
+//! `-test-legalize-patterns`).
+//!
+//! Rewrites: the toy type conversion turns every ranked `tensor<S x E>` into `memref<S x E>`;
+//! `hl.add` and `hl.mul` on `f32` elements become `"test.add"` / `"test.mul"` on the converted
+//! operands (the unregistered `test` dialect is legal); `func.func` signatures and block
+//! arguments, and `func.return` operands, are converted. `hl.add` and `hl.mul` are illegal;
+//! `func.func` / `func.return` are legal once their types are; every other op has unknown
+//! legality. Where converted and unconverted values meet, `builtin.unrealized_conversion_cast`
+//! materializations bridge them.
+//! Assumes: verified IR. Guarantees: with `full=false` (partial conversion), no `hl.add` /
+//! `hl.mul` is left and other ops are kept; with `full=true`, every op left is legal. An op
+//! that cannot be legalized is an error at its location naming it and the patterns tried, and
+//! the IR is left unchanged.
+
+use kiln_compiler::conversion::{
+    apply_full_conversion, apply_partial_conversion, ConversionPattern, ConversionPatternSet,
+    ConversionRewriter, ConversionTarget, TypeConverter,
+};
+use kiln_compiler::pass::{OptionKind, PassFailed, PassOptionSpec};
+use kiln_compiler::{
+    Context, FloatKind, Ir, NamedAttr, OpDef, OpId, OperationState, Type, TypeKind, ValueId,
+};
+use kiln_dialects::func::{FUNC_OP, RETURN_OP};
+use kiln_dialects::hl::{ADD, MUL};
+
+kiln_compiler::declare_pass! {
+    struct TestDialectConversion {
+        full: bool,
+    }
+    name: "test-dialect-conversion",
+    summary: "Test the dialect conversion framework",
+    description: "Converts f32 hl.add / hl.mul into test.add / test.mul on memrefs (tensor -> memref), with \
+                  function signatures; partial or full conversion.",
+    options: &[PassOptionSpec {
+        name: "full",
+        help: "Run a full conversion (every op must end legal) instead of a partial one",
+        kind: OptionKind::Bool,
+        default: "false",
+    }],
+    create(o) {
+        Ok(TestDialectConversion { full: o.get_bool("full") })
+    }
+    fn run(&mut self, cx, root) {
+        let types = tensor_to_memref();
+        let mut target = ConversionTarget::new();
+        target.add_legal_dialect("test");
+        target.add_illegal_op(&ADD);
+        target.add_illegal_op(&MUL);
+        target.add_dynamically_legal_op(&FUNC_OP, |ctx, ir, op| {
+            function_type(ir, op).is_some_and(|(i, r)| types.are_legal(ctx, i.iter().chain(r).copied()))
+        });
+        target.add_dynamically_legal_op(&RETURN_OP, |ctx, ir, op| {
+            types.are_legal(ctx, ir.operands(op).iter().map(|&v| ir.value_type(v)))
+        });
+        let mut patterns = ConversionPatternSet::new();
+        patterns.add(ElementwiseToTest { root: &ADD, to: "test.add" });
+        patterns.add(ElementwiseToTest { root: &MUL, to: "test.mul" });
+        patterns.add(FuncSignature);
+        patterns.add(ReturnOperands);
+        let apply = if self.full { apply_full_conversion } else { apply_partial_conversion };
+        apply(cx.ctx, cx.ir, root, &target, &patterns, Some(&types)).map_err(|d| {
+            cx.diagnostics.push(d);
+            PassFailed
+        })
+    }
+}
+
+/// The toy type conversion: ranked tensors become memrefs of the same shape; other types stay.
+fn tensor_to_memref<'a, 'c>() -> TypeConverter<'a, 'c> {
+    let mut types = TypeConverter::new();
+    types.add_conversion(|_, t| Some(t));
+    types.add_conversion(|ctx: &Context<'c>, t: Type<'c>| match *t.kind() {
+        TypeKind::RankedTensor { shape, elem, .. } => {
+            Some(ctx.ty(TypeKind::MemRef { shape, elem, layout: None, memory_space: None }))
+        }
+        _ => None,
+    });
+    types
+}
+
+/// The inputs and results of a `func.func`'s `function_type`.
+fn function_type<'c>(ir: &Ir<'c>, op: OpId) -> Option<(&'c [Type<'c>], &'c [Type<'c>])> {
+    match *ir.attr(op, "function_type")?.as_type()?.kind() {
+        TypeKind::Function { inputs, results } => Some((inputs, results)),
+        _ => None,
+    }
+}
+
+/// `hl.<op>` on `f32` elements -> `"test.<op>"` on the converted operands.
+struct ElementwiseToTest {
+    root: &'static OpDef,
+    to: &'static str,
+}
+
+impl ConversionPattern for ElementwiseToTest {
+    fn root(&self) -> Option<&'static OpDef> {
+        Some(self.root)
+    }
+
+    fn match_and_rewrite<'c>(
+        &self,
+        rw: &mut ConversionRewriter<'_, '_, 'c>,
+        op: OpId,
+        operands: &[ValueId],
+    ) -> bool {
+        let result = rw.ir().value_type(rw.ir().results(op)[0]);
+        if result.element_type().map(|e| *e.kind()) != Some(TypeKind::Float(FloatKind::F32)) {
+            return false;
+        }
+        let Some(converted) = rw.convert_type(result) else { return false };
+        let mut state = OperationState::new(self.to, None, rw.ir().op(op).loc);
+        state.operands = operands.to_vec();
+        state.result_types = vec![converted];
+        let new = rw.create_before(op, state);
+        let value = rw.ir().results(new)[0];
+        rw.replace_op(op, &[value])
+    }
+}
+
+/// Converts a function's block arguments and its `function_type`.
+struct FuncSignature;
+
+impl ConversionPattern for FuncSignature {
+    fn root(&self) -> Option<&'static OpDef> {
+        Some(&FUNC_OP)
+    }
+
+    fn match_and_rewrite<'c>(
+        &self,
+        rw: &mut ConversionRewriter<'_, '_, 'c>,
+        op: OpId,
+        _: &[ValueId],
+    ) -> bool {
+        let Some((inputs, results)) = function_type(rw.ir(), op) else { return false };
+        let convert = |ts: &[Type<'c>]| ts.iter().map(|&t| rw.convert_type(t)).collect::<Option<Vec<_>>>();
+        let (Some(inputs), Some(results)) = (convert(inputs), convert(results)) else { return false };
+        let region = rw.ir().regions(op)[0];
+        if !rw.convert_region_types(region) {
+            return false;
+        }
+        let ctx = rw.ctx;
+        let ty = ctx.type_attr(ctx.function_type(&inputs, &results));
+        let name = ctx.intern_str("function_type");
+        rw.modify_op(op, |data| {
+            let mut entries: Vec<NamedAttr<'c>> =
+                data.properties.and_then(|p| p.as_dict()).unwrap_or(&[]).to_vec();
+            entries.retain(|e| e.name != name);
+            entries.push(NamedAttr { name, value: ty });
+            entries.sort_by_key(|e| e.name);
+            data.properties = Some(ctx.dict_attr(&entries));
+        });
+        true
+    }
+}
+
+/// `func.return` takes its converted operands.
+struct ReturnOperands;
+
+impl ConversionPattern for ReturnOperands {
+    fn root(&self) -> Option<&'static OpDef> {
+        Some(&RETURN_OP)
+    }
+
+    fn match_and_rewrite<'c>(
+        &self,
+        rw: &mut ConversionRewriter<'_, '_, 'c>,
+        op: OpId,
+        operands: &[ValueId],
+    ) -> bool {
+        rw.set_operands(op, operands);
+        true
+    }
+}
