@@ -143,7 +143,9 @@ pub(crate) fn cast(x: &EvalInput<'_, '_>) -> Result<Tensor> {
 
 /// The comparison named by `hl.cmp`'s `predicate` attribute (a `#hl.cmp<...>`).
 fn predicate(x: &EvalInput<'_, '_>) -> Result<CmpOp> {
-    x.attr("predicate").and_then(CmpOp::of).ok_or_else(|| InterpError::new("expected a #hl.cmp<...> predicate"))
+    x.attr("predicate")
+        .and_then(CmpOp::of)
+        .ok_or_else(|| InterpError::new("expected a #hl.cmp<...> predicate"))
 }
 
 /// `hl.cmp`.
