@@ -471,7 +471,7 @@ impl<'a> Matcher<'a> {
             }
             let window = &buf[i..buf.len().min(i + example.len())];
             let window = window.split(|&c| c == b'\n').next().unwrap_or_default();
-            let quality = edit_distance(window, example) as f64 + lines as f64 / 100.0;
+            let quality = kiln_cli::edit_distance(window, example) as f64 + lines as f64 / 100.0;
             if best.is_none_or(|(_, q)| quality < q) {
                 best = Some((i, quality));
             }
@@ -506,21 +506,6 @@ fn count_newlines(text: &[u8]) -> (usize, usize) {
     (count, first.unwrap_or(0))
 }
 
-/// Levenshtein distance with replacements (LLVM `StringRef::edit_distance`).
-fn edit_distance(a: &[u8], b: &[u8]) -> usize {
-    let mut row: Vec<usize> = (0..=b.len()).collect();
-    for (i, &ca) in a.iter().enumerate() {
-        let mut prev = row[0];
-        row[0] = i + 1;
-        for (j, &cb) in b.iter().enumerate() {
-            let old = row[j + 1];
-            row[j + 1] = (prev + usize::from(ca != cb)).min(row[j] + 1).min(old + 1);
-            prev = old;
-        }
-    }
-    row[b.len()]
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -530,11 +515,5 @@ mod tests {
         assert_eq!(count_newlines(b"a\r\nb"), (1, 3));
         assert_eq!(count_newlines(b"\n\n"), (2, 1));
         assert_eq!(count_newlines(b"abc"), (0, 0));
-    }
-
-    #[test]
-    fn edit_distance_counts_edits() {
-        assert_eq!(edit_distance(b"kitten", b"sitting"), 3);
-        assert_eq!(edit_distance(b"", b"ab"), 2);
     }
 }
