@@ -236,6 +236,24 @@ const VALUE_OPTIONS: &[&str] = &[
     "dump-input-label-width",
 ];
 
+/// The boolean options (`--name` or `--name=true|false`).
+const FLAG_OPTIONS: &[&str] = &[
+    "help",
+    "h",
+    "help-hidden",
+    "version",
+    "strict-whitespace",
+    "ignore-case",
+    "allow-empty",
+    "allow-unused-prefixes",
+    "match-full-lines",
+    "enable-var-scope",
+    "allow-deprecated-dag-overlap",
+    "v",
+    "vv",
+    "color",
+];
+
 /// How `cl` spells an option in messages: `-v`, but `--input-file`.
 fn dashed(name: &str) -> String {
     if name.chars().count() == 1 {
@@ -318,6 +336,16 @@ pub fn parse_args(program: &Program, env_args: &[String], args: &[String]) -> Re
             Some((n, v)) => (n, Some(v.to_string())),
             None => (body, None),
         };
+        if !VALUE_OPTIONS.contains(&name) && !FLAG_OPTIONS.contains(&name) {
+            // LLVM's words, and the nearest option with the value given.
+            errors.push(format!("Unknown command line argument '{arg}'.  Try: '{} --help'", program.argv0));
+            let options = VALUE_OPTIONS.iter().chain(FLAG_OPTIONS).copied();
+            if let Some(near) = kiln_cli::nearest_option(arg, options) {
+                let value = inline_value.as_deref().map_or(String::new(), |v| format!("={v}"));
+                errors.push(format!("Did you mean '{}{value}'?", dashed(near)));
+            }
+            continue;
+        }
         if !VALUE_OPTIONS.contains(&name) {
             let flag = match parse_bool(name, inline_value.as_deref()) {
                 Ok(flag) => flag,
@@ -339,8 +367,7 @@ pub fn parse_args(program: &Program, env_args: &[String], args: &[String]) -> Re
                 "v" => opts.verbose = flag,
                 "vv" => opts.very_verbose = flag,
                 "color" => opts.color = Some(flag),
-                _ => errors
-                    .push(format!("Unknown command line argument '{arg}'.  Try: '{} --help'", program.argv0)),
+                _ => unreachable!("every name of FLAG_OPTIONS is handled"),
             }
             continue;
         }
@@ -460,7 +487,8 @@ mod tests {
     fn messages_name_the_program_from_argv0() {
         assert_eq!(
             parse(&["--bogus", "c"]).unwrap_err().message,
-            "FileCheck: Unknown command line argument '--bogus'.  Try: '/bin/FileCheck --help'"
+            "FileCheck: Unknown command line argument '--bogus'.  Try: '/bin/FileCheck --help'\n\
+             FileCheck: Did you mean '--color'?"
         );
     }
 

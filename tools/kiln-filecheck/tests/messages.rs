@@ -54,6 +54,10 @@ fn usage_messages_match_llvm_filecheck() {
         &["--dump-input-context=x", "c.txt"],
         &["--dump-input=help"],
         &["c.txt", "--input-file", "empty.txt"],
+        // Unknown options, with the nearest known one suggested (LLVM also knows options of
+        // its support library, such as --stats, so only near misses of FileCheck's own agree).
+        &["--chek-prefix=X", "c.txt"],
+        &["--strict-whitespac", "c.txt"],
         // Colours: diagnostics and the dump help (the dump itself is not coloured yet).
         &["--dump-input=help", "--color"],
         &["--dump-input=help", "--color=false"],
