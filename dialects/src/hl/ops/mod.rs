@@ -30,8 +30,9 @@ macro_rules! hl_op {
         attrs: [$($attr:expr),*],
         traits: [$($tr:ident),*],
     ) => {
+        ::kiln_compiler::op_def! {
         $(#[doc = $doc])*
-        pub static $ident: ::kiln_compiler::OpDef = ::kiln_compiler::OpDef {
+        pub static $ident: ::kiln_compiler::OpDef = kiln_compiler::OpDef {
             name: $name,
             summary: $summary,
             operands: $operands,
@@ -51,6 +52,7 @@ macro_rules! hl_op {
             }],
             ..::kiln_compiler::OpDef::DEFAULT
         };
+        }
     };
 }
 pub(crate) use hl_op;
