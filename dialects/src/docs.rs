@@ -97,7 +97,7 @@ fn op_entry(out: &mut String, op: &OpDef) {
     values(out, "Results", "Result", op.results);
     for (title, arity) in [("Regions", op.regions), ("Successors", op.successors)] {
         if arity != Arity::Exactly(0) {
-            let _ = writeln!(out, "\n#### {title}\n\n{}", count(arity));
+            let _ = writeln!(out, "\n#### {title}\n\n{}.", count(arity));
         }
     }
     if !op.attrs.is_empty() {
