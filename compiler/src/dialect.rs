@@ -243,6 +243,10 @@ pub struct OpDef {
     pub name: &'static str,
     /// One-line summary.
     pub summary: &'static str,
+    /// The op's documentation: its doc comment, filled by [`op_def!`](crate::op_def) so that
+    /// rustdoc and the generated dialect reference share one text (lines keep rustdoc's
+    /// leading space).
+    pub description: &'static str,
     /// Operand count.
     pub operands: Arity,
     /// Result count.
@@ -270,6 +274,26 @@ pub struct OpDef {
     pub interfaces: &'static [&'static (dyn Any + Sync)],
 }
 
+/// Declares a `static` [`OpDef`] whose `description` is its doc comment, so that the text is
+/// written once for rustdoc and for the generated dialect reference:
+///
+/// ```text
+/// kiln_compiler::op_def! {
+///     /// `func.return`: returns control and values from the enclosing `func.func`.
+///     pub static RETURN_OP: OpDef = OpDef { name: "func.return", ..OpDef::DEFAULT };
+/// }
+/// ```
+#[macro_export]
+macro_rules! op_def {
+    (
+        $(#[doc = $doc:expr])*
+        $vis:vis static $ident:ident: $ty:ty = $($ctor:ident)::+ { $($field:tt)* };
+    ) => {
+        $(#[doc = $doc])*
+        $vis static $ident: $ty = $($ctor)::+ { description: concat!($($doc, "\n"),*), $($field)* };
+    };
+}
+
 impl fmt::Debug for OpDef {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("OpDef").field("name", &self.name).finish_non_exhaustive()
@@ -282,6 +306,7 @@ impl OpDef {
     pub const DEFAULT: OpDef = OpDef {
         name: "",
         summary: "",
+        description: "",
         operands: Arity::Exactly(0),
         results: Arity::Exactly(0),
         regions: Arity::Exactly(0),

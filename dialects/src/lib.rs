@@ -2,6 +2,7 @@
 #![deny(missing_docs)]
 
 pub mod builtin;
+pub mod docs;
 pub mod func;
 pub mod fused;
 pub mod hl;

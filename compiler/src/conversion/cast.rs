@@ -6,29 +6,31 @@ use crate::ir::{OpId, OperationState};
 use crate::syntax::custom::{CustomSyntax, OpAsmParser, OpAsmPrinter, PResult};
 use crate::types::Type;
 
-/// `builtin.unrealized_conversion_cast`: a cast between the type systems of two stages of a
-/// conversion, with no semantics of its own (MLIR's op of the same name).
-///
-/// Materializations build it by default; the conversion driver folds the casts it no longer
-/// needs, and a later pass (or a later conversion) resolves the rest.
-///
-/// Custom form:
-/// ```mlir
-/// %1 = builtin.unrealized_conversion_cast %0 : tensor<4xf32> to memref<4xf32>
-/// ```
-/// Generic form:
-/// ```mlir
-/// %1 = "builtin.unrealized_conversion_cast"(%0) : (tensor<4xf32>) -> memref<4xf32>
-/// ```
-pub static UNREALIZED_CONVERSION_CAST: OpDef = OpDef {
-    name: "builtin.unrealized_conversion_cast",
-    summary: "An unrealized conversion from one set of types to another",
-    operands: Arity::Any,
-    results: Arity::AtLeast(1),
-    traits: &[Trait::Pure],
-    syntax: Some(&CAST_SYNTAX),
-    ..OpDef::DEFAULT
-};
+crate::op_def! {
+    /// `builtin.unrealized_conversion_cast`: a cast between the type systems of two stages of a
+    /// conversion, with no semantics of its own (MLIR's op of the same name).
+    ///
+    /// Materializations build it by default; the conversion driver folds the casts it no longer
+    /// needs, and a later pass (or a later conversion) resolves the rest.
+    ///
+    /// Custom form:
+    /// ```mlir
+    /// %1 = builtin.unrealized_conversion_cast %0 : tensor<4xf32> to memref<4xf32>
+    /// ```
+    /// Generic form:
+    /// ```mlir
+    /// %1 = "builtin.unrealized_conversion_cast"(%0) : (tensor<4xf32>) -> memref<4xf32>
+    /// ```
+    pub static UNREALIZED_CONVERSION_CAST: OpDef = OpDef {
+        name: "builtin.unrealized_conversion_cast",
+        summary: "An unrealized conversion from one set of types to another",
+        operands: Arity::Any,
+        results: Arity::AtLeast(1),
+        traits: &[Trait::Pure],
+        syntax: Some(&CAST_SYNTAX),
+        ..OpDef::DEFAULT
+    };
+}
 
 /// `(%inputs : types)? to types attr-dict`.
 static CAST_SYNTAX: CustomSyntax =

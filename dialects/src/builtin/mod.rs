@@ -5,35 +5,37 @@ mod syntax;
 
 use kiln_compiler::{Arity, AttrConstraint, AttrSpec, Dialect, OpDef, Trait};
 
-/// `builtin.module`: a top-level container of operations, with an optional symbol name.
-///
-/// Its single region has a single block without terminator; it is isolated from above and
-/// holds a symbol table.
-///
-/// Custom form:
-/// ```mlir
-/// module @name attributes {foo.bar} {
-///   func.func @f() { return }
-/// }
-/// ```
-/// Generic form:
-/// ```mlir
-/// "builtin.module"() <{sym_name = "name"}> ({
-///   ...
-/// }) {foo.bar} : () -> ()
-/// ```
-pub static MODULE: OpDef = OpDef {
-    name: "builtin.module",
-    summary: "a top level container operation",
-    regions: Arity::Exactly(1),
-    attrs: &[
-        AttrSpec { name: "sym_name", constraint: AttrConstraint::String, optional: true },
-        AttrSpec { name: "sym_visibility", constraint: AttrConstraint::String, optional: true },
-    ],
-    traits: &[Trait::IsolatedFromAbove, Trait::NoTerminator, Trait::SingleBlock, Trait::SymbolTable],
-    syntax: Some(&syntax::MODULE_SYNTAX),
-    ..OpDef::DEFAULT
-};
+kiln_compiler::op_def! {
+    /// `builtin.module`: a top-level container of operations, with an optional symbol name.
+    ///
+    /// Its single region has a single block without terminator; it is isolated from above and
+    /// holds a symbol table.
+    ///
+    /// Custom form:
+    /// ```mlir
+    /// module @name attributes {foo.bar} {
+    ///   func.func @f() { return }
+    /// }
+    /// ```
+    /// Generic form:
+    /// ```mlir
+    /// "builtin.module"() <{sym_name = "name"}> ({
+    ///   ...
+    /// }) {foo.bar} : () -> ()
+    /// ```
+    pub static MODULE: OpDef = OpDef {
+        name: "builtin.module",
+        summary: "a top level container operation",
+        regions: Arity::Exactly(1),
+        attrs: &[
+            AttrSpec { name: "sym_name", constraint: AttrConstraint::String, optional: true },
+            AttrSpec { name: "sym_visibility", constraint: AttrConstraint::String, optional: true },
+        ],
+        traits: &[Trait::IsolatedFromAbove, Trait::NoTerminator, Trait::SingleBlock, Trait::SymbolTable],
+        syntax: Some(&syntax::MODULE_SYNTAX),
+        ..OpDef::DEFAULT
+    };
+}
 
 /// The `builtin` dialect.
 pub static BUILTIN: Dialect = Dialect {

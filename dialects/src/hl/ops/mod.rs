@@ -17,7 +17,8 @@ pub use reduce::*;
 
 use kiln_compiler::{AttrConstraint, AttrSpec, OpDef};
 
-/// Declares one `hl` op: a `pub static` `OpDef` with one result, `Pure` plus the listed
+/// Declares one `hl` op (through [`op_def!`](kiln_compiler::op_def), so the doc comment is
+/// also the op's `description`): a `pub static` `OpDef` with one result, `Pure` plus the listed
 /// traits, the shared verifier, folder and custom syntax, and an
 /// [`HlOp`](crate::hl::interfaces::HlOp) interface (fusion category, element types, result
 /// type inference, cost and evaluation).
@@ -30,27 +31,29 @@ macro_rules! hl_op {
         attrs: [$($attr:expr),*],
         traits: [$($tr:ident),*],
     ) => {
-        $(#[doc = $doc])*
-        pub static $ident: ::kiln_compiler::OpDef = ::kiln_compiler::OpDef {
-            name: $name,
-            summary: $summary,
-            operands: $operands,
-            results: ::kiln_compiler::Arity::Exactly(1),
-            attrs: &[$($attr),*],
-            traits: &[::kiln_compiler::Trait::Pure, $(::kiln_compiler::Trait::$tr),*],
-            verify: Some($crate::hl::verify::verify_hl),
-            syntax: Some(&$crate::hl::syntax::HL_SYNTAX),
-            fold: Some($crate::hl::fold::fold_hl),
-            interfaces: &[&$crate::hl::interfaces::HlOp {
-                category: $crate::hl::interfaces::FusionCategory::$cat
-                    $(($crate::hl::interfaces::Movement::$movement))?,
-                dtypes: $crate::hl::interfaces::DTypes::$dt,
-                infer: $infer,
-                flops: $flops,
-                eval: $eval,
-            }],
-            ..::kiln_compiler::OpDef::DEFAULT
-        };
+        ::kiln_compiler::op_def! {
+            $(#[doc = $doc])*
+            pub static $ident: ::kiln_compiler::OpDef = kiln_compiler::OpDef {
+                name: $name,
+                summary: $summary,
+                operands: $operands,
+                results: ::kiln_compiler::Arity::Exactly(1),
+                attrs: &[$($attr),*],
+                traits: &[::kiln_compiler::Trait::Pure, $(::kiln_compiler::Trait::$tr),*],
+                verify: Some($crate::hl::verify::verify_hl),
+                syntax: Some(&$crate::hl::syntax::HL_SYNTAX),
+                fold: Some($crate::hl::fold::fold_hl),
+                interfaces: &[&$crate::hl::interfaces::HlOp {
+                    category: $crate::hl::interfaces::FusionCategory::$cat
+                        $(($crate::hl::interfaces::Movement::$movement))?,
+                    dtypes: $crate::hl::interfaces::DTypes::$dt,
+                    infer: $infer,
+                    flops: $flops,
+                    eval: $eval,
+                }],
+                ..::kiln_compiler::OpDef::DEFAULT
+            };
+        }
     };
 }
 pub(crate) use hl_op;
