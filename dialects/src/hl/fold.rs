@@ -125,3 +125,43 @@ pub(crate) fn materialize<'c>(
     state.result_types = vec![ty];
     Some(ir.create_op(state))
 }
+
+#[cfg(test)]
+mod tests {
+    use bumpalo::Bump;
+    use kiln_compiler::ir::WalkOrder;
+    use kiln_compiler::syntax::parse_source;
+
+    use super::*;
+
+    /// Folds the op named `name` of `text` with its operands' constant values.
+    fn fold_named(text: &str, name: &str) -> bool {
+        let arena = Bump::new();
+        let ctx = Context::new(&arena, crate::all_dialects());
+        let module = parse_source(&ctx, text, "test.mlir").map_err(|d| format!("{d:?}")).unwrap();
+        let ir = &module.ir;
+        let op = ir.walk(module.top, WalkOrder::PreOrder).find(|&op| ir.op(op).name == name).unwrap();
+        let constants: Vec<_> =
+            ir.operands(op).iter().map(|&v| ir.defining_op(v).and_then(|d| ir.attr(d, "value"))).collect();
+        fold_hl(&ctx, ir, op, &constants).is_some()
+    }
+
+    /// A matmul of non-splat `n`x`n` constants.
+    fn matmul(n: usize) -> String {
+        let hex: String =
+            (0..n * n).map(|i| format!("{:08X}", (i as f32 / 7.0).to_bits().swap_bytes())).collect();
+        let t = format!("tensor<{n}x{n}xf32>");
+        format!(
+            "func.func @f() -> {t} {{\n  %a = hl.constant dense<\"0x{hex}\"> : {t}\n  \
+             %m = hl.matmul %a, %a : {t}, {t} -> {t}\n  return %m : {t}\n}}\n"
+        )
+    }
+
+    #[test]
+    fn work_bound_refuses_heavy_folds_of_small_operands() {
+        // 2 * 64^3 flops folds; 2 * 256^3 = 2^25 exceeds FOLD_WORK_LIMIT with operands and
+        // result of exactly FOLD_LIMIT elements.
+        assert!(fold_named(&matmul(64), "hl.matmul"));
+        assert!(!fold_named(&matmul(256), "hl.matmul"));
+    }
+}
