@@ -50,3 +50,15 @@ pub fn float_value(a: Attribute<'_>) -> Option<f64> {
 pub fn bool_attr(a: Option<Attribute<'_>>) -> bool {
     a.and_then(|a| a.as_int()).is_some_and(|v| v != 0)
 }
+
+/// The element count of a shape, or `None` when it is not representable: a negative (dynamic)
+/// dim, or a product past `u64`. Every element count and byte size computed from a type goes
+/// through this (or [`checked_bytes`]), so a huge type is an error, never a wrapped small size.
+pub fn checked_numel<D: Copy + TryInto<u64>>(dims: &[D]) -> Option<u64> {
+    dims.iter().try_fold(1u64, |n, &d| n.checked_mul(d.try_into().ok()?))
+}
+
+/// The byte size of a shape of `elem_bytes`-byte elements (see [`checked_numel`]).
+pub fn checked_bytes<D: Copy + TryInto<u64>>(dims: &[D], elem_bytes: u64) -> Option<u64> {
+    checked_numel(dims)?.checked_mul(elem_bytes)
+}

@@ -1,17 +1,29 @@
 //! Folding of `hl` ops: an op whose operands are all constants is evaluated by the reference
 //! interpreter and replaced by an `hl.constant` (so folding is exact by construction: the folded
-//! value is what the oracle computes). Results larger than [`FOLD_LIMIT`] elements are left
-//! alone, so folding never blows up a module.
+//! value is what the oracle computes).
+//!
+//! Folding is bounded by size and by work, so it never blows up a module or the compiler:
+//!
+//! * **Splats fold as splats.** An elementwise op whose operands are all splats is evaluated
+//!   on one element of each, and a broadcast or layout op (reshape, transpose, slice, concat
+//!   ...) of splats of one value is a splat of that value; neither materializes the shape.
+//! * Otherwise an op folds only when its result and every operand have at most
+//!   [`FOLD_LIMIT`] elements and its declared cost ([`cost`]) is at most [`FOLD_WORK_LIMIT`]
+//!   flops; a type whose element count does not fit in 64 bits never folds.
 
 use kiln_compiler::dialect::FoldResult;
-use kiln_compiler::{Attribute, Context, Ir, NamedAttr, OpId, OperationState, Type, DYNAMIC};
+use kiln_compiler::{AttrKind, Attribute, Context, DenseData, Ir, NamedAttr, OpId, OperationState, Type};
 
-use super::accessors::tensor_parts;
+use super::accessors::{checked_numel, tensor_parts};
+use super::interfaces::{cost, hl_op, FusionCategory};
 use super::interp::program::{dense_to_tensor, eval_op, tensor_to_dense};
 use super::CONSTANT;
 
-/// Largest result (in elements) that folding materializes.
-pub const FOLD_LIMIT: usize = 1 << 16;
+/// Largest result or operand (in elements) that folding materializes.
+pub const FOLD_LIMIT: u64 = 1 << 16;
+
+/// Largest work (in flops of the op's declared cost) that folding spends on one op.
+pub const FOLD_WORK_LIMIT: u64 = 1 << 24;
 
 /// The folder shared by every `hl` op.
 pub(crate) fn fold_hl<'c>(
@@ -23,20 +35,79 @@ pub(crate) fn fold_hl<'c>(
     if ir.op(op).name == CONSTANT.name {
         return Some(vec![FoldResult::Constant(ir.attr(op, "value")?)]);
     }
-    if constants.is_empty() || constants.iter().any(Option::is_none) {
+    let constants = constants.iter().copied().collect::<Option<Vec<_>>>()?;
+    if constants.is_empty() {
         return None;
     }
     let ty = ir.value_type(*ir.results(op).first()?);
-    let (shape, _) = tensor_parts(ty)?;
-    if shape.contains(&DYNAMIC) || shape.iter().product::<i64>() as usize > FOLD_LIMIT {
+    tensor_parts(ty)?;
+    let value = match fold_splats(ctx, ir, op, ty, &constants) {
+        Some(splat) => splat?,
+        None => fold_dense(ctx, ir, op, ty, &constants)?,
+    };
+    Some(vec![FoldResult::Constant(value)])
+}
+
+/// The element type and the element bytes of `attr`, when it is a splat.
+fn splat_of<'c>(attr: Attribute<'c>) -> Option<(Type<'c>, &'c [u8])> {
+    match *attr.kind() {
+        AttrKind::DenseElements { ty, data: DenseData::Raw { bytes, splat: true } } => {
+            Some((ty.element_type()?, bytes))
+        }
+        _ => None,
+    }
+}
+
+/// The fold of an op of all-splat operands without materializing them: `None` when the
+/// operands are not all splats or the op is not elementwise, broadcast or layout; `Some(None)`
+/// when it is such an op that does not fold.
+fn fold_splats<'c>(
+    ctx: &Context<'c>,
+    ir: &Ir<'c>,
+    op: OpId,
+    ty: Type<'c>,
+    constants: &[Attribute<'c>],
+) -> Option<Option<Attribute<'c>>> {
+    let splats = constants.iter().map(|&c| splat_of(c)).collect::<Option<Vec<_>>>()?;
+    match hl_op(ir, op)?.category {
+        FusionCategory::Elementwise => {
+            let scalars = splats
+                .iter()
+                .map(|&(elem, bytes)| {
+                    let data = DenseData::Raw { bytes, splat: true };
+                    let scalar = ctx.attr(AttrKind::DenseElements { ty: ctx.tensor_type(&[], elem), data });
+                    dense_to_tensor(scalar).ok()
+                })
+                .collect::<Option<Vec<_>>>();
+            let result = scalars.and_then(|s| eval_op(ir, op, &s).ok());
+            Some(result.map(|r| tensor_to_dense(ctx, ty, &r)))
+        }
+        FusionCategory::Broadcast | FusionCategory::Layout(_) => {
+            let same = splats.iter().all(|&s| s == splats[0] && ty.element_type() == Some(s.0));
+            let data = DenseData::Raw { bytes: splats[0].1, splat: true };
+            Some(same.then(|| ctx.attr(AttrKind::DenseElements { ty, data })))
+        }
+        _ => None,
+    }
+}
+
+/// The fold of `op` by materializing its operands and result, within the limits.
+fn fold_dense<'c>(
+    ctx: &Context<'c>,
+    ir: &Ir<'c>,
+    op: OpId,
+    ty: Type<'c>,
+    constants: &[Attribute<'c>],
+) -> Option<Attribute<'c>> {
+    let small =
+        |t: Type<'_>| tensor_parts(t).and_then(|(s, _)| checked_numel(s)).is_some_and(|n| n <= FOLD_LIMIT);
+    let operands_small = ir.operands(op).iter().all(|&v| small(ir.value_type(v)));
+    if !small(ty) || !operands_small || cost(ir, op).flops > FOLD_WORK_LIMIT {
         return None;
     }
-    let inputs = constants
-        .iter()
-        .map(|c| dense_to_tensor(c.expect("checked above")).ok())
-        .collect::<Option<Vec<_>>>()?;
+    let inputs = constants.iter().map(|&c| dense_to_tensor(c).ok()).collect::<Option<Vec<_>>>()?;
     let result = eval_op(ir, op, &inputs).ok()?;
-    Some(vec![FoldResult::Constant(tensor_to_dense(ctx, ty, &result))])
+    Some(tensor_to_dense(ctx, ty, &result))
 }
 
 /// Materializes `value` of type `ty` as a detached `hl.constant` (the dialect's constant
@@ -53,4 +124,44 @@ pub(crate) fn materialize<'c>(
     state.properties = Some(ctx.dict_attr(&[NamedAttr { name, value }]));
     state.result_types = vec![ty];
     Some(ir.create_op(state))
+}
+
+#[cfg(test)]
+mod tests {
+    use bumpalo::Bump;
+    use kiln_compiler::ir::WalkOrder;
+    use kiln_compiler::syntax::parse_source;
+
+    use super::*;
+
+    /// Folds the op named `name` of `text` with its operands' constant values.
+    fn fold_named(text: &str, name: &str) -> bool {
+        let arena = Bump::new();
+        let ctx = Context::new(&arena, crate::all_dialects());
+        let module = parse_source(&ctx, text, "test.mlir").map_err(|d| format!("{d:?}")).unwrap();
+        let ir = &module.ir;
+        let op = ir.walk(module.top, WalkOrder::PreOrder).find(|&op| ir.op(op).name == name).unwrap();
+        let constants: Vec<_> =
+            ir.operands(op).iter().map(|&v| ir.defining_op(v).and_then(|d| ir.attr(d, "value"))).collect();
+        fold_hl(&ctx, ir, op, &constants).is_some()
+    }
+
+    /// A matmul of non-splat `n`x`n` constants.
+    fn matmul(n: usize) -> String {
+        let hex: String =
+            (0..n * n).map(|i| format!("{:08X}", (i as f32 / 7.0).to_bits().swap_bytes())).collect();
+        let t = format!("tensor<{n}x{n}xf32>");
+        format!(
+            "func.func @f() -> {t} {{\n  %a = hl.constant dense<\"0x{hex}\"> : {t}\n  \
+             %m = hl.matmul %a, %a : {t}, {t} -> {t}\n  return %m : {t}\n}}\n"
+        )
+    }
+
+    #[test]
+    fn work_bound_refuses_heavy_folds_of_small_operands() {
+        // 2 * 64^3 flops folds; 2 * 256^3 = 2^25 exceeds FOLD_WORK_LIMIT with operands and
+        // result of exactly FOLD_LIMIT elements.
+        assert!(fold_named(&matmul(64), "hl.matmul"));
+        assert!(!fold_named(&matmul(256), "hl.matmul"));
+    }
 }

@@ -2,9 +2,9 @@
 //! element types it accepts, how its result type follows from its operands and attributes, its
 //! cost and its evaluation (the reference semantics the interpreter and the folder run).
 
-use kiln_compiler::{Ir, OpId, Type, TypeKind, DYNAMIC};
+use kiln_compiler::{Ir, OpId, Type, TypeKind, ValueId, DYNAMIC};
 
-use super::accessors::bool_attr;
+use super::accessors::{bool_attr, checked_bytes, checked_numel};
 use super::infer::InferFn;
 use super::interp::eval::EvalFn;
 
@@ -132,7 +132,7 @@ pub struct HlOp {
     pub eval: EvalFn,
 }
 
-/// Estimated traffic and work of one op.
+/// Estimated traffic and work of one op (each figure saturates at `u64::MAX`).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Cost {
     /// Bytes read from memory (all operands once).
@@ -148,28 +148,40 @@ pub fn hl_op(ir: &Ir<'_>, op: OpId) -> Option<&'static HlOp> {
     ir.op(op).def?.interface::<HlOp>()
 }
 
-/// Number of elements of a static tensor type (dynamic dims count as 1).
+/// Number of elements of a static tensor type (dynamic dims count as 1), saturating at
+/// `u64::MAX` when the dims multiply past it (see [`checked_numel`]; the fusion model keeps ops
+/// of such types out of regions, so a saturated size never reaches a claim).
 pub fn num_elements(t: Type<'_>) -> u64 {
-    t.shape().map_or(1, |s| s.iter().map(|&d| if d == DYNAMIC { 1 } else { d.max(0) as u64 }).product())
+    let dims: Vec<i64> = t.shape().unwrap_or(&[]).iter().map(|&d| if d == DYNAMIC { 1 } else { d }).collect();
+    checked_numel(&dims).unwrap_or(u64::MAX)
 }
 
-/// Bytes of a tensor type (dynamic dims count as 1; `i1` as one byte).
+/// Bytes of a tensor type (dynamic dims count as 1; `i1` as one byte), saturating at
+/// `u64::MAX` like [`num_elements`].
 pub fn num_bytes(t: Type<'_>) -> u64 {
     let width = t.element_type().and_then(|e| e.bit_width()).unwrap_or(8);
-    num_elements(t) * u64::from(width.div_ceil(8))
+    num_elements(t).saturating_mul(u64::from(width.div_ceil(8)))
+}
+
+/// Whether every size computed from `t` is representable: its static dims multiply to a byte
+/// count that fits in `u64` (dynamic dims count as 1).
+pub fn size_representable(t: Type<'_>) -> bool {
+    let dims: Vec<i64> = t.shape().unwrap_or(&[]).iter().map(|&d| if d == DYNAMIC { 1 } else { d }).collect();
+    checked_bytes(&dims, 8).is_some()
 }
 
 /// The cost estimate of an `hl` op.
 pub fn cost(ir: &Ir<'_>, op: OpId) -> Cost {
-    let read = ir.operands(op).iter().map(|&v| num_bytes(ir.value_type(v))).sum();
-    let written = ir.results(op).iter().map(|&v| num_bytes(ir.value_type(v))).sum();
+    let sum = |vs: &[ValueId]| vs.iter().fold(0u64, |n, &v| n.saturating_add(num_bytes(ir.value_type(v))));
+    let (read, written) = (sum(ir.operands(op)), sum(ir.results(op)));
     let result_elements = || ir.results(op).first().map_or(0, |&v| num_elements(ir.value_type(v)));
     let flops = match hl_op(ir, op).map(|h| (h.flops, h.category)) {
-        Some((Flops::PerElement(n), FusionCategory::Reduce)) => {
-            u64::from(n) * ir.operands(op).first().map_or(0, |&v| num_elements(ir.value_type(v)))
+        Some((Flops::PerElement(n), FusionCategory::Reduce)) => u64::from(n)
+            .saturating_mul(ir.operands(op).first().map_or(0, |&v| num_elements(ir.value_type(v)))),
+        Some((Flops::PerElement(n), _)) => u64::from(n).saturating_mul(result_elements()),
+        Some((Flops::Contraction(length), _)) => {
+            result_elements().saturating_mul(length(ir, op)).saturating_mul(2)
         }
-        Some((Flops::PerElement(n), _)) => u64::from(n) * result_elements(),
-        Some((Flops::Contraction(length), _)) => 2 * result_elements() * length(ir, op),
         _ => 0,
     };
     Cost { bytes_read: read, bytes_written: written, flops }
@@ -199,5 +211,6 @@ pub fn matmul_contraction(ir: &Ir<'_>, op: OpId) -> u64 {
 
 /// Conv2d: `I * KH * KW` of the OIHW weights; dynamic dims count as 1.
 pub fn conv2d_contraction(ir: &Ir<'_>, op: OpId) -> u64 {
-    operand_dims(ir, op, 1).iter().skip(1).map(|&d| d.max(1) as u64).product()
+    let dims: Vec<i64> = operand_dims(ir, op, 1).iter().skip(1).map(|&d| d.max(1)).collect();
+    checked_numel(&dims).unwrap_or(u64::MAX)
 }

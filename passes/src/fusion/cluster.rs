@@ -250,7 +250,7 @@ impl Planner<'_, '_> {
             return Err(format!("region would have {size} ops, more than max-ops={}", self.opts.max_ops));
         }
         let members = merge_sorted(&ca.members, &cb.members);
-        let parts = ca.traffic + cb.traffic;
+        let parts = ca.traffic.saturating_add(cb.traffic);
         let a_is_larger = ca.members.len() >= cb.members.len();
         if let Some((p, x, rule)) = self.forbidden_inside(&members) {
             let r = &self.opts.rules[rule];
@@ -324,8 +324,10 @@ impl Planner<'_, '_> {
                 (false, true) => RegionKind::Vector,
                 (false, false) => continue, // layout ops only: nothing to compute
             };
-            let singles: u64 =
-                c.members.iter().map(|&m| traffic(self.ir, self.g, &[m], &mut self.scratch)).sum();
+            let singles = c
+                .members
+                .iter()
+                .fold(0u64, |n, &m| n.saturating_add(traffic(self.ir, self.g, &[m], &mut self.scratch)));
             for &m in &c.members {
                 in_region[m as usize] = true;
             }

@@ -16,9 +16,12 @@
 //! of reshape/expand_dims/squeeze alias their operand; operands of a cube op live in L1/L0, not
 //! UB. The sum must stay within `ub-budget` percent of the target's UB.
 
-use kiln_compiler::{Ir, OpId, Trait, DYNAMIC};
+use kiln_compiler::{Ir, OpId, Trait, ValueId, DYNAMIC};
+use kiln_dialects::hl::accessors::checked_numel;
 use kiln_dialects::hl::accessors::{int_list, normalize_axis};
-use kiln_dialects::hl::interfaces::{hl_op, num_bytes, num_elements, FusionCategory, Movement};
+use kiln_dialects::hl::interfaces::{
+    hl_op, num_bytes, num_elements, size_representable, FusionCategory, Movement,
+};
 
 use super::graph::BlockGraph;
 use super::options::{camel_name, FusionOptions};
@@ -86,6 +89,8 @@ pub fn classify<'c>(ir: &Ir<'c>, op: OpId, opts: &FusionOptions) -> OpInfo {
         Gate::Closed("layout op (only reshape, expand_dims, squeeze and transpose fuse)".into())
     } else if dynamic {
         Gate::Closed("dynamic shape (UB footprint unknown)".into())
+    } else if !ir.operands(op).iter().chain(ir.results(op)).all(|&v| size_representable(ir.value_type(v))) {
+        Gate::Closed("a shape whose byte size does not fit in 64 bits".into())
     } else {
         soft_gate(ir, op, name, cat, opts).map_or(Gate::Open, Gate::Soft)
     };
@@ -176,6 +181,13 @@ pub struct Analysis {
     pub outputs: Vec<u32>,
 }
 
+/// Bytes of a kernel's `inputs` and of the results of its `outputs` (local indices), read or
+/// written once each; saturating, like [`num_bytes`].
+fn boundary_bytes(ir: &Ir<'_>, g: &BlockGraph, inputs: &[ValueId], outputs: &[u32]) -> u64 {
+    let results = outputs.iter().flat_map(|&o| ir.results(g.ops[o as usize]));
+    inputs.iter().chain(results).fold(0u64, |n, &v| n.saturating_add(num_bytes(ir.value_type(v))))
+}
+
 /// HBM traffic of `members` (sorted local indices) run as one kernel.
 pub fn traffic(ir: &Ir<'_>, g: &BlockGraph, members: &[u32], s: &mut Scratch) -> u64 {
     s.reset(g.len());
@@ -183,12 +195,7 @@ pub fn traffic(ir: &Ir<'_>, g: &BlockGraph, members: &[u32], s: &mut Scratch) ->
         s.mark[m as usize] = s.gen;
     }
     let (inputs, outputs) = boundary(ir, g, members, s);
-    inputs.iter().map(|&v| num_bytes(ir.value_type(v))).sum::<u64>()
-        + outputs
-            .iter()
-            .flat_map(|&o| ir.results(g.ops[o as usize]))
-            .map(|&r| num_bytes(ir.value_type(r)))
-            .sum::<u64>()
+    boundary_bytes(ir, g, &inputs, &outputs)
 }
 
 /// Distinct input values and output ops of the marked `members`.
@@ -319,12 +326,7 @@ pub fn analyze(
             name(*extra)
         ));
     }
-    let traffic = inputs.iter().map(|&v| num_bytes(ir.value_type(v))).sum::<u64>()
-        + outputs
-            .iter()
-            .flat_map(|&o| ir.results(g.ops[o as usize]))
-            .map(|&r| num_bytes(ir.value_type(r)))
-            .sum::<u64>();
+    let traffic = boundary_bytes(ir, g, &inputs, &outputs);
     let ub = ub_estimate(ir, g, infos, opts, members, (&inputs, &outputs), stitched, t, cube);
     if ub > opts.ub_limit() {
         return Err(format!(
@@ -367,19 +369,16 @@ fn ub_estimate(
         let ty = ir.value_type(v);
         let eb = num_bytes(ty) / num_elements(ty).max(1);
         let shape = ty.shape().unwrap_or(&[]);
-        let elems: u64 = shape.iter().rev().take(t).map(|&d| d.max(1) as u64).product();
-        let bytes = elems * eb.max(1);
+        let tail: Vec<i64> = shape.iter().rev().take(t).map(|&d| d.max(1)).collect();
+        let bytes = checked_numel(&tail).unwrap_or(u64::MAX).saturating_mul(eb.max(1));
         (if stitched { bytes } else { bytes.min(repeat) }, num_bytes(ty))
     };
     let widest = buffers.iter().map(|&(v, _)| unit(v).0).max().unwrap_or(1).max(1);
     let rows = (repeat / widest).max(1);
-    buffers
-        .iter()
-        .map(|&(v, copies)| {
-            let (u, total) = unit(v);
-            copies * target.align((u * rows).min(total))
-        })
-        .sum()
+    buffers.iter().fold(0u64, |n, &(v, copies)| {
+        let (u, total) = unit(v);
+        n.saturating_add(copies.saturating_mul(target.align(u.saturating_mul(rows).min(total))))
+    })
 }
 
 /// `12 KiB`, `191.8 KiB`, `96 B`.

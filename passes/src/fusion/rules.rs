@@ -18,6 +18,7 @@
 //! first cube op, or its first op if it has none.
 
 use kiln_compiler::Ir;
+use kiln_dialects::hl::accessors::checked_numel;
 use kiln_dialects::hl::interfaces::{contraction_length, hl_op, FusionCategory};
 use serde::Deserialize;
 
@@ -252,16 +253,21 @@ fn facts(ir: &Ir<'_>, g: &BlockGraph, path: &[u32]) -> Facts {
         let m = if rank >= 2 { shape[rank - 2] } else { 1 };
         (m, contraction_length(ir, op).unwrap_or(1) as i64)
     } else {
-        (shape[..rank.saturating_sub(1)].iter().product(), 1)
+        (saturating_numel(&shape[..rank.saturating_sub(1)]), 1)
     };
     Facts {
         m,
         n,
         k,
         rank: rank as i64,
-        elems: shape.iter().product(),
+        elems: saturating_numel(shape),
         dtype: ty.element_type().map_or(String::new(), |e| e.to_string()),
     }
+}
+
+/// The element count of `dims` for rule facts, saturating at `i64::MAX` (see [`checked_numel`]).
+fn saturating_numel(dims: &[i64]) -> i64 {
+    checked_numel(dims).and_then(|n| i64::try_from(n).ok()).unwrap_or(i64::MAX)
 }
 
 #[cfg(test)]

@@ -14,9 +14,10 @@ use clap::{CommandFactory, Parser};
 use kiln_compiler::syntax::parse_bytes;
 use kiln_compiler::verifier::verify;
 use kiln_compiler::{Context, Diagnostic, Ir, OpId, SourceMgr, DYNAMIC};
+use kiln_dialects::hl::accessors::checked_bytes;
 use kiln_dialects::hl::accessors::tensor_parts;
-use kiln_dialects::hl::interp::program::{dtype_of, run_function};
-use kiln_dialects::hl::interp::{random_tensor, read_npy, write_npy, Tensor};
+use kiln_dialects::hl::interp::program::{dtype_of, run_function_within};
+use kiln_dialects::hl::interp::{random_tensor, read_npy, write_npy, Budget, Tensor};
 
 /// kiln-run: run a function of an MLIR module and print its results.
 #[derive(Parser, Debug)]
@@ -42,6 +43,10 @@ struct Cli {
     /// How many elements of each result to print (0: only shape and summary).
     #[arg(long, default_value_t = 16)]
     print_limit: usize,
+    /// Bound on the bytes of all live tensors (arguments and values): a count of bytes with an
+    /// optional `KiB`, `MiB` or `GiB` suffix.
+    #[arg(long, value_name = "SIZE", default_value = "1GiB", value_parser = parse_size)]
+    max_memory: u64,
     /// Accept ops of dialects that are not registered (they cannot be interpreted).
     #[arg(long)]
     allow_unregistered_dialect: bool,
@@ -105,8 +110,10 @@ fn run(cli: &Cli) -> Result<String, String> {
     let module = parse_bytes(&ctx, &bytes, &name).map_err(render)?;
     verify(&ctx, &module.ir, module.top).map_err(render)?;
     let func = find_entry(&module.ir, module.top, cli.entry.as_deref())?;
-    let args = inputs(&module.ir, func, cli)?;
-    let results = run_function(&ctx, &module.ir, func, &args).map_err(|d| render(vec![d]))?;
+    let mut budget = Budget::new(cli.max_memory);
+    let args = inputs(&module.ir, func, cli, &budget)?;
+    let results =
+        run_function_within(&ctx, &module.ir, func, &args, &mut budget).map_err(|d| render(vec![d]))?;
     let mut out = String::new();
     for (i, t) in results.iter().enumerate() {
         out.push_str(&format::describe(i, t, cli.print_limit));
@@ -118,6 +125,23 @@ fn run(cli: &Cli) -> Result<String, String> {
         }
     }
     Ok(out)
+}
+
+/// A byte count with an optional binary suffix (`KiB`, `MiB`, `GiB`), e.g. `512MiB`.
+fn parse_size(text: &str) -> Result<u64, String> {
+    let (digits, unit) = match text.find(|c: char| !c.is_ascii_digit()) {
+        Some(at) => text.split_at(at),
+        None => (text, ""),
+    };
+    let shift = match unit {
+        "" | "B" => 0,
+        "KiB" => 10,
+        "MiB" => 20,
+        "GiB" => 30,
+        _ => return Err(format!("unknown unit '{unit}' (expected B, KiB, MiB or GiB)")),
+    };
+    let n: u64 = digits.parse().map_err(|_| format!("expected a byte count, but got '{text}'"))?;
+    n.checked_mul(1 << shift).ok_or_else(|| format!("'{text}' does not fit in 64 bits"))
 }
 
 /// The function to run: `@entry`, or the first `func.func` with a body.
@@ -141,7 +165,7 @@ fn find_entry(ir: &Ir<'_>, top: OpId, entry: Option<&str>) -> Result<OpId, Strin
 }
 
 /// The argument tensors: from `--input` files, then seeded random ones.
-fn inputs(ir: &Ir<'_>, func: OpId, cli: &Cli) -> Result<Vec<Tensor>, String> {
+fn inputs(ir: &Ir<'_>, func: OpId, cli: &Cli, budget: &Budget) -> Result<Vec<Tensor>, String> {
     let Some(entry) = ir.regions(func).first().and_then(|&r| ir.entry_block(r)) else {
         return Err("kiln-run: error: the function has no body\n".into());
     };
@@ -172,6 +196,11 @@ fn inputs(ir: &Ir<'_>, func: OpId, cli: &Cli) -> Result<Vec<Tensor>, String> {
                 "kiln-run: error: argument #{i} has dynamic type '{ty}'; give it with --input\n"
             ));
         }
+        let bytes = checked_bytes(shape, dtype.byte_size() as u64);
+        budget.check(bytes).map_err(|m| {
+            let hint = if bytes.is_some() { "; raise --max-memory" } else { "" };
+            format!("kiln-run: error: argument #{i} of type '{ty}' {m}{hint}\n")
+        })?;
         let dims: Vec<usize> = shape.iter().map(|&d| d as usize).collect();
         args.push(random_tensor(dtype, dims, cli.seed.wrapping_add(i as u64)));
     }

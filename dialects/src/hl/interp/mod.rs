@@ -20,6 +20,7 @@
 //!   malformed `.npy` files are all checked.
 
 mod broadcast;
+mod budget;
 mod composite;
 mod dtype;
 mod elementwise;
@@ -37,6 +38,7 @@ mod tensor;
 mod unary;
 
 pub use broadcast::{broadcast_shapes, broadcast_to};
+pub use budget::Budget;
 pub use composite::{batch_norm, bias_add, dropout, layer_norm, log_softmax, rms_norm, softmax, swiglu};
 pub use dtype::DType;
 pub use elementwise::{binary, cast, clamp, compare, logical, logical_not, select, BinaryOp, CmpOp, LogicOp};

@@ -14,11 +14,12 @@ use kiln_compiler::{
 };
 use kiln_compiler::{BlockId, ValueId, DYNAMIC};
 
+use super::budget::Budget;
 use super::eval::EvalInput;
 use super::{DType, Tensor, TensorData};
 use crate::func::CALL_OP;
 use crate::fused::REGION_OP;
-use crate::hl::accessors::tensor_parts;
+use crate::hl::accessors::{checked_bytes, checked_numel, tensor_parts};
 use crate::hl::interfaces::HlOp;
 
 /// How deep `func.call`s may nest.
@@ -45,7 +46,35 @@ pub fn run_function<'c>(
     func: OpId,
     args: &[Tensor],
 ) -> Result<Vec<Tensor>, Diagnostic<'c>> {
-    run(ctx, ir, func, args, 0)
+    run_function_within(ctx, ir, func, args, &mut Budget::default())
+}
+
+/// Runs function `func` on `args` with live tensors bounded by `budget` (see [`Budget`]).
+pub fn run_function_within<'c>(
+    ctx: &Context<'c>,
+    ir: &Ir<'c>,
+    func: OpId,
+    args: &[Tensor],
+    budget: &mut Budget,
+) -> Result<Vec<Tensor>, Diagnostic<'c>> {
+    let mark = budget.used();
+    let results = run(ctx, ir, func, args, budget, 0);
+    budget.release_to(mark);
+    results
+}
+
+/// The bytes of a value of type `ty`, when its type is static (`Some(None)`: past `u64`).
+fn type_bytes(ty: Type<'_>) -> Option<Option<u64>> {
+    let (shape, elem) = tensor_parts(ty)?;
+    if shape.contains(&DYNAMIC) {
+        return None;
+    }
+    Some(checked_bytes(shape, dtype_of(elem).map_or(8, |d| d.byte_size() as u64)))
+}
+
+/// The bytes `t` holds.
+fn tensor_bytes(t: &Tensor) -> u64 {
+    t.numel() as u64 * t.dtype().byte_size() as u64
 }
 
 fn err<'c>(ir: &Ir<'c>, op: OpId, message: impl Into<String>) -> Diagnostic<'c> {
@@ -58,6 +87,7 @@ fn run<'c>(
     ir: &Ir<'c>,
     func: OpId,
     args: &[Tensor],
+    budget: &mut Budget,
     depth: usize,
 ) -> Result<Vec<Tensor>, Diagnostic<'c>> {
     if depth > MAX_CALL_DEPTH {
@@ -69,7 +99,7 @@ fn run<'c>(
     if ir.next_block(entry).is_some() {
         return Err(err(ir, func, "has several blocks; only single-block functions can be interpreted"));
     }
-    run_block(ctx, ir, func, entry, args, depth)
+    run_block(ctx, ir, func, entry, args, budget, depth)
 }
 
 /// Runs the single block `entry` of `owner` (a `func.func` or a `fused.region`) on `args`
@@ -81,6 +111,27 @@ fn run_block<'c>(
     owner: OpId,
     entry: BlockId,
     args: &[Tensor],
+    budget: &mut Budget,
+    depth: usize,
+) -> Result<Vec<Tensor>, Diagnostic<'c>> {
+    let mark = budget.used();
+    let results = run_body(ctx, ir, owner, entry, args, budget, depth);
+    budget.release_to(mark);
+    if let Ok(results) = &results {
+        let bytes = results.iter().map(tensor_bytes).sum();
+        budget.charge(Some(bytes)).map_err(|m| err(ir, owner, format!("results: {m}")))?;
+    }
+    results
+}
+
+/// [`run_block`] without the release of its values.
+fn run_body<'c>(
+    ctx: &Context<'c>,
+    ir: &Ir<'c>,
+    owner: OpId,
+    entry: BlockId,
+    args: &[Tensor],
+    budget: &mut Budget,
     depth: usize,
 ) -> Result<Vec<Tensor>, Diagnostic<'c>> {
     let params = ir.block_args(entry);
@@ -94,6 +145,7 @@ fn run_block<'c>(
     let mut env: Vec<(ValueId, Tensor)> = Vec::new();
     for (i, (&p, a)) in params.iter().zip(args).enumerate() {
         check_type(ir.value_type(p), a).map_err(|m| err(ir, owner, format!("input #{i}: {m}")))?;
+        budget.charge(Some(tensor_bytes(a))).map_err(|m| err(ir, owner, format!("input #{i}: {m}")))?;
         env.push((p, a.clone()));
     }
     let lookup = |env: &[(ValueId, Tensor)], v: ValueId| {
@@ -107,6 +159,12 @@ fn run_block<'c>(
                 lookup(&env, v).ok_or_else(|| err(ir, op, "uses a value the interpreter has not computed"))
             })
             .collect::<Result<_, _>>()?;
+        for (i, &r) in ir.results(op).iter().enumerate() {
+            let ty = ir.value_type(r);
+            if let Some(bytes) = type_bytes(ty) {
+                budget.charge(bytes).map_err(|m| err(ir, op, format!("result #{i} of type '{ty}' {m}")))?;
+            }
+        }
         let def = ir.op(op).def;
         let is = |d: &OpDef| def.is_some_and(|def| std::ptr::eq(def, d));
         let outputs = if def.is_some_and(|d| d.has_trait(Trait::ReturnLike)) {
@@ -114,16 +172,20 @@ fn run_block<'c>(
         } else if is(&CALL_OP) {
             let callee = ir.attr(op, "callee").and_then(|c| resolve(ir, op, c));
             let callee = callee.ok_or_else(|| err(ir, op, "callee cannot be found"))?;
-            run(ctx, ir, callee, &inputs, depth + 1)?
+            run(ctx, ir, callee, &inputs, budget, depth + 1)?
         } else if is(&REGION_OP) {
             let body = ir.regions(op).first().and_then(|&r| ir.entry_block(r));
             let body = body.ok_or_else(|| err(ir, op, "has no body to interpret"))?;
-            run_block(ctx, ir, op, body, &inputs, depth)?
+            run_block(ctx, ir, op, body, &inputs, budget, depth)?
         } else {
             vec![eval_op(ir, op, &inputs).map_err(|m| err(ir, op, m))?]
         };
         for (&r, t) in ir.results(op).iter().zip(outputs) {
-            check_type(ir.value_type(r), &t).map_err(|m| err(ir, op, format!("result: {m}")))?;
+            let ty = ir.value_type(r);
+            check_type(ty, &t).map_err(|m| err(ir, op, format!("result: {m}")))?;
+            if type_bytes(ty).is_none() {
+                budget.charge(Some(tensor_bytes(&t))).map_err(|m| err(ir, op, format!("result: {m}")))?;
+            }
             env.push((r, t));
         }
     }
@@ -150,12 +212,14 @@ pub fn dense_to_tensor(attr: Attribute<'_>) -> Result<Tensor, String> {
     };
     let (shape, elem) = tensor_parts(ty).ok_or("dense attribute of a non-tensor type")?;
     let dtype = dtype_of(elem).ok_or_else(|| format!("unsupported element type '{elem}'"))?;
+    let count = checked_numel(shape)
+        .and_then(|n| usize::try_from(n).ok())
+        .ok_or_else(|| format!("dense attribute of type '{ty}' has more elements than fit in memory"))?;
     let shape: Vec<usize> = shape.iter().map(|&d| d as usize).collect();
-    let count: usize = shape.iter().product();
     let stored = if splat { 1 } else { count };
     let size = dtype.byte_size();
     let bit_packed = dtype == DType::I1 && bytes.len() != stored && bytes.len() == stored.div_ceil(8);
-    if !bit_packed && bytes.len() != stored * size {
+    if !bit_packed && Some(bytes.len()) != stored.checked_mul(size) {
         return Err(format!("dense attribute holds {} bytes for {stored} elements", bytes.len()));
     }
     let at = |i: usize| if splat { 0 } else { i };

@@ -5,6 +5,7 @@ use half::{bf16, f16};
 use super::error::{bail, Result};
 use super::lanes::Lanes;
 use super::DType;
+use crate::hl::accessors::checked_numel;
 
 /// The elements of a tensor, in row-major (C) order, stored in their own type.
 #[derive(Debug, Clone, PartialEq)]
@@ -110,8 +111,10 @@ pub struct Tensor {
 impl Tensor {
     /// A tensor of `shape` holding `data`; errors when the element count does not match.
     pub fn new(shape: Vec<usize>, data: TensorData) -> Result<Tensor> {
-        let numel: usize = shape.iter().product();
-        if numel != data.len() {
+        let Some(numel) = checked_numel(&shape) else {
+            bail!("shape {:?} has more elements than fit in 64 bits", shape);
+        };
+        if numel != data.len() as u64 {
             bail!("shape {:?} needs {} elements, got {}", shape, numel, data.len());
         }
         Ok(Tensor { shape, data })
@@ -218,6 +221,8 @@ mod tests {
         let err = Tensor::new(vec![2, 3], TensorData::F32(vec![0.0; 5])).unwrap_err();
         assert_eq!(err.message(), "shape [2, 3] needs 6 elements, got 5");
         assert!(Tensor::from_f64s(DType::I8, vec![2], &[1.0]).is_err());
+        let wraps = Tensor::new(vec![1 << 32, 1 << 32], TensorData::F32(vec![])).unwrap_err();
+        assert_eq!(wraps.message(), "shape [4294967296, 4294967296] has more elements than fit in 64 bits");
         let t = Tensor::from_f64s(DType::I8, vec![4], &[300.0, -2.9, f64::NAN, 5.5]).unwrap();
         assert_eq!(t.to_f64s(), vec![127., -2., 0., 5.]);
         assert_eq!(Tensor::scalar(DType::BF16, 1.0 + 1.0 / 256.0).to_f64s(), vec![1.0]);
