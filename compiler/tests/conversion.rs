@@ -9,9 +9,7 @@ use kiln_compiler::conversion::{
     ConversionRewriter, ConversionTarget, TypeConverter, UNREALIZED_CONVERSION_CAST,
 };
 use kiln_compiler::syntax::{parse_source, print_module, PrintOptions};
-use kiln_compiler::{
-    Arity, Context, Dialect, DialectRegistry, OpDef, OpId, OperationState, TypeKind, ValueId,
-};
+use kiln_compiler::{Arity, Context, Dialect, DialectRegistry, OpDef, OpId, TypeKind, ValueId};
 
 static TOY_ADD: OpDef =
     OpDef { name: "toy.add", operands: Arity::Exactly(2), results: Arity::Exactly(1), ..OpDef::DEFAULT };
@@ -68,12 +66,7 @@ impl ConversionPattern for Lower {
         }
         let Some(ty) = rw.convert_type(ty) else { return false };
         let name = rw.ctx.intern_str(&self.0.name.replace("toy.", "low."));
-        let mut state = OperationState::new(name, None, rw.ir().op(op).loc);
-        state.operands = operands.to_vec();
-        state.result_types = vec![ty];
-        let new = rw.create_before(op, state);
-        let v = rw.ir().results(new)[0];
-        rw.replace_op(op, &[v])
+        rw.replace_op_with_new(op, name, None, operands, vec![ty])
     }
 }
 
@@ -241,12 +234,7 @@ impl ConversionPattern for Recurse {
         operands: &[ValueId],
     ) -> bool {
         let ty = rw.ir().value_type(rw.ir().results(op)[0]);
-        let mut state = OperationState::new(TOY_NEG.name, Some(&TOY_NEG), rw.ir().op(op).loc);
-        state.operands = operands.to_vec();
-        state.result_types = vec![ty];
-        let new = rw.create_before(op, state);
-        let v = rw.ir().results(new)[0];
-        rw.replace_op(op, &[v])
+        rw.replace_op_with_new(op, TOY_NEG.name, Some(&TOY_NEG), operands, vec![ty])
     }
 }
 

@@ -19,9 +19,7 @@ use kiln_compiler::conversion::{
     ConversionRewriter, ConversionTarget, TypeConverter,
 };
 use kiln_compiler::pass::{OptionKind, PassFailed, PassOptionSpec};
-use kiln_compiler::{
-    Context, FloatKind, Ir, NamedAttr, OpDef, OpId, OperationState, Type, TypeKind, ValueId,
-};
+use kiln_compiler::{Context, FloatKind, Ir, NamedAttr, OpDef, OpId, Type, TypeKind, ValueId};
 use kiln_dialects::func::{FUNC_OP, RETURN_OP};
 use kiln_dialects::hl::{ADD, MUL};
 
@@ -110,12 +108,7 @@ impl ConversionPattern for ElementwiseToTest {
             return false;
         }
         let Some(converted) = rw.convert_type(result) else { return false };
-        let mut state = OperationState::new(self.to, None, rw.ir().op(op).loc);
-        state.operands = operands.to_vec();
-        state.result_types = vec![converted];
-        let new = rw.create_before(op, state);
-        let value = rw.ir().results(new)[0];
-        rw.replace_op(op, &[value])
+        rw.replace_op_with_new(op, self.to, None, operands, vec![converted])
     }
 }
 

@@ -8,7 +8,7 @@ use rustc_hash::{FxHashMap, FxHashSet};
 use super::type_converter::{cast_state, TypeConverter};
 use crate::context::Context;
 use crate::dialect::OpDef;
-use crate::ir::{Ir, OpId, RegionId, ValueDef, ValueId};
+use crate::ir::{Ir, OpId, OperationState, RegionId, ValueDef, ValueId};
 use crate::rewrite::{InsertPoint, Rewriter};
 use crate::types::Type;
 
@@ -130,6 +130,30 @@ impl<'c> ConversionRewriter<'_, '_, 'c> {
             bridged.push(b);
         }
         self.rw.replace_op(op, &bridged)
+    }
+
+    /// Builds `name` (definition `def`) at `op`'s location, before it, on `operands` with
+    /// `result_types`, and replaces `op` by its results (MLIR's `replaceOpWithNewOp`). Returns
+    /// `false` as [`ConversionRewriter::replace_op`] does, with the new op erased again.
+    #[must_use]
+    pub fn replace_op_with_new(
+        &mut self,
+        op: OpId,
+        name: &'c str,
+        def: Option<&'static OpDef>,
+        operands: &[ValueId],
+        result_types: Vec<Type<'c>>,
+    ) -> bool {
+        let mut state = OperationState::new(name, def, self.rw.ir().op(op).loc);
+        state.operands = operands.to_vec();
+        state.result_types = result_types;
+        let new = self.rw.create_before(op, state);
+        let values = self.rw.ir().results(new).to_vec();
+        if self.replace_op(op, &values) {
+            return true;
+        }
+        self.rw.erase_op(new);
+        false
     }
 
     /// Converts the types of the arguments of every block of `region` in place (MLIR's
