@@ -1,0 +1,618 @@
+//! The instruction set: what one `npuvec` op becomes and what the VM executes.
+//!
+//! A kernel is a flat list of [`Inst`]s. Structured control flow is kept (`For` and `If` count
+//! the instructions of their bodies), so the loader can check loop structure without a control
+//! flow graph and the VM needs no jumps.
+//!
+//! Data lives in on-chip buffers ([`Buf`]: a 2-D `[rows, cols]` array at a planned byte
+//! address of a memory [`Space`], rows `pitch` elements apart) and in GM buffers (kernel
+//! arguments, addressed through a strided [`GmView`]). Scalars (loop counters, offsets) live in
+//! 64-bit registers ([`Reg`]).
+//!
+//! Every instruction runs on one [`Pipe`] ([`Inst::pipe`]): MTE2 loads, V vector, MTE3 stores,
+//! MTE1 L1 -> L0 moves, M cube, FIX fixpipe, S scalar. Pipes run in parallel on the device;
+//! `SetFlag` / `WaitFlag` order them, `Barrier` orders one pipe (or all).
+
+/// The number of scalar registers of a core.
+pub const NUM_REGS: usize = 64;
+/// The most dims of a [`GmView`].
+pub const MAX_VIEW_DIMS: usize = 4;
+
+/// A pipe: an in-order queue of one core that runs in parallel with the others.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Pipe {
+    /// Scalar unit: registers, loops, branches.
+    S,
+    /// Vector unit: arithmetic on UB buffers.
+    V,
+    /// L1 -> L0A / L0B moves.
+    Mte1,
+    /// GM -> UB / L1 loads.
+    Mte2,
+    /// UB -> GM stores.
+    Mte3,
+    /// The cube (matrix) unit.
+    M,
+    /// Fixpipe: L0C -> UB with cast / relu.
+    Fix,
+    /// Every pipe (only as the pipe of a `Barrier`).
+    All,
+}
+
+impl Pipe {
+    /// Every pipe, in encoding order.
+    pub const ALL: [Pipe; 8] = [Pipe::S, Pipe::V, Pipe::Mte1, Pipe::Mte2, Pipe::Mte3, Pipe::M, Pipe::Fix, Pipe::All];
+
+    /// The pipe's name as `npuvec` spells it (`#npuvec.pipe<mte2>`).
+    pub fn name(self) -> &'static str {
+        match self {
+            Pipe::S => "s",
+            Pipe::V => "v",
+            Pipe::Mte1 => "mte1",
+            Pipe::Mte2 => "mte2",
+            Pipe::Mte3 => "mte3",
+            Pipe::M => "m",
+            Pipe::Fix => "fix",
+            Pipe::All => "all",
+        }
+    }
+}
+
+/// A memory space (the memref memory space `#npuvec.space<..>`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Space {
+    /// Global memory (HBM): kernel arguments.
+    Gm,
+    /// Unified Buffer of a vector core.
+    Ub,
+    /// L1 buffer of a cube core.
+    L1,
+    /// Left cube operand.
+    L0a,
+    /// Right cube operand.
+    L0b,
+    /// Cube accumulator.
+    L0c,
+}
+
+impl Space {
+    /// Every space, in encoding order.
+    pub const ALL: [Space; 6] = [Space::Gm, Space::Ub, Space::L1, Space::L0a, Space::L0b, Space::L0c];
+
+    /// The space's name as `npuvec` spells it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Space::Gm => "gm",
+            Space::Ub => "ub",
+            Space::L1 => "l1",
+            Space::L0a => "l0a",
+            Space::L0b => "l0b",
+            Space::L0c => "l0c",
+        }
+    }
+}
+
+/// An element type the VM computes with. `I1` masks take one byte per element (0 or 1).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum DType {
+    /// IEEE binary32.
+    F32,
+    /// IEEE binary16.
+    F16,
+    /// bfloat16.
+    BF16,
+    /// 32-bit two's complement.
+    I32,
+    /// 8-bit two's complement.
+    I8,
+    /// Boolean, one byte (0 or 1).
+    I1,
+}
+
+impl DType {
+    /// Every element type, in encoding order.
+    pub const ALL: [DType; 6] = [DType::F32, DType::F16, DType::BF16, DType::I32, DType::I8, DType::I1];
+
+    /// Bytes per element.
+    pub fn bytes(self) -> u32 {
+        match self {
+            DType::F32 | DType::I32 => 4,
+            DType::F16 | DType::BF16 => 2,
+            DType::I8 | DType::I1 => 1,
+        }
+    }
+
+    /// Whether this is a floating-point type.
+    pub fn is_float(self) -> bool {
+        matches!(self, DType::F32 | DType::F16 | DType::BF16)
+    }
+
+    /// The MLIR spelling (`f32`, `bf16`, `i1`).
+    pub fn name(self) -> &'static str {
+        match self {
+            DType::F32 => "f32",
+            DType::F16 => "f16",
+            DType::BF16 => "bf16",
+            DType::I32 => "i32",
+            DType::I8 => "i8",
+            DType::I1 => "i1",
+        }
+    }
+}
+
+/// A scalar register `r0 .. r63`, holding a 64-bit signed integer.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Reg(pub u8);
+
+/// An on-chip buffer operand: `rows x cols` elements of `dtype` at byte address `addr` of
+/// `space`; element `(r, c)` is at `addr + (r * pitch + c) * dtype.bytes()`.
+///
+/// `pitch >= cols`; the emitter pads rows to the target's alignment (32 B).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Buf {
+    /// The memory space (never `Gm`).
+    pub space: Space,
+    /// The element type.
+    pub dtype: DType,
+    /// Byte address within the space.
+    pub addr: u32,
+    /// Rows.
+    pub rows: u32,
+    /// Elements per row.
+    pub cols: u32,
+    /// Elements from one row to the next.
+    pub pitch: u32,
+}
+
+impl Buf {
+    /// Bytes spanned from the first element to one past the last: `((rows - 1) * pitch +
+    /// cols) * bytes` (0 when empty).
+    pub fn span_bytes(&self) -> u64 {
+        if self.rows == 0 || self.cols == 0 {
+            return 0;
+        }
+        ((self.rows as u64 - 1) * self.pitch as u64 + self.cols as u64) * self.dtype.bytes() as u64
+    }
+}
+
+/// An immediate scalar operand (a splat constant). Floats are given as `f64` and rounded to
+/// the operation's element type; integers as `i64`.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Scalar {
+    /// A floating-point value.
+    Float(f64),
+    /// An integer (or boolean: 0 / 1) value.
+    Int(i64),
+}
+
+/// A source operand of a vector op: a buffer or an immediate.
+///
+/// A buffer source broadcasts against the destination `[rows, cols]` as numpy does: its rows
+/// are `rows` or 1 and its cols `cols` or 1.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Src {
+    /// A buffer.
+    Buf(Buf),
+    /// An immediate.
+    Imm(Scalar),
+}
+
+/// One dim of a [`GmView`]: `size` elements, `stride` elements apart (0 broadcasts).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Dim {
+    /// Elements along the dim (at least 1).
+    pub size: u32,
+    /// Distance in elements between neighbours along the dim.
+    pub stride: i64,
+}
+
+/// A strided view of a GM buffer: kernel argument `arg`, starting at element `base +
+/// reg(offset)`, with 1 to [`MAX_VIEW_DIMS`] dims. Its elements, taken in row-major order,
+/// are the elements of the on-chip buffer in row-major order (`e` -> row `e / cols`, col
+/// `e % cols`), so the view's element count equals the buffer's `rows * cols`.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct GmView {
+    /// The kernel argument (GM buffer) index.
+    pub arg: u16,
+    /// The register holding the dynamic part of the start offset (in elements), or `None`.
+    pub offset: Option<Reg>,
+    /// The static part of the start offset, in elements.
+    pub base: i64,
+    /// The dims, outermost first.
+    pub dims: Vec<Dim>,
+}
+
+/// Integer arithmetic of the scalar unit (on `index` values).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ScalarOp {
+    /// `a + b`.
+    Add,
+    /// `a - b`.
+    Sub,
+    /// `a * b`.
+    Mul,
+    /// Unsigned division (`arith.divui`); division by zero is a run-time error.
+    DivU,
+    /// Unsigned remainder (`arith.remui`).
+    RemU,
+    /// Signed minimum (`arith.minsi`).
+    MinS,
+    /// Signed maximum (`arith.maxsi`).
+    MaxS,
+    /// `a == b` as 0 / 1.
+    Eq,
+    /// `a != b`.
+    Ne,
+    /// Signed `a < b`.
+    Lt,
+    /// Signed `a <= b`.
+    Le,
+    /// Signed `a > b`.
+    Gt,
+    /// Signed `a >= b`.
+    Ge,
+}
+
+/// Elementwise unary vector ops.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum UnaryOp {
+    /// `-x`.
+    Neg,
+    /// `|x|`.
+    Abs,
+    /// `e^x`.
+    Exp,
+    /// Natural logarithm.
+    Log,
+    /// Square root (exact).
+    Sqrt,
+    /// `1 / sqrt(x)`.
+    Rsqrt,
+    /// `1 / x` (exact division).
+    Recip,
+    /// Hyperbolic tangent.
+    Tanh,
+    /// Error function.
+    Erf,
+    /// `1 / (1 + e^-x)`.
+    Sigmoid,
+    /// `max(x, 0)`.
+    Relu,
+    /// Round toward -inf.
+    Floor,
+    /// Round toward +inf.
+    Ceil,
+    /// Round to nearest, ties away from zero.
+    Round,
+    /// -1, 0 or 1 (NaN stays NaN).
+    Sign,
+    /// Logical not of an `i1` mask; bitwise not of integers.
+    Not,
+}
+
+/// Elementwise binary vector ops.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum BinaryOp {
+    /// `a + b`.
+    Add,
+    /// `a - b`.
+    Sub,
+    /// `a * b`.
+    Mul,
+    /// `a / b` (integers: truncating; division by zero gives 0).
+    Div,
+    /// Maximum (NaN propagates).
+    Max,
+    /// Minimum (NaN propagates).
+    Min,
+    /// `a ^ b`.
+    Pow,
+    /// Logical / bitwise and.
+    And,
+    /// Logical / bitwise or.
+    Or,
+}
+
+/// Comparison predicates (`cmp` writes an `i1` mask). Float comparisons are ordered: false
+/// when either side is NaN, except `Ne`, which is true.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum CmpPred {
+    /// `==`.
+    Eq,
+    /// `!=`.
+    Ne,
+    /// `<`.
+    Lt,
+    /// `<=`.
+    Le,
+    /// `>`.
+    Gt,
+    /// `>=`.
+    Ge,
+}
+
+/// Reductions along the cols of a buffer (`[rows, cols]` -> `[rows, 1]`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ReduceOp {
+    /// Sum.
+    Sum,
+    /// Maximum.
+    Max,
+    /// Minimum.
+    Min,
+    /// Product.
+    Prod,
+}
+
+/// How a cast rounds when the value does not fit the destination exactly.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Round {
+    /// To nearest, ties to even (float -> narrower float).
+    Rint,
+    /// Toward zero (float -> int, as C does; out-of-range values saturate).
+    Trunc,
+    /// Toward -inf.
+    Floor,
+    /// Toward +inf.
+    Ceil,
+}
+
+/// The read-modify-write a store does at its destination.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Atomic {
+    /// Plain store.
+    None,
+    /// `gm += value`.
+    Add,
+    /// `gm = max(gm, value)`.
+    Max,
+    /// `gm = min(gm, value)`.
+    Min,
+}
+
+/// One instruction.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Inst {
+    /// `dst = value` (S).
+    Const {
+        /// Destination register.
+        dst: Reg,
+        /// The value.
+        value: i64,
+    },
+    /// `dst = a op b` (S); arithmetic wraps nowhere: an overflow is a run-time error.
+    Scalar {
+        /// The operation.
+        op: ScalarOp,
+        /// Destination register.
+        dst: Reg,
+        /// Left operand.
+        a: Reg,
+        /// Right operand.
+        b: Reg,
+    },
+    /// `dst = ` this core's block index, `0 .. block_num` (S).
+    BlockIdx {
+        /// Destination register.
+        dst: Reg,
+    },
+    /// `dst = ` the kernel's `block_dim` (S).
+    BlockNum {
+        /// Destination register.
+        dst: Reg,
+    },
+    /// `for iv = lo; iv < hi; iv += step` over the next `body` instructions (S). A step that
+    /// is not positive is a run-time error.
+    For {
+        /// Induction register.
+        iv: Reg,
+        /// Lower bound.
+        lo: Reg,
+        /// Upper bound (exclusive).
+        hi: Reg,
+        /// Step.
+        step: Reg,
+        /// Instructions in the body (which follow this one).
+        body: u32,
+    },
+    /// Runs the next `then_len` instructions when `cond != 0`, else the `else_len` after them.
+    If {
+        /// Condition register.
+        cond: Reg,
+        /// Instructions in the then-branch.
+        then_len: u32,
+        /// Instructions in the else-branch (after the then-branch).
+        else_len: u32,
+    },
+    /// DMA GM -> UB or L1 (MTE2). With `zero_pad`, the destination's `rows x pitch` elements
+    /// are zeroed first (cube operands padded to whole fractals).
+    Load {
+        /// Destination buffer (UB or L1).
+        dst: Buf,
+        /// Source view.
+        src: GmView,
+        /// Zero the destination's padding.
+        zero_pad: bool,
+    },
+    /// DMA UB -> GM (MTE3), optionally atomic.
+    Store {
+        /// Destination view.
+        dst: GmView,
+        /// Source buffer (UB).
+        src: Buf,
+        /// Read-modify-write at the destination.
+        atomic: Atomic,
+    },
+    /// UB -> UB copy of equal shapes and types (V).
+    Copy {
+        /// Destination.
+        dst: Buf,
+        /// Source.
+        src: Buf,
+    },
+    /// `dst = op(src)` elementwise (V); same shape and type.
+    Unary {
+        /// The operation.
+        op: UnaryOp,
+        /// Destination.
+        dst: Buf,
+        /// Source.
+        src: Buf,
+    },
+    /// `dst = a op b` elementwise with broadcasting (V); sources of `dst`'s type.
+    Binary {
+        /// The operation.
+        op: BinaryOp,
+        /// Destination.
+        dst: Buf,
+        /// Left source.
+        a: Src,
+        /// Right source.
+        b: Src,
+    },
+    /// `dst = a pred b` as an `i1` mask (V); sources of one type.
+    Cmp {
+        /// The predicate.
+        pred: CmpPred,
+        /// Destination (`I1`).
+        dst: Buf,
+        /// Left source.
+        a: Src,
+        /// Right source.
+        b: Src,
+    },
+    /// `dst = mask ? a : b` (V); the mask broadcasts as a source does.
+    Select {
+        /// Destination.
+        dst: Buf,
+        /// The `I1` mask.
+        mask: Buf,
+        /// Value where the mask is set.
+        a: Src,
+        /// Value where it is not.
+        b: Src,
+    },
+    /// Reduces each row of `src` (`[rows, cols]`) into `dst` (`[rows, 1]`) (V).
+    Reduce {
+        /// The reduction.
+        op: ReduceOp,
+        /// Destination, `[rows, 1]`.
+        dst: Buf,
+        /// Source.
+        src: Buf,
+    },
+    /// Broadcasts `src` (`[rows, 1]`, `[1, cols]` or `[1, 1]`) to `dst` (V).
+    Broadcast {
+        /// Destination.
+        dst: Buf,
+        /// Source.
+        src: Buf,
+    },
+    /// Sets every element of `dst` to `value` (V).
+    Fill {
+        /// Destination.
+        dst: Buf,
+        /// The value, rounded to `dst`'s type.
+        value: Scalar,
+    },
+    /// Converts `src` to `dst`'s element type (V).
+    Cast {
+        /// Destination.
+        dst: Buf,
+        /// Source (same shape).
+        src: Buf,
+        /// Rounding when inexact.
+        round: Round,
+    },
+    /// Transposes `src` (`[r, c]`, both multiples of 16) into `dst` (`[c, r]`) in 16x16 blocks (V).
+    Transpose {
+        /// Destination.
+        dst: Buf,
+        /// Source.
+        src: Buf,
+    },
+    /// Moves an L1 tile into L0A or L0B (MTE1); same shape and type.
+    MoveL1 {
+        /// Destination (L0A or L0B).
+        dst: Buf,
+        /// Source (L1).
+        src: Buf,
+    },
+    /// `c (+)= a x b` on the cube (M): `a` `[m, k]` in L0A, `b` `[k, n]` in L0B, `c` `[m, n]`
+    /// `F32` in L0C; m, k, n multiples of the target's fractal (16).
+    Mmad {
+        /// Accumulator (L0C).
+        c: Buf,
+        /// Left operand (L0A).
+        a: Buf,
+        /// Right operand (L0B).
+        b: Buf,
+        /// Add to `c` instead of overwriting it.
+        accumulate: bool,
+    },
+    /// L0C -> UB (FIX), casting to `dst`'s type, optionally applying relu.
+    Fixpipe {
+        /// Destination (UB).
+        dst: Buf,
+        /// Source (L0C).
+        src: Buf,
+        /// Apply `max(x, 0)` on the way.
+        relu: bool,
+    },
+    /// Signals event `event` from pipe `src` to pipe `dst` once `src` has finished everything
+    /// issued before.
+    SetFlag {
+        /// The signalling pipe.
+        src: Pipe,
+        /// The waiting pipe.
+        dst: Pipe,
+        /// Event id, below the target's `sync.event_ids`.
+        event: u8,
+    },
+    /// Blocks pipe `dst` until event `event` from `src` has been set (and consumes it).
+    WaitFlag {
+        /// The signalling pipe.
+        src: Pipe,
+        /// The waiting pipe.
+        dst: Pipe,
+        /// Event id.
+        event: u8,
+    },
+    /// Orders everything issued on `pipe` (`All`: on every pipe) before what follows.
+    Barrier {
+        /// The pipe.
+        pipe: Pipe,
+    },
+}
+
+impl Inst {
+    /// The pipe the instruction runs on (for a flag wait: the waiting pipe).
+    pub fn pipe(&self) -> Pipe {
+        match self {
+            Inst::Const { .. }
+            | Inst::Scalar { .. }
+            | Inst::BlockIdx { .. }
+            | Inst::BlockNum { .. }
+            | Inst::For { .. }
+            | Inst::If { .. } => Pipe::S,
+            Inst::Load { .. } => Pipe::Mte2,
+            Inst::Store { .. } => Pipe::Mte3,
+            Inst::Copy { .. }
+            | Inst::Unary { .. }
+            | Inst::Binary { .. }
+            | Inst::Cmp { .. }
+            | Inst::Select { .. }
+            | Inst::Reduce { .. }
+            | Inst::Broadcast { .. }
+            | Inst::Fill { .. }
+            | Inst::Cast { .. }
+            | Inst::Transpose { .. } => Pipe::V,
+            Inst::MoveL1 { .. } => Pipe::Mte1,
+            Inst::Mmad { .. } => Pipe::M,
+            Inst::Fixpipe { .. } => Pipe::Fix,
+            Inst::SetFlag { src, .. } => *src,
+            Inst::WaitFlag { dst, .. } => *dst,
+            Inst::Barrier { pipe } => *pipe,
+        }
+    }
+}
