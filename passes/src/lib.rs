@@ -3,6 +3,7 @@
 #![deny(missing_docs)]
 
 pub mod canonicalize;
+pub mod codegen;
 pub mod cse;
 pub mod dce;
 pub mod fused_inline;
@@ -11,6 +12,10 @@ pub mod fusion;
 pub mod hl_canonicalize;
 pub mod hl_decompose;
 pub mod hl_infer_shapes;
+pub mod kiln_codegen_bufferize;
+pub mod kiln_codegen_lower;
+pub mod kiln_codegen_outline;
+pub mod kiln_codegen_tile;
 pub mod kiln_fuse;
 pub mod symbol_dce;
 pub mod test_dialect_conversion;
@@ -27,6 +32,10 @@ pub const ALL_PASSES: &[&PassInfo] = &[
     &hl_canonicalize::INFO,
     &hl_decompose::INFO,
     &hl_infer_shapes::INFO,
+    &kiln_codegen_bufferize::INFO,
+    &kiln_codegen_lower::INFO,
+    &kiln_codegen_outline::INFO,
+    &kiln_codegen_tile::INFO,
     &kiln_fuse::INFO,
     &symbol_dce::INFO,
     &test_dialect_conversion::INFO,

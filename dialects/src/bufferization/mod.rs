@@ -1,0 +1,54 @@
+//! The `bufferization` dialect (the two ops Kiln's bufferization needs): the bridges between
+//! a GM buffer and the tensor computed from or into it, which `kiln-codegen-bufferize`
+//! writes at kernel boundaries and `kiln-codegen-lower` consumes. Generic form only; the names,
+//! operands and effects are upstream MLIR's.
+
+use kiln_compiler::dialect::effects::{EffectDecl, EffectOn, MemoryEffects, Resource};
+use kiln_compiler::{Arity, Dialect, OpDef, TypeConstraint as C, ValueDef};
+
+kiln_compiler::op_def! {
+    /// `bufferization.to_tensor`: the tensor whose elements a buffer holds.
+    ///
+    /// Effect: reads the buffer.
+    ///
+    /// Generic form:
+    /// `%t = "bufferization.to_tensor"(%m) : (memref<4xf32>) -> tensor<4xf32>`.
+    pub static TO_TENSOR_OP: OpDef = OpDef {
+        name: "bufferization.to_tensor",
+        summary: "create a tensor from a buffer",
+        operands: Arity::Named(&[ValueDef::single("buffer", C::AnyMemRef)]),
+        results: Arity::Named(&[ValueDef::single("result", C::AnyRankedTensor)]),
+        interfaces: &[&MemoryEffects(&[EffectDecl::read(EffectOn::Operand(0), Resource::MemorySpace)])],
+        ..OpDef::DEFAULT
+    };
+}
+
+kiln_compiler::op_def! {
+    /// `bufferization.materialize_in_destination`: writes a tensor's elements into a buffer.
+    ///
+    /// Effect: writes the buffer (operand #1).
+    ///
+    /// Generic form:
+    /// `"bufferization.materialize_in_destination"(%t, %m) <{writable}> : (tensor<4xf32>, memref<4xf32>) -> ()`.
+    pub static MATERIALIZE_IN_DESTINATION_OP: OpDef = OpDef {
+        name: "bufferization.materialize_in_destination",
+        summary: "copy a tensor into a buffer",
+        operands: Arity::Named(&[
+            ValueDef::single("source", C::AnyRankedTensor),
+            ValueDef::single("dest", C::AnyMemRef),
+        ]),
+        interfaces: &[&MemoryEffects(&[EffectDecl::write(EffectOn::Operand(1), Resource::MemorySpace)])],
+        ..OpDef::DEFAULT
+    };
+}
+
+/// The dialect.
+pub static BUFFERIZATION: Dialect = Dialect {
+    name: "bufferization",
+    summary: "bridges between tensors and buffers",
+    ops: &[&TO_TENSOR_OP, &MATERIALIZE_IN_DESTINATION_OP],
+    materialize_constant: None,
+    canonicalize: None,
+    attrs: &[],
+    types: &[],
+};

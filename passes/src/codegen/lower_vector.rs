@@ -1,0 +1,369 @@
+//! Lowering one vector kernel (after bufferization) to a tile loop of `npuvec` ops.
+//!
+//! ```text
+//! %ub.. = npuvec.alloc                     // one per model buffer (body and tail tiles)
+//! npuvec.load ..                          // inputs without rows: loaded once
+//! scf.for %t = block_idx to tiles step block_num {
+//!   // key-axis block j = t % blocks, outer indices from t / blocks; GM offsets per stride
+//!   scf.if j == blocks - 1 { tail tile } else { body tile }   // only when there is a tail
+//! }
+//! ```
+//! A tile loads its row inputs through strided GM views, runs the patterns of
+//! `vector_ops.rs` on UB buffers and stores its outputs through views of the output buffers.
+
+use rustc_hash::FxHashMap;
+
+use kiln_compiler::{Context, Ir, OpId, Type, ValueId};
+
+use super::build::{i64_array, memref_type, At, Builder};
+use super::model::{dense_strides, BufSpec, Buffers, VectorModel};
+use super::tiling::{cdiv, Tiling};
+use super::vector_ops::{lower_op, TileOp};
+
+/// A view of a value onto its GM buffer: the element stride of each domain axis (0 where the
+/// value does not span it), then the element offset of its first element.
+type Strides = Vec<i64>;
+
+/// Lowers the vector kernel `kernel` in place.
+pub fn lower_vector_kernel<'c>(ctx: &Context<'c>, ir: &mut Ir<'c>, kernel: OpId) -> Result<(), String> {
+    let body = ir.regions(kernel).first().and_then(|&r| ir.entry_block(r)).ok_or("a kernel without a body")?;
+    let tiling = ir.attr(kernel, "npuvec.tile").and_then(Tiling::from_attr).ok_or("the kernel has no npuvec.tile (run kiln-codegen-tile)")?;
+    let old: Vec<OpId> = ir.block_ops(body).collect();
+    let (mut inputs, mut gm_of, mut hl_ops, mut outputs, mut out_gm) = (vec![], FxHashMap::default(), vec![], vec![], vec![]);
+    for &op in &old {
+        match ir.op(op).name {
+            "bufferization.to_tensor" => {
+                let t = ir.results(op)[0];
+                inputs.push(t);
+                gm_of.insert(t, ir.operands(op)[0]);
+            }
+            "bufferization.materialize_in_destination" => {
+                outputs.push(ir.operands(op)[0]);
+                out_gm.push(ir.operands(op)[1]);
+            }
+            "func.return" => {}
+            _ => hl_ops.push(op),
+        }
+    }
+    let model = VectorModel::analyze_ops(ir, hl_ops.clone(), &inputs, outputs.clone())?;
+    for &v in inputs.iter().chain(&outputs) {
+        check_elem(ir.value_type(v).element_type().ok_or("a non-tensor value")?)?;
+    }
+    for &op in &hl_ops {
+        check_elem(ir.value_type(ir.results(op)[0]).element_type().ok_or("a non-tensor value")?)?;
+    }
+    let bufs = model.buffers(ctx, ir);
+    if outputs.iter().any(|o| !bufs.of.contains_key(o)) {
+        return Err("a kernel output that is a constant".into());
+    }
+    let geo = Geometry::new(&model, &tiling);
+    let loc = ir.op(kernel).loc;
+    let first = *old.first().ok_or("an empty kernel")?;
+    let mut b = Builder::new(ctx, ir, At::Before(first), loc);
+
+    // Buffers: body tile, and tail tile when there is one (row-less buffers are shared).
+    let cols = model.cols();
+    let alloc = |b: &mut Builder<'_, 'c>, s: &BufSpec<'c>, rows: i64| {
+        let shape = [if s.rows { rows } else { 1 }, if s.cols { cols } else { 1 }];
+        let ty = memref_type(b.ctx, &shape, s.elem, "ub");
+        b.value("npuvec.alloc", &[], &[], ty)
+    };
+    let body_bufs: Vec<ValueId> = bufs.specs.iter().map(|s| alloc(&mut b, s, geo.rows)).collect();
+    let tail_bufs: Vec<ValueId> = if geo.tail_rows > 0 {
+        bufs.specs.iter().zip(&body_bufs).map(|(s, &bb)| if s.rows { alloc(&mut b, s, geo.tail_rows) } else { bb }).collect()
+    } else {
+        body_bufs.clone()
+    };
+    // Strides of every input and output on its GM buffer.
+    let strides_of = |ir: &Ir<'_>, v: ValueId| -> Strides {
+        let shape = ir.value_type(v).shape().unwrap_or(&[]).to_vec();
+        let (own, base) = match model.views.get(&v) {
+            Some(view) => (view.strides.clone(), view.base),
+            None => (dense_strides(&shape), 0),
+        };
+        let mut s = vec![0i64; model.domain.len()];
+        for (j, &stride) in own.iter().enumerate() {
+            if let Some(a) = model.info[&v].map[j] {
+                s[a] = stride;
+            }
+        }
+        s.push(base);
+        s
+    };
+    for (&v, view) in &model.views {
+        let gm = gm_of[&view.source];
+        gm_of.insert(v, gm);
+    }
+    // Inputs without rows: loaded once.
+    let zero = b.index(0);
+    for &v in &inputs {
+        let Some(&k) = bufs.of.get(&v) else { continue };
+        if !bufs.specs[k].rows {
+            let strides = strides_of(b.ir, v);
+            let (sizes, st) = geo.view(&model, &strides, false, bufs.specs[k].cols, 0);
+            let start = match strides.last() {
+                Some(&base) if base != 0 => b.index(base),
+                _ => zero,
+            };
+            load(&mut b, gm_of[&v], start, body_bufs[k], &sizes, &st);
+        }
+    }
+    // The tile loop.
+    let bid = b.value("npuvec.block_idx", &[], &[], ctx.index_type());
+    let nb = b.value("npuvec.block_num", &[], &[], ctx.index_type());
+    let tiles = b.index(geo.tiles);
+    let for_op = b.op("scf.for", &[bid, tiles, nb], &[], &[], 1);
+    let lb = b.ir.create_block();
+    b.ir.append_block(b.ir.regions(for_op)[0], lb);
+    let t = b.ir.add_block_arg(lb, ctx.index_type(), Some(loc));
+    let mut lbuild = b.at_end(lb);
+    let (j, outer) = geo.indices(&mut lbuild, t);
+    // GM offsets of each row value, by stride vector.
+    let mut offsets: FxHashMap<Strides, ValueId> = FxHashMap::default();
+    let mut row_values: Vec<ValueId> = inputs.iter().filter(|v| bufs.of.get(v).is_some_and(|&k| bufs.specs[k].rows)).copied().collect();
+    row_values.extend(outputs.iter().copied());
+    for &v in &row_values {
+        let s = strides_of(lbuild.ir, v);
+        if !offsets.contains_key(&s) {
+            let off = geo.offset(&mut lbuild, &s, j, &outer);
+            offsets.insert(s, off);
+        }
+    }
+    let tile = Tile { model: &model, geo: &geo, inputs: &inputs, outputs: &outputs, gm_of: &gm_of, out_gm: &out_gm };
+    if geo.tail_rows > 0 {
+        let last = lbuild.index(geo.key_blocks - 1);
+        let is_tail = lbuild.value("arith.cmpi", &[j, last], &[("predicate", cmpi_eq(ctx))], ctx.int_type(1));
+        let if_op = lbuild.op("scf.if", &[is_tail], &[], &[], 2);
+        for (region, (rows, bset)) in [(geo.tail_rows, &tail_bufs), (geo.rows, &body_bufs)].into_iter().enumerate() {
+            let blk = lbuild.ir.create_block();
+            lbuild.ir.append_block(lbuild.ir.regions(if_op)[region], blk);
+            let mut bb = lbuild.at_end(blk);
+            tile.emit(&mut bb, &bufs, bset, rows, &offsets, &strides_of)?;
+            bb.op("scf.yield", &[], &[], &[], 0);
+        }
+    } else {
+        tile.emit(&mut lbuild, &bufs, &body_bufs, geo.rows, &offsets, &strides_of)?;
+    }
+    lbuild.op("scf.yield", &[], &[], &[], 0);
+    // The tensor body is gone.
+    for &op in old.iter().rev() {
+        if ir.op(op).name != "func.return" {
+            ir.erase_op(op);
+        }
+    }
+    Ok(())
+}
+
+/// `predicate = 0` (`eq`) of `arith.cmpi`.
+fn cmpi_eq<'c>(ctx: &Context<'c>) -> kiln_compiler::Attribute<'c> {
+    super::build::i64_attr(ctx, 0)
+}
+
+/// The element types the vector unit computes with.
+fn check_elem(t: Type<'_>) -> Result<(), String> {
+    use kiln_compiler::{FloatKind, TypeKind};
+    match *t.kind() {
+        TypeKind::Float(FloatKind::F32 | FloatKind::F16 | FloatKind::BF16) => Ok(()),
+        TypeKind::Integer { width: 1 | 8 | 32, .. } => Ok(()),
+        _ => Err(format!("element type {t} is not supported by the vector unit (f32, f16, bf16, i32, i8, i1)")),
+    }
+}
+
+/// `npuvec.load %gm[%offset] -> %dst` with a view.
+fn load(b: &mut Builder<'_, '_>, gm: ValueId, offset: ValueId, dst: ValueId, sizes: &[i64], strides: &[i64]) {
+    let (s, t) = (i64_array(b.ctx, sizes), i64_array(b.ctx, strides));
+    b.op("npuvec.load", &[gm, offset, dst], &[("sizes", s), ("strides", t)], &[], 0);
+}
+
+/// The shape of the tile grid.
+struct Geometry {
+    /// Kept axes outside the key axis, outermost first.
+    outer: Vec<usize>,
+    /// Their sizes.
+    outer_dims: Vec<i64>,
+    /// The key axis.
+    key: usize,
+    /// Key-axis elements per tile.
+    block: i64,
+    /// Blocks along the key axis.
+    key_blocks: i64,
+    /// Rows of a body tile.
+    rows: i64,
+    /// Rows of the tail tile (0: no tail).
+    tail_rows: i64,
+    /// Key-axis elements of the tail tile.
+    tail_block: i64,
+    /// Tiles in all.
+    tiles: i64,
+}
+
+impl Geometry {
+    fn new(model: &VectorModel, tiling: &Tiling) -> Geometry {
+        let key = tiling.key;
+        let key_len = model.domain.get(key).copied().unwrap_or(1);
+        let block = tiling.block.min(key_len).max(1);
+        let outer: Vec<usize> = model.kept.iter().copied().filter(|&a| a < key).collect();
+        let inner: i64 = model.kept.iter().filter(|&&a| a > key).map(|&a| model.domain[a]).product();
+        let key_blocks = cdiv(key_len, block);
+        let tail_block = key_len % block;
+        let tiles = outer.iter().map(|&a| model.domain[a]).product::<i64>() * key_blocks;
+        let key_is_kept = model.kept.contains(&key);
+        let (rows, tail_rows) = if key_is_kept { (block * inner, tail_block * inner) } else { (inner, 0) };
+        let outer_dims = outer.iter().map(|&a| model.domain[a]).collect();
+        Geometry { outer, outer_dims, key, block, key_blocks, rows, tail_rows, tail_block, tiles }
+    }
+
+    /// The key-axis block index and the outer axes' indices (outermost first) of tile `t`.
+    fn indices(&self, b: &mut Builder<'_, '_>, t: ValueId) -> (ValueId, Vec<ValueId>) {
+        let kb = b.index(self.key_blocks);
+        let j = b.index_op("arith.remui", t, kb);
+        if self.outer.is_empty() {
+            return (j, Vec::new());
+        }
+        let mut rest = b.index_op("arith.divui", t, kb);
+        let mut idx = vec![rest; self.outer.len()];
+        for slot in (0..self.outer.len()).rev() {
+            let d = b.index(self.outer_dims[slot]);
+            idx[slot] = b.index_op("arith.remui", rest, d);
+            if slot > 0 {
+                rest = b.index_op("arith.divui", rest, d);
+            }
+        }
+        (j, idx)
+    }
+
+    /// The GM element offset of a tile for a value with `strides`.
+    fn offset(&self, b: &mut Builder<'_, '_>, strides: &[i64], j: ValueId, outer: &[ValueId]) -> ValueId {
+        let step = b.index(self.block * strides[self.key]);
+        let mut off = b.index_op("arith.muli", j, step);
+        if let Some(&base) = strides.last().filter(|&&base| base != 0) {
+            let base = b.index(base);
+            off = b.index_op("arith.addi", off, base);
+        }
+        for (&a, &i) in self.outer.iter().zip(outer) {
+            if strides[a] != 0 {
+                let s = b.index(strides[a]);
+                let term = b.index_op("arith.muli", i, s);
+                off = b.index_op("arith.addi", off, term);
+            }
+        }
+        off
+    }
+
+    /// The view (sizes, strides) of a value with `strides` for a tile of `rows` rows (`with_rows`:
+    /// the value's buffer has rows; `with_cols`: it has cols), adjacent dims merged.
+    fn view(&self, model: &VectorModel, strides: &[i64], with_rows: bool, with_cols: bool, rows: i64) -> (Vec<i64>, Vec<i64>) {
+        let mut dims: Vec<(i64, i64)> = Vec::new();
+        if with_rows {
+            for &a in &model.kept {
+                let size = if a < self.key {
+                    1
+                } else if a == self.key {
+                    if rows == self.rows { self.block } else { self.tail_block }
+                } else {
+                    model.domain[a]
+                };
+                if size > 1 {
+                    dims.push((size, strides[a]));
+                }
+            }
+        }
+        if with_cols {
+            for &a in &model.reduced {
+                if model.domain[a] > 1 {
+                    dims.push((model.domain[a], strides[a]));
+                }
+            }
+        }
+        let mut merged: Vec<(i64, i64)> = Vec::new();
+        for (size, stride) in dims {
+            match merged.last_mut() {
+                Some(last) if last.1 == stride * size => {
+                    last.0 *= size;
+                    last.1 = stride;
+                }
+                _ => merged.push((size, stride)),
+            }
+        }
+        if merged.is_empty() {
+            merged.push((1, 1));
+        }
+        merged.into_iter().unzip()
+    }
+}
+
+/// What one tile's emission needs.
+struct Tile<'m> {
+    model: &'m VectorModel,
+    geo: &'m Geometry,
+    inputs: &'m [ValueId],
+    outputs: &'m [ValueId],
+    gm_of: &'m FxHashMap<ValueId, ValueId>,
+    out_gm: &'m [ValueId],
+}
+
+impl Tile<'_> {
+    /// Loads the row inputs, runs the ops and stores the outputs of a tile of `rows` rows
+    /// whose buffers are `set`.
+    fn emit<'c>(
+        &self,
+        b: &mut Builder<'_, 'c>,
+        bufs: &Buffers<'c>,
+        set: &[ValueId],
+        rows: i64,
+        offsets: &FxHashMap<Strides, ValueId>,
+        strides_of: &dyn Fn(&Ir<'c>, ValueId) -> Strides,
+    ) -> Result<(), String> {
+        for &v in self.inputs {
+            let Some(&k) = bufs.of.get(&v) else { continue };
+            let spec = &bufs.specs[k];
+            if spec.rows {
+                let strides = strides_of(b.ir, v);
+                let (sizes, st) = self.geo.view(self.model, &strides, true, spec.cols, rows);
+                load(b, self.gm_of[&v], offsets[&strides], set[k], &sizes, &st);
+            }
+        }
+        for &op in &self.model.ops {
+            let result = b.ir.results(op)[0];
+            if self.model.info[&result].splat.is_some() {
+                continue;
+            }
+            let operands = b.ir.operands(op).to_vec();
+            if operands.first().and_then(|x| bufs.of.get(x)) == bufs.of.get(&result) && is_view(b.ir, op) {
+                continue;
+            }
+            let mut srcs = Vec::with_capacity(operands.len());
+            for &x in &operands {
+                srcs.push(match self.model.info[&x].splat {
+                    Some(v) => {
+                        let elem = b.ir.value_type(x).element_type().ok_or("a non-tensor operand")?;
+                        b.scalar(elem, v)
+                    }
+                    None => set[bufs.of[&x]],
+                });
+            }
+            let t = TileOp { op, srcs: &srcs, dst: set[bufs.of[&result]], temp: bufs.temp.get(&op).map(|&k| set[k]) };
+            lower_op(b, &t).map_err(|e| format!("{e} (at {})", b.ir.op(op).loc))?;
+        }
+        for (&v, &gm) in self.outputs.iter().zip(self.out_gm) {
+            let k = bufs.of[&v];
+            let spec = &bufs.specs[k];
+            let strides = strides_of(b.ir, v);
+            let (sizes, st) = self.geo.view(self.model, &strides, spec.rows, spec.cols, rows);
+            let offset = match offsets.get(&strides) {
+                Some(&o) if spec.rows => o,
+                _ => b.index(strides.last().copied().unwrap_or(0)),
+            };
+            let (s, t) = (i64_array(b.ctx, &sizes), i64_array(b.ctx, &st));
+            b.op("npuvec.store", &[set[k], gm, offset], &[("sizes", s), ("strides", t)], &[], 0);
+        }
+        Ok(())
+    }
+}
+
+/// Whether `op` is a view (`hl.reshape`, `hl.expand_dims`, `hl.squeeze`): its result shares
+/// its operand's buffer.
+fn is_view(ir: &Ir<'_>, op: OpId) -> bool {
+    use kiln_dialects::hl::interfaces::{hl_op, FusionCategory, Movement};
+    matches!(hl_op(ir, op).map(|h| h.category), Some(FusionCategory::Layout(Movement::View)))
+}

@@ -1,0 +1,436 @@
+//! The vector kernel model: how the `hl` ops of one kernel map onto 2-D tiles of the UB.
+//!
+//! Every value of the kernel is laid onto one *domain*: the broadcast shape of all its values,
+//! each value dim tied to a domain axis (numpy's right alignment, carried through reductions
+//! and size-1 reshapes). The axes split into *kept* axes `K` (rows of a tile) and *reduced* axes
+//! `A` (the columns: every reduction reduces exactly `A`; without reductions `A` is the last
+//! axis). A value then occupies a `[rows, cols]` buffer whose rows exist when it spans a kept
+//! axis and whose cols exist when it spans a reduced one (`[R, C]`, `[R, 1]`, `[1, C]` or
+//! `[1, 1]`); splat constants are immediates and take no buffer. An input that spans only some
+//! axes of its class is materialized by its load (a stride-0 view), which is exact for
+//! elementwise ops; a reduction's operand must span all of `A` itself.
+//!
+//! [`VectorModel::buffers`] assigns buffers (results reuse a dying operand's buffer in place
+//! when shape and type agree) and their lifetimes over the op sequence; the tile pass sizes
+//! tiles with it and the lowering allocates exactly those buffers.
+
+use rustc_hash::FxHashMap;
+
+use kiln_compiler::{BlockId, Context, FloatKind, Ir, OpId, Type, ValueId};
+use kiln_dialects::hl::accessors::{bool_attr, int_list, normalize_axis, tensor_parts};
+use kiln_dialects::hl::canonicalize::splat_value;
+use kiln_dialects::hl::interfaces::{hl_op, FusionCategory, Movement};
+
+/// A value's place in the model.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Info {
+    /// The domain axis of each dim (`None` for dims of size 1).
+    pub map: Vec<Option<usize>>,
+    /// The buffer has rows (the value spans a kept axis).
+    pub rows: bool,
+    /// The buffer has cols (the value spans a reduced axis).
+    pub cols: bool,
+    /// A splat constant: an immediate, no buffer.
+    pub splat: Option<f64>,
+}
+
+/// One UB buffer of a kernel's tile.
+#[derive(Clone, Debug, PartialEq)]
+pub struct BufSpec<'c> {
+    /// Has rows (`rows` of the tile, else 1).
+    pub rows: bool,
+    /// Has cols (`cols` of the tile, else 1).
+    pub cols: bool,
+    /// Element type.
+    pub elem: Type<'c>,
+    /// First op position (0 = before the first op) it is live at.
+    pub first: usize,
+    /// Last op position it is live at (`usize::MAX`: to the end of the tile).
+    pub last: usize,
+}
+
+/// The analysis of one vector kernel.
+#[derive(Clone, Debug)]
+pub struct VectorModel {
+    /// The domain shape.
+    pub domain: Vec<i64>,
+    /// Kept axes, ascending.
+    pub kept: Vec<usize>,
+    /// Reduced (column) axes, ascending.
+    pub reduced: Vec<usize>,
+    /// The kernel's inputs (the body's entry arguments or their tensor views).
+    pub inputs: Vec<ValueId>,
+    /// The body ops in order (the terminator excluded).
+    pub ops: Vec<OpId>,
+    /// The values the kernel returns, in order.
+    pub outputs: Vec<ValueId>,
+    /// Every value's place.
+    pub info: FxHashMap<ValueId, Info>,
+    /// Inputs that are views of another input (a transpose, slice, broadcast or reshape of it).
+    pub views: FxHashMap<ValueId, View>,
+}
+
+/// A view of a kernel input onto the input's GM buffer.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct View {
+    /// The input whose buffer it reads.
+    pub source: ValueId,
+    /// The element stride of each of the view's dims.
+    pub strides: Vec<i64>,
+    /// The element offset of its first element.
+    pub base: i64,
+}
+
+/// Row-major element strides of `shape`.
+pub fn dense_strides(shape: &[i64]) -> Vec<i64> {
+    let mut strides = vec![1i64; shape.len()];
+    for j in (0..shape.len().saturating_sub(1)).rev() {
+        strides[j] = strides[j + 1] * shape[j + 1];
+    }
+    strides
+}
+
+/// The view `op` (a layout op) makes of a value whose view is `x` (strides, base), or `None`.
+fn view_of(ir: &Ir<'_>, op: OpId, x: (&[i64], i64), x_shape: &[i64], shape: &[i64]) -> Option<(Vec<i64>, i64)> {
+    let (xs, base) = x;
+    match ir.op(op).name {
+        "hl.transpose" => {
+            let perm = int_list(ir.attr(op, "perm")).ok()?;
+            let strides = perm.iter().map(|&p| xs.get(usize::try_from(p).ok()?).copied()).collect::<Option<Vec<_>>>()?;
+            Some((strides, base))
+        }
+        "hl.slice" => {
+            let starts = int_list(ir.attr(op, "starts")).ok()?;
+            let steps = int_list(ir.attr(op, "strides")).ok().filter(|s| !s.is_empty()).unwrap_or(vec![1; xs.len()]);
+            let offset: i64 = starts.iter().zip(xs).map(|(s, x)| s * x).sum();
+            Some((xs.iter().zip(&steps).map(|(x, s)| x * s).collect(), base + offset))
+        }
+        "hl.broadcast_to" => {
+            let r = xs.len();
+            let mut strides = vec![0i64; shape.len()];
+            for k in 0..r {
+                if x_shape[k] != 1 {
+                    strides[shape.len() - r + k] = xs[k];
+                }
+            }
+            Some((strides, base))
+        }
+        "hl.reshape" | "hl.expand_dims" | "hl.squeeze" => {
+            // Only a dense source reshapes to a strided view.
+            (xs == dense_strides(x_shape).as_slice()).then(|| (dense_strides(shape), base))
+        }
+        _ => None,
+    }
+}
+
+/// Why a kernel does not fit the model (the outline pass then splits its region).
+pub type Unsupported = String;
+
+/// Ops the model computes elementwise (their lowering is in `lower_vector`).
+pub fn is_elementwise(ir: &Ir<'_>, op: OpId) -> bool {
+    hl_op(ir, op).is_some_and(|h| h.category == FusionCategory::Elementwise)
+        || matches!(ir.op(op).name, "hl.cast" | "hl.cmp" | "hl.select" | "hl.clamp")
+}
+
+fn dims(ir: &Ir<'_>, v: ValueId) -> Result<Vec<i64>, Unsupported> {
+    let (shape, _) = tensor_parts(ir.value_type(v)).ok_or("a value is not a ranked tensor")?;
+    if shape.iter().any(|&d| d < 0) {
+        return Err("kiln-codegen needs static shapes".into());
+    }
+    Ok(shape.to_vec())
+}
+
+/// Right-aligned axes of a value of `shape` in a domain of rank `n` (size-1 dims untied).
+fn aligned(shape: &[i64], n: usize) -> Vec<Option<usize>> {
+    let r = shape.len();
+    shape.iter().enumerate().map(|(j, &d)| (d != 1).then_some(n - r + j)).collect()
+}
+
+impl VectorModel {
+    /// Analyzes the ops of `block` (ending in a terminator whose operands are the outputs),
+    /// whose inputs are `inputs`.
+    pub fn analyze(ir: &Ir<'_>, block: BlockId, inputs: &[ValueId]) -> Result<VectorModel, Unsupported> {
+        let mut ops: Vec<OpId> = ir.block_ops(block).collect();
+        let term = ops.pop().ok_or("an empty kernel")?;
+        let outputs = ir.operands(term).to_vec();
+        Self::analyze_ops(ir, ops, inputs, outputs)
+    }
+
+    /// Analyzes `ops` (in program order) with inputs `inputs` and outputs `outputs`.
+    pub fn analyze_ops(
+        ir: &Ir<'_>,
+        ops: Vec<OpId>,
+        inputs: &[ValueId],
+        outputs: Vec<ValueId>,
+    ) -> Result<VectorModel, Unsupported> {
+        let mut n = 1;
+        for &v in inputs.iter().chain(ops.iter().flat_map(|&o| ir.results(o))) {
+            n = n.max(dims(ir, v)?.len());
+        }
+        let mut info: FxHashMap<ValueId, Info> = FxHashMap::default();
+        let mut views: FxHashMap<ValueId, View> = FxHashMap::default();
+        let mut inputs = inputs.to_vec();
+        for &v in &inputs.clone() {
+            let map = aligned(&dims(ir, v)?, n);
+            info.insert(v, Info { map, rows: false, cols: false, splat: None });
+        }
+        let mut reductions: Vec<(OpId, Vec<usize>)> = Vec::new();
+        for &op in &ops {
+            let name = ir.op(op).name;
+            let result = *ir.results(op).first().ok_or_else(|| format!("'{name}' has no result"))?;
+            let shape = dims(ir, result)?;
+            let get = |v: ValueId| info.get(&v).cloned().ok_or_else(|| format!("'{name}' uses a value from outside the kernel"));
+            if let Some(x) = ir.operands(op).first().copied().filter(|x| inputs.contains(x) || views.contains_key(x)) {
+                let x_shape = dims(ir, x)?;
+                let (xs, base, source) = match views.get(&x) {
+                    Some(v) => (v.strides.clone(), v.base, v.source),
+                    None => (dense_strides(&x_shape), 0, x),
+                };
+                if let Some((strides, base)) = view_of(ir, op, (&xs, base), &x_shape, &shape) {
+                    views.insert(result, View { source, strides, base });
+                    inputs.push(result);
+                    info.insert(result, Info { map: aligned(&shape, n), rows: false, cols: false, splat: None });
+                    continue;
+                }
+            }
+            let map = if name == "hl.constant" {
+                let Some(s) = splat_value(ir, result) else { return Err("a non-splat constant inside a kernel".into()) };
+                info.insert(result, Info { map: vec![None; shape.len()], rows: false, cols: false, splat: Some(s) });
+                continue;
+            } else if is_elementwise(ir, op) {
+                let mut map = aligned(&shape, n);
+                for (j, m) in map.iter_mut().enumerate() {
+                    let pos_from_end = shape.len() - j;
+                    let mut tied = None;
+                    for &x in ir.operands(op) {
+                        let xi = get(x)?;
+                        if xi.map.len() < pos_from_end {
+                            continue;
+                        }
+                        if let Some(a) = xi.map[xi.map.len() - pos_from_end] {
+                            if tied.is_some_and(|t| t != a) {
+                                return Err(format!("'{name}' combines dims of different axes"));
+                            }
+                            tied = Some(a);
+                        }
+                    }
+                    if shape[j] != 1 {
+                        *m = tied.or(*m);
+                    }
+                }
+                map
+            } else if let Some(FusionCategory::Reduce) = hl_op(ir, op).map(|h| h.category) {
+                if !name.starts_with("hl.reduce_") {
+                    return Err(format!("no vector lowering for '{name}'"));
+                }
+                let x = get(ir.operands(op)[0])?;
+                let rank = x.map.len();
+                let axes: Vec<usize> = int_list(ir.attr(op, "axes"))?
+                    .into_iter()
+                    .map(|a| normalize_axis(a, rank))
+                    .collect::<Result<_, _>>()?;
+                let mut tied: Vec<usize> = axes.iter().filter_map(|&a| x.map[a]).collect();
+                tied.sort_unstable();
+                reductions.push((op, tied));
+                if bool_attr(ir.attr(op, "keep_dims")) {
+                    x.map.iter().enumerate().map(|(j, &m)| if axes.contains(&j) { None } else { m }).collect()
+                } else {
+                    x.map.iter().enumerate().filter(|(j, _)| !axes.contains(j)).map(|(_, &m)| m).collect()
+                }
+            } else if matches!(hl_op(ir, op).map(|h| h.category), Some(FusionCategory::Layout(Movement::View)))
+                || name == "hl.broadcast_to"
+            {
+                let x = get(ir.operands(op)[0])?;
+                if x.splat.is_some() {
+                    info.insert(result, Info { map: vec![None; shape.len()], ..x });
+                    continue;
+                }
+                let xs = dims(ir, ir.operands(op)[0])?;
+                let from: Vec<Option<usize>> = xs.iter().zip(&x.map).filter(|(&d, _)| d != 1).map(|(_, &m)| m).collect();
+                let big: Vec<usize> = (0..shape.len()).filter(|&j| shape[j] != 1).collect();
+                if name == "hl.broadcast_to" {
+                    let mut map = aligned(&shape, n);
+                    let r = x.map.len();
+                    for (k, &m) in x.map.iter().enumerate() {
+                        if m.is_some() {
+                            map[shape.len() - r + k] = m;
+                        }
+                    }
+                    map
+                } else if from.len() == big.len() && big.iter().zip(xs.iter().filter(|&&d| d != 1)).all(|(&j, &d)| shape[j] == d) {
+                    let mut map = vec![None; shape.len()];
+                    for (&j, m) in big.iter().zip(from) {
+                        map[j] = m;
+                    }
+                    map
+                } else {
+                    return Err(format!("'{name}' reorders elements inside a kernel"));
+                }
+            } else {
+                return Err(format!("no vector lowering for '{name}'"));
+            };
+            info.insert(result, Info { map, rows: false, cols: false, splat: None });
+        }
+
+        // The domain, over every value but the inputs only read through views.
+        let read_whole = |v: ValueId| {
+            outputs.contains(&v) || ops.iter().any(|&o| !views.contains_key(&ir.results(o)[0]) && ir.operands(o).contains(&v))
+        };
+        let mut domain = vec![1i64; n];
+        for (&v, i) in &info {
+            if i.splat.is_some() || (inputs.contains(&v) && !views.contains_key(&v) && !read_whole(v)) {
+                continue;
+            }
+            for (d, m) in dims(ir, v)?.iter().zip(&i.map) {
+                if let Some(a) = *m {
+                    if domain[a] != 1 && domain[a] != *d {
+                        return Err("values disagree on the size of an axis".into());
+                    }
+                    domain[a] = *d;
+                }
+            }
+        }
+        let mut reduced: Vec<usize> = Vec::new();
+        for (_, axes) in &reductions {
+            let axes: Vec<usize> = axes.iter().copied().filter(|&a| domain[a] != 1).collect();
+            if !reductions.is_empty() && reduced.is_empty() {
+                reduced = axes.clone();
+            }
+            if axes != reduced {
+                return Err("reductions over different axes in one kernel".into());
+            }
+        }
+        for (op, _) in &reductions {
+            let x = &info[&ir.operands(*op)[0]];
+            if reduced.iter().any(|a| !x.map.contains(&Some(*a))) {
+                return Err("a reduction of a broadcast operand".into());
+            }
+        }
+        if reductions.is_empty() {
+            reduced = vec![n - 1];
+        }
+        let kept: Vec<usize> = (0..n).filter(|a| !reduced.contains(a)).collect();
+        let ops: Vec<OpId> = ops.into_iter().filter(|o| !views.contains_key(&ir.results(*o)[0])).collect();
+        let mut model = VectorModel { domain, kept, reduced, inputs, ops, outputs, info, views };
+        model.classify(ir);
+        Ok(model)
+    }
+
+    /// Whether `axes` contains an axis of the domain longer than 1 that `map` spans.
+    fn spans(&self, map: &[Option<usize>], axes: &[usize]) -> bool {
+        map.iter().flatten().any(|a| axes.contains(a) && self.domain[*a] > 1)
+    }
+
+    fn classify(&mut self, ir: &Ir<'_>) {
+        for v in self.inputs.clone() {
+            let map = self.info[&v].map.clone();
+            let (rows, cols) = (self.spans(&map, &self.kept), self.spans(&map, &self.reduced));
+            let i = self.info.get_mut(&v).expect("inputs have info");
+            (i.rows, i.cols) = (rows, cols);
+        }
+        for op in self.ops.clone() {
+            let result = ir.results(op)[0];
+            if self.info[&result].splat.is_some() {
+                continue;
+            }
+            let (mut rows, mut cols) = ir.operands(op).iter().fold((false, false), |(r, c), x| {
+                let i = &self.info[x];
+                (r || i.rows, c || i.cols)
+            });
+            let map = self.info[&result].map.clone();
+            if ir.op(op).name.starts_with("hl.reduce_") {
+                cols = false;
+            } else if ir.op(op).name == "hl.broadcast_to" {
+                rows |= self.spans(&map, &self.kept);
+                cols |= self.spans(&map, &self.reduced);
+            }
+            let i = self.info.get_mut(&result).expect("results have info");
+            (i.rows, i.cols) = (rows, cols);
+        }
+    }
+
+    /// The element count of the reduced axes (a tile's `cols`).
+    pub fn cols(&self) -> i64 {
+        self.reduced.iter().map(|&a| self.domain[a]).product()
+    }
+
+    /// The UB buffers of a tile: the buffer of each value (splats have none) and the
+    /// temporary of each op that needs one (`f32` accumulators of `f16`/`bf16` reductions, the
+    /// sigmoid of `silu`). Inputs are live from the start; results from their op; outputs to
+    /// the end; a result takes the buffer of an operand that dies at its op when shape and
+    /// element type agree (in place).
+    pub fn buffers<'c>(&self, ctx: &Context<'c>, ir: &Ir<'c>) -> Buffers<'c> {
+        let elem = |v: ValueId| ir.value_type(v).element_type().expect("tensor values");
+        let mut last_use: FxHashMap<ValueId, usize> = FxHashMap::default();
+        for (pos, &op) in self.ops.iter().enumerate() {
+            for &x in ir.operands(op) {
+                last_use.insert(x, pos + 1);
+            }
+        }
+        for &v in &self.outputs {
+            last_use.insert(v, usize::MAX);
+        }
+        let mut bufs: Vec<BufSpec<'c>> = Vec::new();
+        let mut of: FxHashMap<ValueId, usize> = FxHashMap::default();
+        let mut temp: FxHashMap<OpId, usize> = FxHashMap::default();
+        for &v in &self.inputs {
+            let i = &self.info[&v];
+            if let Some(&last) = last_use.get(&v) {
+                of.insert(v, bufs.len());
+                bufs.push(BufSpec { rows: i.rows, cols: i.cols, elem: elem(v), first: 0, last });
+            }
+        }
+        for (pos, &op) in self.ops.iter().enumerate() {
+            let pos = pos + 1;
+            let result = ir.results(op)[0];
+            let i = &self.info[&result];
+            if i.splat.is_some() {
+                continue;
+            }
+            let last = last_use.get(&result).copied().unwrap_or(pos);
+            let name = ir.op(op).name;
+            let wide = name.starts_with("hl.reduce_") && elem(result).bit_width() != Some(32) && elem(result).is_float();
+            if wide || name == "hl.silu" {
+                let ty = if wide { ctx.float_type(FloatKind::F32) } else { elem(result) };
+                temp.insert(op, bufs.len());
+                bufs.push(BufSpec { rows: i.rows, cols: i.cols, elem: ty, first: pos, last: pos });
+            }
+            let view = matches!(hl_op(ir, op).map(|h| h.category), Some(FusionCategory::Layout(Movement::View)));
+            let reusable = |x: &ValueId| {
+                of.get(x).is_some_and(|&b| {
+                    let s = &bufs[b];
+                    s.last == pos && s.rows == i.rows && s.cols == i.cols && s.elem == elem(result)
+                })
+            };
+            let reuse = if view {
+                ir.operands(op).first().and_then(|x| of.get(x).copied())
+            } else if name.starts_with("hl.reduce_") || name == "hl.cast" {
+                None
+            } else {
+                ir.operands(op).iter().find(|x| reusable(x)).map(|x| of[x])
+            };
+            match reuse {
+                Some(b) => {
+                    bufs[b].last = bufs[b].last.max(last);
+                    of.insert(result, b);
+                }
+                None => {
+                    of.insert(result, bufs.len());
+                    bufs.push(BufSpec { rows: i.rows, cols: i.cols, elem: elem(result), first: pos, last });
+                }
+            }
+        }
+        Buffers { specs: bufs, of, temp }
+    }
+}
+
+/// The result of [`VectorModel::buffers`].
+#[derive(Clone, Debug)]
+pub struct Buffers<'c> {
+    /// The buffers.
+    pub specs: Vec<BufSpec<'c>>,
+    /// The buffer of each value.
+    pub of: FxHashMap<ValueId, usize>,
+    /// The temporary of each op that needs one.
+    pub temp: FxHashMap<OpId, usize>,
+}

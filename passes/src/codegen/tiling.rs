@@ -1,0 +1,275 @@
+//! Choosing a vector kernel's tile from the target and the actual shape, and the
+//! `npuvec.tile` attribute that carries the choice from `kiln-codegen-tile` to the lowering.
+//!
+//! A tile is `rows x cols`: `cols` is the whole reduced part of the domain, `rows` a box of the
+//! kept axes: the axes inside the *key* axis whole, the key axis `block` at a time, the axes
+//! outside it one at a time. The grid of tiles is the product of the outer axes and
+//! `ceil(key / block)`; the last block of the key axis is a tail of `key % block`. The rows are
+//! the most whose buffers' peak of aligned live bytes (from [`VectorModel::buffers`]) fits the
+//! target's usable UB, then fewer so that every core gets a tile when there are enough rows.
+
+use kiln_compiler::{Attribute, Context, Ir, NamedAttr};
+use kiln_targets::Target;
+
+use super::build::i64_attr;
+use super::model::{BufSpec, VectorModel};
+
+/// A vector kernel's tiling.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Tiling {
+    /// The key axis (a kept axis of the domain).
+    pub key: usize,
+    /// Elements of the key axis per tile.
+    pub block: i64,
+    /// Cores the kernel runs on.
+    pub block_dim: i64,
+    /// Bytes a tile's buffers need at their peak.
+    pub peak_bytes: u64,
+}
+
+/// Rows of a buffer padded to the target's alignment: bytes of one row of `cols` elements.
+pub fn row_bytes(target: &Target, cols: i64, elem_bytes: u64) -> u64 {
+    target.align(cols as u64 * elem_bytes)
+}
+
+fn elem_bytes(spec: &BufSpec<'_>) -> u64 {
+    u64::from(spec.elem.bit_width().unwrap_or(8).div_ceil(8))
+}
+
+/// Bytes of one buffer at `rows x cols`.
+pub fn buffer_bytes(target: &Target, spec: &BufSpec<'_>, rows: i64, cols: i64) -> u64 {
+    let r = if spec.rows { rows } else { 1 } as u64;
+    let c = if spec.cols { cols } else { 1 };
+    r * row_bytes(target, c, elem_bytes(spec))
+}
+
+/// The peak of live bytes of `specs` at `rows x cols` (buffers without rows that are live
+/// from the start are loaded once before the tile loop, so they are live throughout).
+pub fn peak_bytes(target: &Target, specs: &[BufSpec<'_>], rows: i64, cols: i64) -> u64 {
+    let end = specs.iter().map(|s| if s.last == usize::MAX { s.first } else { s.last }).max().unwrap_or(0) + 1;
+    (0..=end)
+        .map(|p| {
+            specs
+                .iter()
+                .filter(|s| (s.first <= p && p <= s.last) || (s.first == 0 && !s.rows))
+                .map(|s| buffer_bytes(target, s, rows, cols))
+                .sum::<u64>()
+        })
+        .max()
+        .unwrap_or(0)
+}
+
+impl Tiling {
+    /// Chooses the tiling of `model` on `target` within the usable UB divided by `shrink` (1
+    /// normally; the retries after a UB plan overflow pass 2, 4, ...).
+    pub fn choose<'c>(
+        ctx: &Context<'c>,
+        ir: &Ir<'c>,
+        model: &VectorModel,
+        target: &Target,
+        shrink: u64,
+    ) -> Result<Tiling, String> {
+        let specs = model.buffers(ctx, ir).specs;
+        let cols = model.cols();
+        let budget = target.memory.ub_usable_bytes / shrink.max(1);
+        let total_rows: i64 = model.kept.iter().map(|&a| model.domain[a]).product();
+        let fits = |rows: i64| peak_bytes(target, &specs, rows, cols) <= budget;
+        if !fits(1) {
+            return Err(format!(
+                "a row of {cols} elements needs {} bytes of UB, more than the {budget} bytes available",
+                peak_bytes(target, &specs, 1, cols)
+            ));
+        }
+        let (mut lo, mut hi) = (1i64, total_rows.max(1));
+        while lo < hi {
+            let mid = lo + (hi - lo + 1) / 2;
+            if fits(mid) {
+                lo = mid;
+            } else {
+                hi = mid - 1;
+            }
+        }
+        let max_rows = lo;
+        // The box: inner kept axes whole while they fit, then the key axis.
+        let kept_desc: Vec<usize> = model.kept.iter().rev().copied().collect();
+        let mut inner = 1i64;
+        let mut key = *model.kept.first().unwrap_or(&0);
+        let mut block = 1i64;
+        for (i, &a) in kept_desc.iter().enumerate() {
+            let d = model.domain[a];
+            if inner * d <= max_rows && i + 1 < kept_desc.len() {
+                inner *= d;
+                continue;
+            }
+            key = a;
+            block = (max_rows / inner).clamp(1, d);
+            break;
+        }
+        let key_len = model.domain.get(key).copied().unwrap_or(1);
+        let outer: i64 = model.kept.iter().filter(|&&a| a < key).map(|&a| model.domain[a]).product();
+        let cores = i64::from(target.cores.vector.max(1));
+        // Spread over the cores when one tile would hold the rows of several.
+        let wanted = cdiv(cores, outer.max(1));
+        if outer * cdiv(key_len, block) < cores && wanted > 1 {
+            block = cdiv(key_len, wanted.min(key_len)).max(1);
+        }
+        let tiles = outer * cdiv(key_len, block);
+        let rows = block * inner;
+        Ok(Tiling { key, block, block_dim: tiles.clamp(1, cores), peak_bytes: peak_bytes(target, &specs, rows, cols) })
+    }
+
+    /// The `npuvec.tile` attribute: `{key = K, block = B, block_dim = N, peak_bytes = P}`.
+    pub fn attr<'c>(&self, ctx: &Context<'c>) -> Attribute<'c> {
+        let e = |n: &str, v: i64| NamedAttr { name: ctx.intern_str(n), value: i64_attr(ctx, v) };
+        ctx.dict_attr(&[
+            e("key", self.key as i64),
+            e("block", self.block),
+            e("block_dim", self.block_dim),
+            e("peak_bytes", self.peak_bytes as i64),
+        ])
+    }
+
+    /// Reads an `npuvec.tile` attribute.
+    pub fn from_attr(attr: Attribute<'_>) -> Option<Tiling> {
+        let get = |n: &str| attr.dict_get(n).and_then(|a| a.as_int()).map(|v| v as i64);
+        Some(Tiling {
+            key: usize::try_from(get("key")?).ok()?,
+            block: get("block").filter(|&b| b >= 1)?,
+            block_dim: get("block_dim").filter(|&b| b >= 1)?,
+            peak_bytes: u64::try_from(get("peak_bytes")?).ok()?,
+        })
+    }
+}
+
+/// `ceil(a / b)` for positive `b`.
+pub fn cdiv(a: i64, b: i64) -> i64 {
+    (a + b - 1) / b
+}
+
+/// The shape of a matmul kernel: `C[batch, M, N] = A[batch, M, K] x B[batch, K, N]`, read from
+/// its single `hl.matmul` / `hl.batch_matmul`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MatmulShape {
+    /// The batch dims of the result (empty for `hl.matmul`).
+    pub batch: Vec<i64>,
+    /// Rows of the result.
+    pub m: i64,
+    /// Contraction length.
+    pub k: i64,
+    /// Cols of the result.
+    pub n: i64,
+    /// `A` is given as `[K, M]`.
+    pub transpose_a: bool,
+    /// `B` is given as `[N, K]`.
+    pub transpose_b: bool,
+    /// Bytes of an `A` / `B` element.
+    pub in_bytes: u64,
+    /// Bytes of a result element.
+    pub out_bytes: u64,
+}
+
+impl MatmulShape {
+    /// The matmul of the kernel body `body` (one matmul and a return).
+    pub fn of(ir: &Ir<'_>, body: kiln_compiler::BlockId) -> Result<(kiln_compiler::OpId, MatmulShape), String> {
+        let op = ir.first_op(body).ok_or("an empty kernel")?;
+        let name = ir.op(op).name;
+        if name != "hl.matmul" && name != "hl.batch_matmul" {
+            return Err(format!("no cube lowering for '{name}'"));
+        }
+        let shape = |v| ir.value_type(v).shape().filter(|s| s.iter().all(|&d| d >= 0)).map(<[i64]>::to_vec);
+        let (Some(a), Some(b), Some(c)) =
+            (shape(ir.operands(op)[0]), shape(ir.operands(op)[1]), shape(ir.results(op)[0]))
+        else {
+            return Err("kiln-codegen needs static shapes".into());
+        };
+        let flag = |n: &str| kiln_dialects::hl::accessors::bool_attr(ir.attr(op, n));
+        let (transpose_a, transpose_b) = (flag("transpose_a"), flag("transpose_b"));
+        let r = c.len();
+        if a.len() != r || b.len() != r {
+            return Err(format!("'{name}' with broadcast batch dims has no cube lowering"));
+        }
+        let k = if transpose_a { a[r - 2] } else { a[r - 1] };
+        let bytes = |v| u64::from(ir.value_type(v).element_type().and_then(|e| e.bit_width()).unwrap_or(8).div_ceil(8));
+        if a[..r - 2] != c[..r - 2] || b[..r - 2] != c[..r - 2] {
+            return Err(format!("'{name}' with broadcast batch dims has no cube lowering"));
+        }
+        Ok((
+            op,
+            MatmulShape {
+                batch: c[..r - 2].to_vec(),
+                m: c[r - 2],
+                k,
+                n: c[r - 1],
+                transpose_a,
+                transpose_b,
+                in_bytes: bytes(ir.operands(op)[0]),
+                out_bytes: bytes(ir.results(op)[0]),
+            },
+        ))
+    }
+}
+
+/// A matmul kernel's tiling: result tiles of `m x n`, the contraction in chunks of `k`, all
+/// multiples of the cube's fractal.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MatmulTiling {
+    /// Result rows per tile.
+    pub m: i64,
+    /// Result cols per tile.
+    pub n: i64,
+    /// Contraction elements per step.
+    pub k: i64,
+    /// Cores the kernel runs on.
+    pub block_dim: i64,
+}
+
+impl MatmulTiling {
+    /// Chooses the tiles of the kernel body `body` on `target`: the largest fractal multiples
+    /// (up to 128 x 128 x 256) whose L1, L0A, L0B, L0C and UB (the fixpipe output, within the
+    /// usable UB divided by `shrink`) footprints fit.
+    pub fn choose(ir: &Ir<'_>, body: kiln_compiler::BlockId, target: &Target, shrink: u64) -> Result<MatmulTiling, String> {
+        let (_, s) = MatmulShape::of(ir, body)?;
+        let f = i64::from(target.cube.fractal.max(1));
+        let up = |x: i64| cdiv(x.max(1), f) * f;
+        let (mut m, mut n, mut k) = (up(s.m).min(128), up(s.n).min(128), up(s.k).min(256));
+        let mem = &target.memory;
+        let ub = mem.ub_usable_bytes / shrink.max(1);
+        let fits = |m: i64, n: i64, k: i64| {
+            let (m, n, k) = (m as u64, n as u64, k as u64);
+            m * k * s.in_bytes <= mem.l0a_bytes
+                && k * n * s.in_bytes <= mem.l0b_bytes
+                && m * n * 4 <= mem.l0c_bytes
+                && (m * k + k * n) * s.in_bytes <= mem.l1_bytes
+                && m * target.align(n * s.out_bytes) <= ub
+        };
+        while !fits(m, n, k) {
+            if k > f {
+                k = (k / 2 / f).max(1) * f;
+            } else if n > f && n >= m {
+                n = (n / 2 / f).max(1) * f;
+            } else if m > f {
+                m = (m / 2 / f).max(1) * f;
+            } else {
+                return Err(format!(
+                    "one {f}x{f} fractal tile does not fit the target's buffers (UB {ub} bytes, L0C {} bytes)",
+                    mem.l0c_bytes
+                ));
+            }
+        }
+        let tiles = s.batch.iter().product::<i64>() * cdiv(s.m, m) * cdiv(s.n, n);
+        let cores = i64::from(target.cores.cube.max(1));
+        Ok(MatmulTiling { m, n, k, block_dim: tiles.clamp(1, cores) })
+    }
+
+    /// The `npuvec.tile` attribute: `{block_dim = N, k = K, m = M, n = N}`.
+    pub fn attr<'c>(&self, ctx: &Context<'c>) -> Attribute<'c> {
+        let e = |n: &str, v: i64| NamedAttr { name: ctx.intern_str(n), value: i64_attr(ctx, v) };
+        ctx.dict_attr(&[e("m", self.m), e("n", self.n), e("k", self.k), e("block_dim", self.block_dim)])
+    }
+
+    /// Reads an `npuvec.tile` attribute of a matmul kernel.
+    pub fn from_attr(attr: Attribute<'_>) -> Option<MatmulTiling> {
+        let get = |n: &str| attr.dict_get(n).and_then(|a| a.as_int()).map(|v| v as i64).filter(|&v| v >= 1);
+        Some(MatmulTiling { m: get("m")?, n: get("n")?, k: get("k")?, block_dim: get("block_dim")? })
+    }
+}

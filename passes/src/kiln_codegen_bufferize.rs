@@ -1,0 +1,260 @@
+//! `kiln-codegen-bufferize`: tensors at kernel boundaries and in host functions become GM
+//! buffers.
+//!
+//! Rewrites, with the dialect conversion framework and a tensor -> memref type converter
+//! (`tensor<4x8xf32>` -> `memref<4x8xf32, #npuvec.space<gm>>`):
+//! - a kernel's results become trailing output arguments: `func.return %v` becomes
+//!   `bufferization.materialize_in_destination %v, %out` and an empty return; its arguments
+//!   become GM memrefs, which its (still tensor) body reads through
+//!   `bufferization.to_tensor` (the source materialization);
+//! - in a host function: the signature's tensors become GM memrefs; `func.call @kernel`
+//!   becomes a `memref.alloc` per result (GM) and `npuvec.launch @kernel(inputs, outputs)`;
+//!   `hl.constant` becomes `npuvec.constant`; views (`hl.reshape`, `hl.expand_dims`,
+//!   `hl.squeeze`) become `npuvec.reshape` of the buffer; the return returns buffers.
+//! Values inside kernels stay tensors: `kiln-codegen-lower` gives them UB buffers tile by tile.
+//!
+//! Runs on: `builtin.module`. Assumes: `kiln-codegen-outline` ran. Guarantees: no tensor in a
+//! host function or a kernel signature; a full conversion of host functions (an op left
+//! illegal is a located error).
+
+use kiln_compiler::conversion::{
+    apply_partial_conversion, ConversionPattern, ConversionPatternSet, ConversionRewriter, ConversionTarget,
+    TypeConverter,
+};
+use kiln_compiler::pass::PassFailed;
+use kiln_compiler::{Context, Ir, NamedAttr, OpDef, OpId, OperationState, Type, TypeKind, ValueId};
+use kiln_dialects::bufferization::{MATERIALIZE_IN_DESTINATION_OP, TO_TENSOR_OP};
+use kiln_dialects::func::{CALL_OP, FUNC_OP, RETURN_OP};
+use kiln_dialects::hl::{CONSTANT, EXPAND_DIMS, RESHAPE, SQUEEZE};
+
+use crate::codegen::build::{i32_array, memref_type, op_def};
+use kiln_dialects::memref::ALLOC_OP;
+use crate::kiln_codegen_tile::{kernel_kind, kernels};
+
+kiln_compiler::declare_pass! {
+    struct Bufferize;
+    name: "kiln-codegen-bufferize",
+    summary: "Turn tensors at kernel boundaries and in host functions into GM buffers",
+    description: "Kernel results become output arguments, kernel and host signatures take GM memrefs, \
+                  calls become memref.alloc + npuvec.launch, host constants and views become \
+                  npuvec.constant / npuvec.reshape.",
+    anchor: "builtin.module",
+
+    fn run(&mut self, cx, root) {
+        for kernel in kernels(cx.ir, root) {
+            results_to_outputs(cx.ctx, cx.ir, kernel);
+        }
+        let types = tensor_to_gm();
+        let mut target = ConversionTarget::new();
+        for d in ["npuvec", "memref", "bufferization", "builtin", "arith", "scf"] {
+            target.add_legal_dialect(d);
+        }
+        target.add_dynamically_legal_op(&FUNC_OP, |ctx, ir, op| {
+            signature(ir, op).is_some_and(|(i, r)| types.are_legal(ctx, i.iter().chain(r).copied()))
+        });
+        target.add_dynamically_legal_op(&RETURN_OP, |ctx, ir, op| {
+            types.are_legal(ctx, ir.operands(op).iter().map(|&v| ir.value_type(v)))
+        });
+        target.add_illegal_op(&CALL_OP);
+        target.add_dynamically_legal_dialect("hl", |_, ir, op| in_kernel(ir, op));
+        let mut patterns = ConversionPatternSet::new();
+        patterns.add(Signature);
+        patterns.add(Return);
+        patterns.add(Call);
+        patterns.add(HostOp { root: &CONSTANT, to: "npuvec.constant" });
+        for view in [&RESHAPE, &EXPAND_DIMS, &SQUEEZE] {
+            patterns.add(HostOp { root: view, to: "npuvec.reshape" });
+        }
+        apply_partial_conversion(cx.ctx, cx.ir, root, &target, &patterns, Some(&types)).map_err(|d| {
+            cx.diagnostics.push(d);
+            PassFailed
+        })
+    }
+}
+
+/// `tensor<...>` -> `memref<..., #npuvec.space<gm>>`; `bufferization.to_tensor` back.
+fn tensor_to_gm<'a, 'c>() -> TypeConverter<'a, 'c> {
+    let mut types = TypeConverter::new();
+    types.add_conversion(|_, t| Some(t));
+    types.add_conversion(|ctx: &Context<'c>, t: Type<'c>| match *t.kind() {
+        TypeKind::RankedTensor { shape, elem, .. } => Some(memref_type(ctx, shape, elem, "gm")),
+        _ => None,
+    });
+    types.add_source_materialization(|_, input, _, to, loc| {
+        let mut state = OperationState::new(TO_TENSOR_OP.name, Some(&TO_TENSOR_OP), loc);
+        state.operands = vec![input];
+        state.result_types = vec![to];
+        Some(state)
+    });
+    types
+}
+
+/// Whether `op` sits inside a kernel function.
+fn in_kernel(ir: &Ir<'_>, op: OpId) -> bool {
+    let mut cur = ir.parent_op(op);
+    while let Some(p) = cur {
+        if ir.op(p).name == FUNC_OP.name {
+            return kernel_kind(ir, p).is_some();
+        }
+        cur = ir.parent_op(p);
+    }
+    false
+}
+
+fn signature<'c>(ir: &Ir<'c>, op: OpId) -> Option<(&'c [Type<'c>], &'c [Type<'c>])> {
+    match *ir.attr(op, "function_type")?.as_type()?.kind() {
+        TypeKind::Function { inputs, results } => Some((inputs, results)),
+        _ => None,
+    }
+}
+
+fn set_signature<'c>(ctx: &Context<'c>, data: &mut kiln_compiler::ir::OpData<'c>, inputs: &[Type<'c>], results: &[Type<'c>]) {
+    let name = ctx.intern_str("function_type");
+    let ty = ctx.type_attr(ctx.function_type(inputs, results));
+    let mut entries: Vec<NamedAttr<'c>> = data.properties.and_then(|p| p.as_dict()).unwrap_or(&[]).to_vec();
+    entries.retain(|e| e.name != name);
+    entries.push(NamedAttr { name, value: ty });
+    entries.sort_by_key(|e| e.name);
+    data.properties = Some(ctx.dict_attr(&entries));
+}
+
+/// The kernel ABI: results become output arguments (tensor-typed here; the conversion makes
+/// them GM memrefs), written by `bufferization.materialize_in_destination`.
+fn results_to_outputs<'c>(ctx: &Context<'c>, ir: &mut Ir<'c>, kernel: OpId) {
+    let Some((inputs, results)) = signature(ir, kernel) else { return };
+    if results.is_empty() {
+        return;
+    }
+    let Some(body) = ir.regions(kernel).first().and_then(|&r| ir.entry_block(r)) else { return };
+    let outs: Vec<Type<'c>> = results.iter().map(|&t| match *t.kind() {
+        TypeKind::RankedTensor { shape, elem, .. } => memref_type(ctx, shape, elem, "gm"),
+        _ => t,
+    }).collect();
+    let mut all = inputs.to_vec();
+    all.extend(&outs);
+    set_signature(ctx, ir.op_mut(kernel), &all, &[]);
+    let loc = ir.op(kernel).loc;
+    let out_args: Vec<ValueId> = outs.iter().map(|&t| ir.add_block_arg(body, t, Some(loc))).collect();
+    let term = ir.last_op(body).expect("kernels end in a return");
+    let values = ir.operands(term).to_vec();
+    for (&v, &out) in values.iter().zip(&out_args) {
+        let mut state =
+            OperationState::new(MATERIALIZE_IN_DESTINATION_OP.name, Some(&MATERIALIZE_IN_DESTINATION_OP), ir.op(term).loc);
+        state.operands = vec![v, out];
+        let op = ir.create_op(state);
+        ir.insert_op_before(term, op);
+    }
+    ir.set_operands(term, &[]);
+}
+
+/// Converts a function's signature and its entry block's argument types.
+struct Signature;
+
+impl ConversionPattern for Signature {
+    fn root(&self) -> Option<&'static OpDef> {
+        Some(&FUNC_OP)
+    }
+
+    fn match_and_rewrite<'c>(&self, rw: &mut ConversionRewriter<'_, '_, 'c>, op: OpId, _: &[ValueId]) -> bool {
+        let Some((inputs, results)) = signature(rw.ir(), op) else { return false };
+        let convert = |ts: &[Type<'c>]| ts.iter().map(|&t| rw.convert_type(t)).collect::<Option<Vec<_>>>();
+        let (Some(inputs), Some(results)) = (convert(inputs), convert(results)) else { return false };
+        let region = rw.ir().regions(op)[0];
+        if !rw.convert_region_types(region) {
+            return false;
+        }
+        let ctx = rw.ctx;
+        rw.modify_op(op, |data| set_signature(ctx, data, &inputs, &results));
+        true
+    }
+}
+
+/// A host return returns the converted values.
+struct Return;
+
+impl ConversionPattern for Return {
+    fn root(&self) -> Option<&'static OpDef> {
+        Some(&RETURN_OP)
+    }
+
+    fn match_and_rewrite<'c>(&self, rw: &mut ConversionRewriter<'_, '_, 'c>, op: OpId, operands: &[ValueId]) -> bool {
+        rw.set_operands(op, operands);
+        true
+    }
+}
+
+/// `func.call @k(%in)` -> `%out = memref.alloc()` per result and `npuvec.launch @k(%in, %out)`.
+struct Call;
+
+impl ConversionPattern for Call {
+    fn root(&self) -> Option<&'static OpDef> {
+        Some(&CALL_OP)
+    }
+
+    fn match_and_rewrite<'c>(&self, rw: &mut ConversionRewriter<'_, '_, 'c>, op: OpId, operands: &[ValueId]) -> bool {
+        let loc = rw.ir().op(op).loc;
+        let callee = rw.ir().attr(op, "callee");
+        let results: Vec<Type<'c>> = rw.ir().results(op).iter().map(|&v| rw.ir().value_type(v)).collect();
+        let Some(outs) = results.iter().map(|&t| rw.convert_type(t)).collect::<Option<Vec<_>>>() else { return false };
+        let mut buffers = Vec::new();
+        for ty in outs {
+            let state = gm_alloc(rw.ctx, ty, loc);
+            let a = rw.create_before(op, state);
+            buffers.push(rw.ir().results(a)[0]);
+        }
+        let mut launch = OperationState::new("npuvec.launch", op_def("npuvec.launch"), loc);
+        launch.operands = operands.iter().chain(&buffers).copied().collect();
+        if let Some(callee) = callee {
+            let name = rw.ctx.intern_str("callee");
+            if launch.def.is_some() {
+                launch.properties = Some(rw.ctx.dict_attr(&[NamedAttr { name, value: callee }]));
+            } else {
+                launch.attrs = vec![(name, callee)];
+            }
+        }
+        rw.create_before(op, launch);
+        rw.replace_op(op, &buffers)
+    }
+}
+
+/// A host `hl` op becomes an `npuvec` op on buffers with the same operands and attributes.
+struct HostOp {
+    root: &'static OpDef,
+    to: &'static str,
+}
+
+impl ConversionPattern for HostOp {
+    fn root(&self) -> Option<&'static OpDef> {
+        Some(self.root)
+    }
+
+    fn match_and_rewrite<'c>(&self, rw: &mut ConversionRewriter<'_, '_, 'c>, op: OpId, operands: &[ValueId]) -> bool {
+        if in_kernel(rw.ir(), op) {
+            return false;
+        }
+        let result = rw.ir().value_type(rw.ir().results(op)[0]);
+        let Some(ty) = rw.convert_type(result) else { return false };
+        let props = if self.to == "npuvec.constant" { rw.ir().op(op).properties } else { None };
+        let def = op_def(self.to);
+        let mut state = OperationState::new(self.to, def, rw.ir().op(op).loc);
+        state.operands = operands.to_vec();
+        state.result_types = vec![ty];
+        match (def, props.and_then(|p| p.dict_get("value"))) {
+            (Some(_), _) => state.properties = props,
+            (None, Some(value)) => state.attrs = vec![(rw.ctx.intern_str("value"), value)],
+            (None, None) => {}
+        }
+        let new = rw.create_before(op, state);
+        let values = rw.ir().results(new).to_vec();
+        rw.replace_op(op, &values)
+    }
+}
+
+/// `memref.alloc() : <ty>` (no dynamic sizes or symbols).
+pub fn gm_alloc<'c>(ctx: &Context<'c>, ty: Type<'c>, loc: kiln_compiler::Attribute<'c>) -> OperationState<'c> {
+    let mut alloc = OperationState::new(ALLOC_OP.name, Some(&ALLOC_OP), loc);
+    alloc.result_types = vec![ty];
+    let segments = NamedAttr { name: ctx.intern_str("operandSegmentSizes"), value: i32_array(ctx, &[0, 0]) };
+    alloc.properties = Some(ctx.dict_attr(&[segments]));
+    alloc
+}

@@ -1,0 +1,262 @@
+//! `kiln-codegen-outline`: every kernel-sized piece of work becomes a kernel function.
+//!
+//! Rewrites, in every public `func.func` of the module (the host functions):
+//! - each `fused.region` whose body the back end can lower as one kernel becomes a private
+//!   `func.func @<host>_kernel<N>` (its body moved there, `fused.yield` -> `func.return`)
+//!   and a `func.call` in its place; a region it cannot lower as one (a `cube`/`mix` region,
+//!   or a vector body the model of `codegen/model.rs` rejects) is first unwrapped into its
+//!   ops, which are then outlined one by one (a remark says why);
+//! - each compute op outside regions (an elementwise op, a reduction, a matmul, a
+//!   transpose, slice, concat or broadcast) becomes a kernel of its own;
+//! - constants and views (`hl.reshape`, `hl.expand_dims`, `hl.squeeze`) stay in the host.
+//! A splat `hl.constant` that a kernel takes as an input is copied into the kernel (it becomes
+//! an immediate there). Kernels carry `npuvec.core = #npuvec.core<aiv>` (vector) or `<aic>`
+//! (cube work) and `npuvec.kind = "vector" | "matmul" | "layout"` (which lowering applies).
+//!
+//! Runs on: `builtin.module`. Assumes: verified IR after `kiln-fuse` (or none: every op is
+//! then its own kernel). Guarantees: verified IR computing the same values (the interpreter
+//! runs it: kernels are ordinary functions); no `fused.region` left in host functions;
+//! deterministic names and order.
+
+use kiln_compiler::ir::WalkOrder;
+use kiln_compiler::symbol_table::{is_symbol_table, symbol_name, symbols};
+use kiln_compiler::{BlockId, Context, Diagnostic, Ir, NamedAttr, OpId, OperationState, Severity, Type, ValueId};
+use kiln_dialects::func::{CALL_OP, FUNC_OP, RETURN_OP};
+use kiln_dialects::fused::{region_inputs_outputs, REGION_OP};
+use kiln_dialects::hl::canonicalize::splat_value;
+use kiln_dialects::hl::interfaces::{hl_op, FusionCategory, Movement};
+
+use crate::codegen::build::npuvec_enum;
+use crate::codegen::model::VectorModel;
+
+kiln_compiler::declare_pass! {
+    struct Outline;
+    name: "kiln-codegen-outline",
+    summary: "Outline fused regions and lone compute ops into kernel functions",
+    description: "Each fused.region (or, when it cannot be one kernel, each of its ops) and each compute \
+                  op outside regions becomes a private kernel function marked npuvec.core, called \
+                  from the host function.",
+    anchor: "builtin.module",
+
+    fn run(&mut self, cx, root) {
+        let ir = &*cx.ir;
+        let hosts: Vec<OpId> = ir
+            .walk(root, WalkOrder::PreOrder)
+            .filter(|&op| {
+                ir.op(op).name == FUNC_OP.name
+                    && ir.parent_op(op).is_some_and(|p| is_symbol_table(ir, p))
+                    && ir.attr(op, "sym_visibility").is_none()
+                    && ir.attr(op, "npuvec.core").is_none()
+            })
+            .collect();
+        let mut kernels = 0;
+        for host in hosts {
+            kernels += outline_host(cx.ctx, cx.ir, cx.diagnostics, host);
+        }
+        cx.add_statistic("num-kernels", "Number of kernels outlined", kernels);
+        Ok(())
+    }
+}
+
+/// How a kernel is lowered.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum KernelKind {
+    /// Elementwise, broadcast and reduce ops on the vector unit (`codegen/model.rs`).
+    Vector,
+    /// A matmul or batch matmul on the cube.
+    Matmul,
+    /// One data movement op (transpose, slice, concat, broadcast) as DMA.
+    Layout,
+}
+
+impl KernelKind {
+    /// The `npuvec.kind` spelling.
+    pub fn name(self) -> &'static str {
+        match self {
+            KernelKind::Vector => "vector",
+            KernelKind::Matmul => "matmul",
+            KernelKind::Layout => "layout",
+        }
+    }
+
+    /// The kind named `s`.
+    pub fn from_name(s: &[u8]) -> Option<KernelKind> {
+        [KernelKind::Vector, KernelKind::Matmul, KernelKind::Layout].into_iter().find(|k| k.name().as_bytes() == s)
+    }
+}
+
+/// The kernel kind of a lone op, or `None` when it stays in the host.
+fn lone_kind(ir: &Ir<'_>, op: OpId) -> Option<KernelKind> {
+    let name = ir.op(op).name;
+    if name == "hl.constant" {
+        return None;
+    }
+    match hl_op(ir, op)?.category {
+        FusionCategory::Cube => Some(KernelKind::Matmul),
+        FusionCategory::Layout(Movement::View) => None,
+        FusionCategory::Layout(_) => Some(KernelKind::Layout),
+        FusionCategory::Broadcast => Some(KernelKind::Layout),
+        _ => Some(KernelKind::Vector),
+    }
+}
+
+/// Outlines the kernels of one host function; returns how many.
+fn outline_host<'c>(ctx: &Context<'c>, ir: &mut Ir<'c>, diags: &mut Vec<Diagnostic<'c>>, host: OpId) -> u64 {
+    let table = ir.parent_op(host).expect("hosts sit in a symbol table");
+    let mut taken: std::collections::HashSet<Vec<u8>> = symbols(ir, table).keys().map(|k| k.to_vec()).collect();
+    let base = symbol_name(ir, host).unwrap_or_default().to_vec();
+    let Some(body) = ir.regions(host).first().and_then(|&r| ir.entry_block(r)) else { return 0 };
+    // The groups, in program order: a region's body when it is one vector kernel, else lone ops.
+    let mut groups: Vec<(Vec<OpId>, KernelKind)> = Vec::new();
+    for op in ir.block_ops(body).collect::<Vec<_>>() {
+        if ir.op(op).name == REGION_OP.name {
+            let inner = ir.entry_block(ir.regions(op)[0]).expect("regions have a body");
+            let args = ir.block_args(inner).to_vec();
+            let kind = ir.attr(op, "kind").map(|k| k.to_string()).unwrap_or_default();
+            let whole = if kind.contains("vector") {
+                VectorModel::analyze(ir, inner, &args).map(|_| ())
+            } else {
+                Err(format!("a {} region is lowered op by op", kind.trim_start_matches("#fused.kind<").trim_end_matches('>')))
+            };
+            let ops = unwrap_region(ir, op);
+            match whole {
+                Ok(()) => groups.push((ops, KernelKind::Vector)),
+                Err(why) => {
+                    // Cube ops alone, then the rest as one vector kernel when the model takes it.
+                    let (cube, rest): (Vec<OpId>, Vec<OpId>) =
+                        ops.iter().partition(|&&o| lone_kind(ir, o) == Some(KernelKind::Matmul));
+                    let (inputs, outputs) = region_inputs_outputs(ir, &rest);
+                    let contiguous = cube.iter().all(|c| ops.iter().position(|o| o == c) < ops.iter().position(|o| Some(o) == rest.first()));
+                    let vector = !cube.is_empty()
+                        && contiguous
+                        && rest.iter().all(|&o| ir.op(o).name != "hl.constant")
+                        && VectorModel::analyze_ops(ir, rest.clone(), &inputs, outputs).is_ok();
+                    if !why.starts_with("a cube") && !why.starts_with("a mix") {
+                        let loc = ir.op(*ops.last().expect("regions hold ops")).loc;
+                        diags.push(Diagnostic::new(Severity::Remark, loc, format!("split into one kernel per op: {why}")));
+                    }
+                    if vector {
+                        groups.extend(cube.into_iter().map(|o| (vec![o], KernelKind::Matmul)));
+                        groups.push((rest, KernelKind::Vector));
+                    } else {
+                        groups.extend(ops.into_iter().filter_map(|o| lone_kind(ir, o).map(|k| (vec![o], k))));
+                    }
+                }
+            }
+        } else if let Some(kind) = lone_kind(ir, op) {
+            groups.push((vec![op], kind));
+        }
+    }
+    let mut n = 0usize;
+    for (ops, kind) in &groups {
+        let name = loop {
+            let mut candidate = base.clone();
+            candidate.extend_from_slice(format!("_kernel{n}").as_bytes());
+            n += 1;
+            if taken.insert(candidate.clone()) {
+                break candidate;
+            }
+        };
+        outline(ctx, ir, host, ops, *kind, &name);
+    }
+    groups.len() as u64
+}
+
+/// Moves the ops of `region` before it, in order, and returns them; the region's results are
+/// replaced by what its `fused.yield` yields.
+fn unwrap_region(ir: &mut Ir<'_>, region: OpId) -> Vec<OpId> {
+    let inner = ir.entry_block(ir.regions(region)[0]).expect("regions have a body");
+    let inputs = ir.operands(region).to_vec();
+    let term = ir.last_op(inner).expect("regions end in fused.yield");
+    let yielded = ir.operands(term).to_vec();
+    ir.erase_op(term);
+    let ops = ir.inline_block_before(inner, region, &inputs);
+    ir.replace_op_uses(region, &yielded);
+    ir.erase_op(region);
+    ops
+}
+
+/// Moves `ops` (contiguous, in program order, in `host`'s body) into a new private kernel
+/// `name` before `host`, called where the last op was.
+fn outline<'c>(ctx: &Context<'c>, ir: &mut Ir<'c>, host: OpId, ops: &[OpId], kind: KernelKind, name: &[u8]) {
+    let (all_inputs, outputs) = region_inputs_outputs(ir, ops);
+    let is_splat = |ir: &Ir<'_>, v: ValueId| {
+        ir.defining_op(v).is_some_and(|d| ir.op(d).name == "hl.constant") && splat_value(ir, v).is_some()
+    };
+    let (splats, inputs): (Vec<ValueId>, Vec<ValueId>) = all_inputs.into_iter().partition(|&v| is_splat(ir, v));
+    let last = *ops.last().expect("groups are not empty");
+    let loc = ir.op(last).loc;
+    let in_types: Vec<Type<'c>> = inputs.iter().map(|&v| ir.value_type(v)).collect();
+    let out_types: Vec<Type<'c>> = outputs.iter().map(|&v| ir.value_type(v)).collect();
+    let named = |n: &str, value| NamedAttr { name: ctx.intern_str(n), value };
+    let mut state = OperationState::new(FUNC_OP.name, Some(&FUNC_OP), loc);
+    state.properties = Some(ctx.dict_attr(&[
+        named("sym_name", ctx.str_attr(name)),
+        named("function_type", ctx.type_attr(ctx.function_type(&in_types, &out_types))),
+        named("sym_visibility", ctx.str_attr(b"private")),
+    ]));
+    let core = if kind == KernelKind::Matmul { "aic" } else { "aiv" };
+    state.attrs = vec![
+        (ctx.intern_str("npuvec.core"), npuvec_enum(ctx, "core", core)),
+        (ctx.intern_str("npuvec.kind"), ctx.str_attr(kind.name().as_bytes())),
+    ];
+    state.num_regions = 1;
+    let kernel = ir.create_op(state);
+    ir.insert_op_before(host, kernel);
+    let block: BlockId = ir.create_block();
+    ir.append_block(ir.regions(kernel)[0], block);
+    let args: Vec<ValueId> = in_types.iter().map(|&t| ir.add_block_arg(block, t, Some(loc))).collect();
+
+    let mut call = OperationState::new(CALL_OP.name, Some(&CALL_OP), loc);
+    call.operands = inputs.clone();
+    call.result_types = out_types;
+    call.properties = Some(ctx.dict_attr(&[named("callee", ctx.symbol_ref_attr(name))]));
+    let call = ir.create_op(call);
+    ir.insert_op_after(last, call);
+    let results = ir.results(call).to_vec();
+    for (&out, &res) in outputs.iter().zip(&results) {
+        let outside: Vec<(OpId, usize)> = ir
+            .uses(out)
+            .iter()
+            .filter(|u| !ops.contains(&u.op) && u.op != call)
+            .map(|u| (u.op, u.index as usize))
+            .collect();
+        for (op, i) in outside {
+            ir.set_operand(op, i, res);
+        }
+    }
+    for &op in ops {
+        ir.detach_op(op);
+        ir.append_op(block, op);
+    }
+    // Inputs -> block arguments; splat constants are copied in (they become immediates).
+    let mut replacements: Vec<(ValueId, ValueId)> = inputs.iter().copied().zip(args.iter().copied()).collect();
+    for &splat in &splats {
+        let def = ir.defining_op(splat).expect("splats are constants");
+        let copy = clone_op(ir, def);
+        let first = ir.first_op(block).expect("the kernel has ops");
+        ir.insert_op_before(first, copy);
+        replacements.push((splat, ir.results(copy)[0]));
+    }
+    for (input, replacement) in replacements {
+        let uses: Vec<(OpId, usize)> =
+            ir.uses(input).iter().filter(|u| ops.contains(&u.op)).map(|u| (u.op, u.index as usize)).collect();
+        for (op, i) in uses {
+            ir.set_operand(op, i, replacement);
+        }
+    }
+    let mut ret = OperationState::new(RETURN_OP.name, Some(&RETURN_OP), loc);
+    ret.operands = outputs;
+    let ret = ir.create_op(ret);
+    ir.append_op(block, ret);
+}
+
+/// A detached copy of an op without operands or regions (a constant).
+fn clone_op<'c>(ir: &mut Ir<'c>, op: OpId) -> OpId {
+    let data = ir.op(op);
+    let mut state = OperationState::new(data.name, data.def, data.loc);
+    state.properties = data.properties;
+    state.attrs = data.attrs.iter().map(|(&n, &v)| (n, v)).collect();
+    state.result_types = ir.results(op).iter().map(|&v| ir.value_type(v)).collect();
+    ir.create_op(state)
+}

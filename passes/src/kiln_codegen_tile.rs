@@ -1,0 +1,77 @@
+//! `kiln-codegen-tile`: chooses each kernel's tile from the target and the actual shapes.
+//!
+//! Rewrites: every kernel function (`npuvec.kind = "vector"`) gets `npuvec.tile = {block,
+//! block_dim, key, peak_bytes}` (see `codegen/tiling.rs`): the rows of a tile are the most
+//! whose buffers (from the vector model, with in-place reuse) peak at most at the target's
+//! usable UB, the key axis is tiled in `block`s with a tail, and `block_dim` cores take the
+//! tiles round robin. Matmul kernels get `npuvec.tile = {m, n, k, block_dim}` (fractal
+//! multiples of the target's cube). Layout kernels need no tile.
+//!
+//! Runs on: `builtin.module`. Assumes: `kiln-codegen-outline` ran. Guarantees: the IR is
+//! unchanged apart from the attribute; a kernel with a dynamic shape is a located error
+//! ("kiln-codegen needs static shapes"), as is one whose single row does not fit the UB.
+
+use kiln_compiler::ir::WalkOrder;
+use kiln_compiler::{Context, Diagnostic, Ir, OpId};
+use kiln_targets::Target;
+
+use crate::codegen::build::set_attr;
+use crate::codegen::model::VectorModel;
+use crate::codegen::options::{load_target, TARGET_SPECS};
+use crate::codegen::tiling::{MatmulTiling, Tiling};
+use crate::kiln_codegen_outline::KernelKind;
+
+kiln_compiler::declare_pass! {
+    struct Tile { target: Target }
+    name: "kiln-codegen-tile",
+    summary: "Choose each kernel's tile shape from the target",
+    description: "Attaches npuvec.tile to every kernel: rows per tile under the usable UB, key axis, \
+                  tail and block_dim.",
+    anchor: "builtin.module",
+    options: TARGET_SPECS,
+    create(o) {
+        Ok(Tile { target: load_target("kiln-codegen-tile", o)? })
+    }
+
+    fn run(&mut self, cx, root) {
+        let kernels = kernels(cx.ir, root);
+        let mut failed = false;
+        for kernel in kernels {
+            if let Err(message) = tile_kernel(cx.ctx, cx.ir, kernel, &self.target, 1) {
+                cx.diagnostics.push(Diagnostic::op_error(cx.ir, kernel, message));
+                failed = true;
+            }
+        }
+        if failed {
+            return Err(kiln_compiler::pass::PassFailed);
+        }
+        Ok(())
+    }
+}
+
+/// The kernel functions under `root`, with their kinds.
+pub fn kernels(ir: &Ir<'_>, root: OpId) -> Vec<OpId> {
+    ir.walk(root, WalkOrder::PreOrder).filter(|&op| ir.op(op).name == "func.func" && kernel_kind(ir, op).is_some()).collect()
+}
+
+/// The kind of kernel function `op` (`None` when it is not one).
+pub fn kernel_kind(ir: &Ir<'_>, op: OpId) -> Option<KernelKind> {
+    let attr = ir.attr(op, "npuvec.kind")?;
+    KernelKind::from_name(attr.as_str()?)
+}
+
+/// Chooses and attaches the tile of one kernel, within the usable UB divided by `shrink`.
+pub fn tile_kernel<'c>(ctx: &Context<'c>, ir: &mut Ir<'c>, kernel: OpId, target: &Target, shrink: u64) -> Result<(), String> {
+    let body = ir.regions(kernel).first().and_then(|&r| ir.entry_block(r)).ok_or("a kernel without a body")?;
+    let attr = match kernel_kind(ir, kernel) {
+        Some(KernelKind::Vector | KernelKind::Layout) => {
+            let args = ir.block_args(body).to_vec();
+            let model = VectorModel::analyze(ir, body, &args)?;
+            Tiling::choose(ctx, ir, &model, target, shrink)?.attr(ctx)
+        }
+        Some(KernelKind::Matmul) => MatmulTiling::choose(ir, body, target, shrink)?.attr(ctx),
+        None => return Ok(()),
+    };
+    set_attr(ctx, ir, kernel, "npuvec.tile", attr);
+    Ok(())
+}
