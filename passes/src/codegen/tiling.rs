@@ -170,8 +170,13 @@ pub struct MatmulShape {
 
 impl MatmulShape {
     /// The matmul of the kernel body `body` (one matmul and a return).
-    pub fn of(ir: &Ir<'_>, body: kiln_compiler::BlockId) -> Result<(kiln_compiler::OpId, MatmulShape), String> {
-        let op = ir.first_op(body).ok_or("an empty kernel")?;
+    pub fn of(ir: &Ir<'_>, body: kiln_compiler::BlockId) -> Result<MatmulShape, String> {
+        let op = ir.block_ops(body).find(|&o| ir.op(o).name.starts_with("hl.")).ok_or("an empty kernel")?;
+        Self::of_op(ir, op)
+    }
+
+    /// The shape of matmul `op`.
+    pub fn of_op(ir: &Ir<'_>, op: kiln_compiler::OpId) -> Result<MatmulShape, String> {
         let name = ir.op(op).name;
         if name != "hl.matmul" && name != "hl.batch_matmul" {
             return Err(format!("no cube lowering for '{name}'"));
@@ -193,19 +198,16 @@ impl MatmulShape {
         if a[..r - 2] != c[..r - 2] || b[..r - 2] != c[..r - 2] {
             return Err(format!("'{name}' with broadcast batch dims has no cube lowering"));
         }
-        Ok((
-            op,
-            MatmulShape {
-                batch: c[..r - 2].to_vec(),
-                m: c[r - 2],
-                k,
-                n: c[r - 1],
-                transpose_a,
-                transpose_b,
-                in_bytes: bytes(ir.operands(op)[0]),
-                out_bytes: bytes(ir.results(op)[0]),
-            },
-        ))
+        Ok(MatmulShape {
+            batch: c[..r - 2].to_vec(),
+            m: c[r - 2],
+            k,
+            n: c[r - 1],
+            transpose_a,
+            transpose_b,
+            in_bytes: bytes(ir.operands(op)[0]),
+            out_bytes: bytes(ir.results(op)[0]),
+        })
     }
 }
 
@@ -228,7 +230,7 @@ impl MatmulTiling {
     /// (up to 128 x 128 x 256) whose L1, L0A, L0B, L0C and UB (the fixpipe output, within the
     /// usable UB divided by `shrink`) footprints fit.
     pub fn choose(ir: &Ir<'_>, body: kiln_compiler::BlockId, target: &Target, shrink: u64) -> Result<MatmulTiling, String> {
-        let (_, s) = MatmulShape::of(ir, body)?;
+        let s = MatmulShape::of(ir, body)?;
         let f = i64::from(target.cube.fractal.max(1));
         let up = |x: i64| cdiv(x.max(1), f) * f;
         let (mut m, mut n, mut k) = (up(s.m).min(128), up(s.n).min(128), up(s.k).min(256));
