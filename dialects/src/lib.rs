@@ -1,6 +1,7 @@
 //! Kiln's dialects, one folder each, each ending in one registration value.
 #![deny(missing_docs)]
 
+pub mod arith;
 pub mod builtin;
 pub mod docs;
 pub mod func;
@@ -18,5 +19,6 @@ pub fn all_dialects() -> DialectRegistry {
     registry.register(&hl::HL);
     registry.register(&fused::FUSED);
     registry.register(&memref::MEMREF);
+    registry.register(&arith::ARITH);
     registry
 }
