@@ -8,6 +8,7 @@ pub mod func;
 pub mod fused;
 pub mod hl;
 pub mod memref;
+pub mod scf;
 
 use kiln_compiler::DialectRegistry;
 
@@ -20,5 +21,6 @@ pub fn all_dialects() -> DialectRegistry {
     registry.register(&fused::FUSED);
     registry.register(&memref::MEMREF);
     registry.register(&arith::ARITH);
+    registry.register(&scf::SCF);
     registry
 }
