@@ -9,7 +9,8 @@
 //!    groups (first failure per op, as MLIR's generated verifiers);
 //! 2. traits: a `Terminator` ends its block; blocks of registered ops that need terminators
 //!    end in one; `SingleBlock` regions have at most one block; `IsolatedFromAbove` regions use
-//!    no value defined outside;
+//!    no value defined outside; `SameOperandsAndResultType` ops have one type throughout
+//!    (checked after the signature of 1, only when it holds);
 //! 3. successors name blocks of the same region;
 //! 4. dominance: every operand is defined before its use — earlier in the same block, or in a
 //!    block that dominates the use's block, or in an enclosing region (graph regions, such as a
@@ -107,7 +108,12 @@ impl<'c> Verifier<'_, 'c> {
                 self.error(op, format!("expected {} {what}, but found {n}", arity.describe()));
             }
         }
-        if let Some(message) = counts_hold.then(|| signature::verify_signature(ir, op, def)).flatten() {
+        // As MLIR's, the first failure among the signature and the same-type trait is reported.
+        let signature = counts_hold.then(|| signature::verify_signature(ir, op, def)).flatten();
+        if let Some(message) = signature.or_else(|| {
+            (counts_hold && !same_types(ir, op, def))
+                .then(|| "requires the same type for all operands and results".to_string())
+        }) {
             self.error(op, message);
         }
         for spec in def.attrs {
@@ -317,4 +323,14 @@ impl<'c> Verifier<'_, 'c> {
             Some(d) => d.has_trait(Trait::NoTerminator) && d.has_trait(Trait::SymbolTable),
         })
     }
+}
+
+/// Whether an op with trait `SameOperandsAndResultType` has one type for all its operands and
+/// results (true for other ops).
+fn same_types(ir: &Ir<'_>, op: OpId, def: &OpDef) -> bool {
+    if !def.has_trait(Trait::SameOperandsAndResultType) {
+        return true;
+    }
+    let mut types = ir.operands(op).iter().chain(ir.results(op)).map(|&v| ir.value_type(v));
+    types.next().is_none_or(|first| types.all(|t| t == first))
 }

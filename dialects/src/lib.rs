@@ -1,6 +1,7 @@
 //! Kiln's dialects, one folder each, each ending in one registration value.
 #![deny(missing_docs)]
 
+pub mod arith;
 pub mod bufferization;
 pub mod builtin;
 pub mod docs;
@@ -8,6 +9,7 @@ pub mod func;
 pub mod fused;
 pub mod hl;
 pub mod memref;
+pub mod scf;
 
 use kiln_compiler::DialectRegistry;
 
@@ -19,6 +21,8 @@ pub fn all_dialects() -> DialectRegistry {
     registry.register(&hl::HL);
     registry.register(&fused::FUSED);
     registry.register(&memref::MEMREF);
+    registry.register(&arith::ARITH);
+    registry.register(&scf::SCF);
     registry.register(&bufferization::BUFFERIZATION);
     registry
 }

@@ -33,6 +33,8 @@ pub enum TypeConstraint {
     AnyFloat,
     /// `i1`.
     I1,
+    /// `i1`, or a vector or tensor of `i1`.
+    BoolLike,
     /// One of the listed constraints.
     AnyOf(&'static [TypeConstraint]),
     /// The same type as the named operand or result (its first value, for a group).
@@ -71,6 +73,12 @@ impl TypeConstraint {
             }
             TypeConstraint::AnyFloat => ty.is_float(),
             TypeConstraint::I1 => signless(ty) && ty.bit_width() == Some(1),
+            TypeConstraint::BoolLike => match ty.kind() {
+                TypeKind::Vector { elem, .. }
+                | TypeKind::RankedTensor { elem, .. }
+                | TypeKind::UnrankedTensor { elem } => TypeConstraint::I1.accepts(*elem),
+                _ => TypeConstraint::I1.accepts(ty),
+            },
             TypeConstraint::AnyOf(options) => options.iter().any(|c| c.accepts(ty)),
         }
     }
@@ -101,6 +109,7 @@ impl TypeConstraint {
             TypeConstraint::SignlessIntegerLike => "signless-integer-like".into(),
             TypeConstraint::AnyFloat => "floating-point".into(),
             TypeConstraint::I1 => "1-bit signless integer".into(),
+            TypeConstraint::BoolLike => "bool-like".into(),
             TypeConstraint::AnyOf(options) => {
                 options.iter().map(|c| c.describe()).collect::<Vec<_>>().join(" or ")
             }

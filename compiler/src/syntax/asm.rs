@@ -124,6 +124,12 @@ pub trait OpAsmParser<'a, 'c> {
     /// Records an empty region (no blocks) for the op being parsed.
     fn add_empty_region(&mut self);
 
+    /// Gives the last parsed region a block that ends in a terminator: when the region has no
+    /// block, or its last block does not end in a terminator, appends an op `name` without
+    /// operands at `loc` (MLIR's `ensureTerminator` for `SingleBlockImplicitTerminator` ops
+    /// such as `scf.for`, whose `scf.yield` the custom form may leave out).
+    fn ensure_terminator(&mut self, name: &'static str, loc: Attribute<'c>);
+
     /// An error at `offset`.
     fn error(&self, offset: usize, message: &str) -> ParseError {
         ParseError::new(offset, message)
