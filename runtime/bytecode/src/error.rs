@@ -1,0 +1,70 @@
+//! The loader's error: where (byte offset, kernel, instruction) and why.
+
+use std::fmt;
+
+/// Bytecode that [`decode`](crate::decode) or [`validate`](crate::validate) rejects.
+///
+/// Displays as `bytecode:0x1a4: unknown opcode 0x7f`, or for an instruction
+/// `bytecode:0x1a4: kernel 'k' instruction 3 (load): ...`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LoadError {
+    /// The byte offset in the file, when known.
+    pub offset: Option<u64>,
+    /// The kernel's index and name, for an error inside a kernel.
+    pub kernel: Option<(usize, String)>,
+    /// The instruction's index in its kernel's code.
+    pub inst: Option<usize>,
+    /// The instruction's mnemonic, when known.
+    pub mnemonic: Option<&'static str>,
+    /// What is wrong (lowercase, no trailing period).
+    pub reason: String,
+}
+
+impl LoadError {
+    /// An error at a byte offset.
+    pub(crate) fn at(offset: usize, reason: impl Into<String>) -> LoadError {
+        LoadError {
+            offset: Some(offset as u64),
+            kernel: None,
+            inst: None,
+            mnemonic: None,
+            reason: reason.into(),
+        }
+    }
+
+    /// The error, placed in kernel `index` named `name`.
+    pub(crate) fn in_kernel(mut self, index: usize, name: &str) -> LoadError {
+        self.kernel = Some((index, name.to_string()));
+        self
+    }
+
+    /// The error, placed at instruction `index` (`mnemonic`, when known) of its kernel.
+    pub(crate) fn in_inst(mut self, index: usize, mnemonic: Option<&'static str>) -> LoadError {
+        self.inst = Some(index);
+        self.mnemonic = mnemonic;
+        self
+    }
+}
+
+impl fmt::Display for LoadError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("bytecode")?;
+        if let Some(offset) = self.offset {
+            write!(f, ":{offset:#x}")?;
+        }
+        f.write_str(": ")?;
+        if let Some((_, name)) = &self.kernel {
+            write!(f, "kernel '{name}'")?;
+            if let Some(i) = self.inst {
+                write!(f, " instruction {i}")?;
+            }
+            if let Some(mnemonic) = self.mnemonic {
+                write!(f, " ({mnemonic})")?;
+            }
+            f.write_str(": ")?;
+        }
+        f.write_str(&self.reason)
+    }
+}
+
+impl std::error::Error for LoadError {}
