@@ -2,6 +2,9 @@
 
 use std::fmt;
 
+use crate::isa::Inst;
+use crate::module::Kernel;
+
 /// Bytecode that [`decode`](crate::decode) or [`validate`](crate::validate) rejects.
 ///
 /// Displays as `bytecode:0x1a4: unknown opcode 0x7f`, or for an instruction
@@ -29,6 +32,22 @@ impl LoadError {
             inst: None,
             mnemonic: None,
             reason: reason.into(),
+        }
+    }
+
+    /// An error with no known place.
+    pub(crate) fn unplaced(reason: String) -> LoadError {
+        LoadError { offset: None, kernel: None, inst: None, mnemonic: None, reason }
+    }
+
+    /// An error in kernel `index` (at instruction `inst`, when given).
+    pub(crate) fn place(reason: String, index: usize, kernel: &Kernel, inst: Option<usize>) -> LoadError {
+        LoadError {
+            offset: None,
+            kernel: Some((index, kernel.name.clone())),
+            inst,
+            mnemonic: inst.and_then(|i| kernel.code.get(i)).map(Inst::mnemonic),
+            reason,
         }
     }
 

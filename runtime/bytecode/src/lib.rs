@@ -14,7 +14,9 @@ pub mod format;
 pub mod isa;
 pub mod module;
 mod reader;
+mod validate;
 
 pub use decode::decode;
 pub use encode::encode;
 pub use error::LoadError;
+pub use validate::validate;
