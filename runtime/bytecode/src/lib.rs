@@ -20,3 +20,10 @@ pub use decode::decode;
 pub use encode::encode;
 pub use error::LoadError;
 pub use validate::validate;
+
+/// Loads bytecode for a target: [`decode()`] then [`validate()`].
+pub fn load(bytes: &[u8], target: &kiln_targets::Target) -> Result<module::Module, LoadError> {
+    let module = decode(bytes)?;
+    validate(&module, target)?;
+    Ok(module)
+}
