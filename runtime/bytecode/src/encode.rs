@@ -12,7 +12,7 @@ use crate::module::{BufferRef, Host, Kernel, Module, TensorSpec};
 /// # Panics
 ///
 /// When a GM view has more than [`MAX_VIEW_DIMS`] dims (the one limit of the format that the
-/// types do not enforce; [`validate`](crate::validate) reports it).
+/// types do not enforce; [`validate`](fn@crate::validate) reports it).
 pub fn encode(module: &Module) -> Vec<u8> {
     encode_with_offsets(module).0
 }

@@ -5,7 +5,7 @@ use std::fmt;
 use crate::isa::Inst;
 use crate::module::Kernel;
 
-/// Bytecode that [`decode`](crate::decode) or [`validate`](crate::validate) rejects.
+/// Bytecode that [`decode`](fn@crate::decode) or [`validate`](fn@crate::validate) rejects.
 ///
 /// Displays as `bytecode:0x1a4: unknown opcode 0x7f`, or for an instruction
 /// `bytecode:0x1a4: kernel 'k' instruction 3 (load): ...`.

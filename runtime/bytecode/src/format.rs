@@ -1,5 +1,5 @@
-//! The container format (`.kbc`), version 1: the layout [`encode`](crate::encode) writes and
-//! [`decode`](crate::decode) reads. All integers are little-endian; offsets count from the
+//! The container format (`.kbc`), version 1: the layout [`encode`](fn@crate::encode) writes and
+//! [`decode`](fn@crate::decode) reads. All integers are little-endian; offsets count from the
 //! start of the file, so the bytes are position independent (no absolute pointers). The
 //! encoding is canonical: one module has exactly one encoding, and the decoder rejects every
 //! byte sequence the encoder would not write (so `encode(decode(b)?) == b`).

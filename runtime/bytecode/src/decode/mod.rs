@@ -4,7 +4,7 @@
 //! against the bytes left before anything is allocated for it.
 //!
 //! Decoding checks the form only; what a module means on a target (ranges, spaces, shapes,
-//! structure, relocations) is [`validate`](crate::validate)'s job.
+//! structure, relocations) is [`validate`](fn@crate::validate)'s job.
 
 mod inst;
 
