@@ -1,9 +1,7 @@
 //! The encoder: a [`Module`] to its canonical bytes (the layout is in [`crate::format`]).
 //! Deterministic: the bytes depend on the module only.
 
-use crate::format::{
-    head, op, tag, Code, ENTRY_BYTES, HEADER_BYTES, MAGIC, SECTIONS, SECTION_ALIGN, VERSION,
-};
+use crate::format::{head, op, tag, Code, MAGIC, SECTIONS, SECTION_ALIGN, TABLE_END, VERSION};
 use crate::isa::{Buf, GmView, Inst, Scalar, Src, MAX_VIEW_DIMS};
 use crate::module::{BufferRef, Host, Kernel, Module, TensorSpec};
 
@@ -45,7 +43,7 @@ pub(crate) fn encode_with_offsets(module: &Module) -> (Vec<u8>, Vec<Vec<usize>>)
     out.extend_from_slice(&MAGIC);
     put_u32(&mut out, VERSION);
     put_u32(&mut out, SECTIONS.len() as u32);
-    let mut offset = HEADER_BYTES + ENTRY_BYTES * SECTIONS.len();
+    let mut offset = TABLE_END;
     let mut starts = [0; SECTIONS.len()];
     for (kind, body) in bodies.iter().enumerate() {
         offset = offset.next_multiple_of(SECTION_ALIGN);

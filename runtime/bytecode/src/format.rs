@@ -97,6 +97,10 @@ pub(crate) const HEADER_BYTES: usize = 16;
 pub(crate) const ENTRY_BYTES: usize = 24;
 /// Sections start at multiples of this.
 pub(crate) const SECTION_ALIGN: usize = 8;
+/// The end of the section table.
+pub(crate) const TABLE_END: usize = HEADER_BYTES + ENTRY_BYTES * SECTIONS.len();
+/// The offset of the first section (the target name).
+pub(crate) const FIRST_SECTION: usize = TABLE_END.next_multiple_of(SECTION_ALIGN);
 
 /// Opcodes (bits 0..8 of a head word).
 pub(crate) mod op {

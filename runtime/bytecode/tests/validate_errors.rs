@@ -90,7 +90,7 @@ fn an_instruction_error_names_kernel_instruction_and_offset() {
 #[test]
 fn target_mismatch() {
     let e = error_after(|m| m.target = "ascend910b".into());
-    assert_eq!(e, "bytecode:0x0: bytecode was compiled for 'ascend910b', the target is 'tiny-npu'");
+    assert_eq!(e, "bytecode:0x88: bytecode was compiled for 'ascend910b', the target is 'tiny-npu'");
 }
 
 #[test]

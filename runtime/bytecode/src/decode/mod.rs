@@ -9,7 +9,7 @@
 mod inst;
 
 use crate::error::LoadError;
-use crate::format::{ENTRY_BYTES, HEADER_BYTES, MAGIC, SECTIONS, SECTION_ALIGN, VERSION};
+use crate::format::{MAGIC, SECTIONS, SECTION_ALIGN, TABLE_END, VERSION};
 use crate::module::{BufferRef, Host, Launch, Module, TensorSpec};
 use crate::reader::Reader;
 
@@ -50,7 +50,6 @@ const SECTION_CONTEXT: [&str; SECTIONS.len()] = [
 
 /// Checks the header and the section table; returns each section's byte range.
 fn section_table(bytes: &[u8]) -> Result<[(usize, usize); SECTIONS.len()], LoadError> {
-    let table_end = HEADER_BYTES + ENTRY_BYTES * SECTIONS.len();
     let mut r = Reader::new(bytes, 0, bytes.len(), "header");
     if !bytes.starts_with(&MAGIC) && !MAGIC.starts_with(bytes) {
         return Err(LoadError::at(
@@ -78,7 +77,7 @@ fn section_table(bytes: &[u8]) -> Result<[(usize, usize); SECTIONS.len()], LoadE
         ));
     }
     let mut ranges = [(0, 0); SECTIONS.len()];
-    let mut prev_end = table_end;
+    let mut prev_end = TABLE_END;
     for (i, name) in SECTIONS.iter().enumerate() {
         let at = r.pos();
         let kind = r.u32("a section table entry")?;

@@ -26,6 +26,7 @@ use kiln_targets::Target;
 
 use crate::encode::encode_with_offsets;
 use crate::error::LoadError;
+use crate::format::FIRST_SECTION;
 use crate::isa::{Inst, MAX_VIEW_DIMS};
 use crate::module::{BufferRef, Core, Kernel, Module, TensorSpec};
 
@@ -33,7 +34,7 @@ use crate::module::{BufferRef, Core, Kernel, Module, TensorSpec};
 pub fn validate(module: &Module, target: &Target) -> Result<(), LoadError> {
     if module.target != target.name {
         return Err(LoadError::at(
-            0,
+            FIRST_SECTION,
             format!("bytecode was compiled for '{}', the target is '{}'", module.target, target.name),
         ));
     }
