@@ -57,10 +57,9 @@ impl LoadError {
         self
     }
 
-    /// The error, placed at instruction `index` (`mnemonic`, when known) of its kernel.
-    pub(crate) fn in_inst(mut self, index: usize, mnemonic: Option<&'static str>) -> LoadError {
+    /// The error, placed at instruction `index` of its kernel.
+    pub(crate) fn in_inst(mut self, index: usize) -> LoadError {
         self.inst = Some(index);
-        self.mnemonic = mnemonic;
         self
     }
 }

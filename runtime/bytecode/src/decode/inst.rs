@@ -46,10 +46,7 @@ fn kernel(r: &mut Reader, name: &str) -> Result<Kernel, LoadError> {
     let insts = code.count(w1 >> 32, 8, "instruction")?;
     let mut out = Vec::with_capacity(insts);
     for i in 0..insts {
-        out.push(inst(&mut code).map_err(|e| {
-            let mnemonic = e.mnemonic;
-            e.in_inst(i, mnemonic)
-        })?);
+        out.push(inst(&mut code).map_err(|e| e.in_inst(i))?);
     }
     code.finish()?;
     Ok(Kernel {
