@@ -17,6 +17,8 @@
 pub const NUM_REGS: usize = 64;
 /// The most dims of a [`GmView`].
 pub const MAX_VIEW_DIMS: usize = 4;
+/// The block edge of [`Inst::Transpose`]: both dims of its source are multiples of it.
+pub const TRANSPOSE_BLOCK: u32 = 16;
 
 /// A pipe: an in-order queue of one core that runs in parallel with the others.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -41,7 +43,8 @@ pub enum Pipe {
 
 impl Pipe {
     /// Every pipe, in encoding order.
-    pub const ALL: [Pipe; 8] = [Pipe::S, Pipe::V, Pipe::Mte1, Pipe::Mte2, Pipe::Mte3, Pipe::M, Pipe::Fix, Pipe::All];
+    pub const ALL: [Pipe; 8] =
+        [Pipe::S, Pipe::V, Pipe::Mte1, Pipe::Mte2, Pipe::Mte3, Pipe::M, Pipe::Fix, Pipe::All];
 
     /// The pipe's name as `npuvec` spells it (`#npuvec.pipe<mte2>`).
     pub fn name(self) -> &'static str {
@@ -253,6 +256,25 @@ pub enum ScalarOp {
     Ge,
 }
 
+impl ScalarOp {
+    /// Every value, in encoding order.
+    pub const ALL: [ScalarOp; 13] = [
+        ScalarOp::Add,
+        ScalarOp::Sub,
+        ScalarOp::Mul,
+        ScalarOp::DivU,
+        ScalarOp::RemU,
+        ScalarOp::MinS,
+        ScalarOp::MaxS,
+        ScalarOp::Eq,
+        ScalarOp::Ne,
+        ScalarOp::Lt,
+        ScalarOp::Le,
+        ScalarOp::Gt,
+        ScalarOp::Ge,
+    ];
+}
+
 /// Elementwise unary vector ops.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum UnaryOp {
@@ -290,6 +312,28 @@ pub enum UnaryOp {
     Not,
 }
 
+impl UnaryOp {
+    /// Every value, in encoding order.
+    pub const ALL: [UnaryOp; 16] = [
+        UnaryOp::Neg,
+        UnaryOp::Abs,
+        UnaryOp::Exp,
+        UnaryOp::Log,
+        UnaryOp::Sqrt,
+        UnaryOp::Rsqrt,
+        UnaryOp::Recip,
+        UnaryOp::Tanh,
+        UnaryOp::Erf,
+        UnaryOp::Sigmoid,
+        UnaryOp::Relu,
+        UnaryOp::Floor,
+        UnaryOp::Ceil,
+        UnaryOp::Round,
+        UnaryOp::Sign,
+        UnaryOp::Not,
+    ];
+}
+
 /// Elementwise binary vector ops.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum BinaryOp {
@@ -313,6 +357,21 @@ pub enum BinaryOp {
     Or,
 }
 
+impl BinaryOp {
+    /// Every value, in encoding order.
+    pub const ALL: [BinaryOp; 9] = [
+        BinaryOp::Add,
+        BinaryOp::Sub,
+        BinaryOp::Mul,
+        BinaryOp::Div,
+        BinaryOp::Max,
+        BinaryOp::Min,
+        BinaryOp::Pow,
+        BinaryOp::And,
+        BinaryOp::Or,
+    ];
+}
+
 /// Comparison predicates (`cmp` writes an `i1` mask). Float comparisons are ordered: false
 /// when either side is NaN, except `Ne`, which is true.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -331,6 +390,12 @@ pub enum CmpPred {
     Ge,
 }
 
+impl CmpPred {
+    /// Every value, in encoding order.
+    pub const ALL: [CmpPred; 6] =
+        [CmpPred::Eq, CmpPred::Ne, CmpPred::Lt, CmpPred::Le, CmpPred::Gt, CmpPred::Ge];
+}
+
 /// Reductions along the cols of a buffer (`[rows, cols]` -> `[rows, 1]`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum ReduceOp {
@@ -342,6 +407,11 @@ pub enum ReduceOp {
     Min,
     /// Product.
     Prod,
+}
+
+impl ReduceOp {
+    /// Every value, in encoding order.
+    pub const ALL: [ReduceOp; 4] = [ReduceOp::Sum, ReduceOp::Max, ReduceOp::Min, ReduceOp::Prod];
 }
 
 /// How a cast rounds when the value does not fit the destination exactly.
@@ -357,6 +427,11 @@ pub enum Round {
     Ceil,
 }
 
+impl Round {
+    /// Every value, in encoding order.
+    pub const ALL: [Round; 4] = [Round::Rint, Round::Trunc, Round::Floor, Round::Ceil];
+}
+
 /// The read-modify-write a store does at its destination.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Atomic {
@@ -368,6 +443,11 @@ pub enum Atomic {
     Max,
     /// `gm = min(gm, value)`.
     Min,
+}
+
+impl Atomic {
+    /// Every value, in encoding order.
+    pub const ALL: [Atomic; 4] = [Atomic::None, Atomic::Add, Atomic::Max, Atomic::Min];
 }
 
 /// One instruction.
@@ -592,6 +672,36 @@ pub enum Inst {
 }
 
 impl Inst {
+    /// The instruction's mnemonic, for messages and traces (`load`, `set_flag`).
+    pub fn mnemonic(&self) -> &'static str {
+        match self {
+            Inst::Const { .. } => "const",
+            Inst::Scalar { .. } => "scalar",
+            Inst::BlockIdx { .. } => "block_idx",
+            Inst::BlockNum { .. } => "block_num",
+            Inst::For { .. } => "for",
+            Inst::If { .. } => "if",
+            Inst::Load { .. } => "load",
+            Inst::Store { .. } => "store",
+            Inst::Copy { .. } => "copy",
+            Inst::Unary { .. } => "unary",
+            Inst::Binary { .. } => "binary",
+            Inst::Cmp { .. } => "cmp",
+            Inst::Select { .. } => "select",
+            Inst::Reduce { .. } => "reduce",
+            Inst::Broadcast { .. } => "broadcast",
+            Inst::Fill { .. } => "fill",
+            Inst::Cast { .. } => "cast",
+            Inst::Transpose { .. } => "transpose",
+            Inst::MoveL1 { .. } => "move_l1",
+            Inst::Mmad { .. } => "mmad",
+            Inst::Fixpipe { .. } => "fixpipe",
+            Inst::SetFlag { .. } => "set_flag",
+            Inst::WaitFlag { .. } => "wait_flag",
+            Inst::Barrier { .. } => "barrier",
+        }
+    }
+
     /// The pipe the instruction runs on (for a flag wait: the waiting pipe).
     pub fn pipe(&self) -> Pipe {
         match self {

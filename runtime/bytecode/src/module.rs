@@ -20,6 +20,9 @@ pub enum Core {
 }
 
 impl Core {
+    /// Every core kind, in encoding order.
+    pub const ALL: [Core; 3] = [Core::Aiv, Core::Aic, Core::Mix];
+
     /// The name as `npuvec` spells it (`#npuvec.core<aiv>`).
     pub fn name(self) -> &'static str {
         match self {

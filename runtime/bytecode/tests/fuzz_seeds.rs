@@ -1,0 +1,29 @@
+//! The fuzz seed corpus (`fuzz/corpus/bytecode_loader/`) holds the current encodings of the
+//! sample modules; `KILN_BLESS=1` rewrites it.
+
+mod common;
+
+use std::path::Path;
+
+use kiln_bytecode::encode;
+use kiln_bytecode::module::Module;
+
+#[test]
+fn fuzz_seeds_are_current_encodings() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fuzz/corpus/bytecode_loader");
+    let seeds = [
+        ("sample", common::sample()),
+        ("every_variant", common::every_variant()),
+        ("empty", Module::default()),
+    ];
+    let bless = std::env::var_os("KILN_BLESS").is_some();
+    for (name, module) in seeds {
+        let path = dir.join(format!("{name}.kbc"));
+        let bytes = encode(&module);
+        if bless {
+            std::fs::write(&path, &bytes).unwrap();
+        }
+        let on_disk = std::fs::read(&path).unwrap_or_default();
+        assert!(on_disk == bytes, "{} is stale: rerun with KILN_BLESS=1", path.display());
+    }
+}
