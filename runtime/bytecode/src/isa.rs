@@ -492,7 +492,11 @@ pub enum Inst {
         /// Value where it is not.
         b: Src,
     },
-    /// Reduces each row of `src` (`[rows, cols]`) into `dst` (`[rows, 1]`) (V).
+    /// Reduces each row of `src` (`[rows, cols]`) into `dst` (`[rows, 1]`) (V), as the
+    /// interpreter does: sequentially in column order, floats in `f32` (rounded once to
+    /// `dst`'s type, which may be `F32` for an `F16` / `BF16` source: a wide accumulator),
+    /// integers wrapping. With `accumulate` the fold starts from `dst`'s value instead of the
+    /// first element, so a row split into column tiles reduces in the same order as a whole row.
     Reduce {
         /// The reduction.
         op: ReduceOp,
@@ -500,6 +504,8 @@ pub enum Inst {
         dst: Buf,
         /// Source.
         src: Buf,
+        /// Continue from `dst`'s value.
+        accumulate: bool,
     },
     /// Broadcasts `src` (`[rows, 1]`, `[1, cols]` or `[1, 1]`) to `dst` (V).
     Broadcast {
