@@ -10,14 +10,12 @@ use crate::lanes::{nan_max, nan_min, Lane};
 use crate::mem::{expect_same_shape, Mem};
 use crate::vector::Scratch;
 
+/// A lane domain's `add`, `mul`, zero and one.
+type Ring<T> = (fn(T, T) -> T, fn(T, T) -> T, T, T);
+
 /// Folds `values` by `op` sequentially, from `start` when given, else from the first value;
 /// `None` for an empty max / min without a start.
-fn fold<T: Lane + PartialOrd>(
-    op: ReduceOp,
-    start: Option<T>,
-    values: &[T],
-    ring: (fn(T, T) -> T, fn(T, T) -> T, T, T),
-) -> Option<T> {
+fn fold<T: Lane + PartialOrd>(op: ReduceOp, start: Option<T>, values: &[T], ring: Ring<T>) -> Option<T> {
     let (add, mul, zero, one) = ring;
     let it = start.into_iter().chain(values.iter().copied());
     match op {

@@ -261,7 +261,7 @@ impl Vm {
             let mut state = CoreState::new(&self.target, ctx.kernel);
             let (mut counters, mut steps) = (Counters::default(), 0u64);
             for b in 0..blocks {
-                let left = budget.checked_sub(steps).unwrap_or(0);
+                let left = budget.saturating_sub(steps);
                 steps += state.run(ctx, b, left, Some(&mut *sink), &mut counters)?;
             }
             return Ok((counters, steps));

@@ -71,7 +71,7 @@ pub(crate) fn transpose(mem: &mut Mem, scratch: &mut Vec<u8>, dst: &Buf, src: &B
             src.rows, src.cols, dst.rows, dst.cols
         ));
     }
-    if src.rows % 16 != 0 || src.cols % 16 != 0 {
+    if !src.rows.is_multiple_of(16) || !src.cols.is_multiple_of(16) {
         return Err(format!("transpose of [{}, {}]: dims must be multiples of 16", src.rows, src.cols));
     }
     let (d, s) = (mem.region(dst)?, mem.region(src)?);

@@ -53,7 +53,7 @@ fn kernel(n: u32) -> Vec<Inst> {
 fn two_cores_with_a_tail() {
     for n in [1000u32, 512, 100] {
         let s = spec(DType::F32, &[n as u64]);
-        let m = module(kernel(n), 2, &[s.clone(), s.clone()], &[s.clone()]);
+        let m = module(kernel(n), 2, &[s.clone(), s.clone()], std::slice::from_ref(&s));
         let (x, y) = (randoms(n as usize, 1, -4.0, 4.0), randoms(n as usize, 2, -2.0, 2.0));
         let out = run(&m, &[tensor(s.clone(), f32_bytes(&x)), tensor(s.clone(), f32_bytes(&y))]).unwrap();
         let z = f32s(&out.tensors[0].bytes);
