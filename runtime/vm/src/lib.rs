@@ -2,8 +2,26 @@
 //! for the NPU's device-side VM.
 //!
 //! It depends on the bytecode and target crates only, never on the IR, the parser or the
-//! passes. Each executed instruction can be reported as an [`event::Event`]; the sync checker,
-//! the cost model and the trace writer are consumers of that stream.
+//! passes. [`Vm::run`] executes the host program and its kernels (cores on host threads,
+//! arithmetic bit-identical to the `hl` interpreter for exact ops) and returns the outputs
+//! with [`counters::Counters`]; [`Vm::run_with`] also reports each executed instruction as an
+//! [`event::Event`], the stream the sync checker, the cost model and the trace writer consume.
+//! The module need not be validated: every bad index, range or offset is a located
+//! [`VmError`], and a step budget stops endless loops.
 #![deny(missing_docs)]
 
+mod convert;
+mod core;
+pub mod counters;
+mod cube;
+mod error;
 pub mod event;
+mod gm;
+mod host;
+mod lanes;
+mod mem;
+mod movement;
+mod vector;
+
+pub use error::VmError;
+pub use host::{spec_string, HostTensor, Outputs, Vm, VmConfig};

@@ -1,0 +1,463 @@
+//! One core running one kernel: registers, structured control flow (`For` / `If` by body
+//! lengths, with an explicit frame stack, never recursion), the scalar unit, flags, the step
+//! budget, and dispatch of every other instruction to its unit. Instructions run in program
+//! order; the pipes' parallelism is the cost model's business (from the event stream).
+
+use kiln_bytecode::isa::{Buf, Inst, Pipe, Reg, ScalarOp, NUM_REGS};
+use kiln_bytecode::module::Kernel;
+use kiln_targets::Target;
+
+use crate::counters::Counters;
+use crate::event::{Access, Event, Work};
+use crate::gm::{self, Args};
+use crate::mem::Mem;
+use crate::vector::Scratch;
+use crate::{convert, cube, movement, vector, VmError};
+
+/// What a launch gives each of its cores.
+pub(crate) struct LaunchCtx<'a> {
+    pub target: &'a Target,
+    pub kernel: &'a Kernel,
+    pub kernel_index: u32,
+    pub launch_index: u32,
+    pub args: Args<'a>,
+}
+
+/// An open `For` or `If` region.
+enum Frame {
+    Loop { start: usize, body_end: usize, iv_reg: usize, iv: i64, hi: i64, step: i64, outer_end: usize },
+    Branch { resume: usize, outer_end: usize },
+}
+
+/// The state of one core, reused (and cleared) for each block a host thread runs.
+pub(crate) struct CoreState {
+    regs: [i64; NUM_REGS],
+    mem: Mem,
+    scratch: Scratch,
+    flags: Vec<u32>,
+    frames: Vec<Frame>,
+}
+
+fn reg(regs: &[i64; NUM_REGS], r: Reg) -> Result<i64, String> {
+    regs.get(r.0 as usize)
+        .copied()
+        .ok_or_else(|| format!("register r{} does not exist (a core has {NUM_REGS})", r.0))
+}
+
+fn reg_index(r: Reg) -> Result<usize, String> {
+    if (r.0 as usize) < NUM_REGS {
+        Ok(r.0 as usize)
+    } else {
+        Err(format!("register r{} does not exist (a core has {NUM_REGS})", r.0))
+    }
+}
+
+fn scalar(op: ScalarOp, a: i64, b: i64) -> Result<i64, String> {
+    let overflow = || format!("scalar {op:?} of {a} and {b} overflows").to_lowercase();
+    let unsigned = |f: fn(u64, u64) -> u64| {
+        if b == 0 {
+            Err(format!("scalar {op:?} by zero",).to_lowercase())
+        } else {
+            i64::try_from(f(a as u64, b as u64)).map_err(|_| overflow())
+        }
+    };
+    match op {
+        ScalarOp::Add => a.checked_add(b).ok_or_else(overflow),
+        ScalarOp::Sub => a.checked_sub(b).ok_or_else(overflow),
+        ScalarOp::Mul => a.checked_mul(b).ok_or_else(overflow),
+        ScalarOp::DivU => unsigned(|x, y| x / y),
+        ScalarOp::RemU => unsigned(|x, y| x % y),
+        ScalarOp::MinS => Ok(a.min(b)),
+        ScalarOp::MaxS => Ok(a.max(b)),
+        ScalarOp::Eq => Ok(i64::from(a == b)),
+        ScalarOp::Ne => Ok(i64::from(a != b)),
+        ScalarOp::Lt => Ok(i64::from(a < b)),
+        ScalarOp::Le => Ok(i64::from(a <= b)),
+        ScalarOp::Gt => Ok(i64::from(a > b)),
+        ScalarOp::Ge => Ok(i64::from(a >= b)),
+    }
+}
+
+/// Vector repeats of an instruction over `buf`: `rows * ceil(cols * bytes / repeat_bytes)`.
+fn repeats(buf: &Buf, bytes: u32, repeat_bytes: u64) -> u64 {
+    let row = u64::from(buf.cols) * u64::from(bytes);
+    u64::from(buf.rows) * row.div_ceil(repeat_bytes.max(1))
+}
+
+/// The slot of flag `src -> dst` `event` in a core's flag counts.
+fn flag_slot(src: Pipe, dst: Pipe, event: u8, ids: u32) -> Result<usize, String> {
+    if u32::from(event) >= ids {
+        return Err(format!("event id {event} is not below the target's {ids} event ids"));
+    }
+    let (n, s, d) = (Pipe::ALL.len(), src as usize, dst as usize);
+    Ok((s * n + d) * ids as usize + event as usize)
+}
+
+fn buf_access(b: &Buf, write: bool) -> Access {
+    let start = u64::from(b.addr);
+    Access { space: b.space, gm_arg: 0, start, end: start + b.span_bytes(), write }
+}
+
+impl CoreState {
+    /// A fresh core for kernels of `kernel`'s kind.
+    pub fn new(target: &Target, kernel: &Kernel) -> CoreState {
+        let pipes = Pipe::ALL.len();
+        CoreState {
+            regs: [0; NUM_REGS],
+            mem: Mem::new(target, kernel.core),
+            scratch: Scratch::default(),
+            flags: vec![0; pipes * pipes * target.sync.event_ids as usize],
+            frames: Vec::new(),
+        }
+    }
+
+    /// Runs block `block` of the launch with at most `budget` steps; adds to `counters` and
+    /// reports each instruction to `sink`. Returns the steps taken.
+    pub fn run(
+        &mut self,
+        l: &LaunchCtx,
+        block: u32,
+        budget: u64,
+        mut sink: Option<&mut (dyn FnMut(&Event) + '_)>,
+        counters: &mut Counters,
+    ) -> Result<u64, VmError> {
+        self.regs = [0; NUM_REGS];
+        self.mem.clear();
+        self.flags.fill(0);
+        self.frames.clear();
+        let code = &l.kernel.code;
+        let locate = |pc: usize, message: String| VmError {
+            kernel: Some(l.kernel.name.clone()),
+            core: Some(block),
+            inst: Some(pc as u32),
+            message,
+        };
+        let (mut pc, mut end, mut steps) = (0usize, code.len(), 0u64);
+        loop {
+            if pc >= end {
+                match self.frames.pop() {
+                    None => break,
+                    Some(Frame::Loop { start, body_end, iv_reg, iv, hi, step, outer_end }) => {
+                        match iv.checked_add(step) {
+                            Some(next) if next < hi => {
+                                steps += 1;
+                                if steps > budget {
+                                    return Err(locate(
+                                        start - 1,
+                                        format!("step budget of {budget} instructions exhausted"),
+                                    ));
+                                }
+                                self.regs[iv_reg] = next;
+                                self.frames.push(Frame::Loop {
+                                    start,
+                                    body_end,
+                                    iv_reg,
+                                    iv: next,
+                                    hi,
+                                    step,
+                                    outer_end,
+                                });
+                                pc = start;
+                            }
+                            _ => {
+                                pc = body_end;
+                                end = outer_end;
+                            }
+                        }
+                    }
+                    Some(Frame::Branch { resume, outer_end }) => {
+                        pc = resume;
+                        end = outer_end;
+                    }
+                }
+                continue;
+            }
+            steps += 1;
+            if steps > budget {
+                return Err(locate(pc, format!("step budget of {budget} instructions exhausted")));
+            }
+            let inst = &code[pc];
+            let accesses = match sink {
+                Some(_) => self.accesses(inst, &l.args).map_err(|m| locate(pc, m))?,
+                None => Vec::new(),
+            };
+            let work = match inst {
+                Inst::For { iv, lo, hi, step, body } => {
+                    let body_end = pc + 1 + *body as usize;
+                    if body_end > end {
+                        return Err(locate(
+                            pc,
+                            format!("loop body of {body} instructions runs past its enclosing region"),
+                        ));
+                    }
+                    let (lo, hi, step, iv) =
+                        (reg(&self.regs, *lo), reg(&self.regs, *hi), reg(&self.regs, *step), reg_index(*iv));
+                    let (lo, hi, step, iv) = (
+                        lo.map_err(|m| locate(pc, m))?,
+                        hi.map_err(|m| locate(pc, m))?,
+                        step.map_err(|m| locate(pc, m))?,
+                        iv.map_err(|m| locate(pc, m))?,
+                    );
+                    if step <= 0 {
+                        return Err(locate(pc, format!("loop step {step} is not positive")));
+                    }
+                    if lo < hi {
+                        self.regs[iv] = lo;
+                        self.frames.push(Frame::Loop {
+                            start: pc + 1,
+                            body_end,
+                            iv_reg: iv,
+                            iv: lo,
+                            hi,
+                            step,
+                            outer_end: end,
+                        });
+                        pc += 1;
+                        end = body_end;
+                    } else {
+                        pc = body_end;
+                    }
+                    self.report(l, block, pc, inst, &mut sink, accesses, Work::default(), counters);
+                    continue;
+                }
+                Inst::If { cond, then_len, else_len } => {
+                    let then_end = pc + 1 + *then_len as usize;
+                    let else_end = then_end + *else_len as usize;
+                    if else_end > end {
+                        return Err(locate(pc, "branches run past their enclosing region".into()));
+                    }
+                    let c = reg(&self.regs, *cond).map_err(|m| locate(pc, m))?;
+                    self.frames.push(Frame::Branch { resume: else_end, outer_end: end });
+                    let at = pc;
+                    if c != 0 {
+                        pc += 1;
+                        end = then_end;
+                    } else {
+                        pc = then_end;
+                        end = else_end;
+                    }
+                    self.report(l, block, at, inst, &mut sink, accesses, Work::default(), counters);
+                    continue;
+                }
+                other => self.exec(other, l, block).map_err(|m| locate(pc, m))?,
+            };
+            self.report(l, block, pc, inst, &mut sink, accesses, work, counters);
+            pc += 1;
+        }
+        Ok(steps)
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    #[inline]
+    fn report(
+        &self,
+        l: &LaunchCtx,
+        block: u32,
+        pc: usize,
+        inst: &Inst,
+        sink: &mut Option<&mut (dyn FnMut(&Event) + '_)>,
+        accesses: Vec<Access>,
+        work: Work,
+        counters: &mut Counters,
+    ) {
+        counters.add_work(&work);
+        if let Some(sink) = sink {
+            let (flag, barrier) = match inst {
+                Inst::SetFlag { src, dst, event } | Inst::WaitFlag { src, dst, event } => {
+                    (Some((*src, *dst, *event)), None)
+                }
+                Inst::Barrier { pipe } => (None, Some(*pipe)),
+                _ => (None, None),
+            };
+            sink(&Event {
+                launch: l.launch_index,
+                kernel: l.kernel_index,
+                core: block,
+                inst: pc as u32,
+                pipe: inst.pipe(),
+                flag,
+                barrier,
+                accesses,
+                work,
+            });
+        }
+    }
+
+    /// The byte ranges `inst` reads and writes (for the event stream).
+    fn accesses(&self, inst: &Inst, args: &Args) -> Result<Vec<Access>, String> {
+        let view = |v: &kiln_bytecode::isa::GmView, b: &Buf, write: bool| -> Result<Access, String> {
+            let numel = u64::from(b.rows) * u64::from(b.cols);
+            let (_, r) = gm::resolve(v, &self.regs, args, b.dtype, numel)?;
+            let eb = u64::from(b.dtype.bytes());
+            Ok(Access {
+                space: kiln_bytecode::isa::Space::Gm,
+                gm_arg: v.arg,
+                start: r.lo * eb,
+                end: r.hi * eb,
+                write,
+            })
+        };
+        let src = |s: &kiln_bytecode::isa::Src| match s {
+            kiln_bytecode::isa::Src::Buf(b) => Some(buf_access(b, false)),
+            kiln_bytecode::isa::Src::Imm(_) => None,
+        };
+        Ok(match inst {
+            Inst::Load { dst, src, zero_pad } => {
+                let mut w = buf_access(dst, true);
+                if *zero_pad {
+                    w.end =
+                        w.start + u64::from(dst.rows) * u64::from(dst.pitch) * u64::from(dst.dtype.bytes());
+                }
+                vec![view(src, dst, false)?, w]
+            }
+            Inst::Store { dst, src, atomic } => {
+                let mut v = vec![buf_access(src, false)];
+                if *atomic != kiln_bytecode::isa::Atomic::None {
+                    v.push(view(dst, src, false)?);
+                }
+                v.push(view(dst, src, true)?);
+                v
+            }
+            Inst::Copy { dst, src }
+            | Inst::Unary { dst, src, .. }
+            | Inst::Broadcast { dst, src }
+            | Inst::Cast { dst, src, .. }
+            | Inst::Transpose { dst, src }
+            | Inst::MoveL1 { dst, src }
+            | Inst::Fixpipe { dst, src, .. } => vec![buf_access(src, false), buf_access(dst, true)],
+            Inst::Binary { dst, a, b, .. } | Inst::Cmp { dst, a, b, .. } => {
+                src(a).into_iter().chain(src(b)).chain([buf_access(dst, true)]).collect()
+            }
+            Inst::Select { dst, mask, a, b } => {
+                [Some(buf_access(mask, false)), src(a), src(b), Some(buf_access(dst, true))]
+                    .into_iter()
+                    .flatten()
+                    .collect()
+            }
+            Inst::Reduce { dst, src, accumulate, .. } => {
+                let mut v = vec![buf_access(src, false)];
+                if *accumulate {
+                    v.push(buf_access(dst, false));
+                }
+                v.push(buf_access(dst, true));
+                v
+            }
+            Inst::Fill { dst, .. } => vec![buf_access(dst, true)],
+            Inst::Mmad { c, a, b, accumulate } => {
+                let mut v = vec![buf_access(a, false), buf_access(b, false)];
+                if *accumulate {
+                    v.push(buf_access(c, false));
+                }
+                v.push(buf_access(c, true));
+                v
+            }
+            _ => Vec::new(),
+        })
+    }
+
+    /// Executes one non-control-flow instruction.
+    fn exec(&mut self, inst: &Inst, l: &LaunchCtx, block: u32) -> Result<Work, String> {
+        let t = l.target;
+        let rb = t.vector.repeat_bytes;
+        let (mem, s) = (&mut self.mem, &mut self.scratch);
+        let vec_work = |buf: &Buf, bytes: u32| Work { repeats: repeats(buf, bytes, rb), ..Work::default() };
+        Ok(match inst {
+            Inst::Const { dst, value } => {
+                self.regs[reg_index(*dst)?] = *value;
+                Work::default()
+            }
+            Inst::Scalar { op, dst, a, b } => {
+                let v = scalar(*op, reg(&self.regs, *a)?, reg(&self.regs, *b)?)?;
+                self.regs[reg_index(*dst)?] = v;
+                Work::default()
+            }
+            Inst::BlockIdx { dst } => {
+                self.regs[reg_index(*dst)?] = i64::from(block);
+                Work::default()
+            }
+            Inst::BlockNum { dst } => {
+                self.regs[reg_index(*dst)?] = i64::from(l.kernel.block_dim);
+                Work::default()
+            }
+            Inst::Load { dst, src, zero_pad } => gm::load(mem, dst, src, *zero_pad, &self.regs, &l.args)?,
+            Inst::Store { dst, src, atomic } => gm::store(mem, dst, src, *atomic, &self.regs, &l.args)?,
+            Inst::Copy { dst, src } => {
+                movement::copy(mem, &mut s.bytes, dst, src)?;
+                vec_work(dst, dst.dtype.bytes())
+            }
+            Inst::Unary { op, dst, src } => {
+                vector::unary(mem, s, *op, dst, src)?;
+                vec_work(dst, dst.dtype.bytes())
+            }
+            Inst::Binary { op, dst, a, b } => {
+                vector::binary(mem, s, *op, dst, a, b)?;
+                vec_work(dst, dst.dtype.bytes())
+            }
+            Inst::Cmp { pred, dst, a, b } => {
+                vector::cmp(mem, s, *pred, dst, a, b)?;
+                let bytes = match (a, b) {
+                    (kiln_bytecode::isa::Src::Buf(x), _) | (_, kiln_bytecode::isa::Src::Buf(x)) => {
+                        x.dtype.bytes()
+                    }
+                    _ => 1,
+                };
+                vec_work(dst, bytes)
+            }
+            Inst::Select { dst, mask, a, b } => {
+                vector::select(mem, s, dst, mask, a, b)?;
+                vec_work(dst, dst.dtype.bytes())
+            }
+            Inst::Reduce { op, dst, src, accumulate } => {
+                convert::reduce(mem, s, *op, dst, src, *accumulate)?;
+                vec_work(src, src.dtype.bytes())
+            }
+            Inst::Broadcast { dst, src } => {
+                movement::broadcast(mem, &mut s.bytes, dst, src)?;
+                vec_work(dst, dst.dtype.bytes())
+            }
+            Inst::Fill { dst, value } => {
+                vector::fill(mem, s, dst, *value)?;
+                vec_work(dst, dst.dtype.bytes())
+            }
+            Inst::Cast { dst, src, round } => {
+                convert::cast(mem, s, dst, src, *round)?;
+                vec_work(dst, dst.dtype.bytes().max(src.dtype.bytes()))
+            }
+            Inst::Transpose { dst, src } => {
+                movement::transpose(mem, &mut s.bytes, dst, src)?;
+                vec_work(dst, dst.dtype.bytes())
+            }
+            Inst::MoveL1 { dst, src } => {
+                movement::move_l1(mem, &mut s.bytes, dst, src)?;
+                Work { moved: src.span_bytes(), ..Work::default() }
+            }
+            Inst::Mmad { c, a, b, accumulate } => {
+                let macs = cube::mmad(mem, s, c, a, b, *accumulate, t.cube.fractal)?;
+                Work { macs, ..Work::default() }
+            }
+            Inst::Fixpipe { dst, src, relu } => {
+                let moved = cube::fixpipe(mem, s, dst, src, *relu)?;
+                Work { moved, ..Work::default() }
+            }
+            Inst::SetFlag { src, dst, event } => {
+                let slot = flag_slot(*src, *dst, *event, t.sync.event_ids)?;
+                self.flags[slot] = self.flags[slot].saturating_add(1);
+                Work::default()
+            }
+            Inst::WaitFlag { src, dst, event } => {
+                let slot = flag_slot(*src, *dst, *event, t.sync.event_ids)?;
+                if self.flags[slot] == 0 {
+                    return Err(format!(
+                        "wait_flag {}->{} event {event} is never set",
+                        src.name(),
+                        dst.name()
+                    ));
+                }
+                self.flags[slot] -= 1;
+                Work::default()
+            }
+            Inst::Barrier { .. } => Work::default(),
+            Inst::For { .. } | Inst::If { .. } => Work::default(),
+        })
+    }
+}

@@ -1,0 +1,243 @@
+//! GM: the host program's buffers, shared by the cores of a launch, and `Load` / `Store`
+//! through strided [`GmView`]s.
+//!
+//! Memory safety with cores on several threads: each GM buffer sits behind its own
+//! `RwLock`. A load holds the read lock for one DMA transfer (cores load the same inputs
+//! concurrently), a store the write lock (so atomic add / max / min stores are atomic per
+//! transfer, and plain stores of different cores never race). A transfer copies a whole tile,
+//! so the lock costs little next to the copy; cores of a correct program write disjoint ranges
+//! and rarely wait on each other.
+//!
+//! Every view is bounds-checked before the transfer: its lowest and highest element (from the
+//! signs of the strides, in `i128`) must lie inside the buffer. Contiguous inner runs (stride
+//! 1) are copied as slices.
+
+use std::sync::RwLock;
+
+use kiln_bytecode::isa::{Atomic, Buf, DType, GmView, Space, MAX_VIEW_DIMS, NUM_REGS};
+
+use crate::event::Work;
+use crate::lanes::{nan_max, nan_min, Lane};
+use crate::mem::{expect_space, Mem, Region};
+
+/// One GM buffer of the host program.
+pub(crate) struct GmBuffer {
+    /// Its bytes.
+    pub bytes: RwLock<Vec<u8>>,
+    /// Its byte size (fixed).
+    pub len: u64,
+    /// Constants are read only.
+    pub read_only: bool,
+}
+
+/// The GM buffers a launch binds to its arguments.
+pub(crate) struct Args<'a> {
+    /// All buffers of the run.
+    pub buffers: &'a [GmBuffer],
+    /// The buffer of each kernel argument.
+    pub bound: &'a [usize],
+}
+
+/// A view resolved against the registers and its buffer: first element, dims, extent.
+pub(crate) struct Resolved {
+    /// Index of the first element.
+    start: i64,
+    /// (size, stride) per dim, outermost first.
+    dims: Vec<(u64, i64)>,
+    /// Lowest and one past the highest element touched.
+    pub lo: u64,
+    /// One past the highest element touched.
+    pub hi: u64,
+}
+
+/// `view` checked against the registers, the argument list, the buffer size (in elements of
+/// `dtype`) and the element count `numel` it must have.
+pub(crate) fn resolve(
+    view: &GmView,
+    regs: &[i64; NUM_REGS],
+    args: &Args,
+    dtype: DType,
+    numel: u64,
+) -> Result<(usize, Resolved), String> {
+    let arg = view.arg as usize;
+    let buffer = *args
+        .bound
+        .get(arg)
+        .ok_or_else(|| format!("gm argument #{arg} is past the {} arguments", args.bound.len()))?;
+    if view.dims.is_empty() || view.dims.len() > MAX_VIEW_DIMS {
+        return Err(format!("a gm view has {} dims (1 to {MAX_VIEW_DIMS} allowed)", view.dims.len()));
+    }
+    let dynamic = match view.offset {
+        Some(r) => *regs.get(r.0 as usize).ok_or_else(|| format!("register r{} does not exist", r.0))?,
+        None => 0,
+    };
+    let start = view.base.checked_add(dynamic).ok_or("gm view offset overflows")?;
+    let count = view.dims.iter().try_fold(1u64, |n, d| n.checked_mul(u64::from(d.size)));
+    if count != Some(numel) {
+        return Err(format!(
+            "gm view of {} elements for a buffer of {numel}",
+            count.map_or("too many".into(), |c| c.to_string())
+        ));
+    }
+    let (mut lo, mut hi) = (i128::from(start), i128::from(start));
+    for d in &view.dims {
+        let span = i128::from(d.size.saturating_sub(1)) * i128::from(d.stride);
+        if span < 0 {
+            lo += span;
+        } else {
+            hi += span;
+        }
+    }
+    let elems = args.buffers[buffer].len / u64::from(dtype.bytes());
+    if numel > 0 && (lo < 0 || hi >= i128::from(elems)) {
+        return Err(format!(
+            "gm view of argument #{arg} reaches elements [{lo}, {}] outside the buffer's {elems}",
+            hi
+        ));
+    }
+    let dims = view.dims.iter().map(|d| (u64::from(d.size), d.stride)).collect();
+    let (lo, hi) = if numel == 0 { (0, 0) } else { (lo as u64, hi as u64 + 1) };
+    Ok((buffer, Resolved { start, dims, lo, hi }))
+}
+
+/// Calls `run(gm_element, buffer_element, len)` for each contiguous run of the view, in
+/// row-major order (`buffer_element` counts the view's elements).
+fn runs(v: &Resolved, mut run: impl FnMut(usize, usize, usize)) {
+    let n = v.dims.len();
+    let (inner_size, inner_stride) = v.dims[n - 1];
+    let outer: u64 = v.dims[..n - 1].iter().map(|d| d.0).product();
+    let mut index = [0u64; MAX_VIEW_DIMS];
+    let mut e = 0usize;
+    for _ in 0..outer {
+        let base = v.start + v.dims[..n - 1].iter().zip(&index).map(|(d, &i)| i as i64 * d.1).sum::<i64>();
+        if inner_stride == 1 {
+            run(base as usize, e, inner_size as usize);
+        } else {
+            for j in 0..inner_size as i64 {
+                run((base + j * inner_stride) as usize, e + j as usize, 1);
+            }
+        }
+        e += inner_size as usize;
+        for d in (0..n - 1).rev() {
+            index[d] += 1;
+            if index[d] < v.dims[d].0 {
+                break;
+            }
+            index[d] = 0;
+        }
+    }
+}
+
+/// Splits `len` view elements starting at buffer element `e` at row ends of `region`
+/// (`cols` per row): `part(byte address in the space, element offset in the run, count)`.
+fn split_rows(
+    region: &Region,
+    cols: usize,
+    eb: usize,
+    e: usize,
+    len: usize,
+    mut part: impl FnMut(usize, usize, usize),
+) {
+    let mut done = 0;
+    while done < len {
+        let (r, c) = ((e + done) / cols, (e + done) % cols);
+        let n = (cols - c).min(len - done);
+        part(region.addr + r * region.stride + c * eb, done, n);
+        done += n;
+    }
+}
+
+/// `Load`: GM -> UB or L1, optionally zeroing the destination's `rows x pitch` first.
+pub(crate) fn load(
+    mem: &mut Mem,
+    dst: &Buf,
+    src: &GmView,
+    zero_pad: bool,
+    regs: &[i64; NUM_REGS],
+    args: &Args,
+) -> Result<Work, String> {
+    expect_space(dst, &[Space::Ub, Space::L1], "load destination")?;
+    let region = mem.region(dst)?;
+    let numel = u64::from(dst.rows) * u64::from(dst.cols);
+    let (buffer, view) = resolve(src, regs, args, dst.dtype, numel)?;
+    let eb = dst.dtype.bytes() as usize;
+    if zero_pad {
+        let end = region.addr as u64 + u64::from(dst.rows) * u64::from(dst.pitch) * eb as u64;
+        let space = &mut mem.spaces[region.space];
+        if end > space.len() as u64 {
+            return Err(format!(
+                "zero padding [{}, {end}) is outside the {}-byte {}",
+                region.addr,
+                space.len(),
+                dst.space.name()
+            ));
+        }
+        space[region.addr..end as usize].fill(0);
+    }
+    let gm = args.buffers[buffer].bytes.read().map_err(|_| "gm buffer lock poisoned")?;
+    let space = &mut mem.spaces[region.space];
+    let cols = dst.cols as usize;
+    runs(&view, |g, e, len| {
+        split_rows(&region, cols, eb, e, len, |addr, off, n| {
+            let from = (g + off) * eb;
+            space[addr..addr + n * eb].copy_from_slice(&gm[from..from + n * eb]);
+        })
+    });
+    let bytes = numel * eb as u64;
+    Ok(Work { gm_read: bytes, dma: 1, ..Work::default() })
+}
+
+/// `gm = combine(gm, value)` over one run of lanes.
+fn rmw<T: Lane>(
+    dtype: DType,
+    gm: &mut [u8],
+    src: &[u8],
+    combine: impl Fn(T, T) -> T,
+    scratch: &mut (Vec<T>, Vec<T>),
+) {
+    let (g, s) = scratch;
+    g.clear();
+    s.clear();
+    T::decode(dtype, gm, g);
+    T::decode(dtype, src, s);
+    g.iter_mut().zip(s.iter()).for_each(|(a, &b)| *a = combine(*a, b));
+    T::encode(dtype, g, gm);
+}
+
+/// `Store`: UB -> GM, plain or atomic (under the buffer's write lock).
+pub(crate) fn store(
+    mem: &Mem,
+    dst: &GmView,
+    src: &Buf,
+    atomic: Atomic,
+    regs: &[i64; NUM_REGS],
+    args: &Args,
+) -> Result<Work, String> {
+    expect_space(src, &[Space::Ub], "store source")?;
+    let region = mem.region(src)?;
+    let numel = u64::from(src.rows) * u64::from(src.cols);
+    let (buffer, view) = resolve(dst, regs, args, src.dtype, numel)?;
+    if args.buffers[buffer].read_only {
+        return Err(format!("store to gm argument #{} bound to a constant", dst.arg));
+    }
+    let (eb, cols, dtype) = (src.dtype.bytes() as usize, src.cols as usize, src.dtype);
+    let mut gm = args.buffers[buffer].bytes.write().map_err(|_| "gm buffer lock poisoned")?;
+    let space = &mem.spaces[region.space];
+    let (mut fs, mut is) = ((Vec::new(), Vec::new()), (Vec::new(), Vec::new()));
+    runs(&view, |g, e, len| {
+        split_rows(&region, cols, eb, e, len, |addr, off, n| {
+            let to = (g + off) * eb;
+            let (out, from) = (&mut gm[to..to + n * eb], &space[addr..addr + n * eb]);
+            match (atomic, dtype.is_float()) {
+                (Atomic::None, _) => out.copy_from_slice(from),
+                (Atomic::Add, true) => rmw::<f32>(dtype, out, from, |a, b| a + b, &mut fs),
+                (Atomic::Max, true) => rmw::<f32>(dtype, out, from, nan_max, &mut fs),
+                (Atomic::Min, true) => rmw::<f32>(dtype, out, from, nan_min, &mut fs),
+                (Atomic::Add, false) => rmw::<i32>(dtype, out, from, i32::wrapping_add, &mut is),
+                (Atomic::Max, false) => rmw::<i32>(dtype, out, from, |a, b| a.max(b), &mut is),
+                (Atomic::Min, false) => rmw::<i32>(dtype, out, from, |a, b| a.min(b), &mut is),
+            }
+        })
+    });
+    Ok(Work { gm_written: numel * eb as u64, dma: 1, ..Work::default() })
+}

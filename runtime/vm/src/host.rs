@@ -1,0 +1,304 @@
+//! The host program: checks the inputs against the module, allocates GM (bounded), binds each
+//! launch's arguments, runs the launches in order with `block_dim` cores each, and collects
+//! the outputs and counters.
+//!
+//! Cores of a launch run on up to `available_parallelism` host threads (`std::thread::scope`,
+//! blocks split into contiguous chunks, one reused core state per thread). With an event sink
+//! the cores run one after the other on the calling thread, in block order, so the sink needs
+//! no synchronization and the stream is deterministic; correct programs give the same results
+//! either way (cores of a launch write disjoint GM ranges, and atomics commute up to float
+//! rounding order).
+
+use std::sync::RwLock;
+
+use kiln_bytecode::module::{BufferRef, Module, TensorSpec};
+use kiln_targets::Target;
+
+use crate::core::{CoreState, LaunchCtx};
+use crate::counters::{Counters, RunCounters};
+use crate::event::Event;
+use crate::gm::{Args, GmBuffer};
+use crate::VmError;
+
+/// A tensor crossing the host boundary: a spec and its little-endian bytes.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct HostTensor {
+    /// Element type and shape.
+    pub spec: TensorSpec,
+    /// The elements, row-major, little-endian.
+    pub bytes: Vec<u8>,
+}
+
+/// What a run returns.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Outputs {
+    /// The program's results, in order.
+    pub tensors: Vec<HostTensor>,
+    /// The counters.
+    pub counters: RunCounters,
+}
+
+/// Limits of a run.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct VmConfig {
+    /// The most GM bytes (inputs, constants and temporaries) a run may hold.
+    pub max_gm_bytes: u64,
+    /// The most instructions a run may execute (over all cores and launches).
+    pub max_steps: u64,
+    /// Host threads per launch (0: the machine's available parallelism).
+    pub threads: usize,
+}
+
+impl Default for VmConfig {
+    fn default() -> VmConfig {
+        VmConfig { max_gm_bytes: 1 << 30, max_steps: 1_000_000_000, threads: 0 }
+    }
+}
+
+/// The virtual machine for one target.
+#[derive(Clone, Debug)]
+pub struct Vm {
+    target: Target,
+    config: VmConfig,
+}
+
+/// `tensor<4x8xf32>`.
+pub fn spec_string(spec: &TensorSpec) -> String {
+    let dims: String = spec.shape.iter().map(|d| format!("{d}x")).collect();
+    format!("tensor<{dims}{}>", spec.dtype.name())
+}
+
+impl Vm {
+    /// A VM for `target` with the default limits.
+    pub fn new(target: &Target) -> Vm {
+        Vm { target: target.clone(), config: VmConfig::default() }
+    }
+
+    /// A VM for `target` with `config`.
+    pub fn with_config(target: &Target, config: VmConfig) -> Vm {
+        Vm { target: target.clone(), config }
+    }
+
+    /// Runs `module` on `inputs`.
+    pub fn run(&self, module: &Module, inputs: &[HostTensor]) -> Result<Outputs, VmError> {
+        self.execute(module, inputs, None)
+    }
+
+    /// Runs `module` on `inputs`, reporting every executed instruction to `sink`.
+    pub fn run_with(
+        &self,
+        module: &Module,
+        inputs: &[HostTensor],
+        sink: &mut dyn FnMut(&Event),
+    ) -> Result<Outputs, VmError> {
+        self.execute(module, inputs, Some(sink))
+    }
+
+    fn execute(
+        &self,
+        module: &Module,
+        inputs: &[HostTensor],
+        mut sink: Option<&mut dyn FnMut(&Event)>,
+    ) -> Result<Outputs, VmError> {
+        if module.target != self.target.name {
+            return Err(VmError::host(format!(
+                "the module was compiled for target `{}`, the vm runs `{}`",
+                module.target, self.target.name
+            )));
+        }
+        let buffers = self.allocate(module, inputs)?;
+        let index = |r: BufferRef| -> Result<usize, VmError> {
+            let (n, base, count, what) = match r {
+                BufferRef::Input(n) => (n, 0, module.host.inputs.len(), "input"),
+                BufferRef::Const(n) => (n, module.host.inputs.len(), module.constants.len(), "constant"),
+                BufferRef::Temp(n) => (
+                    n,
+                    module.host.inputs.len() + module.constants.len(),
+                    module.host.temps.len(),
+                    "temporary",
+                ),
+            };
+            if n as usize >= count {
+                return Err(VmError::host(format!("{what} #{n} does not exist (the module has {count})")));
+            }
+            Ok(base + n as usize)
+        };
+        let mut counters = RunCounters {
+            kernels: vec![Counters::default(); module.kernels.len()],
+            total: Counters::default(),
+        };
+        let mut budget = self.config.max_steps;
+        for (li, launch) in module.host.launches.iter().enumerate() {
+            let kernel = module.kernels.get(launch.kernel as usize).ok_or_else(|| {
+                VmError::host(format!(
+                    "launch #{li} names kernel #{} of {}",
+                    launch.kernel,
+                    module.kernels.len()
+                ))
+            })?;
+            let at = |message: String| VmError {
+                kernel: Some(kernel.name.clone()),
+                core: None,
+                inst: None,
+                message,
+            };
+            if launch.args.len() != kernel.num_args as usize {
+                return Err(at(format!(
+                    "launch #{li} binds {} arguments, the kernel takes {}",
+                    launch.args.len(),
+                    kernel.num_args
+                )));
+            }
+            if kernel.block_dim == 0 {
+                return Err(at("block_dim is 0".into()));
+            }
+            let bound = launch.args.iter().map(|&r| index(r)).collect::<Result<Vec<_>, _>>()?;
+            let ctx = LaunchCtx {
+                target: &self.target,
+                kernel,
+                kernel_index: launch.kernel,
+                launch_index: li as u32,
+                args: Args { buffers: &buffers, bound: &bound },
+            };
+            let sink_now: Option<&mut (dyn FnMut(&Event) + '_)> = match &mut sink {
+                Some(s) => Some(&mut **s),
+                None => None,
+            };
+            let (c, steps) = self.launch(&ctx, budget, sink_now)?;
+            budget = budget.checked_sub(steps).ok_or_else(|| {
+                at(format!("step budget of {} instructions exhausted", self.config.max_steps))
+            })?;
+            let kc = &mut counters.kernels[launch.kernel as usize];
+            kc.merge(&c);
+            kc.launches += 1;
+            counters.total.merge(&c);
+            counters.total.launches += 1;
+        }
+        let mut tensors = Vec::new();
+        for (i, (spec, r)) in module.host.outputs.iter().enumerate() {
+            let b = index(*r)?;
+            let bytes = buffers[b].bytes.read().map_err(|_| VmError::host("gm buffer lock poisoned"))?;
+            let need = spec.checked_bytes().filter(|&n| n <= bytes.len() as u64).ok_or_else(|| {
+                VmError::host(format!(
+                    "output #{i}: {} does not fit its {}-byte buffer",
+                    spec_string(spec),
+                    bytes.len()
+                ))
+            })?;
+            tensors.push(HostTensor { spec: spec.clone(), bytes: bytes[..need as usize].to_vec() });
+        }
+        Ok(Outputs { tensors, counters })
+    }
+
+    /// GM for the run: inputs (checked), constants, temporaries, within `max_gm_bytes`.
+    fn allocate(&self, module: &Module, inputs: &[HostTensor]) -> Result<Vec<GmBuffer>, VmError> {
+        let expected = &module.host.inputs;
+        if inputs.len() != expected.len() {
+            return Err(VmError::host(format!("expected {} inputs, got {}", expected.len(), inputs.len())));
+        }
+        let mut total = 0u64;
+        let mut charge = |bytes: u64, what: &dyn Fn() -> String| -> Result<(), VmError> {
+            total = total.saturating_add(bytes);
+            if total > self.config.max_gm_bytes {
+                return Err(VmError::host(format!(
+                    "{} takes GM past the limit of {} bytes",
+                    what(),
+                    self.config.max_gm_bytes
+                )));
+            }
+            Ok(())
+        };
+        for (i, (t, spec)) in inputs.iter().zip(expected).enumerate() {
+            if t.spec != *spec {
+                return Err(VmError::host(format!(
+                    "input #{i}: expected {}, got {}",
+                    spec_string(spec),
+                    spec_string(&t.spec)
+                )));
+            }
+            if spec.checked_bytes() != Some(t.bytes.len() as u64) {
+                return Err(VmError::host(format!(
+                    "input #{i}: {} bytes for {}",
+                    t.bytes.len(),
+                    spec_string(spec)
+                )));
+            }
+            charge(t.bytes.len() as u64, &|| format!("input #{i}"))?;
+        }
+        for (i, (spec, bytes)) in module.constants.iter().enumerate() {
+            if spec.checked_bytes() != Some(bytes.len() as u64) {
+                return Err(VmError::host(format!(
+                    "constant #{i}: {} bytes for {}",
+                    bytes.len(),
+                    spec_string(spec)
+                )));
+            }
+            charge(bytes.len() as u64, &|| format!("constant #{i}"))?;
+        }
+        for (i, &bytes) in module.host.temps.iter().enumerate() {
+            charge(bytes, &|| format!("temporary #{i} ({bytes} bytes)"))?;
+        }
+        let buffer = |bytes: Vec<u8>, read_only| GmBuffer {
+            len: bytes.len() as u64,
+            bytes: RwLock::new(bytes),
+            read_only,
+        };
+        let mut buffers: Vec<GmBuffer> = inputs.iter().map(|t| buffer(t.bytes.clone(), false)).collect();
+        buffers.extend(module.constants.iter().map(|(_, b)| buffer(b.clone(), true)));
+        buffers.extend(module.host.temps.iter().map(|&n| buffer(vec![0; n as usize], false)));
+        Ok(buffers)
+    }
+
+    /// Runs every block of one launch; returns its counters and steps.
+    fn launch(
+        &self,
+        ctx: &LaunchCtx,
+        budget: u64,
+        sink: Option<&mut (dyn FnMut(&Event) + '_)>,
+    ) -> Result<(Counters, u64), VmError> {
+        let blocks = ctx.kernel.block_dim;
+        if let Some(sink) = sink {
+            let mut state = CoreState::new(&self.target, ctx.kernel);
+            let (mut counters, mut steps) = (Counters::default(), 0u64);
+            for b in 0..blocks {
+                let left = budget.saturating_sub(steps);
+                steps += state.run(ctx, b, left, Some(&mut *sink), &mut counters)?;
+            }
+            return Ok((counters, steps));
+        }
+        let threads = match self.config.threads {
+            0 => std::thread::available_parallelism().map_or(1, |n| n.get()),
+            n => n,
+        }
+        .min(blocks as usize)
+        .max(1);
+        let chunk = (blocks as usize).div_ceil(threads) as u32;
+        let run_chunk = |first: u32| -> Result<(Counters, u64), VmError> {
+            let mut state = CoreState::new(&self.target, ctx.kernel);
+            let (mut counters, mut steps) = (Counters::default(), 0u64);
+            for b in first..(first + chunk).min(blocks) {
+                steps += state.run(ctx, b, budget, None, &mut counters)?;
+            }
+            Ok((counters, steps))
+        };
+        let results: Vec<Result<(Counters, u64), VmError>> = if threads == 1 {
+            vec![run_chunk(0)]
+        } else {
+            std::thread::scope(|s| {
+                let handles: Vec<_> =
+                    (0..threads as u32).map(|t| s.spawn(move || run_chunk(t * chunk))).collect();
+                handles
+                    .into_iter()
+                    .map(|h| h.join().unwrap_or_else(|_| Err(VmError::host("a vm thread panicked"))))
+                    .collect()
+            })
+        };
+        let (mut counters, mut steps) = (Counters::default(), 0u64);
+        for r in results {
+            let (c, s) = r?;
+            counters.merge(&c);
+            steps = steps.saturating_add(s);
+        }
+        Ok((counters, steps))
+    }
+}

@@ -1,0 +1,199 @@
+//! Element codecs: rows of on-chip or GM bytes decoded into the two compute domains and
+//! encoded back, with the interpreter's conversion rules (`kiln-dialects`' `hl` interpreter is
+//! the oracle; the VM gives the same bits).
+//!
+//! * Floats (`f32`, `f16`, `bf16`) compute in `f32` lanes: `f16`/`bf16` widen exactly and
+//!   round back to nearest, ties to even, after each op ("compute in `f32`, round to the
+//!   dtype", as the device does).
+//! * Integers (`i32`, `i8`) compute in wrapping `i32` lanes and narrow by keeping the low bits;
+//!   `i1` lanes are 0 or 1 and narrow as `x != 0`.
+//! * Float to integer truncates toward zero and saturates (NaN gives 0); integer to float
+//!   rounds the exact integer once, to nearest with ties to even; to `i1` is `x != 0`.
+
+use half::{bf16, f16};
+use kiln_bytecode::isa::{DType, Scalar};
+
+/// A compute-lane type: `f32` for float dtypes, `i32` for integer ones.
+pub(crate) trait Lane: Copy + Default + Send + 'static {
+    /// Appends the elements of `bytes` (of `dtype`) to `out`, converted to this domain.
+    fn decode(dtype: DType, bytes: &[u8], out: &mut Vec<Self>);
+    /// Writes `vals` into `bytes` (of `dtype`), converted by the module's rules.
+    fn encode(dtype: DType, vals: &[Self], bytes: &mut [u8]);
+    /// An immediate rounded to `dtype`, in this domain.
+    fn imm(dtype: DType, value: Scalar) -> Result<Self, String>;
+}
+
+fn word4(c: &[u8]) -> [u8; 4] {
+    [c[0], c[1], c[2], c[3]]
+}
+
+impl Lane for f32 {
+    fn decode(dtype: DType, bytes: &[u8], out: &mut Vec<f32>) {
+        match dtype {
+            DType::F32 => out.extend(bytes.chunks_exact(4).map(|c| f32::from_le_bytes(word4(c)))),
+            DType::F16 => {
+                out.extend(bytes.chunks_exact(2).map(|c| f16::from_le_bytes([c[0], c[1]]).to_f32()))
+            }
+            DType::BF16 => {
+                out.extend(bytes.chunks_exact(2).map(|c| bf16::from_le_bytes([c[0], c[1]]).to_f32()))
+            }
+            DType::I32 => out.extend(bytes.chunks_exact(4).map(|c| i32::from_le_bytes(word4(c)) as f32)),
+            DType::I8 => out.extend(bytes.iter().map(|&b| b as i8 as f32)),
+            DType::I1 => out.extend(bytes.iter().map(|&b| f32::from(u8::from(b != 0)))),
+        }
+    }
+
+    fn encode(dtype: DType, vals: &[f32], bytes: &mut [u8]) {
+        match dtype {
+            DType::F32 => {
+                for (c, v) in bytes.chunks_exact_mut(4).zip(vals) {
+                    c.copy_from_slice(&v.to_le_bytes());
+                }
+            }
+            DType::F16 => {
+                for (c, v) in bytes.chunks_exact_mut(2).zip(vals) {
+                    c.copy_from_slice(&f16::from_f32(*v).to_le_bytes());
+                }
+            }
+            DType::BF16 => {
+                for (c, v) in bytes.chunks_exact_mut(2).zip(vals) {
+                    c.copy_from_slice(&bf16::from_f32(*v).to_le_bytes());
+                }
+            }
+            DType::I32 => {
+                for (c, v) in bytes.chunks_exact_mut(4).zip(vals) {
+                    c.copy_from_slice(&(*v as i32).to_le_bytes());
+                }
+            }
+            DType::I8 => bytes.iter_mut().zip(vals).for_each(|(b, v)| *b = *v as i8 as u8),
+            DType::I1 => bytes.iter_mut().zip(vals).for_each(|(b, v)| *b = u8::from(*v != 0.0)),
+        }
+    }
+
+    fn imm(dtype: DType, value: Scalar) -> Result<f32, String> {
+        Ok(match (value, dtype) {
+            (Scalar::Float(v), DType::F16) => f16::from_f64(v).to_f32(),
+            (Scalar::Float(v), DType::BF16) => bf16::from_f64(v).to_f32(),
+            (Scalar::Float(v), DType::F32) => v as f32,
+            (Scalar::Int(v), DType::F16) => f16::from_f64(round_int(v, 11)).to_f32(),
+            (Scalar::Int(v), DType::BF16) => bf16::from_f64(round_int(v, 8)).to_f32(),
+            (Scalar::Int(v), DType::F32) => v as f32,
+            (_, d) => return Err(format!("a float immediate for a {} operation", d.name())),
+        })
+    }
+}
+
+impl Lane for i32 {
+    fn decode(dtype: DType, bytes: &[u8], out: &mut Vec<i32>) {
+        match dtype {
+            DType::I32 => out.extend(bytes.chunks_exact(4).map(|c| i32::from_le_bytes(word4(c)))),
+            DType::I8 => out.extend(bytes.iter().map(|&b| i32::from(b as i8))),
+            DType::I1 => out.extend(bytes.iter().map(|&b| i32::from(b != 0))),
+            DType::F32 | DType::F16 | DType::BF16 => {
+                let mut f = Vec::new();
+                f32::decode(dtype, bytes, &mut f);
+                out.extend(f.into_iter().map(|x| x as i32));
+            }
+        }
+    }
+
+    fn encode(dtype: DType, vals: &[i32], bytes: &mut [u8]) {
+        match dtype {
+            DType::I32 => {
+                for (c, v) in bytes.chunks_exact_mut(4).zip(vals) {
+                    c.copy_from_slice(&v.to_le_bytes());
+                }
+            }
+            DType::I8 => bytes.iter_mut().zip(vals).for_each(|(b, v)| *b = *v as u8),
+            DType::I1 => bytes.iter_mut().zip(vals).for_each(|(b, v)| *b = u8::from(*v != 0)),
+            DType::F32 => f32::encode(dtype, &vals.iter().map(|&v| v as f32).collect::<Vec<_>>(), bytes),
+            DType::F16 => {
+                for (c, v) in bytes.chunks_exact_mut(2).zip(vals) {
+                    c.copy_from_slice(&f16::from_f64(round_int(i64::from(*v), 11)).to_le_bytes());
+                }
+            }
+            DType::BF16 => {
+                for (c, v) in bytes.chunks_exact_mut(2).zip(vals) {
+                    c.copy_from_slice(&bf16::from_f64(round_int(i64::from(*v), 8)).to_le_bytes());
+                }
+            }
+        }
+    }
+
+    fn imm(dtype: DType, value: Scalar) -> Result<i32, String> {
+        match (value, dtype) {
+            (Scalar::Int(v), DType::I32) => Ok(v as i32),
+            (Scalar::Int(v), DType::I8) => Ok(i32::from(v as i8)),
+            (Scalar::Int(v), DType::I1) => Ok(i32::from(v != 0)),
+            (_, d) => Err(format!("an immediate {value:?} for a {} operation", d.name())),
+        }
+    }
+}
+
+/// `v` rounded to `bits` significant bits, nearest with ties to even; exactly representable
+/// in `f64` and in a float type with that many significand bits (the interpreter's rule for
+/// integer to `f16` / `bf16`: one rounding, not two through `f32`).
+pub(crate) fn round_int(v: i64, bits: u32) -> f64 {
+    let magnitude = v.unsigned_abs();
+    let width = 64 - magnitude.leading_zeros();
+    if width <= bits {
+        return v as f64;
+    }
+    let shift = width - bits;
+    let kept = magnitude >> shift;
+    let rest = magnitude & ((1u64 << shift) - 1);
+    let half = 1u64 << (shift - 1);
+    let kept = if rest > half || (rest == half && kept & 1 == 1) { kept + 1 } else { kept };
+    let rounded = kept as f64 * 2f64.powi(shift as i32);
+    if v < 0 {
+        -rounded
+    } else {
+        rounded
+    }
+}
+
+/// numpy's `maximum`: `a` when `a >= b` or `a` is NaN, else `b` (NaN propagates; a tie of
+/// zeros gives `a`), as the interpreter.
+#[inline(always)]
+pub(crate) fn nan_max<T: PartialOrd>(a: T, b: T) -> T {
+    #[allow(clippy::eq_op)]
+    let a_is_nan = a != a;
+    if a >= b || a_is_nan {
+        a
+    } else {
+        b
+    }
+}
+
+/// numpy's `minimum`: `a` when `a <= b` or `a` is NaN, else `b`.
+#[inline(always)]
+pub(crate) fn nan_min<T: PartialOrd>(a: T, b: T) -> T {
+    #[allow(clippy::eq_op)]
+    let a_is_nan = a != a;
+    if a <= b || a_is_nan {
+        a
+    } else {
+        b
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn int_to_half_rounds_once() {
+        assert_eq!(round_int(65520, 11), 65536.0);
+        assert_eq!(round_int(-257, 8), -256.0);
+        let mut b = [0u8; 2];
+        i32::encode(DType::BF16, &[(1 << 24) + (1 << 16) + 1], &mut b);
+        assert_eq!(bf16::from_le_bytes(b).to_f32(), ((1 << 24) + (1 << 17)) as f32);
+    }
+
+    #[test]
+    fn float_to_int_saturates() {
+        let mut b = [0u8; 3];
+        f32::encode(DType::I8, &[300.0, f32::NAN, -1.9], &mut b);
+        assert_eq!(b, [127, 0, 255]);
+    }
+}

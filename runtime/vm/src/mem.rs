@@ -1,0 +1,137 @@
+//! A core's on-chip memories (UB, L1, L0A, L0B, L0C: zeroed byte arrays sized by the target)
+//! and the bounds-checked row access every instruction goes through.
+
+use kiln_bytecode::isa::{Buf, Space};
+use kiln_bytecode::module::Core;
+use kiln_targets::Target;
+
+/// A buffer operand checked against its space: every row lies inside the space's bytes.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Region {
+    /// Index of the space in [`Mem::spaces`].
+    pub space: usize,
+    /// Byte address of row 0.
+    pub addr: usize,
+    /// Bytes from one row to the next.
+    pub stride: usize,
+    /// Bytes of one row (`cols * element bytes`).
+    pub row_bytes: usize,
+    /// Rows.
+    pub rows: usize,
+}
+
+impl Region {
+    /// The byte range of row `r`.
+    #[inline]
+    pub fn row(&self, r: usize) -> std::ops::Range<usize> {
+        let start = self.addr + r * self.stride;
+        start..start + self.row_bytes
+    }
+}
+
+/// The on-chip memories of one core.
+pub(crate) struct Mem {
+    /// UB, L1, L0A, L0B, L0C (in [`Space::ALL`] order after `Gm`).
+    pub spaces: [Vec<u8>; 5],
+}
+
+fn index(space: Space) -> Option<usize> {
+    match space {
+        Space::Gm => None,
+        Space::Ub => Some(0),
+        Space::L1 => Some(1),
+        Space::L0a => Some(2),
+        Space::L0b => Some(3),
+        Space::L0c => Some(4),
+    }
+}
+
+impl Mem {
+    /// Memories for a kernel of kind `core`: a vector core has a UB only; a cube (or mixed)
+    /// kernel has every space.
+    pub fn new(target: &Target, core: Core) -> Mem {
+        let m = &target.memory;
+        let cube = !matches!(core, Core::Aiv);
+        let size = |bytes: u64, present: bool| if present { vec![0u8; bytes as usize] } else { Vec::new() };
+        Mem {
+            spaces: [
+                size(m.ub_bytes, true),
+                size(m.l1_bytes, cube),
+                size(m.l0a_bytes, cube),
+                size(m.l0b_bytes, cube),
+                size(m.l0c_bytes, cube),
+            ],
+        }
+    }
+
+    /// Zeroes every memory (a fresh core).
+    pub fn clear(&mut self) {
+        for s in &mut self.spaces {
+            s.fill(0);
+        }
+    }
+
+    /// `buf` checked: not GM, `pitch >= cols`, every row inside the space.
+    pub fn region(&self, buf: &Buf) -> Result<Region, String> {
+        let space = index(buf.space).ok_or("a buffer operand in gm")?;
+        if buf.rows > 1 && buf.pitch < buf.cols {
+            return Err(format!("buffer pitch {} is below its {} cols", buf.pitch, buf.cols));
+        }
+        let size = self.spaces[space].len() as u64;
+        let end = u64::from(buf.addr) + buf.span_bytes();
+        if end > size {
+            return Err(format!(
+                "{} range [{}, {}) is outside the {size}-byte {}",
+                buf.space.name(),
+                buf.addr,
+                end,
+                buf.space.name()
+            ));
+        }
+        let eb = buf.dtype.bytes() as usize;
+        Ok(Region {
+            space,
+            addr: buf.addr as usize,
+            stride: buf.pitch as usize * eb,
+            row_bytes: buf.cols as usize * eb,
+            rows: if buf.cols == 0 { 0 } else { buf.rows as usize },
+        })
+    }
+
+    /// Row `r` of `region`.
+    #[inline]
+    pub fn row(&self, region: &Region, r: usize) -> &[u8] {
+        &self.spaces[region.space][region.row(r)]
+    }
+
+    /// Row `r` of `region`, writable.
+    #[inline]
+    pub fn row_mut(&mut self, region: &Region, r: usize) -> &mut [u8] {
+        &mut self.spaces[region.space][region.row(r)]
+    }
+}
+
+/// Requires `buf` to be in one of `spaces`; `what` names the operand.
+pub(crate) fn expect_space(buf: &Buf, spaces: &[Space], what: &str) -> Result<(), String> {
+    if spaces.contains(&buf.space) {
+        return Ok(());
+    }
+    let names: Vec<&str> = spaces.iter().map(|s| s.name()).collect();
+    Err(format!("{what} must be in {}, got {}", names.join(" or "), buf.space.name()))
+}
+
+/// Requires two buffers to have the same shape; `what` names the pair.
+pub(crate) fn expect_same_shape(a: &Buf, b: &Buf, what: &str) -> Result<(), String> {
+    if (a.rows, a.cols) != (b.rows, b.cols) {
+        return Err(format!("{what}: shapes [{}, {}] and [{}, {}] differ", a.rows, a.cols, b.rows, b.cols));
+    }
+    Ok(())
+}
+
+/// Requires two buffers to have the same element type; `what` names the pair.
+pub(crate) fn expect_same_dtype(a: &Buf, b: &Buf, what: &str) -> Result<(), String> {
+    if a.dtype != b.dtype {
+        return Err(format!("{what}: element types {} and {} differ", a.dtype.name(), b.dtype.name()));
+    }
+    Ok(())
+}

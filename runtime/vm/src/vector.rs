@@ -1,0 +1,439 @@
+//! Elementwise vector ops (`Unary`, `Binary`, `Cmp`, `Select`, `Fill`) over UB rows with
+//! numpy broadcasting of the sources.
+//!
+//! Each instruction is dispatched once on (op, domain); the chosen closure is monomorphised
+//! into a row loop that decodes each source row into a scratch lane vector, runs one tight
+//! loop per broadcast case (row/row, row/splat, splat/row, splat/splat) and encodes the result
+//! row back ([`crate::lanes`] has the rounding rules). Transcendentals call `libm` in `f64`
+//! and round to `f32`, exactly as the interpreter does.
+
+use kiln_bytecode::isa::{BinaryOp, Buf, CmpPred, DType, Scalar, Src, UnaryOp};
+
+use crate::lanes::{nan_max, nan_min, Lane};
+use crate::mem::{Mem, Region};
+
+/// Per-core scratch lane vectors, reused across instructions.
+#[derive(Default)]
+pub(crate) struct Scratch {
+    pub fa: Vec<f32>,
+    pub fb: Vec<f32>,
+    pub fc: Vec<f32>,
+    pub ia: Vec<i32>,
+    pub ib: Vec<i32>,
+    pub ic: Vec<i32>,
+    pub mask: Vec<i32>,
+    pub bytes: Vec<u8>,
+}
+
+/// One source row: a full row of lanes or one value for the whole row.
+#[derive(Clone, Copy)]
+enum Operand<'a, T> {
+    Row(&'a [T]),
+    Splat(T),
+}
+
+/// A source checked against the destination shape.
+enum Plan<T> {
+    Imm(T),
+    Buf { region: Region, dtype: DType, one_row: bool, one_col: bool },
+}
+
+fn shape(b: &Buf) -> String {
+    format!("[{}, {}]", b.rows, b.cols)
+}
+
+/// `src` checked to broadcast to `dst` and to have element type `dtype`.
+fn plan<T: Lane>(mem: &Mem, src: &Src, dst: &Buf, dtype: DType, what: &str) -> Result<Plan<T>, String> {
+    match src {
+        Src::Imm(v) => Ok(Plan::Imm(T::imm(dtype, *v)?)),
+        Src::Buf(b) => {
+            if b.dtype != dtype {
+                return Err(format!("{what} has element type {}, expected {}", b.dtype.name(), dtype.name()));
+            }
+            let rows_ok = b.rows == dst.rows || b.rows == 1;
+            let cols_ok = b.cols == dst.cols || b.cols == 1;
+            if !rows_ok || !cols_ok || (dst.rows > 0 && dst.cols > 0 && (b.rows == 0 || b.cols == 0)) {
+                return Err(format!("{what} of shape {} does not broadcast to {}", shape(b), shape(dst)));
+            }
+            let region = mem.region(b)?;
+            Ok(Plan::Buf { region, dtype, one_row: b.rows == 1, one_col: b.cols == 1 && dst.cols != 1 })
+        }
+    }
+}
+
+/// Row `r` of a planned source, decoded into `scratch` when it is a buffer row.
+#[inline]
+fn operand<'s, T: Lane>(mem: &Mem, plan: &Plan<T>, r: usize, scratch: &'s mut Vec<T>) -> Operand<'s, T> {
+    match plan {
+        Plan::Imm(v) => Operand::Splat(*v),
+        Plan::Buf { region, dtype, one_row, one_col } => {
+            let bytes = mem.row(region, if *one_row { 0 } else { r });
+            scratch.clear();
+            if *one_col {
+                T::decode(*dtype, &bytes[..dtype.bytes() as usize], scratch);
+                Operand::Splat(scratch[0])
+            } else {
+                T::decode(*dtype, bytes, scratch);
+                Operand::Row(scratch)
+            }
+        }
+    }
+}
+
+/// `out[i] = f(a[i], b[i])` with splats: one tight loop per broadcast case.
+#[inline(always)]
+fn zip2<T: Copy, U: Copy>(f: impl Fn(T, T) -> U, a: Operand<T>, b: Operand<T>, out: &mut [U]) {
+    match (a, b) {
+        (Operand::Row(a), Operand::Row(b)) => {
+            for ((o, &x), &y) in out.iter_mut().zip(a).zip(b) {
+                *o = f(x, y);
+            }
+        }
+        (Operand::Row(a), Operand::Splat(y)) => {
+            for (o, &x) in out.iter_mut().zip(a) {
+                *o = f(x, y);
+            }
+        }
+        (Operand::Splat(x), Operand::Row(b)) => {
+            for (o, &y) in out.iter_mut().zip(b) {
+                *o = f(x, y);
+            }
+        }
+        (Operand::Splat(x), Operand::Splat(y)) => out.fill(f(x, y)),
+    }
+}
+
+/// The row loop of a two-source op writing `dst` (element type `dst_dtype`).
+#[allow(clippy::too_many_arguments)]
+#[inline(always)]
+fn zip_rows<T: Lane, U: Lane>(
+    mem: &mut Mem,
+    (sa, sb, so): (&mut Vec<T>, &mut Vec<T>, &mut Vec<U>),
+    dst: &Region,
+    dst_dtype: DType,
+    cols: usize,
+    a: &Plan<T>,
+    b: &Plan<T>,
+    f: impl Fn(T, T) -> U,
+) {
+    so.clear();
+    so.resize(cols, U::default());
+    for r in 0..dst.rows {
+        let x = operand(mem, a, r, sa);
+        let y = operand(mem, b, r, sb);
+        zip2(&f, x, y, so);
+        U::encode(dst_dtype, so, mem.row_mut(dst, r));
+    }
+}
+
+/// The row loop of a one-source op of `dst`'s shape.
+#[inline(always)]
+fn map_rows<T: Lane>(
+    mem: &mut Mem,
+    (sa, so): (&mut Vec<T>, &mut Vec<T>),
+    dst: &Region,
+    src: &Region,
+    dtype: DType,
+    f: impl Fn(T) -> T,
+) {
+    for r in 0..dst.rows {
+        sa.clear();
+        T::decode(dtype, mem.row(src, r), sa);
+        so.clear();
+        so.extend(sa.iter().map(|&x| f(x)));
+        T::encode(dtype, so, mem.row_mut(dst, r));
+    }
+}
+
+/// `1 / (1 + e^-x)` in `f64`, rounded to `f32` (the interpreter's formula).
+fn sigmoid(x: f32) -> f32 {
+    (1.0 / (1.0 + libm::exp(-f64::from(x)))) as f32
+}
+
+/// numpy's `sign`: 1, -1, `+0.0` for zeros, NaN for NaN.
+fn sign(x: f32) -> f32 {
+    if x > 0.0 {
+        1.0
+    } else if x < 0.0 {
+        -1.0
+    } else if x == 0.0 {
+        0.0
+    } else {
+        x
+    }
+}
+
+fn op_name(op: UnaryOp) -> String {
+    format!("{op:?}").to_lowercase()
+}
+
+/// `Unary`: `dst = op(src)`.
+pub(crate) fn unary(mem: &mut Mem, s: &mut Scratch, op: UnaryOp, dst: &Buf, src: &Buf) -> Result<(), String> {
+    crate::mem::expect_same_shape(dst, src, "unary")?;
+    crate::mem::expect_same_dtype(dst, src, "unary")?;
+    let (d, r) = (mem.region(dst)?, mem.region(src)?);
+    let dtype = dst.dtype;
+    if dtype.is_float() {
+        macro_rules! go {
+            ($f:expr) => {
+                map_rows::<f32>(mem, (&mut s.fa, &mut s.fc), &d, &r, dtype, $f)
+            };
+        }
+        match op {
+            UnaryOp::Neg => go!(|x| -x),
+            UnaryOp::Abs => go!(f32::abs),
+            UnaryOp::Exp => go!(|x| libm::exp(f64::from(x)) as f32),
+            UnaryOp::Log => go!(|x| libm::log(f64::from(x)) as f32),
+            UnaryOp::Sqrt => go!(f32::sqrt),
+            UnaryOp::Rsqrt => go!(|x| (1.0 / f64::from(x).sqrt()) as f32),
+            UnaryOp::Recip => go!(|x| 1.0 / x),
+            UnaryOp::Tanh => go!(|x| libm::tanh(f64::from(x)) as f32),
+            UnaryOp::Erf => go!(|x| libm::erf(f64::from(x)) as f32),
+            UnaryOp::Sigmoid => go!(sigmoid),
+            UnaryOp::Relu => go!(|x| nan_max(x, 0.0)),
+            UnaryOp::Floor => go!(f32::floor),
+            UnaryOp::Ceil => go!(f32::ceil),
+            UnaryOp::Round => go!(f32::round_ties_even),
+            UnaryOp::Sign => go!(sign),
+            UnaryOp::Not => return Err(format!("`not` requires an integer operand, got {}", dtype.name())),
+        }
+        return Ok(());
+    }
+    macro_rules! go {
+        ($f:expr) => {
+            map_rows::<i32>(mem, (&mut s.ia, &mut s.ic), &d, &r, dtype, $f)
+        };
+    }
+    match op {
+        UnaryOp::Not if dtype == DType::I1 => go!(|x| i32::from(x == 0)),
+        UnaryOp::Not => go!(|x| !x),
+        UnaryOp::Neg => go!(i32::wrapping_neg),
+        UnaryOp::Abs => go!(i32::wrapping_abs),
+        UnaryOp::Relu => go!(|x| x.max(0)),
+        UnaryOp::Sign => go!(i32::signum),
+        UnaryOp::Floor | UnaryOp::Ceil | UnaryOp::Round => go!(|x| x),
+        _ => return Err(format!("`{}` requires a float operand, got {}", op_name(op), dtype.name())),
+    }
+    Ok(())
+}
+
+/// `base ^ exp` with wrapping multiplication; a negative exponent gives 1 for base 1, ±1 for
+/// base -1 and 0 otherwise (the interpreter's rule).
+fn int_pow(base: i32, exp: i32) -> i32 {
+    if exp < 0 {
+        return match base {
+            1 => 1,
+            -1 if exp % 2 == 0 => 1,
+            -1 => -1,
+            _ => 0,
+        };
+    }
+    let (mut result, mut square, mut rest) = (1i32, base, exp as u32);
+    while rest > 0 {
+        if rest & 1 == 1 {
+            result = result.wrapping_mul(square);
+        }
+        square = square.wrapping_mul(square);
+        rest >>= 1;
+    }
+    result
+}
+
+/// `Binary`: `dst = a op b` with broadcasting.
+pub(crate) fn binary(
+    mem: &mut Mem,
+    s: &mut Scratch,
+    op: BinaryOp,
+    dst: &Buf,
+    a: &Src,
+    b: &Src,
+) -> Result<(), String> {
+    let d = mem.region(dst)?;
+    let (dtype, cols) = (dst.dtype, dst.cols as usize);
+    if dtype.is_float() {
+        let pa = plan::<f32>(mem, a, dst, dtype, "operand #0")?;
+        let pb = plan::<f32>(mem, b, dst, dtype, "operand #1")?;
+        macro_rules! go {
+            ($f:expr) => {
+                zip_rows::<f32, f32>(mem, (&mut s.fa, &mut s.fb, &mut s.fc), &d, dtype, cols, &pa, &pb, $f)
+            };
+        }
+        match op {
+            BinaryOp::Add => go!(|x, y| x + y),
+            BinaryOp::Sub => go!(|x, y| x - y),
+            BinaryOp::Mul => go!(|x, y| x * y),
+            BinaryOp::Div => go!(|x, y| x / y),
+            BinaryOp::Max => go!(nan_max),
+            BinaryOp::Min => go!(nan_min),
+            BinaryOp::Pow => go!(|x, y| libm::pow(f64::from(x), f64::from(y)) as f32),
+            BinaryOp::And | BinaryOp::Or => {
+                return Err(format!("`{op:?}` requires integer operands, got {}", dtype.name()).to_lowercase())
+            }
+        }
+        return Ok(());
+    }
+    let pa = plan::<i32>(mem, a, dst, dtype, "operand #0")?;
+    let pb = plan::<i32>(mem, b, dst, dtype, "operand #1")?;
+    macro_rules! go {
+        ($f:expr) => {
+            zip_rows::<i32, i32>(mem, (&mut s.ia, &mut s.ib, &mut s.ic), &d, dtype, cols, &pa, &pb, $f)
+        };
+    }
+    match op {
+        BinaryOp::Add => go!(i32::wrapping_add),
+        BinaryOp::Sub => go!(i32::wrapping_sub),
+        BinaryOp::Mul => go!(i32::wrapping_mul),
+        BinaryOp::Div => go!(|x: i32, y: i32| if y == 0 { 0 } else { x.wrapping_div(y) }),
+        BinaryOp::Max => go!(|x: i32, y: i32| x.max(y)),
+        BinaryOp::Min => go!(|x: i32, y: i32| x.min(y)),
+        BinaryOp::Pow => go!(int_pow),
+        BinaryOp::And => go!(|x, y| x & y),
+        BinaryOp::Or => go!(|x, y| x | y),
+    }
+    Ok(())
+}
+
+/// The element type of a compare's sources (from its buffer operands).
+fn source_dtype(a: &Src, b: &Src) -> Result<DType, String> {
+    match (a, b) {
+        (Src::Buf(x), _) | (Src::Imm(_), Src::Buf(x)) => Ok(x.dtype),
+        _ => Err("a compare of two immediates has no element type".into()),
+    }
+}
+
+/// `Cmp`: `dst = a pred b` as an `i1` mask.
+pub(crate) fn cmp(
+    mem: &mut Mem,
+    s: &mut Scratch,
+    pred: CmpPred,
+    dst: &Buf,
+    a: &Src,
+    b: &Src,
+) -> Result<(), String> {
+    if dst.dtype != DType::I1 {
+        return Err(format!("cmp destination must be i1, got {}", dst.dtype.name()));
+    }
+    let d = mem.region(dst)?;
+    let (dtype, cols) = (source_dtype(a, b)?, dst.cols as usize);
+    macro_rules! preds {
+        ($go:ident) => {
+            match pred {
+                CmpPred::Eq => $go!(|x, y| i32::from(x == y)),
+                CmpPred::Ne => $go!(|x, y| i32::from(x != y)),
+                CmpPred::Lt => $go!(|x, y| i32::from(x < y)),
+                CmpPred::Le => $go!(|x, y| i32::from(x <= y)),
+                CmpPred::Gt => $go!(|x, y| i32::from(x > y)),
+                CmpPred::Ge => $go!(|x, y| i32::from(x >= y)),
+            }
+        };
+    }
+    if dtype.is_float() {
+        let pa = plan::<f32>(mem, a, dst, dtype, "operand #0")?;
+        let pb = plan::<f32>(mem, b, dst, dtype, "operand #1")?;
+        macro_rules! go {
+            ($f:expr) => {
+                zip_rows::<f32, i32>(
+                    mem,
+                    (&mut s.fa, &mut s.fb, &mut s.ic),
+                    &d,
+                    DType::I1,
+                    cols,
+                    &pa,
+                    &pb,
+                    $f,
+                )
+            };
+        }
+        preds!(go);
+    } else {
+        let pa = plan::<i32>(mem, a, dst, dtype, "operand #0")?;
+        let pb = plan::<i32>(mem, b, dst, dtype, "operand #1")?;
+        macro_rules! go {
+            ($f:expr) => {
+                zip_rows::<i32, i32>(
+                    mem,
+                    (&mut s.ia, &mut s.ib, &mut s.ic),
+                    &d,
+                    DType::I1,
+                    cols,
+                    &pa,
+                    &pb,
+                    $f,
+                )
+            };
+        }
+        preds!(go);
+    }
+    Ok(())
+}
+
+/// Row `r` of a planned source as `cols` lanes (splats expanded) in `scratch`.
+fn full_row<T: Lane>(mem: &Mem, plan: &Plan<T>, r: usize, cols: usize, scratch: &mut Vec<T>) {
+    if let Operand::Splat(v) = operand(mem, plan, r, scratch) {
+        scratch.clear();
+        scratch.resize(cols, v);
+    }
+}
+
+/// The row loop of `Select` in one domain.
+fn select_rows<T: Lane>(
+    mem: &mut Mem,
+    (mask, sa, sb, so): (&mut Vec<i32>, &mut Vec<T>, &mut Vec<T>, &mut Vec<T>),
+    dst: (&Region, DType, usize),
+    pm: &Plan<i32>,
+    pa: &Plan<T>,
+    pb: &Plan<T>,
+) {
+    let (d, dtype, cols) = dst;
+    for r in 0..d.rows {
+        full_row(mem, pm, r, cols, mask);
+        full_row(mem, pa, r, cols, sa);
+        full_row(mem, pb, r, cols, sb);
+        so.clear();
+        so.extend(mask.iter().zip(sa.iter()).zip(sb.iter()).map(|((&m, &x), &y)| if m != 0 { x } else { y }));
+        T::encode(dtype, so, mem.row_mut(d, r));
+    }
+}
+
+/// `Select`: `dst = mask ? a : b`.
+pub(crate) fn select(
+    mem: &mut Mem,
+    s: &mut Scratch,
+    dst: &Buf,
+    mask: &Buf,
+    a: &Src,
+    b: &Src,
+) -> Result<(), String> {
+    let d = mem.region(dst)?;
+    let (dtype, cols) = (dst.dtype, dst.cols as usize);
+    let pm = plan::<i32>(mem, &Src::Buf(*mask), dst, DType::I1, "the mask")?;
+    if dtype.is_float() {
+        let pa = plan::<f32>(mem, a, dst, dtype, "operand #1")?;
+        let pb = plan::<f32>(mem, b, dst, dtype, "operand #2")?;
+        select_rows(mem, (&mut s.mask, &mut s.fa, &mut s.fb, &mut s.fc), (&d, dtype, cols), &pm, &pa, &pb);
+    } else {
+        let pa = plan::<i32>(mem, a, dst, dtype, "operand #1")?;
+        let pb = plan::<i32>(mem, b, dst, dtype, "operand #2")?;
+        select_rows(mem, (&mut s.mask, &mut s.ia, &mut s.ib, &mut s.ic), (&d, dtype, cols), &pm, &pa, &pb);
+    }
+    Ok(())
+}
+
+/// `Fill`: every element of `dst` set to `value` rounded to its type.
+pub(crate) fn fill(mem: &mut Mem, s: &mut Scratch, dst: &Buf, value: Scalar) -> Result<(), String> {
+    let d = mem.region(dst)?;
+    let cols = dst.cols as usize;
+    s.bytes.clear();
+    s.bytes.resize(d.row_bytes, 0);
+    if dst.dtype.is_float() {
+        let v = f32::imm(dst.dtype, value)?;
+        f32::encode(dst.dtype, &vec![v; cols], &mut s.bytes);
+    } else {
+        let v = i32::imm(dst.dtype, value)?;
+        i32::encode(dst.dtype, &vec![v; cols], &mut s.bytes);
+    }
+    for r in 0..d.rows {
+        mem.row_mut(&d, r).copy_from_slice(&s.bytes);
+    }
+    Ok(())
+}

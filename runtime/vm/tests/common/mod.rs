@@ -1,0 +1,88 @@
+//! Builders for hand-written modules and byte helpers shared by the VM tests.
+#![allow(dead_code)]
+
+use kiln_bytecode::isa::{Buf, DType, Dim, GmView, Inst, Reg, Space};
+use kiln_bytecode::module::{BufferRef, Core, Host, Kernel, Launch, Module, TensorSpec};
+use kiln_targets::Target;
+use kiln_vm::{HostTensor, Outputs, Vm, VmError};
+
+pub fn tiny() -> Target {
+    Target::load("tiny-npu").expect("tiny-npu loads")
+}
+
+pub fn ub(dtype: DType, addr: u32, rows: u32, cols: u32) -> Buf {
+    let eb = dtype.bytes();
+    let pitch = (cols * eb).div_ceil(32) * 32 / eb;
+    Buf { space: Space::Ub, dtype, addr, rows, cols, pitch: pitch.max(1) }
+}
+
+pub fn in_space(space: Space, dtype: DType, addr: u32, rows: u32, cols: u32) -> Buf {
+    Buf { space, ..ub(dtype, addr, rows, cols) }
+}
+
+/// A contiguous view of `n` elements of argument `arg` at `base + reg`.
+pub fn view(arg: u16, offset: Option<Reg>, base: i64, dims: &[(u32, i64)]) -> GmView {
+    GmView { arg, offset, base, dims: dims.iter().map(|&(size, stride)| Dim { size, stride }).collect() }
+}
+
+pub fn spec(dtype: DType, shape: &[u64]) -> TensorSpec {
+    TensorSpec { dtype, shape: shape.to_vec() }
+}
+
+/// A module with one kernel over `inputs.len() + outputs.len()` arguments: inputs first,
+/// each output a temporary of its spec's size.
+pub fn module(code: Vec<Inst>, block_dim: u32, inputs: &[TensorSpec], outputs: &[TensorSpec]) -> Module {
+    let n_in = inputs.len() as u32;
+    let mut args: Vec<BufferRef> = (0..n_in).map(BufferRef::Input).collect();
+    args.extend((0..outputs.len() as u32).map(BufferRef::Temp));
+    Module {
+        target: "tiny-npu".into(),
+        kernels: vec![Kernel {
+            name: "k".into(),
+            core: Core::Mix,
+            block_dim,
+            ub_bytes: 16384,
+            num_args: args.len() as u16,
+            code,
+        }],
+        host: Host {
+            name: "main".into(),
+            inputs: inputs.to_vec(),
+            temps: outputs.iter().map(|s| s.checked_bytes().unwrap()).collect(),
+            launches: vec![Launch { kernel: 0, args }],
+            outputs: outputs
+                .iter()
+                .enumerate()
+                .map(|(i, s)| (s.clone(), BufferRef::Temp(i as u32)))
+                .collect(),
+        },
+        constants: vec![],
+    }
+}
+
+pub fn f32_bytes(v: &[f32]) -> Vec<u8> {
+    v.iter().flat_map(|x| x.to_le_bytes()).collect()
+}
+
+pub fn f32s(b: &[u8]) -> Vec<f32> {
+    b.chunks_exact(4).map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]])).collect()
+}
+
+pub fn tensor(spec: TensorSpec, bytes: Vec<u8>) -> HostTensor {
+    HostTensor { spec, bytes }
+}
+
+pub fn run(m: &Module, inputs: &[HostTensor]) -> Result<Outputs, VmError> {
+    Vm::new(&tiny()).run(m, inputs)
+}
+
+/// Deterministic pseudo-random f32 values in `[lo, hi)`.
+pub fn randoms(n: usize, seed: u64, lo: f32, hi: f32) -> Vec<f32> {
+    let mut s = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+    (0..n)
+        .map(|_| {
+            s = s.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            lo + (hi - lo) * ((s >> 40) as f32 / (1u64 << 24) as f32)
+        })
+        .collect()
+}
