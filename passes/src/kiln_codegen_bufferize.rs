@@ -11,6 +11,7 @@
 //!   becomes a `memref.alloc` per result (GM) and `npuvec.launch @kernel(inputs, outputs)`;
 //!   `hl.constant` becomes `npuvec.constant`; views (`hl.reshape`, `hl.expand_dims`,
 //!   `hl.squeeze`) become `npuvec.reshape` of the buffer; the return returns buffers.
+//!
 //! Values inside kernels stay tensors: `kiln-codegen-lower` gives them UB buffers tile by tile.
 //!
 //! Runs on: `builtin.module`. Assumes: `kiln-codegen-outline` ran. Guarantees: no tensor in a
@@ -28,8 +29,8 @@ use kiln_dialects::func::{CALL_OP, FUNC_OP, RETURN_OP};
 use kiln_dialects::hl::{CONSTANT, EXPAND_DIMS, RESHAPE, SQUEEZE};
 
 use crate::codegen::build::{i32_array, memref_type, op_def};
-use kiln_dialects::memref::ALLOC_OP;
 use crate::kiln_codegen_tile::{kernel_kind, kernels};
+use kiln_dialects::memref::ALLOC_OP;
 
 kiln_compiler::declare_pass! {
     struct Bufferize;
@@ -108,7 +109,12 @@ fn signature<'c>(ir: &Ir<'c>, op: OpId) -> Option<(&'c [Type<'c>], &'c [Type<'c>
     }
 }
 
-fn set_signature<'c>(ctx: &Context<'c>, data: &mut kiln_compiler::ir::OpData<'c>, inputs: &[Type<'c>], results: &[Type<'c>]) {
+fn set_signature<'c>(
+    ctx: &Context<'c>,
+    data: &mut kiln_compiler::ir::OpData<'c>,
+    inputs: &[Type<'c>],
+    results: &[Type<'c>],
+) {
     let name = ctx.intern_str("function_type");
     let ty = ctx.type_attr(ctx.function_type(inputs, results));
     let mut entries: Vec<NamedAttr<'c>> = data.properties.and_then(|p| p.as_dict()).unwrap_or(&[]).to_vec();
@@ -126,10 +132,13 @@ fn results_to_outputs<'c>(ctx: &Context<'c>, ir: &mut Ir<'c>, kernel: OpId) {
         return;
     }
     let Some(body) = ir.regions(kernel).first().and_then(|&r| ir.entry_block(r)) else { return };
-    let outs: Vec<Type<'c>> = results.iter().map(|&t| match *t.kind() {
-        TypeKind::RankedTensor { shape, elem, .. } => memref_type(ctx, shape, elem, "gm"),
-        _ => t,
-    }).collect();
+    let outs: Vec<Type<'c>> = results
+        .iter()
+        .map(|&t| match *t.kind() {
+            TypeKind::RankedTensor { shape, elem, .. } => memref_type(ctx, shape, elem, "gm"),
+            _ => t,
+        })
+        .collect();
     let mut all = inputs.to_vec();
     all.extend(&outs);
     set_signature(ctx, ir.op_mut(kernel), &all, &[]);
@@ -138,8 +147,11 @@ fn results_to_outputs<'c>(ctx: &Context<'c>, ir: &mut Ir<'c>, kernel: OpId) {
     let term = ir.last_op(body).expect("kernels end in a return");
     let values = ir.operands(term).to_vec();
     for (&v, &out) in values.iter().zip(&out_args) {
-        let mut state =
-            OperationState::new(MATERIALIZE_IN_DESTINATION_OP.name, Some(&MATERIALIZE_IN_DESTINATION_OP), ir.op(term).loc);
+        let mut state = OperationState::new(
+            MATERIALIZE_IN_DESTINATION_OP.name,
+            Some(&MATERIALIZE_IN_DESTINATION_OP),
+            ir.op(term).loc,
+        );
         state.operands = vec![v, out];
         let op = ir.create_op(state);
         ir.insert_op_before(term, op);
@@ -155,7 +167,12 @@ impl ConversionPattern for Signature {
         Some(&FUNC_OP)
     }
 
-    fn match_and_rewrite<'c>(&self, rw: &mut ConversionRewriter<'_, '_, 'c>, op: OpId, _: &[ValueId]) -> bool {
+    fn match_and_rewrite<'c>(
+        &self,
+        rw: &mut ConversionRewriter<'_, '_, 'c>,
+        op: OpId,
+        _: &[ValueId],
+    ) -> bool {
         let Some((inputs, results)) = signature(rw.ir(), op) else { return false };
         let convert = |ts: &[Type<'c>]| ts.iter().map(|&t| rw.convert_type(t)).collect::<Option<Vec<_>>>();
         let (Some(inputs), Some(results)) = (convert(inputs), convert(results)) else { return false };
@@ -177,7 +194,12 @@ impl ConversionPattern for Return {
         Some(&RETURN_OP)
     }
 
-    fn match_and_rewrite<'c>(&self, rw: &mut ConversionRewriter<'_, '_, 'c>, op: OpId, operands: &[ValueId]) -> bool {
+    fn match_and_rewrite<'c>(
+        &self,
+        rw: &mut ConversionRewriter<'_, '_, 'c>,
+        op: OpId,
+        operands: &[ValueId],
+    ) -> bool {
         rw.set_operands(op, operands);
         true
     }
@@ -191,11 +213,18 @@ impl ConversionPattern for Call {
         Some(&CALL_OP)
     }
 
-    fn match_and_rewrite<'c>(&self, rw: &mut ConversionRewriter<'_, '_, 'c>, op: OpId, operands: &[ValueId]) -> bool {
+    fn match_and_rewrite<'c>(
+        &self,
+        rw: &mut ConversionRewriter<'_, '_, 'c>,
+        op: OpId,
+        operands: &[ValueId],
+    ) -> bool {
         let loc = rw.ir().op(op).loc;
         let callee = rw.ir().attr(op, "callee");
         let results: Vec<Type<'c>> = rw.ir().results(op).iter().map(|&v| rw.ir().value_type(v)).collect();
-        let Some(outs) = results.iter().map(|&t| rw.convert_type(t)).collect::<Option<Vec<_>>>() else { return false };
+        let Some(outs) = results.iter().map(|&t| rw.convert_type(t)).collect::<Option<Vec<_>>>() else {
+            return false;
+        };
         let mut buffers = Vec::new();
         for ty in outs {
             let state = gm_alloc(rw.ctx, ty, loc);
@@ -228,7 +257,12 @@ impl ConversionPattern for HostOp {
         Some(self.root)
     }
 
-    fn match_and_rewrite<'c>(&self, rw: &mut ConversionRewriter<'_, '_, 'c>, op: OpId, operands: &[ValueId]) -> bool {
+    fn match_and_rewrite<'c>(
+        &self,
+        rw: &mut ConversionRewriter<'_, '_, 'c>,
+        op: OpId,
+        operands: &[ValueId],
+    ) -> bool {
         if in_kernel(rw.ir(), op) {
             return false;
         }
@@ -251,7 +285,11 @@ impl ConversionPattern for HostOp {
 }
 
 /// `memref.alloc() : <ty>` (no dynamic sizes or symbols).
-pub fn gm_alloc<'c>(ctx: &Context<'c>, ty: Type<'c>, loc: kiln_compiler::Attribute<'c>) -> OperationState<'c> {
+pub fn gm_alloc<'c>(
+    ctx: &Context<'c>,
+    ty: Type<'c>,
+    loc: kiln_compiler::Attribute<'c>,
+) -> OperationState<'c> {
     let mut alloc = OperationState::new(ALLOC_OP.name, Some(&ALLOC_OP), loc);
     alloc.result_types = vec![ty];
     let segments = NamedAttr { name: ctx.intern_str("operandSegmentSizes"), value: i32_array(ctx, &[0, 0]) };

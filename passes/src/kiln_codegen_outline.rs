@@ -9,6 +9,7 @@
 //! - each compute op outside regions (an elementwise op, a reduction, a matmul, a
 //!   transpose, slice, concat or broadcast) becomes a kernel of its own;
 //! - constants and views (`hl.reshape`, `hl.expand_dims`, `hl.squeeze`) stay in the host.
+//!
 //! A splat `hl.constant` that a kernel takes as an input is copied into the kernel (it becomes
 //! an immediate there). Kernels carry `npuvec.core = #npuvec.core<aiv>` (vector) or `<aic>`
 //! (cube work) and `npuvec.kind = "vector" | "matmul" | "layout"` (which lowering applies).
@@ -20,7 +21,9 @@
 
 use kiln_compiler::ir::WalkOrder;
 use kiln_compiler::symbol_table::{is_symbol_table, symbol_name, symbols};
-use kiln_compiler::{BlockId, Context, Diagnostic, Ir, NamedAttr, OpId, OperationState, Severity, Type, ValueId};
+use kiln_compiler::{
+    BlockId, Context, Diagnostic, Ir, NamedAttr, OpId, OperationState, Severity, Type, ValueId,
+};
 use kiln_dialects::func::{CALL_OP, FUNC_OP, RETURN_OP};
 use kiln_dialects::fused::{region_inputs_outputs, REGION_OP};
 use kiln_dialects::hl::canonicalize::splat_value;
@@ -81,7 +84,9 @@ impl KernelKind {
 
     /// The kind named `s`.
     pub fn from_name(s: &[u8]) -> Option<KernelKind> {
-        [KernelKind::Vector, KernelKind::Matmul, KernelKind::Layout].into_iter().find(|k| k.name().as_bytes() == s)
+        [KernelKind::Vector, KernelKind::Matmul, KernelKind::Layout]
+            .into_iter()
+            .find(|k| k.name().as_bytes() == s)
     }
 }
 
@@ -103,7 +108,8 @@ fn lone_kind(ir: &Ir<'_>, op: OpId) -> Option<KernelKind> {
 /// Outlines the kernels of one host function; returns how many.
 fn outline_host<'c>(ctx: &Context<'c>, ir: &mut Ir<'c>, diags: &mut Vec<Diagnostic<'c>>, host: OpId) -> u64 {
     let table = ir.parent_op(host).expect("hosts sit in a symbol table");
-    let mut taken: std::collections::HashSet<Vec<u8>> = symbols(ir, table).keys().map(|k| k.to_vec()).collect();
+    let mut taken: std::collections::HashSet<Vec<u8>> =
+        symbols(ir, table).keys().map(|k| k.to_vec()).collect();
     let base = symbol_name(ir, host).unwrap_or_default().to_vec();
     let Some(body) = ir.regions(host).first().and_then(|&r| ir.entry_block(r)) else { return 0 };
     // The groups, in program order: a region's body when it is one vector kernel, else lone ops.
@@ -116,7 +122,10 @@ fn outline_host<'c>(ctx: &Context<'c>, ir: &mut Ir<'c>, diags: &mut Vec<Diagnost
             let whole = if kind.contains("vector") {
                 VectorModel::analyze(ir, inner, &args).map(|_| ())
             } else {
-                Err(format!("a {} region is lowered op by op", kind.trim_start_matches("#fused.kind<").trim_end_matches('>')))
+                Err(format!(
+                    "a {} region is lowered op by op",
+                    kind.trim_start_matches("#fused.kind<").trim_end_matches('>')
+                ))
             };
             let ops = unwrap_region(ir, op);
             match whole {
@@ -126,14 +135,20 @@ fn outline_host<'c>(ctx: &Context<'c>, ir: &mut Ir<'c>, diags: &mut Vec<Diagnost
                     let (cube, rest): (Vec<OpId>, Vec<OpId>) =
                         ops.iter().partition(|&&o| lone_kind(ir, o) == Some(KernelKind::Matmul));
                     let (inputs, outputs) = region_inputs_outputs(ir, &rest);
-                    let contiguous = cube.iter().all(|c| ops.iter().position(|o| o == c) < ops.iter().position(|o| Some(o) == rest.first()));
+                    let contiguous = cube.iter().all(|c| {
+                        ops.iter().position(|o| o == c) < ops.iter().position(|o| Some(o) == rest.first())
+                    });
                     let vector = !cube.is_empty()
                         && contiguous
                         && rest.iter().all(|&o| ir.op(o).name != "hl.constant")
                         && VectorModel::analyze_ops(ir, rest.clone(), &inputs, outputs).is_ok();
                     if !why.starts_with("a cube") && !why.starts_with("a mix") {
                         let loc = ir.op(*ops.last().expect("regions hold ops")).loc;
-                        diags.push(Diagnostic::new(Severity::Remark, loc, format!("split into one kernel per op: {why}")));
+                        diags.push(Diagnostic::new(
+                            Severity::Remark,
+                            loc,
+                            format!("split into one kernel per op: {why}"),
+                        ));
                     }
                     if vector {
                         groups.extend(cube.into_iter().map(|o| (vec![o], KernelKind::Matmul)));
@@ -183,7 +198,8 @@ fn outline<'c>(ctx: &Context<'c>, ir: &mut Ir<'c>, host: OpId, ops: &[OpId], kin
     let is_splat = |ir: &Ir<'_>, v: ValueId| {
         ir.defining_op(v).is_some_and(|d| ir.op(d).name == "hl.constant") && splat_value(ir, v).is_some()
     };
-    let (splats, inputs): (Vec<ValueId>, Vec<ValueId>) = all_inputs.into_iter().partition(|&v| is_splat(ir, v));
+    let (splats, inputs): (Vec<ValueId>, Vec<ValueId>) =
+        all_inputs.into_iter().partition(|&v| is_splat(ir, v));
     let last = *ops.last().expect("groups are not empty");
     let loc = ir.op(last).loc;
     let in_types: Vec<Type<'c>> = inputs.iter().map(|&v| ir.value_type(v)).collect();
@@ -230,7 +246,8 @@ fn outline<'c>(ctx: &Context<'c>, ir: &mut Ir<'c>, host: OpId, ops: &[OpId], kin
         ir.append_op(block, op);
     }
     // Inputs -> block arguments; splat constants are copied in (they become immediates).
-    let mut replacements: Vec<(ValueId, ValueId)> = inputs.iter().copied().zip(args.iter().copied()).collect();
+    let mut replacements: Vec<(ValueId, ValueId)> =
+        inputs.iter().copied().zip(args.iter().copied()).collect();
     for &splat in &splats {
         let def = ir.defining_op(splat).expect("splats are constants");
         let copy = clone_op(ir, def);

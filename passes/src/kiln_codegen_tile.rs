@@ -51,7 +51,9 @@ kiln_compiler::declare_pass! {
 
 /// The kernel functions under `root`, with their kinds.
 pub fn kernels(ir: &Ir<'_>, root: OpId) -> Vec<OpId> {
-    ir.walk(root, WalkOrder::PreOrder).filter(|&op| ir.op(op).name == "func.func" && kernel_kind(ir, op).is_some()).collect()
+    ir.walk(root, WalkOrder::PreOrder)
+        .filter(|&op| ir.op(op).name == "func.func" && kernel_kind(ir, op).is_some())
+        .collect()
 }
 
 /// The kind of kernel function `op` (`None` when it is not one).
@@ -61,8 +63,15 @@ pub fn kernel_kind(ir: &Ir<'_>, op: OpId) -> Option<KernelKind> {
 }
 
 /// Chooses and attaches the tile of one kernel, within the usable UB divided by `shrink`.
-pub fn tile_kernel<'c>(ctx: &Context<'c>, ir: &mut Ir<'c>, kernel: OpId, target: &Target, shrink: u64) -> Result<(), String> {
-    let body = ir.regions(kernel).first().and_then(|&r| ir.entry_block(r)).ok_or("a kernel without a body")?;
+pub fn tile_kernel<'c>(
+    ctx: &Context<'c>,
+    ir: &mut Ir<'c>,
+    kernel: OpId,
+    target: &Target,
+    shrink: u64,
+) -> Result<(), String> {
+    let body =
+        ir.regions(kernel).first().and_then(|&r| ir.entry_block(r)).ok_or("a kernel without a body")?;
     let attr = match kernel_kind(ir, kernel) {
         Some(KernelKind::Vector | KernelKind::Layout) => {
             let args = ir.block_args(body).to_vec();

@@ -12,9 +12,12 @@ pub mod fusion;
 pub mod hl_canonicalize;
 pub mod hl_decompose;
 pub mod hl_infer_shapes;
+pub mod kiln_codegen;
 pub mod kiln_codegen_bufferize;
+pub mod kiln_codegen_insert_sync;
 pub mod kiln_codegen_lower;
 pub mod kiln_codegen_outline;
+pub mod kiln_codegen_plan_ub;
 pub mod kiln_codegen_tile;
 pub mod kiln_fuse;
 pub mod symbol_dce;
@@ -32,9 +35,12 @@ pub const ALL_PASSES: &[&PassInfo] = &[
     &hl_canonicalize::INFO,
     &hl_decompose::INFO,
     &hl_infer_shapes::INFO,
+    &kiln_codegen::INFO,
     &kiln_codegen_bufferize::INFO,
+    &kiln_codegen_insert_sync::INFO,
     &kiln_codegen_lower::INFO,
     &kiln_codegen_outline::INFO,
+    &kiln_codegen_plan_ub::INFO,
     &kiln_codegen_tile::INFO,
     &kiln_fuse::INFO,
     &symbol_dce::INFO,

@@ -82,7 +82,13 @@ impl<'a, 'c> Builder<'a, 'c> {
     }
 
     /// Like [`Builder::op`] with one result, which it returns.
-    pub fn value(&mut self, name: &'static str, operands: &[ValueId], attrs: &[(&str, Attribute<'c>)], ty: Type<'c>) -> ValueId {
+    pub fn value(
+        &mut self,
+        name: &'static str,
+        operands: &[ValueId],
+        attrs: &[(&str, Attribute<'c>)],
+        ty: Type<'c>,
+    ) -> ValueId {
         let op = self.op(name, operands, attrs, &[ty], 0);
         self.ir.results(op)[0]
     }

@@ -19,16 +19,23 @@ use super::tiling::{cdiv, MatmulShape, MatmulTiling};
 
 /// Lowers the matmul kernel `kernel` in place.
 pub fn lower_matmul_kernel<'c>(ctx: &Context<'c>, ir: &mut Ir<'c>, kernel: OpId) -> Result<(), String> {
-    let body = ir.regions(kernel).first().and_then(|&r| ir.entry_block(r)).ok_or("a kernel without a body")?;
-    let tiling =
-        ir.attr(kernel, "npuvec.tile").and_then(MatmulTiling::from_attr).ok_or("the kernel has no npuvec.tile (run kiln-codegen-tile)")?;
+    let body =
+        ir.regions(kernel).first().and_then(|&r| ir.entry_block(r)).ok_or("a kernel without a body")?;
+    let tiling = ir
+        .attr(kernel, "npuvec.tile")
+        .and_then(MatmulTiling::from_attr)
+        .ok_or("the kernel has no npuvec.tile (run kiln-codegen-tile)")?;
     let old: Vec<OpId> = ir.block_ops(body).collect();
-    let mm = *old.iter().find(|&&o| ir.op(o).name.starts_with("hl.")).ok_or("a matmul kernel without a matmul")?;
+    let mm =
+        *old.iter().find(|&&o| ir.op(o).name.starts_with("hl.")).ok_or("a matmul kernel without a matmul")?;
     if old.iter().filter(|&&o| ir.op(o).name.starts_with("hl.")).count() != 1 {
         return Err("a matmul kernel holds one matmul".into());
     }
     let gm_of = |v: ValueId| -> Result<ValueId, String> {
-        let def = ir.defining_op(v).filter(|&d| ir.op(d).name == "bufferization.to_tensor").ok_or("a matmul operand that is not a kernel input")?;
+        let def = ir
+            .defining_op(v)
+            .filter(|&d| ir.op(d).name == "bufferization.to_tensor")
+            .ok_or("a matmul operand that is not a kernel input")?;
         Ok(ir.operands(def)[0])
     };
     let (a_gm, b_gm) = (gm_of(ir.operands(mm)[0])?, gm_of(ir.operands(mm)[1])?);
@@ -146,7 +153,13 @@ impl Grid {
     }
 
     /// Emits the tile, branching on the m and n tails (`vm` / `vn` fixed once chosen).
-    fn emit_variants(&self, b: &mut Builder<'_, '_>, o: &Operands, vm: Option<i64>, vn: Option<i64>) -> Result<(), String> {
+    fn emit_variants(
+        &self,
+        b: &mut Builder<'_, '_>,
+        o: &Operands,
+        vm: Option<i64>,
+        vn: Option<i64>,
+    ) -> Result<(), String> {
         let (mv, nv) = (self.m_variants(), self.n_variants());
         let (axis, variants, index, blocks) = match (vm, vn) {
             (None, _) => (0, &mv, o.idx.1, cdiv(self.s.m, self.tm)),
@@ -197,7 +210,8 @@ impl Grid {
             let kk = b.index(full);
             self.chunk(b, o, kk, tail, vm, vn, true, (bi, mi, ni));
         }
-        let out = o.outs.iter().find(|(shape, _)| *shape == (vm, vn)).map(|(_, v)| *v).ok_or("no output buffer")?;
+        let out =
+            o.outs.iter().find(|(shape, _)| *shape == (vm, vn)).map(|(_, v)| *v).ok_or("no output buffer")?;
         b.op("npuvec.fixpipe", &[o.bufs.c0, out], &[], &[], 0);
         let off = self.offset(b, &[(bi, s.m * s.n), (Some(mi), self.tm * s.n), (Some(ni), self.tn)]);
         let (sz, st) = (i64_array(b.ctx, &[vm, vn]), i64_array(b.ctx, &[s.n, 1]));
@@ -233,13 +247,22 @@ impl Grid {
         let a_off = self.offset(b, &a_terms);
         let b_off = self.offset(b, &b_terms);
         let pad = b.ctx.unit_attr();
-        for (gm, off, dst, sizes, strides) in [(o.a, a_off, o.bufs.a1, [vm, vk], a_strides), (o.b, b_off, o.bufs.b1, [vk, vn], b_strides)] {
+        for (gm, off, dst, sizes, strides) in
+            [(o.a, a_off, o.bufs.a1, [vm, vk], a_strides), (o.b, b_off, o.bufs.b1, [vk, vn], b_strides)]
+        {
             let (sz, st) = (i64_array(b.ctx, &sizes), i64_array(b.ctx, &strides));
-            b.op("npuvec.load", &[gm, off, dst], &[("sizes", sz), ("strides", st), ("zero_pad", pad)], &[], 0);
+            b.op(
+                "npuvec.load",
+                &[gm, off, dst],
+                &[("sizes", sz), ("strides", st), ("zero_pad", pad)],
+                &[],
+                0,
+            );
         }
         b.op("npuvec.move", &[o.bufs.a1, o.bufs.a0], &[], &[], 0);
         b.op("npuvec.move", &[o.bufs.b1, o.bufs.b0], &[], &[], 0);
-        let attrs: Vec<(&str, kiln_compiler::Attribute<'_>)> = if accumulate { vec![("accumulate", pad)] } else { vec![] };
+        let attrs: Vec<(&str, kiln_compiler::Attribute<'_>)> =
+            if accumulate { vec![("accumulate", pad)] } else { vec![] };
         b.op("npuvec.mmad", &[o.bufs.a0, o.bufs.b0, o.bufs.c0], &attrs, &[], 0);
     }
 

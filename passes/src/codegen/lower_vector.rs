@@ -26,10 +26,15 @@ type Strides = Vec<i64>;
 
 /// Lowers the vector kernel `kernel` in place.
 pub fn lower_vector_kernel<'c>(ctx: &Context<'c>, ir: &mut Ir<'c>, kernel: OpId) -> Result<(), String> {
-    let body = ir.regions(kernel).first().and_then(|&r| ir.entry_block(r)).ok_or("a kernel without a body")?;
-    let tiling = ir.attr(kernel, "npuvec.tile").and_then(Tiling::from_attr).ok_or("the kernel has no npuvec.tile (run kiln-codegen-tile)")?;
+    let body =
+        ir.regions(kernel).first().and_then(|&r| ir.entry_block(r)).ok_or("a kernel without a body")?;
+    let tiling = ir
+        .attr(kernel, "npuvec.tile")
+        .and_then(Tiling::from_attr)
+        .ok_or("the kernel has no npuvec.tile (run kiln-codegen-tile)")?;
     let old: Vec<OpId> = ir.block_ops(body).collect();
-    let (mut inputs, mut gm_of, mut hl_ops, mut outputs, mut out_gm) = (vec![], FxHashMap::default(), vec![], vec![], vec![]);
+    let (mut inputs, mut gm_of, mut hl_ops, mut outputs, mut out_gm) =
+        (vec![], FxHashMap::default(), vec![], vec![], vec![]);
     for &op in &old {
         match ir.op(op).name {
             "bufferization.to_tensor" => {
@@ -70,7 +75,11 @@ pub fn lower_vector_kernel<'c>(ctx: &Context<'c>, ir: &mut Ir<'c>, kernel: OpId)
     };
     let body_bufs: Vec<ValueId> = bufs.specs.iter().map(|s| alloc(&mut b, s, geo.rows)).collect();
     let tail_bufs: Vec<ValueId> = if geo.tail_rows > 0 {
-        bufs.specs.iter().zip(&body_bufs).map(|(s, &bb)| if s.rows { alloc(&mut b, s, geo.tail_rows) } else { bb }).collect()
+        bufs.specs
+            .iter()
+            .zip(&body_bufs)
+            .map(|(s, &bb)| if s.rows { alloc(&mut b, s, geo.tail_rows) } else { bb })
+            .collect()
     } else {
         body_bufs.clone()
     };
@@ -120,21 +129,25 @@ pub fn lower_vector_kernel<'c>(ctx: &Context<'c>, ir: &mut Ir<'c>, kernel: OpId)
     let (j, outer) = geo.indices(&mut lbuild, t);
     // GM offsets of each row value, by stride vector.
     let mut offsets: FxHashMap<Strides, ValueId> = FxHashMap::default();
-    let mut row_values: Vec<ValueId> = inputs.iter().filter(|v| bufs.of.get(v).is_some_and(|&k| bufs.specs[k].rows)).copied().collect();
+    let mut row_values: Vec<ValueId> =
+        inputs.iter().filter(|v| bufs.of.get(v).is_some_and(|&k| bufs.specs[k].rows)).copied().collect();
     row_values.extend(outputs.iter().copied());
     for &v in &row_values {
         let s = strides_of(lbuild.ir, v);
-        if !offsets.contains_key(&s) {
-            let off = geo.offset(&mut lbuild, &s, j, &outer);
-            offsets.insert(s, off);
+        if let std::collections::hash_map::Entry::Vacant(e) = offsets.entry(s) {
+            let off = geo.offset(&mut lbuild, e.key(), j, &outer);
+            e.insert(off);
         }
     }
-    let tile = Tile { model: &model, geo: &geo, inputs: &inputs, outputs: &outputs, gm_of: &gm_of, out_gm: &out_gm };
+    let tile =
+        Tile { model: &model, geo: &geo, inputs: &inputs, outputs: &outputs, gm_of: &gm_of, out_gm: &out_gm };
     if geo.tail_rows > 0 {
         let last = lbuild.index(geo.key_blocks - 1);
         let is_tail = lbuild.value("arith.cmpi", &[j, last], &[("predicate", cmpi_eq(ctx))], ctx.int_type(1));
         let if_op = lbuild.op("scf.if", &[is_tail], &[], &[], 2);
-        for (region, (rows, bset)) in [(geo.tail_rows, &tail_bufs), (geo.rows, &body_bufs)].into_iter().enumerate() {
+        for (region, (rows, bset)) in
+            [(geo.tail_rows, &tail_bufs), (geo.rows, &body_bufs)].into_iter().enumerate()
+        {
             let blk = lbuild.ir.create_block();
             lbuild.ir.append_block(lbuild.ir.regions(if_op)[region], blk);
             let mut bb = lbuild.at_end(blk);
@@ -165,7 +178,9 @@ fn check_elem(t: Type<'_>) -> Result<(), String> {
     match *t.kind() {
         TypeKind::Float(FloatKind::F32 | FloatKind::F16 | FloatKind::BF16) => Ok(()),
         TypeKind::Integer { width: 1 | 8 | 32, .. } => Ok(()),
-        _ => Err(format!("element type {t} is not supported by the vector unit (f32, f16, bf16, i32, i8, i1)")),
+        _ => {
+            Err(format!("element type {t} is not supported by the vector unit (f32, f16, bf16, i32, i8, i1)"))
+        }
     }
 }
 
@@ -252,14 +267,25 @@ impl Geometry {
 
     /// The view (sizes, strides) of a value with `strides` for a tile of `rows` rows (`with_rows`:
     /// the value's buffer has rows; `with_cols`: it has cols), adjacent dims merged.
-    fn view(&self, model: &VectorModel, strides: &[i64], with_rows: bool, with_cols: bool, rows: i64) -> (Vec<i64>, Vec<i64>) {
+    fn view(
+        &self,
+        model: &VectorModel,
+        strides: &[i64],
+        with_rows: bool,
+        with_cols: bool,
+        rows: i64,
+    ) -> (Vec<i64>, Vec<i64>) {
         let mut dims: Vec<(i64, i64)> = Vec::new();
         if with_rows {
             for &a in &model.kept {
                 let size = if a < self.key {
                     1
                 } else if a == self.key {
-                    if rows == self.rows { self.block } else { self.tail_block }
+                    if rows == self.rows {
+                        self.block
+                    } else {
+                        self.tail_block
+                    }
                 } else {
                     model.domain[a]
                 };
@@ -342,7 +368,12 @@ impl Tile<'_> {
                     None => set[bufs.of[&x]],
                 });
             }
-            let t = TileOp { op, srcs: &srcs, dst: set[bufs.of[&result]], temp: bufs.temp.get(&op).map(|&k| set[k]) };
+            let t = TileOp {
+                op,
+                srcs: &srcs,
+                dst: set[bufs.of[&result]],
+                temp: bufs.temp.get(&op).map(|&k| set[k]),
+            };
             lower_op(b, &t).map_err(|e| format!("{e} (at {})", b.ir.op(op).loc))?;
         }
         for (&v, &gm) in self.outputs.iter().zip(self.out_gm) {

@@ -91,17 +91,27 @@ pub fn dense_strides(shape: &[i64]) -> Vec<i64> {
 }
 
 /// The view `op` (a layout op) makes of a value whose view is `x` (strides, base), or `None`.
-fn view_of(ir: &Ir<'_>, op: OpId, x: (&[i64], i64), x_shape: &[i64], shape: &[i64]) -> Option<(Vec<i64>, i64)> {
+fn view_of(
+    ir: &Ir<'_>,
+    op: OpId,
+    x: (&[i64], i64),
+    x_shape: &[i64],
+    shape: &[i64],
+) -> Option<(Vec<i64>, i64)> {
     let (xs, base) = x;
     match ir.op(op).name {
         "hl.transpose" => {
             let perm = int_list(ir.attr(op, "perm")).ok()?;
-            let strides = perm.iter().map(|&p| xs.get(usize::try_from(p).ok()?).copied()).collect::<Option<Vec<_>>>()?;
+            let strides = perm
+                .iter()
+                .map(|&p| xs.get(usize::try_from(p).ok()?).copied())
+                .collect::<Option<Vec<_>>>()?;
             Some((strides, base))
         }
         "hl.slice" => {
             let starts = int_list(ir.attr(op, "starts")).ok()?;
-            let steps = int_list(ir.attr(op, "strides")).ok().filter(|s| !s.is_empty()).unwrap_or(vec![1; xs.len()]);
+            let steps =
+                int_list(ir.attr(op, "strides")).ok().filter(|s| !s.is_empty()).unwrap_or(vec![1; xs.len()]);
             let offset: i64 = starts.iter().zip(xs).map(|(s, x)| s * x).sum();
             Some((xs.iter().zip(&steps).map(|(x, s)| x * s).collect(), base + offset))
         }
@@ -179,8 +189,12 @@ impl VectorModel {
             let name = ir.op(op).name;
             let result = *ir.results(op).first().ok_or_else(|| format!("'{name}' has no result"))?;
             let shape = dims(ir, result)?;
-            let get = |v: ValueId| info.get(&v).cloned().ok_or_else(|| format!("'{name}' uses a value from outside the kernel"));
-            if let Some(x) = ir.operands(op).first().copied().filter(|x| inputs.contains(x) || views.contains_key(x)) {
+            let get = |v: ValueId| {
+                info.get(&v).cloned().ok_or_else(|| format!("'{name}' uses a value from outside the kernel"))
+            };
+            if let Some(x) =
+                ir.operands(op).first().copied().filter(|x| inputs.contains(x) || views.contains_key(x))
+            {
                 let x_shape = dims(ir, x)?;
                 let (xs, base, source) = match views.get(&x) {
                     Some(v) => (v.strides.clone(), v.base, v.source),
@@ -189,13 +203,21 @@ impl VectorModel {
                 if let Some((strides, base)) = view_of(ir, op, (&xs, base), &x_shape, &shape) {
                     views.insert(result, View { source, strides, base });
                     inputs.push(result);
-                    info.insert(result, Info { map: aligned(&shape, n), rows: false, cols: false, splat: None });
+                    info.insert(
+                        result,
+                        Info { map: aligned(&shape, n), rows: false, cols: false, splat: None },
+                    );
                     continue;
                 }
             }
             let map = if name == "hl.constant" {
-                let Some(s) = splat_value(ir, result) else { return Err("a non-splat constant inside a kernel".into()) };
-                info.insert(result, Info { map: vec![None; shape.len()], rows: false, cols: false, splat: Some(s) });
+                let Some(s) = splat_value(ir, result) else {
+                    return Err("a non-splat constant inside a kernel".into());
+                };
+                info.insert(
+                    result,
+                    Info { map: vec![None; shape.len()], rows: false, cols: false, splat: Some(s) },
+                );
                 continue;
             } else if is_elementwise(ir, op) {
                 let mut map = aligned(&shape, n);
@@ -237,8 +259,10 @@ impl VectorModel {
                 } else {
                     x.map.iter().enumerate().filter(|(j, _)| !axes.contains(j)).map(|(_, &m)| m).collect()
                 }
-            } else if matches!(hl_op(ir, op).map(|h| h.category), Some(FusionCategory::Layout(Movement::View)))
-                || name == "hl.broadcast_to"
+            } else if matches!(
+                hl_op(ir, op).map(|h| h.category),
+                Some(FusionCategory::Layout(Movement::View))
+            ) || name == "hl.broadcast_to"
             {
                 let x = get(ir.operands(op)[0])?;
                 if x.splat.is_some() {
@@ -246,7 +270,8 @@ impl VectorModel {
                     continue;
                 }
                 let xs = dims(ir, ir.operands(op)[0])?;
-                let from: Vec<Option<usize>> = xs.iter().zip(&x.map).filter(|(&d, _)| d != 1).map(|(_, &m)| m).collect();
+                let from: Vec<Option<usize>> =
+                    xs.iter().zip(&x.map).filter(|(&d, _)| d != 1).map(|(_, &m)| m).collect();
                 let big: Vec<usize> = (0..shape.len()).filter(|&j| shape[j] != 1).collect();
                 if name == "hl.broadcast_to" {
                     let mut map = aligned(&shape, n);
@@ -257,7 +282,9 @@ impl VectorModel {
                         }
                     }
                     map
-                } else if from.len() == big.len() && big.iter().zip(xs.iter().filter(|&&d| d != 1)).all(|(&j, &d)| shape[j] == d) {
+                } else if from.len() == big.len()
+                    && big.iter().zip(xs.iter().filter(|&&d| d != 1)).all(|(&j, &d)| shape[j] == d)
+                {
                     let mut map = vec![None; shape.len()];
                     for (&j, m) in big.iter().zip(from) {
                         map[j] = m;
@@ -274,7 +301,8 @@ impl VectorModel {
 
         // The domain, over every value but the inputs only read through views.
         let read_whole = |v: ValueId| {
-            outputs.contains(&v) || ops.iter().any(|&o| !views.contains_key(&ir.results(o)[0]) && ir.operands(o).contains(&v))
+            outputs.contains(&v)
+                || ops.iter().any(|&o| !views.contains_key(&ir.results(o)[0]) && ir.operands(o).contains(&v))
         };
         let mut domain = vec![1i64; n];
         for (&v, i) in &info {
@@ -389,13 +417,16 @@ impl VectorModel {
             }
             let last = last_use.get(&result).copied().unwrap_or(pos);
             let name = ir.op(op).name;
-            let wide = name.starts_with("hl.reduce_") && elem(result).bit_width() != Some(32) && elem(result).is_float();
+            let wide = name.starts_with("hl.reduce_")
+                && elem(result).bit_width() != Some(32)
+                && elem(result).is_float();
             if wide || name == "hl.silu" {
                 let ty = if wide { ctx.float_type(FloatKind::F32) } else { elem(result) };
                 temp.insert(op, bufs.len());
                 bufs.push(BufSpec { rows: i.rows, cols: i.cols, elem: ty, first: pos, last: pos });
             }
-            let view = matches!(hl_op(ir, op).map(|h| h.category), Some(FusionCategory::Layout(Movement::View)));
+            let view =
+                matches!(hl_op(ir, op).map(|h| h.category), Some(FusionCategory::Layout(Movement::View)));
             let reusable = |x: &ValueId| {
                 of.get(x).is_some_and(|&b| {
                     let s = &bufs[b];

@@ -13,6 +13,7 @@ use kiln_targets::Target;
 
 use super::build::i64_attr;
 use super::model::{BufSpec, VectorModel};
+use super::placement::{place, Item};
 
 /// A vector kernel's tiling.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -43,20 +44,22 @@ pub fn buffer_bytes(target: &Target, spec: &BufSpec<'_>, rows: i64, cols: i64) -
     r * row_bytes(target, c, elem_bytes(spec))
 }
 
-/// The peak of live bytes of `specs` at `rows x cols` (buffers without rows that are live
-/// from the start are loaded once before the tile loop, so they are live throughout).
+/// The UB footprint of `specs` at `rows x cols`: the peak of their placement (see
+/// `placement.rs`, the same placement `kiln-codegen-plan-ub` makes). Buffers without rows that
+/// are live from the start are loaded once before the tile loop, so they live throughout.
 pub fn peak_bytes(target: &Target, specs: &[BufSpec<'_>], rows: i64, cols: i64) -> u64 {
-    let end = specs.iter().map(|s| if s.last == usize::MAX { s.first } else { s.last }).max().unwrap_or(0) + 1;
-    (0..=end)
-        .map(|p| {
-            specs
-                .iter()
-                .filter(|s| (s.first <= p && p <= s.last) || (s.first == 0 && !s.rows))
-                .map(|s| buffer_bytes(target, s, rows, cols))
-                .sum::<u64>()
+    let items: Vec<Item> = specs
+        .iter()
+        .map(|s| {
+            let whole = s.first == 0 && !s.rows;
+            Item {
+                first: s.first,
+                last: if whole { usize::MAX } else { s.last },
+                bytes: buffer_bytes(target, s, rows, cols),
+            }
         })
-        .max()
-        .unwrap_or(0)
+        .collect();
+    place(&items, target.memory.alignment_bytes).1
 }
 
 impl Tiling {
@@ -115,7 +118,12 @@ impl Tiling {
         }
         let tiles = outer * cdiv(key_len, block);
         let rows = block * inner;
-        Ok(Tiling { key, block, block_dim: tiles.clamp(1, cores), peak_bytes: peak_bytes(target, &specs, rows, cols) })
+        Ok(Tiling {
+            key,
+            block,
+            block_dim: tiles.clamp(1, cores),
+            peak_bytes: peak_bytes(target, &specs, rows, cols),
+        })
     }
 
     /// The `npuvec.tile` attribute: `{key = K, block = B, block_dim = N, peak_bytes = P}`.
@@ -194,7 +202,9 @@ impl MatmulShape {
             return Err(format!("'{name}' with broadcast batch dims has no cube lowering"));
         }
         let k = if transpose_a { a[r - 2] } else { a[r - 1] };
-        let bytes = |v| u64::from(ir.value_type(v).element_type().and_then(|e| e.bit_width()).unwrap_or(8).div_ceil(8));
+        let bytes = |v| {
+            u64::from(ir.value_type(v).element_type().and_then(|e| e.bit_width()).unwrap_or(8).div_ceil(8))
+        };
         if a[..r - 2] != c[..r - 2] || b[..r - 2] != c[..r - 2] {
             return Err(format!("'{name}' with broadcast batch dims has no cube lowering"));
         }
@@ -229,7 +239,12 @@ impl MatmulTiling {
     /// Chooses the tiles of the kernel body `body` on `target`: the largest fractal multiples
     /// (up to 128 x 128 x 256) whose L1, L0A, L0B, L0C and UB (the fixpipe output, within the
     /// usable UB divided by `shrink`) footprints fit.
-    pub fn choose(ir: &Ir<'_>, body: kiln_compiler::BlockId, target: &Target, shrink: u64) -> Result<MatmulTiling, String> {
+    pub fn choose(
+        ir: &Ir<'_>,
+        body: kiln_compiler::BlockId,
+        target: &Target,
+        shrink: u64,
+    ) -> Result<MatmulTiling, String> {
         let s = MatmulShape::of(ir, body)?;
         let f = i64::from(target.cube.fractal.max(1));
         let up = |x: i64| cdiv(x.max(1), f) * f;

@@ -89,18 +89,24 @@ pub fn lower_op(b: &mut Builder<'_, '_>, t: &TileOp<'_>) -> Result<(), String> {
         b.op("npuvec.sigmoid", &[srcs[0], temp], &[], &[], 0);
         b.op("npuvec.mul", &[srcs[0], temp, dst], &[], &[], 0);
     } else if name == "hl.cmp" {
-        let pred = b.ir.attr(t.op, "predicate").and_then(CmpPredicate::of).ok_or("hl.cmp without a predicate")?;
+        let pred =
+            b.ir.attr(t.op, "predicate").and_then(CmpPredicate::of).ok_or("hl.cmp without a predicate")?;
         let attr = npuvec_enum(b.ctx, "cmp", pred.keyword());
         b.op("npuvec.cmp", &[srcs[0], srcs[1], dst], &[("predicate", attr)], &[], 0);
     } else if name == "hl.select" {
         b.op("npuvec.select", &[srcs[0], srcs[1], srcs[2], dst], &[], &[], 0);
     } else if name == "hl.cast" {
-        let round = if elem_of(b.ir, srcs[0]).is_float() && !elem_of(b.ir, dst).is_float() { "trunc" } else { "rint" };
+        let round = if elem_of(b.ir, srcs[0]).is_float() && !elem_of(b.ir, dst).is_float() {
+            "trunc"
+        } else {
+            "rint"
+        };
         let attr = npuvec_enum(b.ctx, "round", round);
         b.op("npuvec.cast", &[srcs[0], dst], &[("round", attr)], &[], 0);
     } else if name == "hl.clamp" {
         let elem = elem_of(b.ir, dst);
-        let (lo, hi) = (b.ir.attr(t.op, "min").and_then(float_value), b.ir.attr(t.op, "max").and_then(float_value));
+        let (lo, hi) =
+            (b.ir.attr(t.op, "min").and_then(float_value), b.ir.attr(t.op, "max").and_then(float_value));
         let mut cur = srcs[0];
         for (bound, op) in [(lo, "npuvec.max"), (hi, "npuvec.min")] {
             if let Some(v) = bound {
