@@ -16,13 +16,16 @@ use rustc_hash::FxHashMap;
 use kiln_compiler::{Context, Ir, OpId, Type, ValueId};
 
 use super::build::{i64_array, memref_type, At, Builder};
-use super::model::{dense_strides, BufSpec, Buffers, VectorModel};
+use super::model::{dense_strides, Buffers, VectorModel};
 use super::tiling::{cdiv, Tiling};
 use super::vector_ops::{lower_op, TileOp};
 
+/// The buffer of each (model buffer, rows, cols) variant.
+type BufTable = FxHashMap<(usize, i64, i64), ValueId>;
+
 /// A view of a value onto its GM buffer: the element stride of each domain axis (0 where the
 /// value does not span it), then the element offset of its first element.
-type Strides = Vec<i64>;
+pub(super) type Strides = Vec<i64>;
 
 /// Lowers the vector kernel `kernel` in place.
 pub fn lower_vector_kernel<'c>(ctx: &Context<'c>, ir: &mut Ir<'c>, kernel: OpId) -> Result<(), String> {
@@ -57,7 +60,8 @@ pub fn lower_vector_kernel<'c>(ctx: &Context<'c>, ir: &mut Ir<'c>, kernel: OpId)
     for &op in &hl_ops {
         check_elem(ir.value_type(ir.results(op)[0]).element_type().ok_or("a non-tensor value")?)?;
     }
-    let bufs = model.buffers(ctx, ir);
+    let staged = tiling.col_block < model.cols();
+    let bufs = if staged { model.staged_buffers(ctx, ir) } else { model.buffers(ctx, ir) };
     if outputs.iter().any(|o| !bufs.of.contains_key(o)) {
         return Err("a kernel output that is a constant".into());
     }
@@ -66,22 +70,35 @@ pub fn lower_vector_kernel<'c>(ctx: &Context<'c>, ir: &mut Ir<'c>, kernel: OpId)
     let first = *old.first().ok_or("an empty kernel")?;
     let mut b = Builder::new(ctx, ir, At::Before(first), loc);
 
-    // Buffers: body tile, and tail tile when there is one (row-less buffers are shared).
+    // Buffers: one per (spec, rows, cols) variant of a tile: body and tail rows, whole rows or
+    // column chunks (a buffer without rows or cols has one variant).
+    let mut row_variants = vec![geo.rows];
+    if geo.tail_rows > 0 {
+        row_variants.push(geo.tail_rows);
+    }
     let cols = model.cols();
-    let alloc = |b: &mut Builder<'_, 'c>, s: &BufSpec<'c>, rows: i64| {
-        let shape = [if s.rows { rows } else { 1 }, if s.cols { cols } else { 1 }];
-        let ty = memref_type(b.ctx, &shape, s.elem, "ub");
-        b.value("npuvec.alloc", &[], &[], ty)
-    };
-    let body_bufs: Vec<ValueId> = bufs.specs.iter().map(|s| alloc(&mut b, s, geo.rows)).collect();
-    let tail_bufs: Vec<ValueId> = if geo.tail_rows > 0 {
+    let mut col_variants = vec![tiling.col_block];
+    if cols % tiling.col_block != 0 {
+        col_variants.push(cols % tiling.col_block);
+    }
+    let mut table: BufTable = FxHashMap::default();
+    for (k, spec) in bufs.specs.iter().enumerate() {
+        for &r in &row_variants {
+            for &c in &col_variants {
+                let key = (k, if spec.rows { r } else { 1 }, if spec.cols { c } else { 1 });
+                if let std::collections::hash_map::Entry::Vacant(e) = table.entry(key) {
+                    let ty = memref_type(b.ctx, &[key.1, key.2], spec.elem, "ub");
+                    e.insert(b.value("npuvec.alloc", &[], &[], ty));
+                }
+            }
+        }
+    }
+    let set_of = |rows: i64, c: i64| -> Vec<ValueId> {
         bufs.specs
             .iter()
-            .zip(&body_bufs)
-            .map(|(s, &bb)| if s.rows { alloc(&mut b, s, geo.tail_rows) } else { bb })
+            .enumerate()
+            .map(|(k, spec)| table[&(k, if spec.rows { rows } else { 1 }, if spec.cols { c } else { 1 })])
             .collect()
-    } else {
-        body_bufs.clone()
     };
     // Strides of every input and output on its GM buffer.
     let strides_of = |ir: &Ir<'_>, v: ValueId| -> Strides {
@@ -103,18 +120,19 @@ pub fn lower_vector_kernel<'c>(ctx: &Context<'c>, ir: &mut Ir<'c>, kernel: OpId)
         let gm = gm_of[&view.source];
         gm_of.insert(v, gm);
     }
-    // Inputs without rows: loaded once.
+    // Inputs without rows (nor cols, when the cols come in chunks): loaded once.
     let zero = b.index(0);
+    let hoisted = set_of(geo.rows, tiling.col_block);
     for &v in &inputs {
         let Some(&k) = bufs.of.get(&v) else { continue };
-        if !bufs.specs[k].rows {
+        if !bufs.specs[k].rows && !(staged && bufs.specs[k].cols) {
             let strides = strides_of(b.ir, v);
-            let (sizes, st) = geo.view(&model, &strides, false, bufs.specs[k].cols, 0);
+            let (sizes, st) = geo.view(&model, &strides, false, bufs.specs[k].cols, 0, None);
             let start = match strides.last() {
                 Some(&base) if base != 0 => b.index(base),
                 _ => zero,
             };
-            load(&mut b, gm_of[&v], start, body_bufs[k], &sizes, &st);
+            load(&mut b, gm_of[&v], start, hoisted[k], &sizes, &st);
         }
     }
     // The tile loop.
@@ -141,21 +159,27 @@ pub fn lower_vector_kernel<'c>(ctx: &Context<'c>, ir: &mut Ir<'c>, kernel: OpId)
     }
     let tile =
         Tile { model: &model, geo: &geo, inputs: &inputs, outputs: &outputs, gm_of: &gm_of, out_gm: &out_gm };
+    let emit = |bb: &mut Builder<'_, 'c>, rows: i64| -> Result<(), String> {
+        if staged {
+            let sets: Vec<(i64, Vec<ValueId>)> = col_variants.iter().map(|&c| (c, set_of(rows, c))).collect();
+            tile.emit_staged(bb, &bufs, &sets, rows, tiling.col_block, &offsets, &strides_of)
+        } else {
+            tile.emit(bb, &bufs, &set_of(rows, cols), rows, &offsets, &strides_of)
+        }
+    };
     if geo.tail_rows > 0 {
         let last = lbuild.index(geo.key_blocks - 1);
         let is_tail = lbuild.value("arith.cmpi", &[j, last], &[("predicate", cmpi_eq(ctx))], ctx.int_type(1));
         let if_op = lbuild.op("scf.if", &[is_tail], &[], &[], 2);
-        for (region, (rows, bset)) in
-            [(geo.tail_rows, &tail_bufs), (geo.rows, &body_bufs)].into_iter().enumerate()
-        {
+        for (region, rows) in [geo.tail_rows, geo.rows].into_iter().enumerate() {
             let blk = lbuild.ir.create_block();
             lbuild.ir.append_block(lbuild.ir.regions(if_op)[region], blk);
             let mut bb = lbuild.at_end(blk);
-            tile.emit(&mut bb, &bufs, bset, rows, &offsets, &strides_of)?;
+            emit(&mut bb, rows)?;
             bb.op("scf.yield", &[], &[], &[], 0);
         }
     } else {
-        tile.emit(&mut lbuild, &bufs, &body_bufs, geo.rows, &offsets, &strides_of)?;
+        emit(&mut lbuild, geo.rows)?;
     }
     lbuild.op("scf.yield", &[], &[], &[], 0);
     // The tensor body is gone.
@@ -185,13 +209,20 @@ fn check_elem(t: Type<'_>) -> Result<(), String> {
 }
 
 /// `npuvec.load %gm[%offset] -> %dst` with a view.
-fn load(b: &mut Builder<'_, '_>, gm: ValueId, offset: ValueId, dst: ValueId, sizes: &[i64], strides: &[i64]) {
+pub(super) fn load(
+    b: &mut Builder<'_, '_>,
+    gm: ValueId,
+    offset: ValueId,
+    dst: ValueId,
+    sizes: &[i64],
+    strides: &[i64],
+) {
     let (s, t) = (i64_array(b.ctx, sizes), i64_array(b.ctx, strides));
     b.op("npuvec.load", &[gm, offset, dst], &[("sizes", s), ("strides", t)], &[], 0);
 }
 
 /// The shape of the tile grid.
-struct Geometry {
+pub(super) struct Geometry {
     /// Kept axes outside the key axis, outermost first.
     outer: Vec<usize>,
     /// Their sizes.
@@ -267,13 +298,14 @@ impl Geometry {
 
     /// The view (sizes, strides) of a value with `strides` for a tile of `rows` rows (`with_rows`:
     /// the value's buffer has rows; `with_cols`: it has cols), adjacent dims merged.
-    fn view(
+    pub(super) fn view(
         &self,
         model: &VectorModel,
         strides: &[i64],
         with_rows: bool,
         with_cols: bool,
         rows: i64,
+        chunk: Option<i64>,
     ) -> (Vec<i64>, Vec<i64>) {
         let mut dims: Vec<(i64, i64)> = Vec::new();
         if with_rows {
@@ -296,8 +328,9 @@ impl Geometry {
         }
         if with_cols {
             for &a in &model.reduced {
-                if model.domain[a] > 1 {
-                    dims.push((model.domain[a], strides[a]));
+                let size = if model.domain[a] > 1 { chunk.unwrap_or(model.domain[a]) } else { 1 };
+                if size > 1 {
+                    dims.push((size, strides[a]));
                 }
             }
         }
@@ -319,13 +352,13 @@ impl Geometry {
 }
 
 /// What one tile's emission needs.
-struct Tile<'m> {
-    model: &'m VectorModel,
-    geo: &'m Geometry,
-    inputs: &'m [ValueId],
-    outputs: &'m [ValueId],
-    gm_of: &'m FxHashMap<ValueId, ValueId>,
-    out_gm: &'m [ValueId],
+pub(super) struct Tile<'m> {
+    pub(super) model: &'m VectorModel,
+    pub(super) geo: &'m Geometry,
+    pub(super) inputs: &'m [ValueId],
+    pub(super) outputs: &'m [ValueId],
+    pub(super) gm_of: &'m FxHashMap<ValueId, ValueId>,
+    pub(super) out_gm: &'m [ValueId],
 }
 
 impl Tile<'_> {
@@ -345,7 +378,7 @@ impl Tile<'_> {
             let spec = &bufs.specs[k];
             if spec.rows {
                 let strides = strides_of(b.ir, v);
-                let (sizes, st) = self.geo.view(self.model, &strides, true, spec.cols, rows);
+                let (sizes, st) = self.geo.view(self.model, &strides, true, spec.cols, rows, None);
                 load(b, self.gm_of[&v], offsets[&strides], set[k], &sizes, &st);
             }
         }
@@ -380,7 +413,7 @@ impl Tile<'_> {
             let k = bufs.of[&v];
             let spec = &bufs.specs[k];
             let strides = strides_of(b.ir, v);
-            let (sizes, st) = self.geo.view(self.model, &strides, spec.rows, spec.cols, rows);
+            let (sizes, st) = self.geo.view(self.model, &strides, spec.rows, spec.cols, rows, None);
             let offset = match offsets.get(&strides) {
                 Some(&o) if spec.rows => o,
                 _ => b.index(strides.last().copied().unwrap_or(0)),
@@ -394,7 +427,7 @@ impl Tile<'_> {
 
 /// Whether `op` is a view (`hl.reshape`, `hl.expand_dims`, `hl.squeeze`): its result shares
 /// its operand's buffer.
-fn is_view(ir: &Ir<'_>, op: OpId) -> bool {
+pub(super) fn is_view(ir: &Ir<'_>, op: OpId) -> bool {
     use kiln_dialects::hl::interfaces::{hl_op, FusionCategory, Movement};
     matches!(hl_op(ir, op).map(|h| h.category), Some(FusionCategory::Layout(Movement::View)))
 }

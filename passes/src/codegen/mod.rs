@@ -8,5 +8,6 @@ pub mod lower_vector;
 pub mod model;
 pub mod options;
 pub mod placement;
+pub mod staged;
 pub mod tiling;
 pub mod vector_ops;

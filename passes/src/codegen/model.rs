@@ -455,6 +455,50 @@ impl VectorModel {
     }
 }
 
+impl VectorModel {
+    /// The buffers of a staged tile (a row too long for the UB, reduced column chunk by
+    /// column chunk): one per value (views share their operand's), all live for the whole
+    /// tile, since each stage recomputes what it needs from them; plus the temporaries.
+    pub fn staged_buffers<'c>(&self, ctx: &Context<'c>, ir: &Ir<'c>) -> Buffers<'c> {
+        let mut b = self.buffers(ctx, ir);
+        let elem = |v: ValueId| ir.value_type(v).element_type().expect("tensor values");
+        let mut specs: Vec<BufSpec<'c>> = Vec::new();
+        let mut of: FxHashMap<ValueId, usize> = FxHashMap::default();
+        let values = self.inputs.iter().copied().chain(self.ops.iter().map(|&o| ir.results(o)[0]));
+        for v in values {
+            if !b.of.contains_key(&v) {
+                continue;
+            }
+            let i = &self.info[&v];
+            let alias = ir.defining_op(v).filter(|&d| {
+                matches!(hl_op(ir, d).map(|h| h.category), Some(FusionCategory::Layout(Movement::View)))
+            });
+            if let Some(&k) = alias.and_then(|d| ir.operands(d).first()).and_then(|x| of.get(x)) {
+                of.insert(v, k);
+                continue;
+            }
+            of.insert(v, specs.len());
+            specs.push(BufSpec { rows: i.rows, cols: i.cols, elem: elem(v), first: 0, last: usize::MAX });
+        }
+        let mut temp = FxHashMap::default();
+        for (&op, &k) in &b.temp {
+            temp.insert(op, specs.len());
+            specs.push(BufSpec { first: 0, last: usize::MAX, ..b.specs[k].clone() });
+        }
+        b.specs = specs;
+        b.of = of;
+        b.temp = temp;
+        b
+    }
+
+    /// The one reduced axis longer than 1, when there is exactly one (a row can then be cut
+    /// into column chunks).
+    pub fn col_axis(&self) -> Option<usize> {
+        let long: Vec<usize> = self.reduced.iter().copied().filter(|&a| self.domain[a] > 1).collect();
+        (long.len() == 1).then(|| long[0])
+    }
+}
+
 /// The result of [`VectorModel::buffers`].
 #[derive(Clone, Debug)]
 pub struct Buffers<'c> {

@@ -26,6 +26,9 @@ pub struct Tiling {
     pub block_dim: i64,
     /// Bytes a tile's buffers need at their peak.
     pub peak_bytes: u64,
+    /// Columns per chunk: all of them, or fewer when a row does not fit the UB (the row is then
+    /// reduced chunk by chunk, see `staged.rs`).
+    pub col_block: i64,
 }
 
 /// Rows of a buffer padded to the target's alignment: bytes of one row of `cols` elements.
@@ -72,17 +75,63 @@ impl Tiling {
         target: &Target,
         shrink: u64,
     ) -> Result<Tiling, String> {
-        let specs = model.buffers(ctx, ir).specs;
-        let cols = model.cols();
-        let budget = target.memory.ub_usable_bytes / shrink.max(1);
-        let total_rows: i64 = model.kept.iter().map(|&a| model.domain[a]).product();
-        let fits = |rows: i64| peak_bytes(target, &specs, rows, cols) <= budget;
-        if !fits(1) {
+        let mem = &target.memory;
+        if mem.ub_usable_bytes < target.vector.repeat_bytes {
             return Err(format!(
-                "a row of {cols} elements needs {} bytes of UB, more than the {budget} bytes available",
-                peak_bytes(target, &specs, 1, cols)
+                "the target's UB ({} bytes, memory.ub_usable_bytes) cannot hold one vector repeat of {} bytes (vector.repeat_bytes)",
+                mem.ub_usable_bytes, target.vector.repeat_bytes
             ));
         }
+        let mut specs = model.buffers(ctx, ir).specs;
+        let mut cols = model.cols();
+        let full_cols = cols;
+        let budget = mem.ub_usable_bytes / shrink.max(1);
+        let total_rows: i64 = model.kept.iter().map(|&a| model.domain[a]).product();
+        if peak_bytes(target, &specs, 1, cols) > budget {
+            // A row does not fit: reduce it in column chunks, as wide as one row's buffers allow.
+            let need = peak_bytes(target, &specs, 1, cols);
+            if model.col_axis().is_none() {
+                return Err(format!("a row of {cols} elements needs {need} bytes of UB, more than the {budget} bytes available"));
+            }
+            specs = model.staged_buffers(ctx, ir).specs;
+            // Both chunk widths are live at once: the tail chunk's buffers come on top.
+            let col_specs: Vec<BufSpec<'_>> = specs.iter().filter(|s| s.cols).cloned().collect();
+            let staged = |rows: i64, c: i64| {
+                let tail = full_cols % c;
+                peak_bytes(target, &specs, rows, c)
+                    + if tail > 0 { peak_bytes(target, &col_specs, rows, tail) } else { 0 }
+            };
+            let fits_cols = |c: i64| staged(1, c) <= budget;
+            if !fits_cols(1) {
+                return Err(format!(
+                    "one element per buffer needs {} bytes of UB, more than the {budget} bytes available",
+                    peak_bytes(target, &specs, 1, 1)
+                ));
+            }
+            let (mut lo, mut hi) = (1i64, cols);
+            while lo < hi {
+                let mid = lo + (hi - lo + 1) / 2;
+                if fits_cols(mid) {
+                    lo = mid;
+                } else {
+                    hi = mid - 1;
+                }
+            }
+            cols = lo;
+            if cdiv(full_cols, cols) > MAX_CHUNKS {
+                return Err(format!(
+                    "a row of {full_cols} elements would take {} column chunks of {cols} (at most {MAX_CHUNKS})",
+                    cdiv(full_cols, cols)
+                ));
+            }
+        }
+        let footprint = |rows: i64| {
+            let tail = full_cols % cols;
+            let col_specs: Vec<BufSpec<'_>> = specs.iter().filter(|s| s.cols).cloned().collect();
+            peak_bytes(target, &specs, rows, cols)
+                + if tail > 0 { peak_bytes(target, &col_specs, rows, tail) } else { 0 }
+        };
+        let fits = |rows: i64| footprint(rows) <= budget;
         let (mut lo, mut hi) = (1i64, total_rows.max(1));
         while lo < hi {
             let mid = lo + (hi - lo + 1) / 2;
@@ -122,11 +171,12 @@ impl Tiling {
             key,
             block,
             block_dim: tiles.clamp(1, cores),
-            peak_bytes: peak_bytes(target, &specs, rows, cols),
+            peak_bytes: footprint(rows),
+            col_block: cols,
         })
     }
 
-    /// The `npuvec.tile` attribute: `{key = K, block = B, block_dim = N, peak_bytes = P}`.
+    /// The `npuvec.tile` attribute: `{block, block_dim, col_block, key, peak_bytes}`.
     pub fn attr<'c>(&self, ctx: &Context<'c>) -> Attribute<'c> {
         let e = |n: &str, v: i64| NamedAttr { name: ctx.intern_str(n), value: i64_attr(ctx, v) };
         ctx.dict_attr(&[
@@ -134,6 +184,7 @@ impl Tiling {
             e("block", self.block),
             e("block_dim", self.block_dim),
             e("peak_bytes", self.peak_bytes as i64),
+            e("col_block", self.col_block),
         ])
     }
 
@@ -145,9 +196,13 @@ impl Tiling {
             block: get("block").filter(|&b| b >= 1)?,
             block_dim: get("block_dim").filter(|&b| b >= 1)?,
             peak_bytes: u64::try_from(get("peak_bytes")?).ok()?,
+            col_block: get("col_block").filter(|&c| c >= 1)?,
         })
     }
 }
+
+/// The most column chunks a staged tile is unrolled into.
+pub const MAX_CHUNKS: i64 = 64;
 
 /// `ceil(a / b)` for positive `b`.
 pub fn cdiv(a: i64, b: i64) -> i64 {

@@ -118,8 +118,8 @@ pub fn lower_op(b: &mut Builder<'_, '_>, t: &TileOp<'_>) -> Result<(), String> {
         if cur != dst {
             b.op("npuvec.copy", &[cur, dst], &[], &[], 0);
         }
-    } else if let Some(kind) = lookup(REDUCE, name) {
-        reduce(b, t, kind, name == "hl.reduce_mean")?;
+    } else if let Some((kind, mean)) = reduce_kind(name) {
+        reduce(b, t, kind, mean)?;
     } else if name == "hl.broadcast_to" {
         if b.ir.value_type(srcs[0]) == b.ir.value_type(dst) {
             b.op("npuvec.copy", &[srcs[0], dst], &[], &[], 0);
@@ -136,13 +136,39 @@ pub fn lower_op(b: &mut Builder<'_, '_>, t: &TileOp<'_>) -> Result<(), String> {
 /// `f16`/`bf16` (the interpreter accumulates in `f32` and rounds once); a mean divides by the
 /// reduced element count in `f32`.
 fn reduce(b: &mut Builder<'_, '_>, t: &TileOp<'_>, kind: &str, mean: bool) -> Result<(), String> {
-    let kind_attr = npuvec_enum(b.ctx, "reduce", kind);
     let acc = t.temp.unwrap_or(t.dst);
-    b.op("npuvec.reduce", &[t.srcs[0], acc], &[("kind", kind_attr)], &[], 0);
+    reduce_partial(b, kind, t.srcs[0], acc, false);
+    reduce_finish(b, t.op, acc, t.dst, mean)
+}
+
+/// The `npuvec.reduce` keyword of an `hl.reduce_*` op, and whether it is a mean.
+pub fn reduce_kind(name: &str) -> Option<(&'static str, bool)> {
+    lookup(REDUCE, name).map(|k| (k, name == "hl.reduce_mean"))
+}
+
+/// Folds the cols of `src` into `acc` (continuing from `acc` with `accumulate`).
+pub fn reduce_partial(b: &mut Builder<'_, '_>, kind: &str, src: ValueId, acc: ValueId, accumulate: bool) {
+    let kind_attr = npuvec_enum(b.ctx, "reduce", kind);
+    let mut attrs = vec![("kind", kind_attr)];
+    if accumulate {
+        attrs.push(("accumulate", b.ctx.unit_attr()));
+    }
+    b.op("npuvec.reduce", &[src, acc], &attrs, &[], 0);
+}
+
+/// Finishes reduction `op` from its accumulator: the mean's division, the rounding of a wide
+/// accumulator into `dst`.
+pub fn reduce_finish(
+    b: &mut Builder<'_, '_>,
+    op: OpId,
+    acc: ValueId,
+    dst: ValueId,
+    mean: bool,
+) -> Result<(), String> {
     if mean {
-        let x = b.ir.operands(t.op)[0];
+        let x = b.ir.operands(op)[0];
         let shape = b.ir.value_type(x).shape().unwrap_or(&[]).to_vec();
-        let axes = int_list(b.ir.attr(t.op, "axes"))?;
+        let axes = int_list(b.ir.attr(op, "axes"))?;
         let count: i64 = axes
             .iter()
             .map(|&a| normalize_axis(a, shape.len()).map(|a| shape[a]))
@@ -153,9 +179,9 @@ fn reduce(b: &mut Builder<'_, '_>, t: &TileOp<'_>, kind: &str, mean: bool) -> Re
         let n = b.scalar(elem, count as f64);
         b.op("npuvec.div", &[acc, n, acc], &[], &[], 0);
     }
-    if acc != t.dst {
+    if acc != dst {
         let attr = npuvec_enum(b.ctx, "round", "rint");
-        b.op("npuvec.cast", &[acc, t.dst], &[("round", attr)], &[], 0);
+        b.op("npuvec.cast", &[acc, dst], &[("round", attr)], &[], 0);
     }
     Ok(())
 }

@@ -1,0 +1,266 @@
+//! A tile whose rows are too long for the UB, reduced column chunk by column chunk.
+//!
+//! The tile's values split into row values (no cols: reduction results and what is computed
+//! from them) and column values. Each reduction is a stage: for every chunk of columns the
+//! stage loads the column inputs it needs, recomputes the column values its operand depends on
+//! and folds the chunk into the reduction's accumulator (`accumulate` after the first chunk, so
+//! the fold runs in column order, as the interpreter's); between stages, the row values whose
+//! operands are ready are computed once. A last pass over the chunks computes and stores the
+//! column outputs. Chunks are unrolled (at most `MAX_CHUNKS`), each of static width; every
+//! value has its own buffer (`VectorModel::staged_buffers`), so recomputation clobbers nothing.
+
+use rustc_hash::{FxHashMap, FxHashSet};
+
+use kiln_compiler::{Ir, OpId, ValueId};
+
+use super::build::{i64_array, Builder};
+use super::lower_vector::{is_view, load, Strides, Tile};
+use super::model::Buffers;
+use super::tiling::cdiv;
+use super::vector_ops::{lower_op, reduce_finish, reduce_kind, reduce_partial, TileOp};
+
+impl Tile<'_> {
+    /// Emits a staged tile of `rows` rows; `sets` holds the buffers of each chunk width.
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn emit_staged<'c>(
+        &self,
+        b: &mut Builder<'_, 'c>,
+        bufs: &Buffers<'c>,
+        sets: &[(i64, Vec<ValueId>)],
+        rows: i64,
+        chunk: i64,
+        offsets: &FxHashMap<Strides, ValueId>,
+        strides_of: &dyn Fn(&Ir<'c>, ValueId) -> Strides,
+    ) -> Result<(), String> {
+        let m = self.model;
+        let axis = m.col_axis().ok_or("a staged tile needs one column axis")?;
+        let total = m.cols();
+        let chunks = cdiv(total, chunk);
+        let width = |c: i64| if c == chunks - 1 && total % chunk != 0 { total % chunk } else { chunk };
+        let set = |c: i64| &sets.iter().find(|(w, _)| *w == width(c)).expect("a set per chunk width").1;
+        let row_set = set(0);
+        let has_cols = |v: &ValueId| bufs.of.get(v).is_some_and(|&k| bufs.specs[k].cols);
+        let mut avail: FxHashSet<ValueId> = FxHashSet::default();
+        for (&v, i) in &m.info {
+            if i.splat.is_some() {
+                avail.insert(v);
+            }
+        }
+        // Row inputs now; inputs with neither rows nor cols were loaded before the loop.
+        for &v in self.inputs {
+            let Some(&k) = bufs.of.get(&v) else { continue };
+            let spec = &bufs.specs[k];
+            if spec.cols {
+                continue;
+            }
+            if spec.rows {
+                let strides = strides_of(b.ir, v);
+                let (sizes, st) = self.geo.view(m, &strides, true, false, rows, None);
+                load(b, self.gm_of[&v], offsets[&strides], row_set[k], &sizes, &st);
+            }
+            avail.insert(v);
+        }
+        self.rowwise(b, bufs, row_set, &mut avail)?;
+        for &red in &m.ops {
+            let result = b.ir.results(red)[0];
+            let Some((kind, mean)) = reduce_kind(b.ir.op(red).name) else { continue };
+            if avail.contains(&result) {
+                continue;
+            }
+            let x = b.ir.operands(red)[0];
+            let (inputs, ops) = self.cone(b.ir, bufs, &[x], &avail);
+            let acc = bufs.temp.get(&red).map_or(row_set[bufs.of[&result]], |&k| row_set[k]);
+            for c in 0..chunks {
+                self.chunk(
+                    b,
+                    bufs,
+                    set(c),
+                    rows,
+                    c * chunk,
+                    width(c),
+                    axis,
+                    &inputs,
+                    &ops,
+                    offsets,
+                    strides_of,
+                )?;
+                let src = if has_cols(&x) { set(c)[bufs.of[&x]] } else { row_set[bufs.of[&x]] };
+                reduce_partial(b, kind, src, acc, c > 0);
+            }
+            reduce_finish(b, red, acc, row_set[bufs.of[&result]], mean)?;
+            avail.insert(result);
+            self.rowwise(b, bufs, row_set, &mut avail)?;
+        }
+        // Column outputs, chunk by chunk; then row outputs.
+        let col_outputs: Vec<ValueId> = self.outputs.iter().copied().filter(|v| has_cols(v)).collect();
+        let (inputs, ops) = self.cone(b.ir, bufs, &col_outputs, &avail);
+        for c in 0..chunks {
+            self.chunk(b, bufs, set(c), rows, c * chunk, width(c), axis, &inputs, &ops, offsets, strides_of)?;
+            for (&v, &gm) in self.outputs.iter().zip(self.out_gm) {
+                if has_cols(&v) {
+                    let spec = &bufs.specs[bufs.of[&v]];
+                    let strides = strides_of(b.ir, v);
+                    let (sizes, st) = self.geo.view(m, &strides, spec.rows, true, rows, Some(width(c)));
+                    let start = self.start(b, spec.rows, &strides, offsets, c * chunk * strides[axis]);
+                    let (s, t) = (i64_array(b.ctx, &sizes), i64_array(b.ctx, &st));
+                    b.op(
+                        "npuvec.store",
+                        &[set(c)[bufs.of[&v]], gm, start],
+                        &[("sizes", s), ("strides", t)],
+                        &[],
+                        0,
+                    );
+                }
+            }
+        }
+        for (&v, &gm) in self.outputs.iter().zip(self.out_gm) {
+            if !has_cols(&v) {
+                let spec = &bufs.specs[bufs.of[&v]];
+                let strides = strides_of(b.ir, v);
+                let (sizes, st) = self.geo.view(m, &strides, spec.rows, false, rows, None);
+                let start = self.start(b, spec.rows, &strides, offsets, 0);
+                let (s, t) = (i64_array(b.ctx, &sizes), i64_array(b.ctx, &st));
+                b.op(
+                    "npuvec.store",
+                    &[row_set[bufs.of[&v]], gm, start],
+                    &[("sizes", s), ("strides", t)],
+                    &[],
+                    0,
+                );
+            }
+        }
+        Ok(())
+    }
+
+    /// The GM start of a value's chunk: its tile offset (or its base, without rows) plus `extra`.
+    fn start(
+        &self,
+        b: &mut Builder<'_, '_>,
+        rows: bool,
+        strides: &Strides,
+        offsets: &FxHashMap<Strides, ValueId>,
+        extra: i64,
+    ) -> ValueId {
+        let base = strides.last().copied().unwrap_or(0);
+        match offsets.get(strides) {
+            Some(&o) if rows => {
+                if extra == 0 {
+                    o
+                } else {
+                    let e = b.index(extra);
+                    b.index_op("arith.addi", o, e)
+                }
+            }
+            _ => b.index(base + extra),
+        }
+    }
+
+    /// Computes, once, every row value (no cols, not a reduction) whose operands are ready.
+    fn rowwise<'c>(
+        &self,
+        b: &mut Builder<'_, 'c>,
+        bufs: &Buffers<'c>,
+        set: &[ValueId],
+        avail: &mut FxHashSet<ValueId>,
+    ) -> Result<(), String> {
+        loop {
+            let mut progress = false;
+            for &op in &self.model.ops {
+                let r = b.ir.results(op)[0];
+                let ready = b.ir.operands(op).iter().all(|x| avail.contains(x));
+                let cols = bufs.of.get(&r).is_some_and(|&k| bufs.specs[k].cols);
+                if avail.contains(&r) || !ready || cols || reduce_kind(b.ir.op(op).name).is_some() {
+                    continue;
+                }
+                self.lower_one(b, bufs, set, op)?;
+                avail.insert(r);
+                progress = true;
+            }
+            if !progress {
+                return Ok(());
+            }
+        }
+    }
+
+    /// The column inputs and ops (in program order) that `targets` need beyond `avail`.
+    fn cone(
+        &self,
+        ir: &Ir<'_>,
+        bufs: &Buffers<'_>,
+        targets: &[ValueId],
+        avail: &FxHashSet<ValueId>,
+    ) -> (Vec<ValueId>, Vec<OpId>) {
+        let mut need: FxHashSet<ValueId> = FxHashSet::default();
+        let mut stack: Vec<ValueId> = targets.to_vec();
+        while let Some(v) = stack.pop() {
+            if avail.contains(&v) || !need.insert(v) {
+                continue;
+            }
+            if let Some(d) = ir.defining_op(v).filter(|d| self.model.ops.contains(d)) {
+                stack.extend(ir.operands(d).iter().copied());
+            }
+        }
+        let inputs =
+            self.inputs.iter().copied().filter(|v| need.contains(v) && bufs.of.contains_key(v)).collect();
+        let ops = self.model.ops.iter().copied().filter(|&o| need.contains(&ir.results(o)[0])).collect();
+        (inputs, ops)
+    }
+
+    /// Loads the column inputs of one chunk and runs `ops` on it.
+    #[allow(clippy::too_many_arguments)]
+    fn chunk<'c>(
+        &self,
+        b: &mut Builder<'_, 'c>,
+        bufs: &Buffers<'c>,
+        set: &[ValueId],
+        rows: i64,
+        first: i64,
+        width: i64,
+        axis: usize,
+        inputs: &[ValueId],
+        ops: &[OpId],
+        offsets: &FxHashMap<Strides, ValueId>,
+        strides_of: &dyn Fn(&Ir<'c>, ValueId) -> Strides,
+    ) -> Result<(), String> {
+        for &v in inputs {
+            let k = bufs.of[&v];
+            let spec = &bufs.specs[k];
+            let strides = strides_of(b.ir, v);
+            let (sizes, st) = self.geo.view(self.model, &strides, spec.rows, true, rows, Some(width));
+            let start = self.start(b, spec.rows, &strides, offsets, first * strides[axis]);
+            load(b, self.gm_of[&v], start, set[k], &sizes, &st);
+        }
+        for &op in ops {
+            self.lower_one(b, bufs, set, op)?;
+        }
+        Ok(())
+    }
+
+    /// Lowers one op with its operands' and result's buffers from `set`.
+    fn lower_one<'c>(
+        &self,
+        b: &mut Builder<'_, 'c>,
+        bufs: &Buffers<'c>,
+        set: &[ValueId],
+        op: OpId,
+    ) -> Result<(), String> {
+        let result = b.ir.results(op)[0];
+        let operands = b.ir.operands(op).to_vec();
+        if is_view(b.ir, op) && operands.first().and_then(|x| bufs.of.get(x)) == bufs.of.get(&result) {
+            return Ok(());
+        }
+        let mut srcs = Vec::with_capacity(operands.len());
+        for &x in &operands {
+            srcs.push(match self.model.info[&x].splat {
+                Some(v) => {
+                    let elem = b.ir.value_type(x).element_type().ok_or("a non-tensor operand")?;
+                    b.scalar(elem, v)
+                }
+                None => set[bufs.of[&x]],
+            });
+        }
+        let t =
+            TileOp { op, srcs: &srcs, dst: set[bufs.of[&result]], temp: bufs.temp.get(&op).map(|&k| set[k]) };
+        lower_op(b, &t).map_err(|e| format!("{e} (at {})", b.ir.op(op).loc))
+    }
+}
