@@ -125,7 +125,7 @@ pub fn lower_vector_kernel<'c>(ctx: &Context<'c>, ir: &mut Ir<'c>, kernel: OpId)
     let hoisted = set_of(geo.rows, tiling.col_block);
     for &v in &inputs {
         let Some(&k) = bufs.of.get(&v) else { continue };
-        if !bufs.specs[k].rows && !(staged && bufs.specs[k].cols) {
+        if !(bufs.specs[k].rows || staged && bufs.specs[k].cols) {
             let strides = strides_of(b.ir, v);
             let (sizes, st) = geo.view(&model, &strides, false, bufs.specs[k].cols, 0, None);
             let start = match strides.last() {
