@@ -7,6 +7,7 @@ pub mod func;
 pub mod fused;
 pub mod hl;
 pub mod memref;
+pub mod npuvec;
 
 use kiln_compiler::DialectRegistry;
 
@@ -18,5 +19,6 @@ pub fn all_dialects() -> DialectRegistry {
     registry.register(&hl::HL);
     registry.register(&fused::FUSED);
     registry.register(&memref::MEMREF);
+    registry.register(&npuvec::NPUVEC);
     registry
 }
