@@ -41,7 +41,8 @@ pub enum Pipe {
 
 impl Pipe {
     /// Every pipe, in encoding order.
-    pub const ALL: [Pipe; 8] = [Pipe::S, Pipe::V, Pipe::Mte1, Pipe::Mte2, Pipe::Mte3, Pipe::M, Pipe::Fix, Pipe::All];
+    pub const ALL: [Pipe; 8] =
+        [Pipe::S, Pipe::V, Pipe::Mte1, Pipe::Mte2, Pipe::Mte3, Pipe::M, Pipe::Fix, Pipe::All];
 
     /// The pipe's name as `npuvec` spells it (`#npuvec.pipe<mte2>`).
     pub fn name(self) -> &'static str {

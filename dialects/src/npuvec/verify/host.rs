@@ -24,7 +24,7 @@ pub const UB_BYTES_ATTR: &str = "npuvec.ub_bytes";
 /// The kernel attributes of `func`: an error message naming the first bad one.
 fn kernel_attrs_error(ir: &Ir<'_>, func: OpId) -> Option<String> {
     let core = ir.attr(func, CORE_ATTR);
-    if !core.is_some_and(|c| Core::of(c).is_some()) {
+    if core.and_then(Core::of).is_none() {
         return Some(format!("expected attribute '{CORE_ATTR}' of kind #npuvec.core<aiv|aic|mix>"));
     }
     let int = |name| ir.attr(func, name).map(|a| a.as_int());
