@@ -1,6 +1,6 @@
 //! The `func` dialect: functions, returns and calls.
 
-mod syntax;
+pub(crate) mod syntax;
 pub(crate) mod verify;
 
 use kiln_compiler::{Arity, AttrConstraint, AttrSpec, Dialect, OpDef, Trait, TypeConstraint, ValueDef};

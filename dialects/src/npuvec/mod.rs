@@ -23,6 +23,7 @@
 pub mod attrs;
 pub mod interfaces;
 mod ops;
+mod syntax;
 mod verify;
 
 pub use attrs::{AtomicKind, CmpPredicate, Core, Pipe, ReduceKind, RoundMode, Space};

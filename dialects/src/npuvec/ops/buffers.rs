@@ -5,7 +5,7 @@ use kiln_compiler::dialect::effects::{EffectDecl, EffectOn, MemoryEffects, Resou
 use kiln_compiler::{Arity, AttrConstraint, AttrSpec, OpDef, Trait, TypeConstraint as C, ValueDef};
 
 use crate::npuvec::interfaces::{OnPipe, PipeOf};
-use crate::npuvec::{verify::buffers as v, Pipe};
+use crate::npuvec::{syntax, verify::buffers as v, Pipe};
 
 static ON_S: OnPipe = OnPipe(PipeOf::Fixed(Pipe::S));
 
@@ -26,6 +26,7 @@ kiln_compiler::op_def! {
         summary: "index of the running core",
         results: Arity::Named(&[ValueDef::single("result", C::Index)]),
         traits: &[Trait::Pure],
+        syntax: Some(&syntax::RESULT_TYPE_SYNTAX),
         interfaces: &[&ON_S],
         ..OpDef::DEFAULT
     };
@@ -44,6 +45,7 @@ kiln_compiler::op_def! {
         summary: "number of cores of the kernel",
         results: Arity::Named(&[ValueDef::single("result", C::Index)]),
         traits: &[Trait::Pure],
+        syntax: Some(&syntax::RESULT_TYPE_SYNTAX),
         interfaces: &[&ON_S],
         ..OpDef::DEFAULT
     };
@@ -64,6 +66,7 @@ kiln_compiler::op_def! {
         summary: "unplanned on-chip buffer",
         results: Arity::Named(&[ValueDef::single("buffer", C::AnyMemRef)]),
         verify: Some(v::verify_alloc),
+        syntax: Some(&syntax::RESULT_TYPE_SYNTAX),
         interfaces: &[&ALLOCATES],
         ..OpDef::DEFAULT
     };
@@ -91,6 +94,7 @@ kiln_compiler::op_def! {
         ]),
         attrs: &[AttrSpec { name: "offsets", constraint: AttrConstraint::Any, optional: false }],
         verify: Some(v::verify_buffer),
+        syntax: Some(&syntax::BUFFER_SYNTAX),
         interfaces: &[&ALLOCATES],
         ..OpDef::DEFAULT
     };

@@ -5,7 +5,7 @@ use kiln_compiler::{Arity, AttrConstraint, AttrSpec, OpDef, TypeConstraint as C,
 
 use super::{read, write, READ0_WRITE1, SRC_DST};
 use crate::npuvec::interfaces::{OnPipe, PipeOf};
-use crate::npuvec::{verify::cube as v, Pipe};
+use crate::npuvec::{syntax, verify::cube as v, Pipe};
 
 kiln_compiler::op_def! {
     /// `npuvec.mmad`: `acc (+)= lhs x rhs` on the cube (pipe M, instruction `Mmad`).
@@ -29,6 +29,7 @@ kiln_compiler::op_def! {
         ]),
         attrs: &[AttrSpec { name: "accumulate", constraint: AttrConstraint::Unit, optional: true }],
         verify: Some(v::verify_mmad),
+        syntax: Some(&syntax::DPS_SYNTAX),
         interfaces: &[&MemoryEffects(&[read(0), read(1), read(2), write(2)]), &OnPipe(PipeOf::Fixed(Pipe::M))],
         ..OpDef::DEFAULT
     };
@@ -51,6 +52,7 @@ kiln_compiler::op_def! {
         operands: Arity::Named(SRC_DST),
         attrs: &[AttrSpec { name: "relu", constraint: AttrConstraint::Unit, optional: true }],
         verify: Some(v::verify_fixpipe),
+        syntax: Some(&syntax::DPS_SYNTAX),
         interfaces: &[&READ0_WRITE1, &OnPipe(PipeOf::Fixed(Pipe::Fix))],
         ..OpDef::DEFAULT
     };

@@ -7,7 +7,7 @@ use kiln_compiler::{Arity, AttrConstraint, AttrSpec, OpDef, TypeConstraint as C,
 use super::{read, write, READ0_WRITE1, SRC_DST};
 use crate::npuvec::attrs::ATOMIC_KIND;
 use crate::npuvec::interfaces::{OnPipe, PipeOf};
-use crate::npuvec::{verify::dma as v, Pipe};
+use crate::npuvec::{syntax, verify::dma as v, Pipe};
 
 /// The view of a GM operand: `sizes` and `strides`, in elements.
 const VIEW: [AttrSpec; 2] = [
@@ -39,6 +39,7 @@ kiln_compiler::op_def! {
         ]),
         attrs: &[VIEW[0], VIEW[1], AttrSpec { name: "zero_pad", constraint: AttrConstraint::Unit, optional: true }],
         verify: Some(v::verify_load),
+        syntax: Some(&syntax::DPS_SYNTAX),
         interfaces: &[&MemoryEffects(&[read(0), write(2)]), &OnPipe(PipeOf::Fixed(Pipe::Mte2))],
         ..OpDef::DEFAULT
     };
@@ -71,6 +72,7 @@ kiln_compiler::op_def! {
             AttrSpec { name: "atomic", constraint: AttrConstraint::DialectAttr(&ATOMIC_KIND), optional: true },
         ],
         verify: Some(v::verify_store),
+        syntax: Some(&syntax::DPS_SYNTAX),
         interfaces: &[&READ0_WRITE1, &OnPipe(PipeOf::Fixed(Pipe::Mte3))],
         ..OpDef::DEFAULT
     };
@@ -90,6 +92,7 @@ kiln_compiler::op_def! {
         summary: "L1 to L0A or L0B move",
         operands: Arity::Named(SRC_DST),
         verify: Some(v::verify_move),
+        syntax: Some(&syntax::DPS_SYNTAX),
         interfaces: &[&READ0_WRITE1, &OnPipe(PipeOf::Fixed(Pipe::Mte1))],
         ..OpDef::DEFAULT
     };

@@ -3,7 +3,7 @@
 
 use kiln_compiler::{Arity, AttrConstraint, AttrSpec, OpDef, Trait, TypeConstraint as C, ValueDef};
 
-use crate::npuvec::verify::host as v;
+use crate::npuvec::{syntax, verify::host as v};
 
 kiln_compiler::op_def! {
     /// `npuvec.launch`: runs kernel `callee` on `args`, the host's GM buffers (a `Launch` of
@@ -24,6 +24,7 @@ kiln_compiler::op_def! {
         operands: Arity::Named(&[ValueDef::variadic("args", C::AnyMemRef)]),
         attrs: &[AttrSpec { name: "callee", constraint: AttrConstraint::FlatSymbolRef, optional: false }],
         verify: Some(v::verify_launch),
+        syntax: Some(&syntax::LAUNCH_SYNTAX),
         ..OpDef::DEFAULT
     };
 }
@@ -43,6 +44,7 @@ kiln_compiler::op_def! {
         results: Arity::Named(&[ValueDef::single("result", C::AnyMemRef)]),
         traits: &[Trait::Pure],
         verify: Some(v::verify_reshape),
+        syntax: Some(&syntax::RESHAPE_SYNTAX),
         ..OpDef::DEFAULT
     };
 }
@@ -62,6 +64,7 @@ kiln_compiler::op_def! {
         attrs: &[AttrSpec { name: "value", constraint: AttrConstraint::Any, optional: false }],
         traits: &[Trait::Pure],
         verify: Some(v::verify_constant),
+        syntax: Some(&syntax::CONSTANT_SYNTAX),
         ..OpDef::DEFAULT
     };
 }

@@ -7,7 +7,7 @@ use kiln_compiler::{AttrConstraint, AttrSpec, OpDef};
 use super::SYNC_EFFECTS;
 use crate::npuvec::attrs::PIPE;
 use crate::npuvec::interfaces::{OnPipe, PipeOf};
-use crate::npuvec::verify::sync as v;
+use crate::npuvec::{syntax, verify::sync as v};
 
 /// `src` and `dst` pipes and an `event` id.
 const FLAG_ATTRS: &[AttrSpec] = &[
@@ -31,6 +31,7 @@ kiln_compiler::op_def! {
         summary: "signal an event between pipes",
         attrs: FLAG_ATTRS,
         verify: Some(v::verify_flag),
+        syntax: Some(&syntax::FLAG_SYNTAX),
         interfaces: &[&SYNC_EFFECTS, &OnPipe(PipeOf::Attr("src"))],
         ..OpDef::DEFAULT
     };
@@ -51,6 +52,7 @@ kiln_compiler::op_def! {
         summary: "wait for an event between pipes",
         attrs: FLAG_ATTRS,
         verify: Some(v::verify_flag),
+        syntax: Some(&syntax::FLAG_SYNTAX),
         interfaces: &[&SYNC_EFFECTS, &OnPipe(PipeOf::Attr("dst"))],
         ..OpDef::DEFAULT
     };
@@ -68,6 +70,7 @@ kiln_compiler::op_def! {
         name: "npuvec.barrier",
         summary: "barrier within a pipe",
         attrs: &[AttrSpec { name: "pipe", constraint: AttrConstraint::DialectAttr(&PIPE), optional: false }],
+        syntax: Some(&syntax::BARRIER_SYNTAX),
         interfaces: &[&SYNC_EFFECTS, &OnPipe(PipeOf::Attr("pipe"))],
         ..OpDef::DEFAULT
     };

@@ -7,7 +7,7 @@ use kiln_compiler::{Arity, AttrConstraint, AttrSpec, OpDef, TypeConstraint as C,
 use super::{read, ub, write, READ01_WRITE2, READ0_WRITE1, SRC_DST, SRC_DST_SAME};
 use crate::npuvec::attrs::{CMP_PREDICATE, REDUCE_KIND, ROUND_MODE};
 use crate::npuvec::interfaces::{OnPipe, PipeOf};
-use crate::npuvec::{verify::vector as v, Pipe};
+use crate::npuvec::{syntax, verify::vector as v, Pipe};
 
 static ON_V: OnPipe = OnPipe(PipeOf::Fixed(Pipe::V));
 
@@ -29,6 +29,7 @@ macro_rules! npuvec_unary {
                 summary: $summary,
                 operands: Arity::Named(SRC_DST_SAME),
                 verify: Some(v::verify_unary),
+                syntax: Some(&syntax::DPS_SYNTAX),
                 interfaces: &[&READ0_WRITE1, &ON_V],
                 ..OpDef::DEFAULT
             };
@@ -82,6 +83,7 @@ macro_rules! npuvec_binary {
                 summary: $summary,
                 operands: Arity::Named(BINARY),
                 verify: Some(v::verify_binary),
+                syntax: Some(&syntax::DPS_SYNTAX),
                 interfaces: &[&READ01_WRITE2, &ON_V],
                 ..OpDef::DEFAULT
             };
@@ -118,6 +120,7 @@ kiln_compiler::op_def! {
         operands: Arity::Named(BINARY),
         attrs: &[AttrSpec { name: "predicate", constraint: AttrConstraint::DialectAttr(&CMP_PREDICATE), optional: false }],
         verify: Some(v::verify_cmp),
+        syntax: Some(&syntax::DPS_SYNTAX),
         interfaces: &[&READ01_WRITE2, &ON_V],
         ..OpDef::DEFAULT
     };
@@ -144,6 +147,7 @@ kiln_compiler::op_def! {
             ValueDef::single("dst", C::AnyMemRef),
         ]),
         verify: Some(v::verify_select),
+        syntax: Some(&syntax::DPS_SYNTAX),
         interfaces: &[&MemoryEffects(&[read(0), read(1), read(2), write(3)]), &ON_V],
         ..OpDef::DEFAULT
     };
@@ -166,6 +170,7 @@ kiln_compiler::op_def! {
         operands: Arity::Named(SRC_DST),
         attrs: &[AttrSpec { name: "kind", constraint: AttrConstraint::DialectAttr(&REDUCE_KIND), optional: false }],
         verify: Some(v::verify_reduce),
+        syntax: Some(&syntax::DPS_SYNTAX),
         interfaces: &[&READ0_WRITE1, &ON_V],
         ..OpDef::DEFAULT
     };
@@ -186,6 +191,7 @@ kiln_compiler::op_def! {
         summary: "broadcast along rows or columns",
         operands: Arity::Named(SRC_DST),
         verify: Some(v::verify_broadcast),
+        syntax: Some(&syntax::DPS_SYNTAX),
         interfaces: &[&READ0_WRITE1, &ON_V],
         ..OpDef::DEFAULT
     };
@@ -208,6 +214,7 @@ kiln_compiler::op_def! {
             ValueDef::single("dst", C::AnyMemRef),
         ]),
         verify: Some(v::verify_fill),
+        syntax: Some(&syntax::DPS_SYNTAX),
         interfaces: &[&MemoryEffects(&[write(1)]), &ON_V],
         ..OpDef::DEFAULT
     };
@@ -229,6 +236,7 @@ kiln_compiler::op_def! {
         operands: Arity::Named(SRC_DST),
         attrs: &[AttrSpec { name: "round", constraint: AttrConstraint::DialectAttr(&ROUND_MODE), optional: false }],
         verify: Some(v::verify_cast),
+        syntax: Some(&syntax::DPS_SYNTAX),
         interfaces: &[&READ0_WRITE1, &ON_V],
         ..OpDef::DEFAULT
     };
@@ -250,6 +258,7 @@ kiln_compiler::op_def! {
         summary: "16x16-block transpose",
         operands: Arity::Named(SRC_DST),
         verify: Some(v::verify_transpose),
+        syntax: Some(&syntax::DPS_SYNTAX),
         interfaces: &[&READ0_WRITE1, &ON_V],
         ..OpDef::DEFAULT
     };
@@ -269,6 +278,7 @@ kiln_compiler::op_def! {
         summary: "UB to UB copy",
         operands: Arity::Named(SRC_DST_SAME),
         verify: Some(v::verify_unary),
+        syntax: Some(&syntax::DPS_SYNTAX),
         interfaces: &[&READ0_WRITE1, &ON_V],
         ..OpDef::DEFAULT
     };
