@@ -9,6 +9,7 @@ pub mod func;
 pub mod fused;
 pub mod hl;
 pub mod memref;
+pub mod npuvec;
 pub mod scf;
 
 use kiln_compiler::DialectRegistry;
@@ -24,5 +25,6 @@ pub fn all_dialects() -> DialectRegistry {
     registry.register(&arith::ARITH);
     registry.register(&scf::SCF);
     registry.register(&bufferization::BUFFERIZATION);
+    registry.register(&npuvec::NPUVEC);
     registry
 }

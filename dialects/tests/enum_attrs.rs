@@ -7,6 +7,7 @@ use kiln_compiler::syntax::type_attr::TypeAttrParser;
 use kiln_compiler::Context;
 use kiln_dialects::fused::RegionKind;
 use kiln_dialects::hl::attrs::{CmpPredicate, GeluApproximation};
+use kiln_dialects::npuvec;
 
 #[test]
 fn declared_kinds_belong_to_their_dialect() {
@@ -44,7 +45,17 @@ fn every_enum_case_round_trips() {
             }
         }
     }
-    assert_eq!(cases, CmpPredicate::ALL.len() + GeluApproximation::ALL.len() + RegionKind::ALL.len());
+    let npuvec_cases = npuvec::Space::ALL.len()
+        + npuvec::Pipe::ALL.len()
+        + npuvec::Core::ALL.len()
+        + npuvec::ReduceKind::ALL.len()
+        + npuvec::CmpPredicate::ALL.len()
+        + npuvec::RoundMode::ALL.len()
+        + npuvec::AtomicKind::ALL.len();
+    assert_eq!(
+        cases,
+        CmpPredicate::ALL.len() + GeluApproximation::ALL.len() + RegionKind::ALL.len() + npuvec_cases
+    );
 }
 
 #[test]

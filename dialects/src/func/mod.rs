@@ -1,7 +1,7 @@
 //! The `func` dialect: functions, returns and calls.
 
-mod syntax;
-mod verify;
+pub(crate) mod syntax;
+pub(crate) mod verify;
 
 use kiln_compiler::{Arity, AttrConstraint, AttrSpec, Dialect, OpDef, Trait, TypeConstraint, ValueDef};
 

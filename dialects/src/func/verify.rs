@@ -81,17 +81,13 @@ pub(crate) fn verify_return<'c>(_: &Context<'c>, ir: &Ir<'c>, op: OpId) -> Resul
     Ok(())
 }
 
-pub(crate) fn verify_call<'c>(_: &Context<'c>, ir: &Ir<'c>, op: OpId) -> Result<(), Diagnostic<'c>> {
-    let Some(callee) = ir.attr(op, "callee") else { return Ok(()) };
-    let name = callee.to_string();
-    let target = resolve(ir, op, callee).filter(|&f| ir.op(f).name == "func.func");
-    let Some((inputs, results)) = target.and_then(|f| signature(ir, f)) else {
-        return Err(Diagnostic::op_error(
-            ir,
-            op,
-            format!("'{}' does not reference a valid function", name.trim_start_matches('@')),
-        ));
-    };
+/// The operands of a call-like op (`func.call`, `npuvec.launch`) against the callee's
+/// argument types, in MLIR's `func.call` wording.
+pub(crate) fn verify_call_operands<'c>(
+    ir: &Ir<'c>,
+    op: OpId,
+    inputs: &[Type<'c>],
+) -> Result<(), Diagnostic<'c>> {
     let operands = ir.operands(op);
     if operands.len() != inputs.len() {
         return Err(Diagnostic::op_error(ir, op, "incorrect number of operands for callee"));
@@ -104,6 +100,21 @@ pub(crate) fn verify_call<'c>(_: &Context<'c>, ir: &Ir<'c>, op: OpId) -> Result<
             )));
         }
     }
+    Ok(())
+}
+
+pub(crate) fn verify_call<'c>(_: &Context<'c>, ir: &Ir<'c>, op: OpId) -> Result<(), Diagnostic<'c>> {
+    let Some(callee) = ir.attr(op, "callee") else { return Ok(()) };
+    let name = callee.to_string();
+    let target = resolve(ir, op, callee).filter(|&f| ir.op(f).name == "func.func");
+    let Some((inputs, results)) = target.and_then(|f| signature(ir, f)) else {
+        return Err(Diagnostic::op_error(
+            ir,
+            op,
+            format!("'{}' does not reference a valid function", name.trim_start_matches('@')),
+        ));
+    };
+    verify_call_operands(ir, op, inputs)?;
     let res = ir.results(op);
     if res.len() != results.len() {
         return Err(Diagnostic::op_error(ir, op, "incorrect number of results for callee"));

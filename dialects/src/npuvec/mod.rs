@@ -1,0 +1,110 @@
+//! The `npuvec` dialect: the buffer-level NPU dialect, one op per kernel instruction (see
+//! `docs/backend.md` and `kiln_bytecode::isa`), each on a fixed pipe.
+//!
+//! Memory spaces are memref memory spaces (`memref<8x64xf32, #npuvec.space<ub>>`): GM buffers
+//! are static memrefs in `gm`; on-chip buffers are static 2-D memrefs (`R` rows of `C`
+//! elements) in `ub`, `l1`, `l0a`, `l0b` or `l0c`. Ops are in destination style (sources,
+//! then the destination) and carry memory effects on their operands' spaces; a kernel is a
+//! `func.func` with `npuvec.core`, `npuvec.block_dim` and (once planned) `npuvec.ub_bytes`,
+//! which the host function runs with `npuvec.launch`.
+//!
+//! ```mlir
+//! func.func @k(%x: memref<8x64xf32, #npuvec.space<gm>>, %y: memref<8x64xf32, #npuvec.space<gm>>)
+//!     attributes {npuvec.block_dim = 1 : i64, npuvec.core = #npuvec.core<aiv>} {
+//!   %c0 = arith.constant 0 : index
+//!   %b = npuvec.alloc : memref<8x64xf32, #npuvec.space<ub>>
+//!   npuvec.load ins(%x[%c0] : memref<8x64xf32, #npuvec.space<gm>>) outs(%b : memref<8x64xf32, #npuvec.space<ub>>) sizes [8, 64] strides [64, 1]
+//!   npuvec.exp ins(%b : memref<8x64xf32, #npuvec.space<ub>>) outs(%b : memref<8x64xf32, #npuvec.space<ub>>)
+//!   npuvec.store ins(%b : memref<8x64xf32, #npuvec.space<ub>>) outs(%y[%c0] : memref<8x64xf32, #npuvec.space<gm>>) sizes [8, 64] strides [64, 1]
+//!   return
+//! }
+//! ```
+
+pub mod attrs;
+pub mod interfaces;
+mod ops;
+mod syntax;
+mod verify;
+
+pub use attrs::{AtomicKind, CmpPredicate, Core, Pipe, ReduceKind, RoundMode, Space};
+pub use ops::*;
+pub use verify::host::{BLOCK_DIM_ATTR, CORE_ATTR, UB_BYTES_ATTR};
+
+use kiln_compiler::Dialect;
+
+/// Event ids of `npuvec.set_flag` / `npuvec.wait_flag` are below this.
+pub const EVENT_IDS: i64 = 8;
+/// `npuvec.buffer` offsets are multiples of this many bytes.
+pub const BUFFER_ALIGN: i64 = 32;
+/// The side of the cube's fractal and of `npuvec.transpose`'s blocks, in elements.
+pub const FRACTAL: i64 = 16;
+/// The most dims of a GM view (`sizes` / `strides` of `npuvec.load` / `npuvec.store`).
+pub const MAX_VIEW_DIMS: usize = 4;
+
+/// The `npuvec` dialect.
+pub static NPUVEC: Dialect = Dialect {
+    name: "npuvec",
+    summary: "buffer-level NPU ops, one per kernel instruction",
+    ops: &[
+        &BLOCK_IDX_OP,
+        &BLOCK_NUM_OP,
+        &ALLOC_OP,
+        &BUFFER_OP,
+        &LOAD_OP,
+        &STORE_OP,
+        &COPY_OP,
+        &NEG_OP,
+        &ABS_OP,
+        &EXP_OP,
+        &LOG_OP,
+        &SQRT_OP,
+        &RSQRT_OP,
+        &RECIP_OP,
+        &TANH_OP,
+        &ERF_OP,
+        &SIGMOID_OP,
+        &RELU_OP,
+        &FLOOR_OP,
+        &CEIL_OP,
+        &ROUND_OP,
+        &SIGN_OP,
+        &NOT_OP,
+        &ADD_OP,
+        &SUB_OP,
+        &MUL_OP,
+        &DIV_OP,
+        &MAX_OP,
+        &MIN_OP,
+        &POW_OP,
+        &AND_OP,
+        &OR_OP,
+        &CMP_OP,
+        &SELECT_OP,
+        &REDUCE_OP,
+        &BROADCAST_OP,
+        &FILL_OP,
+        &CAST_OP,
+        &TRANSPOSE_OP,
+        &MOVE_OP,
+        &MMAD_OP,
+        &FIXPIPE_OP,
+        &SET_FLAG_OP,
+        &WAIT_FLAG_OP,
+        &BARRIER_OP,
+        &LAUNCH_OP,
+        &RESHAPE_OP,
+        &CONSTANT_OP,
+    ],
+    attrs: &[
+        &attrs::SPACE,
+        &attrs::PIPE,
+        &attrs::CORE,
+        &attrs::REDUCE_KIND,
+        &attrs::CMP_PREDICATE,
+        &attrs::ROUND_MODE,
+        &attrs::ATOMIC_KIND,
+    ],
+    types: &[],
+    materialize_constant: None,
+    canonicalize: None,
+};

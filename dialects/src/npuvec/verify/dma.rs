@@ -1,0 +1,72 @@
+//! Verifiers of the DMA ops: `npuvec.load` (GM -> UB or L1) and `npuvec.store` (UB -> GM)
+//! through a strided GM view, and `npuvec.move` (L1 -> L0A or L0B).
+
+use kiln_compiler::{Context, Ir, OpId};
+
+use super::{
+    buffer, dims, fail, gm_operand, i64_array_attr, operand_name, same_elem, same_shape, Buf, VResult,
+};
+use crate::npuvec::attrs::Space;
+use crate::npuvec::MAX_VIEW_DIMS;
+
+/// The view attributes `sizes` / `strides` against the on-chip buffer `buf`: the same length
+/// (1 to [`MAX_VIEW_DIMS`]), sizes at least 1, strides not negative, and as many elements as
+/// the buffer holds.
+fn verify_view<'c>(ir: &Ir<'c>, op: OpId, buf: &Buf<'c>) -> VResult<'c> {
+    let sizes = i64_array_attr(ir, op, "sizes")?;
+    let strides = i64_array_attr(ir, op, "strides")?;
+    if sizes.is_empty() || sizes.len() > MAX_VIEW_DIMS {
+        return fail(ir, op, format!("expected 1 to {MAX_VIEW_DIMS} view dims, but got {}", sizes.len()));
+    }
+    if strides.len() != sizes.len() {
+        return fail(
+            ir,
+            op,
+            format!("expected {} strides (one per size), but got {}", sizes.len(), strides.len()),
+        );
+    }
+    if let Some(s) = sizes.iter().find(|&&s| s < 1) {
+        return fail(ir, op, format!("expected view sizes of at least 1, but got {s}"));
+    }
+    if let Some(s) = strides.iter().find(|&&s| s < 0) {
+        return fail(ir, op, format!("expected non-negative view strides, but got {s}"));
+    }
+    let count = sizes.iter().try_fold(1i64, |n, &s| n.checked_mul(s));
+    if count != Some(buf.rows * buf.cols) {
+        return fail(
+            ir,
+            op,
+            format!(
+                "view sizes {} hold a different number of elements than the buffer's {}x{}",
+                dims(&sizes),
+                buf.rows,
+                buf.cols
+            ),
+        );
+    }
+    Ok(())
+}
+
+/// `npuvec.load %gm, %offset, %dst`: GM -> UB or L1, one element type.
+pub(crate) fn verify_load<'c>(_: &Context<'c>, ir: &Ir<'c>, op: OpId) -> VResult<'c> {
+    let (_, elem) = gm_operand(ir, op, 0)?;
+    let dst = buffer(ir, op, 2, &[Space::Ub, Space::L1])?;
+    same_elem(ir, op, &operand_name(ir, op, 2), dst.elem, elem)?;
+    verify_view(ir, op, &dst)
+}
+
+/// `npuvec.store %src, %gm, %offset`: UB -> GM, one element type.
+pub(crate) fn verify_store<'c>(_: &Context<'c>, ir: &Ir<'c>, op: OpId) -> VResult<'c> {
+    let src = buffer(ir, op, 0, &[Space::Ub])?;
+    let (_, elem) = gm_operand(ir, op, 1)?;
+    same_elem(ir, op, &operand_name(ir, op, 0), src.elem, elem)?;
+    verify_view(ir, op, &src)
+}
+
+/// `npuvec.move %src, %dst`: L1 -> L0A or L0B, one shape and element type.
+pub(crate) fn verify_move<'c>(_: &Context<'c>, ir: &Ir<'c>, op: OpId) -> VResult<'c> {
+    let src = buffer(ir, op, 0, &[Space::L1])?;
+    let dst = buffer(ir, op, 1, &[Space::L0a, Space::L0b])?;
+    same_shape(ir, op, &src, &dst)?;
+    same_elem(ir, op, &operand_name(ir, op, 1), dst.elem, src.elem)
+}
