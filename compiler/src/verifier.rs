@@ -9,14 +9,15 @@
 //!    groups (first failure per op, as MLIR's generated verifiers);
 //! 2. traits: a `Terminator` ends its block; blocks of registered ops that need terminators
 //!    end in one; `SingleBlock` regions have at most one block; `IsolatedFromAbove` regions use
-//!    no value defined outside; `SameOperandsAndResultType` ops have one type throughout
-//!    (checked after the signature of 1, only when it holds);
+//!    no value defined outside;
 //! 3. successors name blocks of the same region;
 //! 4. dominance: every operand is defined before its use — earlier in the same block, or in a
 //!    block that dominates the use's block, or in an enclosing region (graph regions, such as a
 //!    module body, are exempt); the error has a note at the definition, as MLIR's
 //!    (`operand defined here (op in the same block)`);
-//! 5. the op's own verifier hook, when 1-4 found nothing wrong with the op.
+//! 5. the op's own verifier hook, when 1-4 found nothing wrong with the op;
+//! 6. then, if that passes, the trait `SameOperandsAndResultType`: one element type and
+//!    compatible shapes (a dynamic dim matches any) for all operands and results.
 //!
 //! Every failure becomes a located [`Diagnostic`] in MLIR's words (`'func.return' op has 1
 //! operands, but enclosing function (@f) returns 2`); all of them are collected, none stops
@@ -26,6 +27,7 @@ use crate::context::Context;
 use crate::diagnostics::Diagnostic;
 use crate::dialect::{OpDef, Trait};
 use crate::ir::{BlockId, Ir, OpId, RegionId, SecondaryMap, ValueDef, WalkOrder};
+use crate::types::{Type, DYNAMIC};
 
 mod dominance;
 mod signature;
@@ -86,10 +88,15 @@ impl<'c> Verifier<'_, 'c> {
         if self.errors.len() > errors_before {
             return;
         }
-        if let Some(hook) = self.ir.op(op).def.and_then(|d| d.verify) {
+        let Some(def) = self.ir.op(op).def else { return };
+        if let Some(hook) = def.verify {
             if let Err(diagnostic) = hook(self.ctx, self.ir, op) {
                 self.errors.push(diagnostic);
+                return;
             }
+        }
+        if !same_types(self.ir, op, def) {
+            self.error(op, "requires the same type for all operands and results".into());
         }
     }
 
@@ -108,12 +115,7 @@ impl<'c> Verifier<'_, 'c> {
                 self.error(op, format!("expected {} {what}, but found {n}", arity.describe()));
             }
         }
-        // As MLIR's, the first failure among the signature and the same-type trait is reported.
-        let signature = counts_hold.then(|| signature::verify_signature(ir, op, def)).flatten();
-        if let Some(message) = signature.or_else(|| {
-            (counts_hold && !same_types(ir, op, def))
-                .then(|| "requires the same type for all operands and results".to_string())
-        }) {
+        if let Some(message) = counts_hold.then(|| signature::verify_signature(ir, op, def)).flatten() {
             self.error(op, message);
         }
         for spec in def.attrs {
@@ -326,11 +328,22 @@ impl<'c> Verifier<'_, 'c> {
 }
 
 /// Whether an op with trait `SameOperandsAndResultType` has one type for all its operands and
-/// results (true for other ops).
-fn same_types(ir: &Ir<'_>, op: OpId, def: &OpDef) -> bool {
+/// results (true for other ops): as MLIR's, one element type and compatible shapes (a dynamic
+/// or unranked dim matches any).
+fn same_types<'c>(ir: &Ir<'c>, op: OpId, def: &OpDef) -> bool {
     if !def.has_trait(Trait::SameOperandsAndResultType) {
         return true;
     }
     let mut types = ir.operands(op).iter().chain(ir.results(op)).map(|&v| ir.value_type(v));
-    types.next().is_none_or(|first| types.all(|t| t == first))
+    let Some(first) = types.next() else { return true };
+    let elem = |t: Type<'c>| t.element_type().unwrap_or(t);
+    types.all(|t| {
+        let shapes_fit = match (first.shape(), t.shape()) {
+            (Some(a), Some(b)) => {
+                a.len() == b.len() && a.iter().zip(b).all(|(&x, &y)| x == y || x == DYNAMIC || y == DYNAMIC)
+            }
+            _ => first.element_type().is_some() == t.element_type().is_some(),
+        };
+        elem(t) == elem(first) && shapes_fit
+    })
 }

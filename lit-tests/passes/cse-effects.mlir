@@ -4,13 +4,13 @@
 
 // CHECK-LABEL: func.func @effects(
 // CHECK-SAME:      %[[M:.*]]: memref<4xf32>, %[[I:.*]]: index, %[[V:.*]]: f32)
-// CHECK-NEXT:    %[[L0:.*]] = "memref.load"(%[[M]], %[[I]])
-// CHECK-NEXT:    "memref.store"(%[[V]], %[[M]], %[[I]])
-// CHECK-NEXT:    "memref.store"(%[[V]], %[[M]], %[[I]])
-// CHECK-NEXT:    %[[L1:.*]] = "memref.load"(%[[M]], %[[I]])
-// CHECK-NEXT:    %[[L2:.*]] = "memref.load"(%[[M]], %[[I]])
-// CHECK-NEXT:    %[[A0:.*]] = "memref.alloc"()
-// CHECK-NEXT:    %[[A1:.*]] = "memref.alloc"()
+// CHECK-NEXT:    %[[L0:.*]] = memref.load %[[M]][%[[I]]]
+// CHECK-NEXT:    memref.store %[[V]], %[[M]][%[[I]]]
+// CHECK-NEXT:    memref.store %[[V]], %[[M]][%[[I]]]
+// CHECK-NEXT:    %[[L1:.*]] = memref.load %[[M]][%[[I]]]
+// CHECK-NEXT:    %[[L2:.*]] = memref.load %[[M]][%[[I]]]
+// CHECK-NEXT:    %[[A0:.*]] = memref.alloc()
+// CHECK-NEXT:    %[[A1:.*]] = memref.alloc()
 // CHECK-NEXT:    return %[[L0]], %[[L1]], %[[L2]], %[[A0]], %[[A1]]
 func.func @effects(%m: memref<4xf32>, %i: index, %v: f32) -> (f32, f32, f32, memref<f32>, memref<f32>) {
   %l0 = "memref.load"(%m, %i) : (memref<4xf32>, index) -> f32

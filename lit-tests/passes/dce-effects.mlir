@@ -8,11 +8,11 @@
 
 // CHECK-LABEL: func.func @effects(
 // CHECK-SAME:      %[[M:.*]]: memref<4xf32>, %[[I:.*]]: index, %[[V:.*]]: f32)
-// CHECK-NEXT:    "memref.store"(%[[V]], %[[M]], %[[I]])
-// CHECK-NEXT:    %[[B:.*]] = "memref.alloc"()
-// CHECK-NEXT:    %[[L:.*]] = "memref.load"(%[[M]], %[[I]])
-// CHECK-NEXT:    "memref.store"(%[[L]], %[[B]], %[[I]])
-// CHECK-NEXT:    "memref.dealloc"(%[[B]])
+// CHECK-NEXT:    memref.store %[[V]], %[[M]][%[[I]]]
+// CHECK-NEXT:    %[[B:.*]] = memref.alloc()
+// CHECK-NEXT:    %[[L:.*]] = memref.load %[[M]][%[[I]]]
+// CHECK-NEXT:    memref.store %[[L]], %[[B]][%[[I]]]
+// CHECK-NEXT:    memref.dealloc %[[B]]
 // CHECK-NEXT:    return
 func.func @effects(%m: memref<4xf32>, %i: index, %v: f32) {
   %dead_load = "memref.load"(%m, %i) : (memref<4xf32>, index) -> f32

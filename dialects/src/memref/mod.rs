@@ -1,10 +1,11 @@
 //! The `memref` dialect (the subset Kiln needs so far): allocate, free, load and store
 //! buffers. The ops are declared with named operands and memory effects, so the generic
 //! verifier checks their operand groups (`memref.alloc` carries `operandSegmentSizes`) and
-//! `dce` / `cse` know what they touch. They print in the generic form (the custom forms
-//! `memref.alloc(%n) : memref<?xf32>` are not implemented yet); that form is byte-identical to
-//! mlir-opt 22's generic output.
+//! `dce` / `cse` know what they touch. They have mlir-opt 22's custom forms
+//! (`memref.alloc(%n) : memref<?xf32>`, see `syntax`), and their generic form is
+//! byte-identical to mlir-opt 22's generic output.
 
+mod syntax;
 mod verify;
 
 use kiln_compiler::dialect::effects::{EffectDecl, EffectOn, MemoryEffects, Resource};
@@ -30,6 +31,7 @@ kiln_compiler::op_def! {
         results: Arity::Named(&[ValueDef::single("memref", C::AnyMemRef)]),
         attrs: &[AttrSpec { name: "alignment", constraint: AttrConstraint::Integer, optional: true }],
         verify: Some(verify::verify_alloc),
+        syntax: Some(&syntax::ALLOC_SYNTAX),
         interfaces: &[&MemoryEffects(&[EffectDecl::allocate(EffectOn::Result(0), Resource::MemorySpace)])],
         ..OpDef::DEFAULT
     };
@@ -46,6 +48,7 @@ kiln_compiler::op_def! {
         name: "memref.dealloc",
         summary: "memory deallocation operation",
         operands: Arity::Named(&[ValueDef::single("memref", C::AnyRankedOrUnrankedMemRef)]),
+        syntax: Some(&syntax::DEALLOC_SYNTAX),
         interfaces: &[&MemoryEffects(&[EffectDecl::free(EffectOn::Operand(0), Resource::MemorySpace)])],
         ..OpDef::DEFAULT
     };
@@ -68,6 +71,7 @@ kiln_compiler::op_def! {
         results: Arity::Named(&[ValueDef::single("result", C::ElementTypeOf("memref"))]),
         attrs: &[AttrSpec { name: "nontemporal", constraint: AttrConstraint::Bool, optional: true }],
         verify: Some(verify::verify_load),
+        syntax: Some(&syntax::LOAD_SYNTAX),
         interfaces: &[&MemoryEffects(&[EffectDecl::read(EffectOn::Operand(0), Resource::MemorySpace)])],
         ..OpDef::DEFAULT
     };
@@ -90,6 +94,7 @@ kiln_compiler::op_def! {
         ]),
         attrs: &[AttrSpec { name: "nontemporal", constraint: AttrConstraint::Bool, optional: true }],
         verify: Some(verify::verify_store),
+        syntax: Some(&syntax::STORE_SYNTAX),
         interfaces: &[&MemoryEffects(&[EffectDecl::write(EffectOn::Operand(1), Resource::MemorySpace)])],
         ..OpDef::DEFAULT
     };

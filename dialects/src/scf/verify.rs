@@ -18,19 +18,27 @@ fn single_block<'c>(ir: &Ir<'c>, op: OpId, index: usize, name: &str) -> Result<B
     })
 }
 
-/// The operands of the `scf.yield` ending `block`, when it ends in one (another terminator
+/// The `scf.yield` ending `block` and its operands, when it ends in one (another terminator
 /// is reported by its own verifier).
-fn yielded<'a>(ir: &'a Ir<'_>, block: BlockId) -> Option<&'a [ValueId]> {
+fn yielded<'a>(ir: &'a Ir<'_>, block: BlockId) -> Option<(OpId, &'a [ValueId])> {
     let last = ir.last_op(block)?;
-    (ir.op(last).name == YIELD).then(|| ir.operands(last))
+    (ir.op(last).name == YIELD).then(|| (last, ir.operands(last)))
 }
 
-/// MLIR's message for a yield whose operand count does not match what it flows into.
-fn edge_count(to: &str, yielded: usize, expected: usize) -> String {
-    format!(
-        "along control flow edge from Operation scf.yield to {to}: region branch point has {yielded} operands, \
-         but region successor needs {expected} inputs"
+/// MLIR's error for a control flow edge from `yield` to `to` that does not fit, with its note
+/// at the yield.
+fn edge_error<'c>(ir: &Ir<'c>, op: OpId, yield_op: OpId, to: &str, message: String) -> Diagnostic<'c> {
+    Diagnostic::op_error(
+        ir,
+        op,
+        format!("along control flow edge from Operation scf.yield to {to}: {message}"),
     )
+    .with_note(ir.op(yield_op).loc, "region branch point")
+}
+
+/// The message for a yield whose operand count does not match what it flows into.
+fn edge_count(yielded: usize, expected: usize) -> String {
+    format!("region branch point has {yielded} operands, but region successor needs {expected} inputs")
 }
 
 /// `scf.for`: bounds and step of one type, that of the induction variable; the body's
@@ -72,9 +80,9 @@ pub(crate) fn verify_for<'c>(_: &Context<'c>, ir: &Ir<'c>, op: OpId) -> Result<(
             ));
         }
     }
-    if let Some(values) = yielded(ir, body) {
+    if let Some((yield_op, values)) = yielded(ir, body) {
         if values.len() != iter_args.len() {
-            return err(edge_count("Region #0", values.len(), iter_args.len()));
+            return Err(edge_error(ir, op, yield_op, "Region #0", edge_count(values.len(), iter_args.len())));
         }
         for (i, (&arg, &value)) in iter_args.iter().zip(values).enumerate() {
             if ty(arg) != ty(value) {
@@ -114,17 +122,17 @@ pub(crate) fn verify_if<'c>(_: &Context<'c>, ir: &Ir<'c>, op: OpId) -> Result<()
         return err("must have an else block if defining values".into());
     }
     for block in [Some(then), otherwise].into_iter().flatten() {
-        let Some(values) = yielded(ir, block) else { continue };
+        let Some((yield_op, values)) = yielded(ir, block) else { continue };
         if values.len() != results.len() {
-            return err(edge_count("parent", values.len(), results.len()));
+            return Err(edge_error(ir, op, yield_op, "parent", edge_count(values.len(), results.len())));
         }
         for (i, (&v, &r)) in values.iter().zip(results).enumerate() {
             let (from, to) = (ir.value_type(v), ir.value_type(r));
             if from != to {
-                return err(format!(
-                    "along control flow edge from Operation scf.yield to parent: successor operand type #{i} \
-                     '{from}' should match successor input type #{i} '{to}'"
-                ));
+                let message = format!(
+                    "successor operand type #{i} '{from}' should match successor input type #{i} '{to}'"
+                );
+                return Err(edge_error(ir, op, yield_op, "parent", message));
             }
         }
     }
