@@ -164,12 +164,23 @@ pub fn i64_attr<'c>(ctx: &Context<'c>, v: i64) -> Attribute<'c> {
     ctx.int_attr(v as i128, ctx.int_type(64))
 }
 
-/// `#npuvec.<family><keyword>` (`#npuvec.space<ub>`, `#npuvec.pipe<v>`, ...): the registered
-/// enum attribute when the dialect knows the family, else its opaque spelling.
+/// `#npuvec.<family><keyword>` (`#npuvec.space<ub>`, `#npuvec.pipe<v>`, ...), the enum attribute
+/// of the registered `npuvec` dialect.
+///
+/// # Panics
+/// When the family or keyword does not exist: the back end only writes the spellings it
+/// declares, so this is a bug, not bad input.
 pub fn npuvec_enum<'c>(ctx: &Context<'c>, family: &str, keyword: &str) -> Attribute<'c> {
-    let body = ctx.alloc_bytes(format!("{family}<{keyword}>").as_bytes());
-    let body = std::str::from_utf8(body).expect("ASCII");
-    ctx.attr(AttrKind::Opaque { dialect: ctx.intern_str("npuvec"), body, ty: None })
+    let def = registry()
+        .dialect("npuvec")
+        .and_then(|d| d.attr_def(family))
+        .unwrap_or_else(|| panic!("no attribute npuvec.{family}"));
+    let case = def
+        .cases()
+        .iter()
+        .position(|c| *c == keyword)
+        .unwrap_or_else(|| panic!("no #npuvec.{family}<{keyword}>"));
+    ctx.enum_attr(def, case)
 }
 
 /// `memref<shape x elem, #npuvec.space<space>>`.

@@ -504,8 +504,10 @@ pub enum Inst {
         /// Instructions in the else-branch (after the then-branch).
         else_len: u32,
     },
-    /// DMA GM -> UB or L1 (MTE2). With `zero_pad`, the destination's `rows x pitch` elements
-    /// are zeroed first (cube operands padded to whole fractals).
+    /// DMA GM -> UB or L1 (MTE2). With `zero_pad`, the view is a block at the destination's
+    /// top left: its last dim gives the block's cols (at most `cols`), the product of the
+    /// others its rows (at most `rows`); the destination's `rows x pitch` elements are zeroed
+    /// first (cube operands padded to whole fractals).
     Load {
         /// Destination buffer (UB or L1).
         dst: Buf,
@@ -636,7 +638,8 @@ pub enum Inst {
         /// Add to `c` instead of overwriting it.
         accumulate: bool,
     },
-    /// L0C -> UB (FIX), casting to `dst`'s type, optionally applying relu.
+    /// L0C -> UB (FIX), casting to `dst`'s type, optionally applying relu. `dst` may be
+    /// smaller than `src` (a tail tile): it takes `src`'s top-left `dst.rows x dst.cols` block.
     Fixpipe {
         /// Destination (UB).
         dst: Buf,

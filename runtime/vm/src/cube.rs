@@ -5,7 +5,7 @@
 use kiln_bytecode::isa::{Buf, DType, Space};
 
 use crate::lanes::{nan_max, Lane};
-use crate::mem::{expect_same_shape, expect_space, Mem, Region};
+use crate::mem::{expect_space, Mem, Region};
 use crate::vector::Scratch;
 
 /// All rows of `region` decoded into `out` (row-major, `cols` per row).
@@ -84,7 +84,12 @@ pub(crate) fn fixpipe(
 ) -> Result<u64, String> {
     expect_space(src, &[Space::L0c], "fixpipe source")?;
     expect_space(dst, &[Space::Ub], "fixpipe destination")?;
-    expect_same_shape(dst, src, "fixpipe")?;
+    if dst.rows > src.rows || dst.cols > src.cols {
+        return Err(format!(
+            "fixpipe: destination [{}, {}] is larger than source [{}, {}]",
+            dst.rows, dst.cols, src.rows, src.cols
+        ));
+    }
     if src.dtype != DType::F32 {
         return Err(format!("fixpipe source must be f32, got {}", src.dtype.name()));
     }
@@ -92,6 +97,7 @@ pub(crate) fn fixpipe(
     for row in 0..d.rows {
         s.fa.clear();
         f32::decode(DType::F32, mem.row(&r, row), &mut s.fa);
+        s.fa.truncate(dst.cols as usize);
         if relu {
             s.fa.iter_mut().for_each(|x| *x = nan_max(*x, 0.0));
         }

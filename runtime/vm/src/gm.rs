@@ -158,7 +158,25 @@ pub(crate) fn load(
 ) -> Result<Work, String> {
     expect_space(dst, &[Space::Ub, Space::L1], "load destination")?;
     let region = mem.region(dst)?;
-    let numel = u64::from(dst.rows) * u64::from(dst.cols);
+    // A zero-padded load writes a block: the view's last dim is its cols.
+    let cols = if zero_pad { src.dims.last().map_or(1, |d| d.size) } else { dst.cols };
+    let rows = if zero_pad {
+        src.dims
+            .iter()
+            .rev()
+            .skip(1)
+            .try_fold(1u64, |n, d| n.checked_mul(u64::from(d.size)))
+            .unwrap_or(u64::MAX)
+    } else {
+        u64::from(dst.rows)
+    };
+    if rows > u64::from(dst.rows) || cols > dst.cols {
+        return Err(format!(
+            "load block of {rows}x{cols} is larger than the destination's {}x{}",
+            dst.rows, dst.cols
+        ));
+    }
+    let numel = rows * u64::from(cols);
     let (buffer, view) = resolve(src, regs, args, dst.dtype, numel)?;
     let eb = dst.dtype.bytes() as usize;
     if zero_pad {
@@ -176,7 +194,7 @@ pub(crate) fn load(
     }
     let gm = args.buffers[buffer].bytes.read().map_err(|_| "gm buffer lock poisoned")?;
     let space = &mut mem.spaces[region.space];
-    let cols = dst.cols as usize;
+    let cols = cols as usize;
     runs(&view, |g, e, len| {
         split_rows(&region, cols, eb, e, len, |addr, off, n| {
             let from = (g + off) * eb;

@@ -31,6 +31,24 @@ fn verify_view<'c>(ir: &Ir<'c>, op: OpId, buf: &Buf<'c>) -> VResult<'c> {
     if let Some(s) = strides.iter().find(|&&s| s < 0) {
         return fail(ir, op, format!("expected non-negative view strides, but got {s}"));
     }
+    if ir.attr(op, "zero_pad").is_some() {
+        // A block at the buffer's top left: the last size is its cols, the rest its rows.
+        let cols = *sizes.last().expect("at least one size");
+        let rows = sizes[..sizes.len() - 1].iter().try_fold(1i64, |n, &s| n.checked_mul(s));
+        if rows.is_none_or(|r| r > buf.rows) || cols > buf.cols {
+            return fail(
+                ir,
+                op,
+                format!(
+                    "zero-padded view sizes {} are a block larger than the buffer's {}x{}",
+                    dims(&sizes),
+                    buf.rows,
+                    buf.cols
+                ),
+            );
+        }
+        return Ok(());
+    }
     let count = sizes.iter().try_fold(1i64, |n, &s| n.checked_mul(s));
     if count != Some(buf.rows * buf.cols) {
         return fail(

@@ -70,9 +70,13 @@ impl Checker<'_> {
             Inst::Scalar { dst, a, b, .. } => regs(&[*dst, *a, *b]),
             Inst::For { iv, lo, hi, step, .. } => regs(&[*iv, *lo, *hi, *step]),
             Inst::If { cond, .. } => regs(&[*cond]),
-            Inst::Load { dst, src, .. } => {
+            Inst::Load { dst, src, zero_pad } => {
                 self.buf("dst", dst, &[Ub, L1])?;
-                self.view("src", src, ("dst", dst))
+                if *zero_pad {
+                    self.block_view("src", src, dst)
+                } else {
+                    self.view("src", src, ("dst", dst))
+                }
             }
             Inst::Store { dst, src, .. } => {
                 self.buf("src", src, &[Ub])?;
@@ -84,11 +88,18 @@ impl Checker<'_> {
                 same_shape(("dst", dst), ("src", src))?;
                 same_dtype(("dst", dst), ("src", src))
             }
-            Inst::Cast { dst, src, .. } | Inst::Fixpipe { dst, src, .. } => {
-                let from = if matches!(inst, Inst::Cast { .. }) { Ub } else { L0c };
+            Inst::Cast { dst, src, .. } => {
                 self.buf("dst", dst, &[Ub])?;
-                self.buf("src", src, &[from])?;
+                self.buf("src", src, &[Ub])?;
                 same_shape(("dst", dst), ("src", src))
+            }
+            Inst::Fixpipe { dst, src, .. } => {
+                self.buf("dst", dst, &[Ub])?;
+                self.buf("src", src, &[L0c])?;
+                if dst.rows > src.rows || dst.cols > src.cols {
+                    return Err(format!("`dst` ({}) is larger than `src` ({})", shape(dst), shape(src)));
+                }
+                Ok(())
             }
             Inst::Binary { dst, a, b, .. } => {
                 self.buf("dst", dst, &[Ub])?;
@@ -253,6 +264,22 @@ impl Checker<'_> {
     }
 
     /// Checks a GM view against the on-chip buffer it transfers.
+    /// A zero-padded load's view: a block of at most the buffer's rows and cols.
+    fn block_view(&self, name: &str, v: &GmView, buf: &Buf) -> Result<(), String> {
+        let last = v.dims.last().map_or(1, |d| d.size as u64);
+        let rows = v.dims.iter().rev().skip(1).try_fold(1u64, |n, d| n.checked_mul(d.size as u64));
+        let block = Buf {
+            rows: buf.rows.min(rows.unwrap_or(u64::MAX).min(u32::MAX as u64) as u32),
+            cols: buf.cols.min(last.min(u32::MAX as u64) as u32),
+            ..*buf
+        };
+        if rows.is_none_or(|r| r > buf.rows as u64) || last > buf.cols as u64 {
+            let sizes: Vec<u32> = v.dims.iter().map(|d| d.size).collect();
+            return Err(format!("`{name}` has sizes {sizes:?}, a block larger than `dst` ({})", shape(buf)));
+        }
+        self.view(name, v, ("dst", &block))
+    }
+
     fn view(&self, name: &str, v: &GmView, buf: (&str, &Buf)) -> Result<(), String> {
         if v.arg >= self.kernel.num_args {
             return Err(format!("`{name}` is argument {}, the kernel takes {}", v.arg, self.kernel.num_args));
