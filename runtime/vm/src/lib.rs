@@ -16,11 +16,13 @@ pub mod counters;
 mod cube;
 mod error;
 pub mod event;
+mod flags;
 mod gm;
 mod host;
 mod lanes;
 mod mem;
 mod movement;
+pub mod sync_check;
 mod vector;
 
 pub use error::VmError;
