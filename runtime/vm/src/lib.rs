@@ -12,6 +12,7 @@
 
 mod convert;
 mod core;
+pub mod cost;
 pub mod counters;
 mod cube;
 mod error;
