@@ -12,15 +12,18 @@
 
 mod convert;
 mod core;
+pub mod cost;
 pub mod counters;
 mod cube;
 mod error;
 pub mod event;
+mod flags;
 mod gm;
 mod host;
 mod lanes;
 mod mem;
 mod movement;
+pub mod sync_check;
 mod vector;
 
 pub use error::VmError;
