@@ -14,7 +14,7 @@ use kiln_bytecode::isa::{
     Atomic, BinaryOp, Buf, CmpPred, Dim, GmView, Inst, Pipe, ReduceOp, Reg, Round, ScalarOp, Src, UnaryOp,
     MAX_VIEW_DIMS, NUM_REGS,
 };
-use kiln_bytecode::isa::{Scalar, Space};
+use kiln_bytecode::isa::{DType, Scalar, Space};
 use kiln_bytecode::module::{Core, Kernel};
 use kiln_compiler::ir::WalkOrder;
 use kiln_compiler::{Diagnostic, Ir, OpId, TypeKind, ValueId};
@@ -27,6 +27,9 @@ use crate::regalloc::{self, Def, Positions};
 pub const REG_ATTR: &str = "npuvec.reg";
 /// The attribute that adds a static part to a dynamic GM view offset.
 pub const BASE_ATTR: &str = "npuvec.base";
+
+/// The attribute that gives a buffer's pitch (in elements) when it is not the aligned one.
+pub const PITCH_ATTR: &str = "npuvec.pitch";
 
 /// The scalar ops on `index` and their instructions.
 const SCALAR_OPS: [(&str, ScalarOp); 7] = [
@@ -58,6 +61,18 @@ pub const REDUCE: [&str; 4] = ["sum", "max", "min", "prod"];
 pub const ROUND: [&str; 4] = ["rint", "trunc", "floor", "ceil"];
 /// `#npuvec.atomic<..>` keywords of [`Atomic::Add`], `Max`, `Min`.
 pub const ATOMIC: [&str; 3] = ["add", "max", "min"];
+
+/// The name of the `arith` op of scalar op `op` (not a comparison).
+pub fn scalar_op_name(op: ScalarOp) -> &'static str {
+    SCALAR_OPS.iter().find(|(_, o)| *o == op).map_or("arith.cmpi", |(n, _)| n)
+}
+
+/// The pitch (elements from row to row) of a buffer of `cols` elements of `dtype`: a row
+/// rounded up to the target's alignment.
+pub fn pitch(target: &Target, cols: u32, dtype: DType) -> u32 {
+    let bytes = dtype.bytes() as u64;
+    u32::try_from(target.align(cols as u64 * bytes) / bytes).unwrap_or(u32::MAX)
+}
 
 /// The entry block of `op`'s first region.
 pub fn body(ir: &Ir<'_>, op: OpId) -> Option<kiln_compiler::BlockId> {

@@ -7,12 +7,15 @@
 //! `npuvec` ops are read by name and attribute, so the emitter works whether the `npuvec`
 //! dialect is registered or its ops are unregistered.
 //!
-//! Two discardable attributes make the round trip exact: `npuvec.reg = N` on the op that
-//! defines a scalar (for `scf.for`: its induction variable) pins it to register `rN`, and
-//! `npuvec.base = N` on a load or store adds `N` to a dynamic view offset. The disassembler
-//! writes both; IR from the compiler has neither, and the emitter allocates registers itself.
+//! Three discardable attributes make the round trip exact: `npuvec.reg = N` on the op that
+//! defines a scalar (for `scf.for`: its induction variable) pins it to register `rN`,
+//! `npuvec.base = N` on a load or store adds `N` to a dynamic view offset, and
+//! `npuvec.pitch = N` on an `npuvec.buffer` gives a pitch other than the aligned row. The
+//! disassembler writes them; IR from the compiler has none, and the emitter allocates
+//! registers itself.
 #![deny(missing_docs)]
 
+mod disasm;
 mod host;
 mod kernel;
 mod read;
@@ -22,7 +25,8 @@ use kiln_bytecode::module::Module;
 use kiln_compiler::{Diagnostic, Ir, OpId};
 use kiln_targets::Target;
 
-pub use kernel::{BASE_ATTR, REG_ATTR};
+pub use disasm::{disassemble, DisasmError};
+pub use kernel::{BASE_ATTR, PITCH_ATTR, REG_ATTR};
 
 /// Emits the planned `npuvec` module `module_op` as bytecode for `target`.
 ///

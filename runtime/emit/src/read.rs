@@ -125,6 +125,7 @@ pub fn memref<'c>(ir: &Ir<'c>, op: OpId, ty: Type<'c>) -> Res<'c, MemRef> {
 pub fn scalar(attr: Attribute<'_>) -> Option<kiln_bytecode::isa::Scalar> {
     use kiln_bytecode::isa::Scalar;
     match *attr.kind() {
+        AttrKind::Integer { value, ty } if ty.bit_width() == Some(1) => Some(Scalar::Int((value & 1) as i64)),
         AttrKind::Integer { value, ty } if !matches!(ty.kind(), TypeKind::Index) => {
             i64::try_from(value).ok().map(Scalar::Int)
         }
