@@ -101,9 +101,10 @@ pub fn lower_vector_kernel<'c>(ctx: &Context<'c>, ir: &mut Ir<'c>, kernel: OpId)
             .collect()
     };
     // Strides of every input and output on its GM buffer.
-    let strides_of = |ir: &Ir<'_>, v: ValueId| -> Strides {
+    // Loads read a value through its view; stores write an output densely.
+    let strides_of = |ir: &Ir<'_>, v: ValueId, store: bool| -> Strides {
         let shape = ir.value_type(v).shape().unwrap_or(&[]).to_vec();
-        let (own, base) = match model.views.get(&v) {
+        let (own, base) = match model.views.get(&v).filter(|_| !store) {
             Some(view) => (view.strides.clone(), view.base),
             None => (dense_strides(&shape), 0),
         };
@@ -123,10 +124,10 @@ pub fn lower_vector_kernel<'c>(ctx: &Context<'c>, ir: &mut Ir<'c>, kernel: OpId)
     // Inputs without rows (nor cols, when the cols come in chunks): loaded once.
     let zero = b.index(0);
     let hoisted = set_of(geo.rows, tiling.col_block);
-    for &v in &inputs {
+    for &v in &model.inputs {
         let Some(&k) = bufs.of.get(&v) else { continue };
         if !(bufs.specs[k].rows || staged && bufs.specs[k].cols) {
-            let strides = strides_of(b.ir, v);
+            let strides = strides_of(b.ir, v, false);
             let (sizes, st) = geo.view(&model, &strides, false, bufs.specs[k].cols, 0, None);
             let start = match strides.last() {
                 Some(&base) if base != 0 => b.index(base),
@@ -147,18 +148,28 @@ pub fn lower_vector_kernel<'c>(ctx: &Context<'c>, ir: &mut Ir<'c>, kernel: OpId)
     let (j, outer) = geo.indices(&mut lbuild, t);
     // GM offsets of each row value, by stride vector.
     let mut offsets: FxHashMap<Strides, ValueId> = FxHashMap::default();
-    let mut row_values: Vec<ValueId> =
-        inputs.iter().filter(|v| bufs.of.get(v).is_some_and(|&k| bufs.specs[k].rows)).copied().collect();
-    row_values.extend(outputs.iter().copied());
-    for &v in &row_values {
-        let s = strides_of(lbuild.ir, v);
+    let mut row_values: Vec<(ValueId, bool)> = model
+        .inputs
+        .iter()
+        .filter(|v| bufs.of.get(v).is_some_and(|&k| bufs.specs[k].rows))
+        .map(|&v| (v, false))
+        .collect();
+    row_values.extend(outputs.iter().map(|&v| (v, true)));
+    for &(v, store) in &row_values {
+        let s = strides_of(lbuild.ir, v, store);
         if let std::collections::hash_map::Entry::Vacant(e) = offsets.entry(s) {
             let off = geo.offset(&mut lbuild, e.key(), j, &outer);
             e.insert(off);
         }
     }
-    let tile =
-        Tile { model: &model, geo: &geo, inputs: &inputs, outputs: &outputs, gm_of: &gm_of, out_gm: &out_gm };
+    let tile = Tile {
+        model: &model,
+        geo: &geo,
+        inputs: &model.inputs,
+        outputs: &outputs,
+        gm_of: &gm_of,
+        out_gm: &out_gm,
+    };
     let emit = |bb: &mut Builder<'_, 'c>, rows: i64| -> Result<(), String> {
         if staged {
             let sets: Vec<(i64, Vec<ValueId>)> = col_variants.iter().map(|&c| (c, set_of(rows, c))).collect();
@@ -371,13 +382,13 @@ impl Tile<'_> {
         set: &[ValueId],
         rows: i64,
         offsets: &FxHashMap<Strides, ValueId>,
-        strides_of: &dyn Fn(&Ir<'c>, ValueId) -> Strides,
+        strides_of: &dyn Fn(&Ir<'c>, ValueId, bool) -> Strides,
     ) -> Result<(), String> {
         for &v in self.inputs {
             let Some(&k) = bufs.of.get(&v) else { continue };
             let spec = &bufs.specs[k];
             if spec.rows {
-                let strides = strides_of(b.ir, v);
+                let strides = strides_of(b.ir, v, false);
                 let (sizes, st) = self.geo.view(self.model, &strides, true, spec.cols, rows, None);
                 load(b, self.gm_of[&v], offsets[&strides], set[k], &sizes, &st);
             }
@@ -412,7 +423,7 @@ impl Tile<'_> {
         for (&v, &gm) in self.outputs.iter().zip(self.out_gm) {
             let k = bufs.of[&v];
             let spec = &bufs.specs[k];
-            let strides = strides_of(b.ir, v);
+            let strides = strides_of(b.ir, v, true);
             let (sizes, st) = self.geo.view(self.model, &strides, spec.rows, spec.cols, rows, None);
             let offset = match offsets.get(&strides) {
                 Some(&o) if spec.rows => o,

@@ -30,7 +30,7 @@ impl Tile<'_> {
         rows: i64,
         chunk: i64,
         offsets: &FxHashMap<Strides, ValueId>,
-        strides_of: &dyn Fn(&Ir<'c>, ValueId) -> Strides,
+        strides_of: &dyn Fn(&Ir<'c>, ValueId, bool) -> Strides,
     ) -> Result<(), String> {
         let m = self.model;
         let axis = m.col_axis().ok_or("a staged tile needs one column axis")?;
@@ -54,7 +54,7 @@ impl Tile<'_> {
                 continue;
             }
             if spec.rows {
-                let strides = strides_of(b.ir, v);
+                let strides = strides_of(b.ir, v, false);
                 let (sizes, st) = self.geo.view(m, &strides, true, false, rows, None);
                 load(b, self.gm_of[&v], offsets[&strides], row_set[k], &sizes, &st);
             }
@@ -99,7 +99,7 @@ impl Tile<'_> {
             for (&v, &gm) in self.outputs.iter().zip(self.out_gm) {
                 if has_cols(&v) {
                     let spec = &bufs.specs[bufs.of[&v]];
-                    let strides = strides_of(b.ir, v);
+                    let strides = strides_of(b.ir, v, true);
                     let (sizes, st) = self.geo.view(m, &strides, spec.rows, true, rows, Some(width(c)));
                     let start = self.start(b, spec.rows, &strides, offsets, c * chunk * strides[axis]);
                     let (s, t) = (i64_array(b.ctx, &sizes), i64_array(b.ctx, &st));
@@ -116,7 +116,7 @@ impl Tile<'_> {
         for (&v, &gm) in self.outputs.iter().zip(self.out_gm) {
             if !has_cols(&v) {
                 let spec = &bufs.specs[bufs.of[&v]];
-                let strides = strides_of(b.ir, v);
+                let strides = strides_of(b.ir, v, true);
                 let (sizes, st) = self.geo.view(m, &strides, spec.rows, false, rows, None);
                 let start = self.start(b, spec.rows, &strides, offsets, 0);
                 let (s, t) = (i64_array(b.ctx, &sizes), i64_array(b.ctx, &st));
@@ -220,12 +220,12 @@ impl Tile<'_> {
         inputs: &[ValueId],
         ops: &[OpId],
         offsets: &FxHashMap<Strides, ValueId>,
-        strides_of: &dyn Fn(&Ir<'c>, ValueId) -> Strides,
+        strides_of: &dyn Fn(&Ir<'c>, ValueId, bool) -> Strides,
     ) -> Result<(), String> {
         for &v in inputs {
             let k = bufs.of[&v];
             let spec = &bufs.specs[k];
-            let strides = strides_of(b.ir, v);
+            let strides = strides_of(b.ir, v, false);
             let (sizes, st) = self.geo.view(self.model, &strides, spec.rows, true, rows, Some(width));
             let start = self.start(b, spec.rows, &strides, offsets, first * strides[axis]);
             load(b, self.gm_of[&v], start, set[k], &sizes, &st);

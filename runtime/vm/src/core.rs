@@ -286,7 +286,10 @@ impl CoreState {
     /// The byte ranges `inst` reads and writes (for the event stream).
     fn accesses(&self, inst: &Inst, args: &Args) -> Result<Vec<Access>, String> {
         let view = |v: &kiln_bytecode::isa::GmView, b: &Buf, write: bool| -> Result<Access, String> {
-            let numel = u64::from(b.rows) * u64::from(b.cols);
+            // A view holds its own element count (a zero-padded load's block may be smaller
+            // than its buffer; `gm::load` checks the block against the buffer).
+            let numel =
+                v.dims.iter().try_fold(1u64, |n, d| n.checked_mul(u64::from(d.size))).unwrap_or(u64::MAX);
             let (_, r) = gm::resolve(v, &self.regs, args, b.dtype, numel)?;
             let eb = u64::from(b.dtype.bytes());
             Ok(Access {

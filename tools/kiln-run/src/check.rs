@@ -1,19 +1,21 @@
 //! `--check`: the VM's results against the interpreter's.
 //!
-//! Exact where the VM is exact (README "Correctness"): integers and booleans bit for bit;
-//! floats within a tolerance per type, `|vm - interp| <= atol + rtol * |interp|`, NaN where
-//! the interpreter has NaN, infinities of the same sign. The tolerance covers the VM's
-//! approximated transcendentals and is far above the rounding of exact ops, which agree bit
-//! for bit.
+//! The reference is the interpreter on the module as written, the VM runs it compiled (after
+//! `hl-decompose`, which splits composites such as `gelu` into ops that each round). Integers
+//! and booleans must agree bit for bit; floats within a tolerance per type, `|vm - interp| <=
+//! atol + rtol * |interp|`, NaN where the interpreter has NaN, infinities of the same sign: f32
+//! `rtol 1e-4, atol 1e-5`, f16 `1e-2, 1e-3`, bf16 `5e-2, 1e-2`. The tolerance covers the
+//! decomposition's roundings and the VM's approximated transcendentals; against the decomposed
+//! module and with exact transcendentals the VM agrees bit for bit (the differential test).
 
 use kiln_dialects::hl::interp::{DType, Tensor};
 
 /// `(rtol, atol)` of a float type.
 pub fn tolerance(d: DType) -> (f64, f64) {
     match d {
-        DType::F16 => (2e-3, 1e-3),
-        DType::BF16 => (1.6e-2, 1e-2),
-        _ => (1e-5, 1e-6),
+        DType::F16 => (1e-2, 1e-3),
+        DType::BF16 => (5e-2, 1e-2),
+        _ => (1e-4, 1e-5),
     }
 }
 

@@ -52,10 +52,16 @@ pub fn to_host(t: &Tensor) -> Result<HostTensor, String> {
 pub fn from_host(h: &HostTensor) -> Result<Tensor, String> {
     let b = &h.bytes;
     let data = match h.spec.dtype {
-        VmType::F32 => TensorData::F32(b.chunks_exact(4).map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]])).collect()),
+        VmType::F32 => {
+            TensorData::F32(b.chunks_exact(4).map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]])).collect())
+        }
         VmType::F16 => TensorData::F16(b.chunks_exact(2).map(|c| f16::from_le_bytes([c[0], c[1]])).collect()),
-        VmType::BF16 => TensorData::BF16(b.chunks_exact(2).map(|c| bf16::from_le_bytes([c[0], c[1]])).collect()),
-        VmType::I32 => TensorData::I32(b.chunks_exact(4).map(|c| i32::from_le_bytes([c[0], c[1], c[2], c[3]])).collect()),
+        VmType::BF16 => {
+            TensorData::BF16(b.chunks_exact(2).map(|c| bf16::from_le_bytes([c[0], c[1]])).collect())
+        }
+        VmType::I32 => {
+            TensorData::I32(b.chunks_exact(4).map(|c| i32::from_le_bytes([c[0], c[1], c[2], c[3]])).collect())
+        }
         VmType::I8 => TensorData::I8(b.iter().map(|&x| x as i8).collect()),
         VmType::I1 => TensorData::I1(b.iter().map(|&x| x != 0).collect()),
     };

@@ -1,9 +1,15 @@
 //! `kiln-run`: runs a function of an MLIR module on host tensors and prints (or saves) its
-//! results. `--interpret` uses the `hl` reference interpreter, the oracle of every
-//! correctness test; inputs come from `.npy` files or from a seed.
+//! results. By default the module is compiled (`kiln-fuse`, `kiln-codegen`, the emitter) and
+//! run on the VM, or a `.kbc` bytecode file is loaded and run; `--interpret` uses the `hl`
+//! reference interpreter, the oracle of every correctness test, and `--check` runs both and
+//! compares. Inputs come from `.npy` files or from a seed.
 #![deny(missing_docs)]
 
+mod check;
+pub mod compile;
+pub mod convert;
 mod format;
+mod vm;
 
 use std::ffi::OsString;
 use std::path::PathBuf;
@@ -25,9 +31,28 @@ use kiln_dialects::hl::interp::{random_tensor, read_npy, write_npy, Budget, Tens
 struct Cli {
     /// The module (MLIR text); `-` reads standard input.
     input: PathBuf,
-    /// Run on the `hl` reference interpreter (the only backend until the VM lands).
+    /// Run on the `hl` reference interpreter instead of the VM.
     #[arg(long)]
     interpret: bool,
+    /// Run on both the VM and the interpreter and compare (exit 1 on a mismatch); the VM run
+    /// is checked for unsynchronized pipes as well.
+    #[arg(long, conflicts_with = "interpret")]
+    check: bool,
+    /// Print the VM's counters and the simulated device time.
+    #[arg(long)]
+    stats: bool,
+    /// Compile every op as its own kernel (no kiln-fuse), to compare with the fused program.
+    #[arg(long)]
+    no_fuse: bool,
+    /// Run the VM N times after one warm-up and print the median, min and max wall time.
+    #[arg(long, value_name = "N")]
+    repeat: Option<usize>,
+    /// Write a Chrome/Perfetto trace of the simulated run.
+    #[arg(long, value_name = "FILE.json")]
+    trace: Option<PathBuf>,
+    /// The target: a name (`ascend910b`, `tiny-npu`) or a path to a target TOML file.
+    #[arg(long, default_value = kiln_targets::DEFAULT_TARGET)]
+    target: String,
     /// The function to run (default: the first `func.func` with a body).
     #[arg(long, value_name = "NAME")]
     entry: Option<String>,
@@ -74,9 +99,13 @@ pub fn run_main(args: impl IntoIterator<Item = OsString>) -> ExitCode {
         }
     };
     match run(&cli) {
-        Ok(out) => {
+        Ok((out, agree)) => {
             print!("{out}");
-            ExitCode::SUCCESS
+            if agree {
+                ExitCode::SUCCESS
+            } else {
+                ExitCode::FAILURE
+            }
         }
         Err(message) => {
             eprint!("{message}");
@@ -85,13 +114,8 @@ pub fn run_main(args: impl IntoIterator<Item = OsString>) -> ExitCode {
     }
 }
 
-fn run(cli: &Cli) -> Result<String, String> {
-    if !cli.interpret {
-        return Err(
-            "kiln-run: error: no backend selected; use --interpret (the VM backend is not built yet)\n"
-                .into(),
-        );
-    }
+/// Runs the command; returns what to print and whether `--check` found agreement.
+fn run(cli: &Cli) -> Result<(String, bool), String> {
     let name = cli.input.display().to_string();
     let bytes = if name == "-" {
         let mut b = Vec::new();
@@ -101,19 +125,62 @@ fn run(cli: &Cli) -> Result<String, String> {
     } else {
         std::fs::read(&cli.input).map_err(|e| format!("kiln-run: error: cannot read '{name}': {e}\n"))?
     };
+    if bytes.starts_with(&kiln_bytecode::format::MAGIC) {
+        if cli.interpret || cli.check {
+            return Err(
+                "kiln-run: error: --interpret and --check need the MLIR module, not bytecode\n".into()
+            );
+        }
+        return vm::run_bytecode(cli, &bytes).map(|out| (out, true));
+    }
     let arena = Bump::new();
     let ctx = Context::new(&arena, kiln_dialects::all_dialects());
     ctx.set_allow_unregistered(cli.allow_unregistered_dialect);
     let mut sm = SourceMgr::new();
     sm.add(name.clone(), String::from_utf8_lossy(&bytes).into_owned());
     let render = |diags: Vec<Diagnostic<'_>>| diags.iter().map(|d| sm.render(d)).collect::<String>();
-    let module = parse_bytes(&ctx, &bytes, &name).map_err(render)?;
+    let mut module = parse_bytes(&ctx, &bytes, &name).map_err(render)?;
     verify(&ctx, &module.ir, module.top).map_err(render)?;
     let func = find_entry(&module.ir, module.top, cli.entry.as_deref())?;
     let mut budget = Budget::new(cli.max_memory);
     let args = inputs(&module.ir, func, cli, &budget)?;
-    let results =
-        run_function_within(&ctx, &module.ir, func, &args, &mut budget).map_err(|d| render(vec![d]))?;
+    let reference = if cli.interpret || cli.check {
+        Some(run_function_within(&ctx, &module.ir, func, &args, &mut budget).map_err(|d| render(vec![d]))?)
+    } else {
+        None
+    };
+    if cli.interpret {
+        let results = reference.expect("interpreted");
+        return Ok((print_results(cli, &results)?, true));
+    }
+    vm::keep_only_entry(&ctx, &mut module.ir, module.top, func);
+    let target = kiln_targets::Target::load(&cli.target).map_err(|e| format!("kiln-run: error: {e}\n"))?;
+    let program = compile::compile(&ctx, &mut module.ir, module.top, &target, &cli.target, !cli.no_fuse)
+        .map_err(render)?;
+    let (results, mut out) = vm::run_program(cli, &target, &program, &args)?;
+    out.insert_str(0, &print_results(cli, &results)?);
+    let mut agree = true;
+    if let Some(reference) = reference {
+        let diffs: Vec<String> = results
+            .iter()
+            .zip(&reference)
+            .enumerate()
+            .filter_map(|(i, (v, r))| check::first_difference(i, v, r))
+            .collect();
+        if diffs.is_empty() && results.len() == reference.len() {
+            out.push_str(&format!("check: the VM and the interpreter agree on {} results\n", results.len()));
+        } else {
+            agree = false;
+            for d in diffs {
+                out.push_str(&format!("check: mismatch: {d}\n"));
+            }
+        }
+    }
+    Ok((out, agree))
+}
+
+/// The results as printed (and written with `--output-dir`).
+fn print_results(cli: &Cli, results: &[Tensor]) -> Result<String, String> {
     let mut out = String::new();
     for (i, t) in results.iter().enumerate() {
         out.push_str(&format::describe(i, t, cli.print_limit));

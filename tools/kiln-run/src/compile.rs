@@ -1,0 +1,44 @@
+//! Compiling a module to bytecode: the `hl` pipeline, `kiln-codegen` and the emitter, as
+//! `kiln-translate --emit-bytecode` does.
+
+use kiln_bytecode::module::Module;
+use kiln_compiler::pass::{parse_pipeline, Instrumentation};
+use kiln_compiler::{Context, Diagnostic, Ir, OpId};
+use kiln_targets::Target;
+
+/// Whether the module still has `hl` or `fused` ops (it then needs `kiln-codegen`).
+pub fn needs_codegen(ir: &Ir<'_>, top: OpId) -> bool {
+    ir.walk(top, kiln_compiler::ir::WalkOrder::PreOrder)
+        .any(|o| ir.op(o).name.starts_with("hl.") || ir.op(o).name.starts_with("fused."))
+}
+
+/// The pipeline that takes `hl` to planned `npuvec` for `target` (`fuse`: with `kiln-fuse`
+/// at opt-level 2; without it every op is its own kernel).
+pub fn pipeline(target: &str, fuse: bool) -> String {
+    let fusion = if fuse { format!("kiln-fuse{{opt-level=2 target={target}}}, ") } else { String::new() };
+    format!(
+        "builtin.module(hl-decompose, hl-canonicalize, cse, dce, {fusion}kiln-codegen{{target={target}}})"
+    )
+}
+
+/// Compiles module `top` (in place) for `target` and emits its bytecode.
+pub fn compile<'c>(
+    ctx: &Context<'c>,
+    ir: &mut Ir<'c>,
+    top: OpId,
+    target: &Target,
+    target_spec: &str,
+    fuse: bool,
+) -> Result<Module, Vec<Diagnostic<'c>>> {
+    if needs_codegen(ir, top) {
+        let mut pm = parse_pipeline(&pipeline(target_spec, fuse), &kiln_passes::registry())
+            .map_err(|e| vec![Diagnostic::error(ir.op(top).loc, e)])?;
+        let mut diags = Vec::new();
+        let mut instr = Instrumentation::default();
+        if pm.run(ctx, ir, top, &mut instr, &mut diags).is_err() {
+            diags.retain(|d| d.severity == kiln_compiler::Severity::Error);
+            return Err(diags);
+        }
+    }
+    kiln_emit::emit(ir, top, target).map_err(|d| vec![d])
+}
