@@ -1,12 +1,13 @@
 //! `--check`: the VM's results against the interpreter's.
 //!
-//! The reference is the interpreter on the module as written, the VM runs it compiled (after
-//! `hl-decompose`, which splits composites such as `gelu` into ops that each round). Integers
-//! and booleans must agree bit for bit; floats within a tolerance per type, `|vm - interp| <=
-//! atol + rtol * |interp|`, NaN where the interpreter has NaN, infinities of the same sign: f32
-//! `rtol 1e-4, atol 1e-5`, f16 `1e-2, 1e-3`, bf16 `5e-2, 1e-2`. The tolerance covers the
-//! decomposition's roundings and the VM's approximated transcendentals; against the decomposed
-//! module and with exact transcendentals the VM agrees bit for bit (the differential test).
+//! The reference is the interpreter on the program the back end compiles: the module after the
+//! clean-up (`hl-decompose, hl-canonicalize, cse, dce`; decomposing composites such as `gelu`
+//! or `rms_norm` changes roundings, so the module as written can differ in the last bits).
+//! Integers and booleans must agree bit for bit; floats within a tolerance per type, `|vm -
+//! interp| <= atol + rtol * |interp|`, NaN where the interpreter has NaN, infinities of the
+//! same sign: f32 `rtol 1e-4, atol 1e-5`, f16 `1e-2, 1e-3`, bf16 `5e-2, 1e-2`. The tolerance
+//! covers the VM's approximated transcendentals; with exact transcendentals the VM agrees bit
+//! for bit (the differential test checks that).
 
 use kiln_dialects::hl::interp::{DType, Tensor};
 

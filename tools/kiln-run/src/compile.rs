@@ -1,10 +1,13 @@
-//! Compiling a module to bytecode: the `hl` pipeline, `kiln-codegen` and the emitter, as
-//! `kiln-translate --emit-bytecode` does.
+//! Compiling a module to bytecode: the `hl` clean-up, `kiln-fuse`, `kiln-codegen` and the
+//! emitter, as `kiln-translate --emit-bytecode` does.
 
 use kiln_bytecode::module::Module;
 use kiln_compiler::pass::{parse_pipeline, Instrumentation};
 use kiln_compiler::{Context, Diagnostic, Ir, OpId};
 use kiln_targets::Target;
+
+/// The clean-up that comes first: composites decomposed, canonicalized, shared, dead code gone.
+pub const CLEANUP: &str = "hl-decompose, hl-canonicalize, cse, dce";
 
 /// Whether the module still has `hl` or `fused` ops (it then needs `kiln-codegen`).
 pub fn needs_codegen(ir: &Ir<'_>, top: OpId) -> bool {
@@ -16,9 +19,30 @@ pub fn needs_codegen(ir: &Ir<'_>, top: OpId) -> bool {
 /// at opt-level 2; without it every op is its own kernel).
 pub fn pipeline(target: &str, fuse: bool) -> String {
     let fusion = if fuse { format!("kiln-fuse{{opt-level=2 target={target}}}, ") } else { String::new() };
-    format!(
-        "builtin.module(hl-decompose, hl-canonicalize, cse, dce, {fusion}kiln-codegen{{target={target}}})"
-    )
+    format!("builtin.module({CLEANUP}, {fusion}kiln-codegen{{target={target}}})")
+}
+
+/// Runs `pipeline` (textual, anchored on `builtin.module`) on module `top`.
+fn run_pipeline<'c>(
+    ctx: &Context<'c>,
+    ir: &mut Ir<'c>,
+    top: OpId,
+    pipeline: &str,
+) -> Result<(), Vec<Diagnostic<'c>>> {
+    let mut pm = parse_pipeline(pipeline, &kiln_passes::registry())
+        .map_err(|e| vec![Diagnostic::error(ir.op(top).loc, e)])?;
+    let mut diags = Vec::new();
+    let mut instr = Instrumentation::default();
+    if pm.run(ctx, ir, top, &mut instr, &mut diags).is_err() {
+        diags.retain(|d| d.severity == kiln_compiler::Severity::Error);
+        return Err(diags);
+    }
+    Ok(())
+}
+
+/// Runs [`CLEANUP`] on module `top`.
+pub fn cleanup<'c>(ctx: &Context<'c>, ir: &mut Ir<'c>, top: OpId) -> Result<(), Vec<Diagnostic<'c>>> {
+    run_pipeline(ctx, ir, top, &format!("builtin.module({CLEANUP})"))
 }
 
 /// Compiles module `top` (in place) for `target` and emits its bytecode.
@@ -31,14 +55,7 @@ pub fn compile<'c>(
     fuse: bool,
 ) -> Result<Module, Vec<Diagnostic<'c>>> {
     if needs_codegen(ir, top) {
-        let mut pm = parse_pipeline(&pipeline(target_spec, fuse), &kiln_passes::registry())
-            .map_err(|e| vec![Diagnostic::error(ir.op(top).loc, e)])?;
-        let mut diags = Vec::new();
-        let mut instr = Instrumentation::default();
-        if pm.run(ctx, ir, top, &mut instr, &mut diags).is_err() {
-            diags.retain(|d| d.severity == kiln_compiler::Severity::Error);
-            return Err(diags);
-        }
+        run_pipeline(ctx, ir, top, &pipeline(target_spec, fuse))?;
     }
     kiln_emit::emit(ir, top, target).map_err(|d| vec![d])
 }

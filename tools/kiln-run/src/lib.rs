@@ -144,6 +144,10 @@ fn run(cli: &Cli) -> Result<(String, bool), String> {
     let func = find_entry(&module.ir, module.top, cli.entry.as_deref())?;
     let mut budget = Budget::new(cli.max_memory);
     let args = inputs(&module.ir, func, cli, &budget)?;
+    if cli.check {
+        // The reference is the program the back end compiles: after the decompositions.
+        compile::cleanup(&ctx, &mut module.ir, module.top).map_err(render)?;
+    }
     let reference = if cli.interpret || cli.check {
         Some(run_function_within(&ctx, &module.ir, func, &args, &mut budget).map_err(|d| render(vec![d]))?)
     } else {
