@@ -26,6 +26,7 @@ mod dtype;
 mod elementwise;
 mod error;
 pub mod eval;
+pub mod generator;
 mod index;
 mod lanes;
 mod layout;

@@ -1,0 +1,130 @@
+//! Random `hl` programs for differential tests: fusion against the unfused program, the
+//! compiled program on the VM against the interpreter.
+//!
+//! A program is a function over `[r, c]` tensors: values are full `[r, c]`, rows `[r, 1]`
+//! (from reductions) or the `[c]` parameter; ops pick operands anywhere in the pool, so values
+//! get several consumers and diamonds form; it returns the last value and one or two earlier
+//! ones. A [`Profile`] fixes the shapes, element types and ops drawn from.
+
+/// What a generator draws from.
+#[derive(Clone, Copy, Debug)]
+pub struct Profile {
+    /// Row counts.
+    pub rows: &'static [usize],
+    /// Column counts.
+    pub cols: &'static [usize],
+    /// Element types (repeat one to weight it).
+    pub dtypes: &'static [&'static str],
+    /// Column counts up to which a matmul by `[c, c]` may appear.
+    pub matmul_cols: usize,
+}
+
+/// The fusion tests' profile: small shapes, f32 and f16.
+pub const FUSION: Profile =
+    Profile { rows: &[1, 3, 5, 8, 13], cols: &[1, 7, 16, 33, 64], dtypes: &["f16", "f32", "f32", "f32"], matmul_cols: usize::MAX };
+
+/// The back end's profile: odd shapes, size-1 dims, rows longer than a small target's UB,
+/// f32 / f16 / bf16 / i32.
+pub const BACKEND: Profile = Profile {
+    rows: &[1, 3, 5, 8, 13, 31],
+    cols: &[1, 7, 16, 33, 64, 130, 1500, 4099],
+    dtypes: &["f32", "f32", "f16", "bf16", "i32"],
+    matmul_cols: 64,
+};
+
+/// A tiny deterministic generator (SplitMix64).
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^ (z >> 31)
+    }
+
+    fn below(&mut self, n: usize) -> usize {
+        (self.next() % n as u64) as usize
+    }
+}
+
+/// The program of `seed` under `profile` (MLIR text of one `func.func @f`).
+pub fn random_program(seed: u64, profile: &Profile) -> String {
+    let mut rng = Rng(seed);
+    let (r, c) = (profile.rows[rng.below(profile.rows.len())], profile.cols[rng.below(profile.cols.len())]);
+    let dt = profile.dtypes[rng.below(profile.dtypes.len())];
+    let int = dt.starts_with('i');
+    let full = format!("tensor<{r}x{c}x{dt}>");
+    let row = format!("tensor<{r}x1x{dt}>");
+    let par = format!("tensor<{c}x{dt}>");
+    let w = format!("tensor<{c}x{c}x{dt}>");
+    let matmul = c <= profile.matmul_cols && !int;
+    // (name, kind): 0 full, 1 row, 2 param.
+    let mut pool: Vec<(String, u8)> = vec![("%x".into(), 0), ("%y".into(), 0), ("%p".into(), 2)];
+    let ty = |k: u8| [&full, &row, &par][k as usize].clone();
+    let mut body = String::new();
+    let n = 4 + rng.below(14);
+    for i in 0..n {
+        let name = format!("%v{i}");
+        let pick_full = |rng: &mut Rng, pool: &[(String, u8)]| {
+            let fulls: Vec<&(String, u8)> = pool.iter().filter(|(_, k)| *k == 0).collect();
+            // Prefer recent values: chains and diamonds.
+            let j = fulls.len() - 1 - rng.below(fulls.len().min(3));
+            fulls[j].0.clone()
+        };
+        let choice = match rng.below(10) {
+            9 if !matmul => 3,
+            x => x,
+        };
+        let line = match choice {
+            0..=2 => {
+                let ops: &[&str] = if int { &["neg", "abs", "neg", "abs", "abs", "neg"] } else { &["exp", "neg", "abs", "tanh", "sigmoid", "relu"] };
+                let op = ops[rng.below(6)];
+                let (a, k) = pool[pool.len() - 1 - rng.below(pool.len().min(4))].clone();
+                pool.push((name.clone(), k));
+                format!("{name} = hl.{op} {a} : {}", ty(k))
+            }
+            3..=6 => {
+                let ops: &[&str] = if int { &["add", "mul", "sub", "maximum", "add"] } else { &["add", "mul", "sub", "maximum", "div"] };
+                let op = ops[rng.below(5)];
+                let a = pick_full(&mut rng, &pool);
+                let (b, k) = pool[rng.below(pool.len())].clone();
+                pool.push((name.clone(), 0));
+                format!("{name} = hl.{op} {a}, {b} : {full}, {} -> {full}", ty(k))
+            }
+            7 | 8 => {
+                let ops: &[&str] = if int { &["reduce_sum", "reduce_max", "reduce_max"] } else { &["reduce_sum", "reduce_max", "reduce_mean"] };
+                let op = ops[rng.below(3)];
+                let a = pick_full(&mut rng, &pool);
+                pool.push((name.clone(), 1));
+                format!("{name} = hl.{op} {a} {{axes = [1], keep_dims = true}} : {full} -> {row}")
+            }
+            _ => {
+                let a = pick_full(&mut rng, &pool);
+                pool.push((name.clone(), 0));
+                format!("{name} = hl.matmul {a}, %w : {full}, {w} -> {full}")
+            }
+        };
+        body.push_str("  ");
+        body.push_str(&line);
+        body.push('\n');
+    }
+    // Return the last value and one or two earlier ones (values needed outside regions).
+    let mut rets = vec![pool.len() - 1];
+    for _ in 0..rng.below(3) {
+        let j = 3 + rng.below(pool.len() - 3);
+        if !rets.contains(&j) {
+            rets.push(j);
+        }
+    }
+    let names: Vec<String> = rets.iter().map(|&j| pool[j].0.clone()).collect();
+    let types: Vec<String> = rets.iter().map(|&j| ty(pool[j].1)).collect();
+    let w_arg = if matmul || profile.matmul_cols == usize::MAX { format!(", %w: {w}") } else { String::new() };
+    format!(
+        "func.func @f(%x: {full}, %y: {full}, %p: {par}{w_arg}) -> ({}) {{\n{body}  return {} : {}\n}}\n",
+        types.join(", "),
+        names.join(", "),
+        types.join(", ")
+    )
+}
