@@ -21,6 +21,8 @@ pub(crate) struct LaunchCtx<'a> {
     pub kernel_index: u32,
     pub launch_index: u32,
     pub args: Args<'a>,
+    /// `libm` for `exp`, `tanh` and `sigmoid` (else the vectorizable forms).
+    pub exact: bool,
 }
 
 /// An open `For` or `If` region.
@@ -386,7 +388,7 @@ impl CoreState {
                 vec_work(dst, dst.dtype.bytes())
             }
             Inst::Unary { op, dst, src } => {
-                vector::unary(mem, s, *op, dst, src)?;
+                vector::unary(mem, s, *op, dst, src, l.exact)?;
                 vec_work(dst, dst.dtype.bytes())
             }
             Inst::Binary { op, dst, a, b } => {

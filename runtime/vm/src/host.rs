@@ -47,11 +47,14 @@ pub struct VmConfig {
     pub max_steps: u64,
     /// Host threads per launch (0: the machine's available parallelism).
     pub threads: usize,
+    /// Compute `exp`, `tanh` and `sigmoid` with `libm`, bit-identical to the interpreter
+    /// (else with vectorizable approximations within one `f32` ulp of it).
+    pub exact_transcendentals: bool,
 }
 
 impl Default for VmConfig {
     fn default() -> VmConfig {
-        VmConfig { max_gm_bytes: 1 << 30, max_steps: 1_000_000_000, threads: 0 }
+        VmConfig { max_gm_bytes: 1 << 30, max_steps: 1_000_000_000, threads: 0, exact_transcendentals: false }
     }
 }
 
@@ -159,6 +162,7 @@ impl Vm {
                 kernel_index: launch.kernel,
                 launch_index: li as u32,
                 args: Args { buffers: &buffers, bound: &bound },
+                exact: self.config.exact_transcendentals,
             };
             let sink_now: Option<&mut (dyn FnMut(&Event) + '_)> = match &mut sink {
                 Some(s) => Some(&mut **s),
