@@ -15,8 +15,9 @@
 
 const LOG2E: f64 = std::f64::consts::LOG2_E;
 /// `ln 2` split so that `k * LN2_HI` is exact for the `|k| <= 2^11` that occur.
-const LN2_HI: f64 = 6.931_471_803_691_238_2e-1;
-const LN2_LO: f64 = 1.908_214_929_270_587_7e-10;
+const LN2_HI: f64 = f64::from_bits(0x3fe6_2e42_fee0_0000);
+/// `ln 2 - LN2_HI`.
+const LN2_LO: f64 = f64::from_bits(0x3dea_39ef_3579_3c76);
 /// `1.5 * 2^52`: adding it rounds to an integer, which lands in the low mantissa bits.
 const ROUNDER: f64 = 6_755_399_441_055_744.0;
 
@@ -24,13 +25,7 @@ const ROUNDER: f64 = 6_755_399_441_055_744.0;
 /// `sigmoid` are 0, 1 or inf).
 #[inline(always)]
 fn exp64(x: f64) -> f64 {
-    let x = if x > 104.0 {
-        104.0
-    } else if x < -104.0 {
-        -104.0
-    } else {
-        x
-    };
+    let x = x.clamp(-104.0, 104.0);
     let t = x * LOG2E + ROUNDER;
     let k = t - ROUNDER;
     let n = t.to_bits() as i64 as i32;
