@@ -135,17 +135,23 @@ fn map_rows<T: Lane>(
     dst: &Region,
     src: &Region,
     dtype: DType,
-    f: impl Fn(T) -> T,
+    rows: impl Fn(&[T], &mut [T]),
 ) {
     for r in 0..dst.rows {
         sa.clear();
         T::decode(dtype, mem.row(src, r), sa);
         so.clear();
         so.resize(sa.len(), T::default());
-        for (o, &x) in so.iter_mut().zip(sa.iter()) {
-            *o = f(x);
-        }
+        rows(sa, so);
         T::encode(dtype, so, mem.row_mut(dst, r));
+    }
+}
+
+/// `out[i] = f(src[i])`.
+#[inline(always)]
+fn each<T: Copy>(src: &[T], out: &mut [T], f: impl Fn(T) -> T) {
+    for (o, &x) in out.iter_mut().zip(src) {
+        *o = f(x);
     }
 }
 
@@ -189,23 +195,30 @@ pub(crate) fn unary(
     if dtype.is_float() {
         macro_rules! go {
             ($f:expr) => {
-                map_rows::<f32>(mem, (&mut s.fa, &mut s.fc), &d, &r, dtype, $f)
+                map_rows::<f32>(mem, (&mut s.fa, &mut s.fc), &d, &r, dtype, |a, o| each(a, o, $f))
+            };
+        }
+        macro_rules! fast {
+            ($f:expr) => {
+                map_rows::<f32>(mem, (&mut s.fa, &mut s.fc), &d, &r, dtype, |a, o| {
+                    crate::approx::map(a, o, $f)
+                })
             };
         }
         match op {
             UnaryOp::Neg => go!(|x| -x),
             UnaryOp::Abs => go!(f32::abs),
             UnaryOp::Exp if exact => go!(|x| libm::exp(f64::from(x)) as f32),
-            UnaryOp::Exp => go!(crate::approx::exp),
+            UnaryOp::Exp => fast!(crate::approx::exp),
             UnaryOp::Log => go!(|x| libm::log(f64::from(x)) as f32),
             UnaryOp::Sqrt => go!(f32::sqrt),
             UnaryOp::Rsqrt => go!(|x| (1.0 / f64::from(x).sqrt()) as f32),
             UnaryOp::Recip => go!(|x| 1.0 / x),
             UnaryOp::Tanh if exact => go!(|x| libm::tanh(f64::from(x)) as f32),
-            UnaryOp::Tanh => go!(crate::approx::tanh),
+            UnaryOp::Tanh => fast!(crate::approx::tanh),
             UnaryOp::Erf => go!(|x| libm::erf(f64::from(x)) as f32),
             UnaryOp::Sigmoid if exact => go!(libm_sigmoid),
-            UnaryOp::Sigmoid => go!(crate::approx::sigmoid),
+            UnaryOp::Sigmoid => fast!(crate::approx::sigmoid),
             UnaryOp::Relu => go!(|x| nan_max(x, 0.0)),
             UnaryOp::Floor => go!(f32::floor),
             UnaryOp::Ceil => go!(f32::ceil),
@@ -217,7 +230,7 @@ pub(crate) fn unary(
     }
     macro_rules! go {
         ($f:expr) => {
-            map_rows::<i32>(mem, (&mut s.ia, &mut s.ic), &d, &r, dtype, $f)
+            map_rows::<i32>(mem, (&mut s.ia, &mut s.ic), &d, &r, dtype, |a, o| each(a, o, $f))
         };
     }
     match op {
