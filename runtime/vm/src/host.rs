@@ -178,18 +178,30 @@ impl Vm {
             counters.total.merge(&c);
             counters.total.launches += 1;
         }
+        let refs = module.host.outputs.iter().map(|(_, r)| index(*r)).collect::<Result<Vec<_>, _>>()?;
+        let mut buffers: Vec<Option<Vec<u8>>> =
+            buffers.into_iter().map(|b| b.bytes.into_inner().ok()).collect();
         let mut tensors = Vec::new();
-        for (i, (spec, r)) in module.host.outputs.iter().enumerate() {
-            let b = index(*r)?;
-            let bytes = buffers[b].bytes.read().map_err(|_| VmError::host("gm buffer lock poisoned"))?;
-            let need = spec.checked_bytes().filter(|&n| n <= bytes.len() as u64).ok_or_else(|| {
+        for (i, ((spec, _), &b)) in module.host.outputs.iter().zip(&refs).enumerate() {
+            let len = buffer_len(&buffers[b]);
+            let need = spec.checked_bytes().filter(|&n| n <= len).ok_or_else(|| {
                 VmError::host(format!(
-                    "output #{i}: {} does not fit its {}-byte buffer",
-                    spec_string(spec),
-                    bytes.len()
+                    "output #{i}: {} does not fit its {len}-byte buffer",
+                    spec_string(spec)
                 ))
             })?;
-            tensors.push(HostTensor { spec: spec.clone(), bytes: bytes[..need as usize].to_vec() });
+            // The last output of a buffer that fills it takes the bytes; others copy.
+            let last = !refs[i + 1..].contains(&b);
+            let bytes = match buffers[b].take() {
+                Some(v) if last && v.len() as u64 == need => v,
+                Some(v) => {
+                    let copy = v[..need as usize].to_vec();
+                    buffers[b] = Some(v);
+                    copy
+                }
+                None => return Err(VmError::host("gm buffer lock poisoned")),
+            };
+            tensors.push(HostTensor { spec: spec.clone(), bytes });
         }
         Ok(Outputs { tensors, counters })
     }
@@ -305,4 +317,9 @@ impl Vm {
         }
         Ok((counters, steps))
     }
+}
+
+/// The byte length of a GM buffer after the run (0 when its lock was poisoned).
+fn buffer_len(b: &Option<Vec<u8>>) -> u64 {
+    b.as_ref().map_or(0, |v| v.len() as u64)
 }
