@@ -8,6 +8,10 @@
 //! no synchronization and the stream is deterministic; correct programs give the same results
 //! either way (cores of a launch write disjoint GM ranges, and atomics commute up to float
 //! rounding order).
+//!
+//! The step budget: each thread runs its cores within the budget left of the run, and the
+//! launch's total is charged after it, so an endless kernel stops on every thread and the run
+//! fails once the total passes the budget.
 
 use std::sync::RwLock;
 
@@ -293,7 +297,7 @@ impl Vm {
             let mut state = CoreState::new(&self.target, ctx.kernel);
             let (mut counters, mut steps) = (Counters::default(), 0u64);
             for b in first..(first + chunk).min(blocks) {
-                steps += state.run(ctx, b, budget, None, &mut counters)?;
+                steps += state.run(ctx, b, budget.saturating_sub(steps), None, &mut counters)?;
             }
             Ok((counters, steps))
         };

@@ -451,3 +451,38 @@ fn fast_transcendentals_are_within_one_ulp_exhaustively_over_f16_and_bf16() {
         }
     }
 }
+
+/// A row reduced in two column tiles into an `f32` accumulator (`accumulate` on the second)
+/// and cast to `f16` once equals the interpreter's `f16` reduction of the whole row.
+#[test]
+fn tiled_reductions_into_a_wide_accumulator_match_the_whole_row() {
+    use hl::ReduceOp as H;
+    let (rows, cols, split) = (3u32, 100u32, 60u32);
+    let x: Vec<u8> = randoms((rows * cols) as usize, 41, -2.0, 2.0)
+        .into_iter()
+        .flat_map(|v| f16::from_f32(v).to_le_bytes())
+        .collect();
+    let t = to_hl(DType::F16, &[rows as usize, cols as usize], &x);
+    for (op, h) in [(ReduceOp::Sum, H::Sum), (ReduceOp::Max, H::Max), (ReduceOp::Prod, H::Prod)] {
+        let oracle = hl::reduce(h, &t, &[1], false).unwrap();
+        let (a, b) = (ub(DType::F16, 0, rows, split), ub(DType::F16, 2048, rows, cols - split));
+        let (acc, out) = (ub(DType::F32, 4096, rows, 1), ub(DType::F16, 6144, rows, 1));
+        let c = i64::from(cols);
+        let code = vec![
+            Inst::Load { dst: a, src: view(0, None, 0, &[(rows, c), (split, 1)]), zero_pad: false },
+            Inst::Load {
+                dst: b,
+                src: view(0, None, i64::from(split), &[(rows, c), (cols - split, 1)]),
+                zero_pad: false,
+            },
+            Inst::Reduce { op, dst: acc, src: a, accumulate: false },
+            Inst::Reduce { op, dst: acc, src: b, accumulate: true },
+            Inst::Cast { dst: out, src: acc, round: Round::Rint },
+            Inst::Store { dst: view(1, None, 0, &[(rows, 1)]), src: out, atomic: Atomic::None },
+        ];
+        let s = spec(DType::F16, &[rows as u64, cols as u64]);
+        let m = module(code, 1, std::slice::from_ref(&s), &[spec(DType::F16, &[rows as u64])]);
+        let got = run(&m, &[tensor(s, x.clone())]).unwrap().tensors.remove(0).bytes;
+        assert_same(DType::F16, &got, &hl_bytes(&oracle), &[], &format!("{op:?}"));
+    }
+}
