@@ -21,6 +21,8 @@ pub(crate) struct LaunchCtx<'a> {
     pub kernel_index: u32,
     pub launch_index: u32,
     pub args: Args<'a>,
+    /// `libm` for `exp`, `tanh` and `sigmoid` (else the vectorizable forms).
+    pub exact: bool,
 }
 
 /// An open `For` or `If` region.
@@ -112,7 +114,9 @@ impl CoreState {
     }
 
     /// Runs block `block` of the launch with at most `budget` steps; adds to `counters` and
-    /// reports each instruction to `sink`. Returns the steps taken.
+    /// reports each instruction to `sink`. Returns the steps taken: one per instruction (loop
+    /// bodies per iteration) plus, for starting the core, one per 256 on-chip bytes it
+    /// clears, so that a huge `block_dim` is bounded by the budget too.
     pub fn run(
         &mut self,
         l: &LaunchCtx,
@@ -132,7 +136,10 @@ impl CoreState {
             inst: Some(pc as u32),
             message,
         };
-        let (mut pc, mut end, mut steps) = (0usize, code.len(), 0u64);
+        let (mut pc, mut end, mut steps) = (0usize, code.len(), 1 + self.mem.bytes() / 256);
+        if steps > budget {
+            return Err(locate(0, format!("step budget of {budget} instructions exhausted")));
+        }
         loop {
             if pc >= end {
                 match self.frames.pop() {
@@ -389,7 +396,7 @@ impl CoreState {
                 vec_work(dst, dst.dtype.bytes())
             }
             Inst::Unary { op, dst, src } => {
-                vector::unary(mem, s, *op, dst, src)?;
+                vector::unary(mem, s, *op, dst, src, l.exact)?;
                 vec_work(dst, dst.dtype.bytes())
             }
             Inst::Binary { op, dst, a, b } => {

@@ -67,7 +67,7 @@ pub(crate) fn mmad(
             }
         }
     }
-    for i in 0..m {
+    for i in 0..rc.rows {
         f32::encode(DType::F32, &s.fc[i * n..(i + 1) * n], mem.row_mut(&rc, i));
     }
     Ok((m * k * n) as u64)

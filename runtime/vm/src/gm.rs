@@ -103,6 +103,10 @@ pub(crate) fn resolve(
 /// Calls `run(gm_element, buffer_element, len)` for each contiguous run of the view, in
 /// row-major order (`buffer_element` counts the view's elements).
 fn runs(v: &Resolved, mut run: impl FnMut(usize, usize, usize)) {
+    if v.lo == v.hi {
+        // No elements (and strides of empty views are unchecked).
+        return;
+    }
     let n = v.dims.len();
     let (inner_size, inner_stride) = v.dims[n - 1];
     let outer: u64 = v.dims[..n - 1].iter().map(|d| d.0).product();

@@ -8,6 +8,10 @@
 //! no synchronization and the stream is deterministic; correct programs give the same results
 //! either way (cores of a launch write disjoint GM ranges, and atomics commute up to float
 //! rounding order).
+//!
+//! The step budget: each thread runs its cores within the budget left of the run, and the
+//! launch's total is charged after it, so an endless kernel stops on every thread and the run
+//! fails once the total passes the budget.
 
 use std::sync::RwLock;
 
@@ -47,11 +51,14 @@ pub struct VmConfig {
     pub max_steps: u64,
     /// Host threads per launch (0: the machine's available parallelism).
     pub threads: usize,
+    /// Compute `exp`, `tanh` and `sigmoid` with `libm`, bit-identical to the interpreter
+    /// (else with vectorizable approximations within one `f32` ulp of it).
+    pub exact_transcendentals: bool,
 }
 
 impl Default for VmConfig {
     fn default() -> VmConfig {
-        VmConfig { max_gm_bytes: 1 << 30, max_steps: 1_000_000_000, threads: 0 }
+        VmConfig { max_gm_bytes: 1 << 30, max_steps: 1_000_000_000, threads: 0, exact_transcendentals: false }
     }
 }
 
@@ -159,6 +166,7 @@ impl Vm {
                 kernel_index: launch.kernel,
                 launch_index: li as u32,
                 args: Args { buffers: &buffers, bound: &bound },
+                exact: self.config.exact_transcendentals,
             };
             let sink_now: Option<&mut (dyn FnMut(&Event) + '_)> = match &mut sink {
                 Some(s) => Some(&mut **s),
@@ -174,18 +182,30 @@ impl Vm {
             counters.total.merge(&c);
             counters.total.launches += 1;
         }
+        let refs = module.host.outputs.iter().map(|(_, r)| index(*r)).collect::<Result<Vec<_>, _>>()?;
+        let mut buffers: Vec<Option<Vec<u8>>> =
+            buffers.into_iter().map(|b| b.bytes.into_inner().ok()).collect();
         let mut tensors = Vec::new();
-        for (i, (spec, r)) in module.host.outputs.iter().enumerate() {
-            let b = index(*r)?;
-            let bytes = buffers[b].bytes.read().map_err(|_| VmError::host("gm buffer lock poisoned"))?;
-            let need = spec.checked_bytes().filter(|&n| n <= bytes.len() as u64).ok_or_else(|| {
+        for (i, ((spec, _), &b)) in module.host.outputs.iter().zip(&refs).enumerate() {
+            let len = buffer_len(&buffers[b]);
+            let need = spec.checked_bytes().filter(|&n| n <= len).ok_or_else(|| {
                 VmError::host(format!(
-                    "output #{i}: {} does not fit its {}-byte buffer",
-                    spec_string(spec),
-                    bytes.len()
+                    "output #{i}: {} does not fit its {len}-byte buffer",
+                    spec_string(spec)
                 ))
             })?;
-            tensors.push(HostTensor { spec: spec.clone(), bytes: bytes[..need as usize].to_vec() });
+            // The last output of a buffer that fills it takes the bytes; others copy.
+            let last = !refs[i + 1..].contains(&b);
+            let bytes = match buffers[b].take() {
+                Some(v) if last && v.len() as u64 == need => v,
+                Some(v) => {
+                    let copy = v[..need as usize].to_vec();
+                    buffers[b] = Some(v);
+                    copy
+                }
+                None => return Err(VmError::host("gm buffer lock poisoned")),
+            };
+            tensors.push(HostTensor { spec: spec.clone(), bytes });
         }
         Ok(Outputs { tensors, counters })
     }
@@ -277,7 +297,7 @@ impl Vm {
             let mut state = CoreState::new(&self.target, ctx.kernel);
             let (mut counters, mut steps) = (Counters::default(), 0u64);
             for b in first..(first + chunk).min(blocks) {
-                steps += state.run(ctx, b, budget, None, &mut counters)?;
+                steps += state.run(ctx, b, budget.saturating_sub(steps), None, &mut counters)?;
             }
             Ok((counters, steps))
         };
@@ -301,4 +321,9 @@ impl Vm {
         }
         Ok((counters, steps))
     }
+}
+
+/// The byte length of a GM buffer after the run (0 when its lock was poisoned).
+fn buffer_len(b: &Option<Vec<u8>>) -> u64 {
+    b.as_ref().map_or(0, |v| v.len() as u64)
 }

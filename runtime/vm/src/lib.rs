@@ -10,6 +10,7 @@
 //! [`VmError`], and a step budget stops endless loops.
 #![deny(missing_docs)]
 
+mod approx;
 mod convert;
 mod core;
 pub mod cost;

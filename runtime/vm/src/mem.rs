@@ -64,6 +64,11 @@ impl Mem {
         }
     }
 
+    /// The bytes of all memories.
+    pub fn bytes(&self) -> u64 {
+        self.spaces.iter().map(|s| s.len() as u64).sum()
+    }
+
     /// Zeroes every memory (a fresh core).
     pub fn clear(&mut self) {
         for s in &mut self.spaces {

@@ -5,7 +5,8 @@
 //! into a row loop that decodes each source row into a scratch lane vector, runs one tight
 //! loop per broadcast case (row/row, row/splat, splat/row, splat/splat) and encodes the result
 //! row back ([`crate::lanes`] has the rounding rules). Transcendentals call `libm` in `f64`
-//! and round to `f32`, exactly as the interpreter does.
+//! and round to `f32`, exactly as the interpreter does, except `exp`, `tanh` and `sigmoid`,
+//! which use [`crate::approx`] unless the run asks for exact transcendentals.
 
 use kiln_bytecode::isa::{BinaryOp, Buf, CmpPred, DType, Scalar, Src, UnaryOp};
 
@@ -134,19 +135,28 @@ fn map_rows<T: Lane>(
     dst: &Region,
     src: &Region,
     dtype: DType,
-    f: impl Fn(T) -> T,
+    rows: impl Fn(&[T], &mut [T]),
 ) {
     for r in 0..dst.rows {
         sa.clear();
         T::decode(dtype, mem.row(src, r), sa);
         so.clear();
-        so.extend(sa.iter().map(|&x| f(x)));
+        so.resize(sa.len(), T::default());
+        rows(sa, so);
         T::encode(dtype, so, mem.row_mut(dst, r));
     }
 }
 
-/// `1 / (1 + e^-x)` in `f64`, rounded to `f32` (the interpreter's formula).
-fn sigmoid(x: f32) -> f32 {
+/// `out[i] = f(src[i])`.
+#[inline(always)]
+fn each<T: Copy>(src: &[T], out: &mut [T], f: impl Fn(T) -> T) {
+    for (o, &x) in out.iter_mut().zip(src) {
+        *o = f(x);
+    }
+}
+
+/// `1 / (1 + e^-x)` in `f64` with `libm`, rounded to `f32` (the interpreter's formula).
+fn libm_sigmoid(x: f32) -> f32 {
     (1.0 / (1.0 + libm::exp(-f64::from(x)))) as f32
 }
 
@@ -167,8 +177,17 @@ fn op_name(op: UnaryOp) -> String {
     format!("{op:?}").to_lowercase()
 }
 
-/// `Unary`: `dst = op(src)`.
-pub(crate) fn unary(mem: &mut Mem, s: &mut Scratch, op: UnaryOp, dst: &Buf, src: &Buf) -> Result<(), String> {
+/// `Unary`: `dst = op(src)`. With `exact`, `exp`, `tanh` and `sigmoid` call `libm` as the
+/// interpreter does; otherwise they use the vectorizable [`crate::approx`] forms (within one
+/// `f32` ulp).
+pub(crate) fn unary(
+    mem: &mut Mem,
+    s: &mut Scratch,
+    op: UnaryOp,
+    dst: &Buf,
+    src: &Buf,
+    exact: bool,
+) -> Result<(), String> {
     crate::mem::expect_same_shape(dst, src, "unary")?;
     crate::mem::expect_same_dtype(dst, src, "unary")?;
     let (d, r) = (mem.region(dst)?, mem.region(src)?);
@@ -176,20 +195,30 @@ pub(crate) fn unary(mem: &mut Mem, s: &mut Scratch, op: UnaryOp, dst: &Buf, src:
     if dtype.is_float() {
         macro_rules! go {
             ($f:expr) => {
-                map_rows::<f32>(mem, (&mut s.fa, &mut s.fc), &d, &r, dtype, $f)
+                map_rows::<f32>(mem, (&mut s.fa, &mut s.fc), &d, &r, dtype, |a, o| each(a, o, $f))
+            };
+        }
+        macro_rules! fast {
+            ($f:expr) => {
+                map_rows::<f32>(mem, (&mut s.fa, &mut s.fc), &d, &r, dtype, |a, o| {
+                    crate::approx::map(a, o, $f)
+                })
             };
         }
         match op {
             UnaryOp::Neg => go!(|x| -x),
             UnaryOp::Abs => go!(f32::abs),
-            UnaryOp::Exp => go!(|x| libm::exp(f64::from(x)) as f32),
+            UnaryOp::Exp if exact => go!(|x| libm::exp(f64::from(x)) as f32),
+            UnaryOp::Exp => fast!(crate::approx::exp),
             UnaryOp::Log => go!(|x| libm::log(f64::from(x)) as f32),
             UnaryOp::Sqrt => go!(f32::sqrt),
             UnaryOp::Rsqrt => go!(|x| (1.0 / f64::from(x).sqrt()) as f32),
             UnaryOp::Recip => go!(|x| 1.0 / x),
-            UnaryOp::Tanh => go!(|x| libm::tanh(f64::from(x)) as f32),
+            UnaryOp::Tanh if exact => go!(|x| libm::tanh(f64::from(x)) as f32),
+            UnaryOp::Tanh => fast!(crate::approx::tanh),
             UnaryOp::Erf => go!(|x| libm::erf(f64::from(x)) as f32),
-            UnaryOp::Sigmoid => go!(sigmoid),
+            UnaryOp::Sigmoid if exact => go!(libm_sigmoid),
+            UnaryOp::Sigmoid => fast!(crate::approx::sigmoid),
             UnaryOp::Relu => go!(|x| nan_max(x, 0.0)),
             UnaryOp::Floor => go!(f32::floor),
             UnaryOp::Ceil => go!(f32::ceil),
@@ -201,7 +230,7 @@ pub(crate) fn unary(mem: &mut Mem, s: &mut Scratch, op: UnaryOp, dst: &Buf, src:
     }
     macro_rules! go {
         ($f:expr) => {
-            map_rows::<i32>(mem, (&mut s.ia, &mut s.ic), &d, &r, dtype, $f)
+            map_rows::<i32>(mem, (&mut s.ia, &mut s.ic), &d, &r, dtype, |a, o| each(a, o, $f))
         };
     }
     match op {

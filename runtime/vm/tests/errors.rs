@@ -61,8 +61,13 @@ fn loops_are_bounded() {
     let s = spec(DType::F32, &[8]);
     let m = module(looping.clone(), 1, std::slice::from_ref(&s), std::slice::from_ref(&s));
     let vm = Vm::with_config(&tiny(), VmConfig { max_steps: 10_000, ..VmConfig::default() });
-    let e = vm.run(&m, &[tensor(s, vec![0; 32])]).unwrap_err().to_string();
+    let e = vm.run(&m, &[tensor(s.clone(), vec![0; 32])]).unwrap_err().to_string();
     assert_eq!(e, "kernel `k` core 0 instruction #3: step budget of 10000 instructions exhausted");
+    // Cores cost steps too: a huge block_dim runs out of budget.
+    let mut wide = module(vec![], u32::MAX, std::slice::from_ref(&s), std::slice::from_ref(&s));
+    wide.kernels[0].core = kiln_bytecode::module::Core::Aiv;
+    let e = vm.run(&wide, &[tensor(s.clone(), vec![0; 32])]).unwrap_err().to_string();
+    assert!(e.contains("step budget of") && e.contains("exhausted"), "{e}");
     let mut bad = looping.clone();
     bad[2] = Inst::Const { dst: Reg(2), value: 0 };
     assert_eq!(err(bad), "kernel `k` core 0 instruction #3: loop step 0 is not positive");

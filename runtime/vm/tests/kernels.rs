@@ -264,3 +264,17 @@ fn events_report_every_instruction_with_its_accesses() {
     // The same run without a sink gives the same outputs and counters.
     assert_eq!(Vm::new(&tiny()).run(&m, &inputs).unwrap(), out);
 }
+
+#[test]
+fn two_outputs_of_one_buffer_both_get_its_bytes() {
+    let b = ub(DType::F32, 0, 1, 4);
+    let code = vec![load(b, 0, &[(4, 1)]), store(b, 1, &[(4, 1)], Atomic::None)];
+    let s = spec(DType::F32, &[4]);
+    let mut m = module(code, 1, std::slice::from_ref(&s), std::slice::from_ref(&s));
+    m.host.outputs.insert(0, (spec(DType::F32, &[2, 2]), kiln_bytecode::module::BufferRef::Temp(0)));
+    m.host.outputs.push((spec(DType::F32, &[2]), kiln_bytecode::module::BufferRef::Temp(0)));
+    let out = run(&m, &[tensor(s, f32_bytes(&[1., 2., 3., 4.]))]).unwrap();
+    let got: Vec<Vec<f32>> = out.tensors.iter().map(|t| f32s(&t.bytes)).collect();
+    assert_eq!(got, vec![vec![1., 2., 3., 4.], vec![1., 2., 3., 4.], vec![1., 2.]]);
+    assert_eq!(out.tensors[0].spec.shape, vec![2, 2]);
+}

@@ -9,7 +9,7 @@ use half::{bf16, f16};
 use kiln_bytecode::isa::{Atomic, BinaryOp, Buf, CmpPred, DType, Inst, ReduceOp, Reg, Round, Src, UnaryOp};
 use kiln_dialects::hl::interp as hl;
 use kiln_targets::Target;
-use kiln_vm::Vm;
+use kiln_vm::{Vm, VmConfig};
 
 const TILE_ROWS: u32 = 4;
 const TILE_COLS: u32 = 64;
@@ -22,6 +22,17 @@ fn ascend() -> Target {
 /// Runs `op` over `n` elements (a multiple of `TILE`) of each input, tile by tile on two
 /// cores; returns the output's bytes.
 fn run_tiles(inputs: &[(DType, Vec<u8>)], n: u64, out: DType, op: impl Fn(&[Buf], Buf) -> Inst) -> Vec<u8> {
+    run_tiles_with(true, inputs, n, out, op)
+}
+
+/// [`run_tiles`] with `exact_transcendentals` as given.
+fn run_tiles_with(
+    exact: bool,
+    inputs: &[(DType, Vec<u8>)],
+    n: u64,
+    out: DType,
+    op: impl Fn(&[Buf], Buf) -> Inst,
+) -> Vec<u8> {
     assert_eq!(n % TILE, 0);
     let bufs: Vec<Buf> =
         inputs.iter().enumerate().map(|(i, (d, _))| ub(*d, i as u32 * 2048, TILE_ROWS, TILE_COLS)).collect();
@@ -52,7 +63,8 @@ fn run_tiles(inputs: &[(DType, Vec<u8>)], n: u64, out: DType, op: impl Fn(&[Buf]
     let mut m = module(code, 2, &specs, &[spec(out, &[n])]);
     m.target = "ascend910b".into();
     let tensors: Vec<_> = inputs.iter().map(|(d, b)| tensor(spec(*d, &[n]), b.clone())).collect();
-    Vm::new(&ascend()).run(&m, &tensors).unwrap().tensors.remove(0).bytes
+    let config = VmConfig { exact_transcendentals: exact, ..VmConfig::default() };
+    Vm::with_config(&ascend(), config).run(&m, &tensors).unwrap().tensors.remove(0).bytes
 }
 
 fn hl_dtype(d: DType) -> hl::DType {
@@ -406,5 +418,71 @@ fn reductions_match_the_interpreter() {
             let out = run(&m, &[tensor(spec(d, &[rows as u64, cols as u64]), x.clone())]).unwrap();
             assert_same(d, &out.tensors[0].bytes, &hl_bytes(&oracle), &[], &format!("{op:?} {d:?}"));
         }
+    }
+}
+
+/// The distance in ulps of two 16-bit floats' bits of one sign (NaNs equal).
+fn ulps16(d: DType, a: u16, b: u16) -> u32 {
+    let nan = |x: u16| match d {
+        DType::F16 => f16::from_bits(x).is_nan(),
+        _ => bf16::from_bits(x).is_nan(),
+    };
+    if nan(a) && nan(b) {
+        return 0;
+    }
+    let key = |x: u16| if x & 0x8000 != 0 { -i32::from(x & 0x7fff) } else { i32::from(x) };
+    key(a).abs_diff(key(b))
+}
+
+#[test]
+fn fast_transcendentals_are_within_one_ulp_exhaustively_over_f16_and_bf16() {
+    use hl::UnaryOp as H;
+    for d in [DType::F16, DType::BF16] {
+        let x = samples(d, 1, 1);
+        let n = n_of(d, &x);
+        for (op, h) in [(UnaryOp::Exp, H::Exp), (UnaryOp::Tanh, H::Tanh), (UnaryOp::Sigmoid, H::Sigmoid)] {
+            let oracle = hl_bytes(&hl::unary(h, &to_hl(d, &[n as usize], &x)).unwrap());
+            let vm =
+                run_tiles_with(false, &[(d, x.clone())], n, d, |s, dst| Inst::Unary { op, dst, src: s[0] });
+            let bits =
+                |b: &[u8]| b.chunks_exact(2).map(|c| u16::from_le_bytes([c[0], c[1]])).collect::<Vec<_>>();
+            let worst = bits(&vm).iter().zip(bits(&oracle)).map(|(&a, b)| ulps16(d, a, b)).max();
+            assert!(worst <= Some(1), "{op:?} {d:?}: worst {worst:?} ulps");
+        }
+    }
+}
+
+/// A row reduced in two column tiles into an `f32` accumulator (`accumulate` on the second)
+/// and cast to `f16` once equals the interpreter's `f16` reduction of the whole row.
+#[test]
+fn tiled_reductions_into_a_wide_accumulator_match_the_whole_row() {
+    use hl::ReduceOp as H;
+    let (rows, cols, split) = (3u32, 100u32, 60u32);
+    let x: Vec<u8> = randoms((rows * cols) as usize, 41, -2.0, 2.0)
+        .into_iter()
+        .flat_map(|v| f16::from_f32(v).to_le_bytes())
+        .collect();
+    let t = to_hl(DType::F16, &[rows as usize, cols as usize], &x);
+    for (op, h) in [(ReduceOp::Sum, H::Sum), (ReduceOp::Max, H::Max), (ReduceOp::Prod, H::Prod)] {
+        let oracle = hl::reduce(h, &t, &[1], false).unwrap();
+        let (a, b) = (ub(DType::F16, 0, rows, split), ub(DType::F16, 2048, rows, cols - split));
+        let (acc, out) = (ub(DType::F32, 4096, rows, 1), ub(DType::F16, 6144, rows, 1));
+        let c = i64::from(cols);
+        let code = vec![
+            Inst::Load { dst: a, src: view(0, None, 0, &[(rows, c), (split, 1)]), zero_pad: false },
+            Inst::Load {
+                dst: b,
+                src: view(0, None, i64::from(split), &[(rows, c), (cols - split, 1)]),
+                zero_pad: false,
+            },
+            Inst::Reduce { op, dst: acc, src: a, accumulate: false },
+            Inst::Reduce { op, dst: acc, src: b, accumulate: true },
+            Inst::Cast { dst: out, src: acc, round: Round::Rint },
+            Inst::Store { dst: view(1, None, 0, &[(rows, 1)]), src: out, atomic: Atomic::None },
+        ];
+        let s = spec(DType::F16, &[rows as u64, cols as u64]);
+        let m = module(code, 1, std::slice::from_ref(&s), &[spec(DType::F16, &[rows as u64])]);
+        let got = run(&m, &[tensor(s, x.clone())]).unwrap().tensors.remove(0).bytes;
+        assert_same(DType::F16, &got, &hl_bytes(&oracle), &[], &format!("{op:?}"));
     }
 }
