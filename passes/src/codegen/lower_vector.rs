@@ -261,10 +261,11 @@ impl Geometry {
         let block = tiling.block.min(key_len).max(1);
         let outer: Vec<usize> = model.kept.iter().copied().filter(|&a| a < key).collect();
         let inner: i64 = model.kept.iter().filter(|&&a| a > key).map(|&a| model.domain[a]).product();
-        let key_blocks = cdiv(key_len, block);
-        let tail_block = key_len % block;
-        let tiles = outer.iter().map(|&a| model.domain[a]).product::<i64>() * key_blocks;
         let key_is_kept = model.kept.contains(&key);
+        // Without kept axes there is one tile, of one row.
+        let key_blocks = if key_is_kept { cdiv(key_len, block) } else { 1 };
+        let tail_block = if key_is_kept { key_len % block } else { 0 };
+        let tiles = outer.iter().map(|&a| model.domain[a]).product::<i64>() * key_blocks;
         let (rows, tail_rows) = if key_is_kept { (block * inner, tail_block * inner) } else { (inner, 0) };
         let outer_dims = outer.iter().map(|&a| model.domain[a]).collect();
         Geometry { outer, outer_dims, key, block, key_blocks, rows, tail_rows, tail_block, tiles }

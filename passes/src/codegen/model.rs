@@ -404,6 +404,8 @@ impl VectorModel {
         for &v in &self.inputs {
             let i = &self.info[&v];
             if let Some(&last) = last_use.get(&v) {
+                // An input without rows is loaded once for all tiles: it must outlive them.
+                let last = if i.rows { last } else { usize::MAX };
                 of.insert(v, bufs.len());
                 bufs.push(BufSpec { rows: i.rows, cols: i.cols, elem: elem(v), first: 0, last });
             }

@@ -157,7 +157,7 @@ impl Tiling {
             block = (max_rows / inner).clamp(1, d);
             break;
         }
-        let key_len = model.domain.get(key).copied().unwrap_or(1);
+        let key_len = if model.kept.contains(&key) { model.domain[key] } else { 1 };
         let outer: i64 = model.kept.iter().filter(|&&a| a < key).map(|&a| model.domain[a]).product();
         let cores = i64::from(target.cores.vector.max(1));
         // Spread over the cores when one tile would hold the rows of several.

@@ -304,7 +304,7 @@ pub enum UnaryOp {
     Floor,
     /// Round toward +inf.
     Ceil,
-    /// Round to nearest, ties away from zero.
+    /// Round to nearest, ties to even (as the interpreter).
     Round,
     /// -1, 0 or 1 (NaN stays NaN).
     Sign,

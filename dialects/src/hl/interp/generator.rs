@@ -20,8 +20,12 @@ pub struct Profile {
 }
 
 /// The fusion tests' profile: small shapes, f32 and f16.
-pub const FUSION: Profile =
-    Profile { rows: &[1, 3, 5, 8, 13], cols: &[1, 7, 16, 33, 64], dtypes: &["f16", "f32", "f32", "f32"], matmul_cols: usize::MAX };
+pub const FUSION: Profile = Profile {
+    rows: &[1, 3, 5, 8, 13],
+    cols: &[1, 7, 16, 33, 64],
+    dtypes: &["f16", "f32", "f32", "f32"],
+    matmul_cols: usize::MAX,
+};
 
 /// The back end's profile: odd shapes, size-1 dims, rows longer than a small target's UB,
 /// f32 / f16 / bf16 / i32.
@@ -79,14 +83,22 @@ pub fn random_program(seed: u64, profile: &Profile) -> String {
         };
         let line = match choice {
             0..=2 => {
-                let ops: &[&str] = if int { &["neg", "abs", "neg", "abs", "abs", "neg"] } else { &["exp", "neg", "abs", "tanh", "sigmoid", "relu"] };
+                let ops: &[&str] = if int {
+                    &["neg", "abs", "neg", "abs", "abs", "neg"]
+                } else {
+                    &["exp", "neg", "abs", "tanh", "sigmoid", "relu"]
+                };
                 let op = ops[rng.below(6)];
                 let (a, k) = pool[pool.len() - 1 - rng.below(pool.len().min(4))].clone();
                 pool.push((name.clone(), k));
                 format!("{name} = hl.{op} {a} : {}", ty(k))
             }
             3..=6 => {
-                let ops: &[&str] = if int { &["add", "mul", "sub", "maximum", "add"] } else { &["add", "mul", "sub", "maximum", "div"] };
+                let ops: &[&str] = if int {
+                    &["add", "mul", "sub", "maximum", "add"]
+                } else {
+                    &["add", "mul", "sub", "maximum", "div"]
+                };
                 let op = ops[rng.below(5)];
                 let a = pick_full(&mut rng, &pool);
                 let (b, k) = pool[rng.below(pool.len())].clone();
@@ -94,7 +106,11 @@ pub fn random_program(seed: u64, profile: &Profile) -> String {
                 format!("{name} = hl.{op} {a}, {b} : {full}, {} -> {full}", ty(k))
             }
             7 | 8 => {
-                let ops: &[&str] = if int { &["reduce_sum", "reduce_max", "reduce_max"] } else { &["reduce_sum", "reduce_max", "reduce_mean"] };
+                let ops: &[&str] = if int {
+                    &["reduce_sum", "reduce_max", "reduce_max"]
+                } else {
+                    &["reduce_sum", "reduce_max", "reduce_mean"]
+                };
                 let op = ops[rng.below(3)];
                 let a = pick_full(&mut rng, &pool);
                 pool.push((name.clone(), 1));
@@ -120,7 +136,8 @@ pub fn random_program(seed: u64, profile: &Profile) -> String {
     }
     let names: Vec<String> = rets.iter().map(|&j| pool[j].0.clone()).collect();
     let types: Vec<String> = rets.iter().map(|&j| ty(pool[j].1)).collect();
-    let w_arg = if matmul || profile.matmul_cols == usize::MAX { format!(", %w: {w}") } else { String::new() };
+    let w_arg =
+        if matmul || profile.matmul_cols == usize::MAX { format!(", %w: {w}") } else { String::new() };
     format!(
         "func.func @f(%x: {full}, %y: {full}, %p: {par}{w_arg}) -> ({}) {{\n{body}  return {} : {}\n}}\n",
         types.join(", "),
