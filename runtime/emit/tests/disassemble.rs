@@ -48,3 +48,16 @@ fn a_loop_body_past_the_end_is_refused() {
     let e = kiln_emit::disassemble(&m, &tiny()).unwrap_err();
     assert_eq!(e.to_string(), "kernel 'k' instruction 1 (for): body runs past its enclosing code");
 }
+
+#[test]
+fn a_loop_carried_register_is_refused() {
+    let m = module(vec![
+        Inst::Const { dst: Reg(0), value: 0 },
+        Inst::Const { dst: Reg(1), value: 4 },
+        Inst::For { iv: Reg(2), lo: Reg(0), hi: Reg(1), step: Reg(1), body: 2 },
+        Inst::Scalar { op: ScalarOp::Add, dst: Reg(3), a: Reg(0), b: Reg(2) },
+        Inst::Scalar { op: ScalarOp::Add, dst: Reg(0), a: Reg(3), b: Reg(2) },
+    ]);
+    let e = kiln_emit::disassemble(&m, &tiny()).unwrap_err();
+    assert_eq!(e.to_string(), "kernel 'k' instruction 4 (scalar): writes r0 inside a loop that reads its value from before the loop");
+}
