@@ -56,6 +56,10 @@ pub struct KernelDisasm<'b, 'a, 'c> {
     args: Vec<ValueId>,
     bufs: HashMap<(Space, DType, u32, u32, u32, u32), ValueId>,
     regs: [RegState; NUM_REGS],
+    /// The enclosing loops: the depth of each body and the registers of outer values it reads
+    /// (its bounds included), which it must not write (SSA has no loop-carried registers
+    /// without `iter_args`, and the emitter keeps them live for the whole loop).
+    loops: Vec<(usize, Vec<u8>)>,
 }
 
 fn key(b: &Buf) -> (Space, DType, u32, u32, u32, u32) {
@@ -71,7 +75,14 @@ impl<'b, 'a, 'c> KernelDisasm<'b, 'a, 'c> {
         target: &Target,
     ) -> Result<(), DisasmError> {
         let args = b.ir.block_args(entry).to_vec();
-        let mut d = KernelDisasm { b, kernel, args, bufs: HashMap::new(), regs: [RegState::Undef; NUM_REGS] };
+        let mut d = KernelDisasm {
+            b,
+            kernel,
+            args,
+            bufs: HashMap::new(),
+            regs: [RegState::Undef; NUM_REGS],
+            loops: Vec::new(),
+        };
         d.buffers(entry, target);
         d.seq(0, kernel.code.len(), entry, 0)?;
         d.b.op(entry, "func.return", &[], &[], &[], 0);
@@ -130,13 +141,18 @@ impl<'b, 'a, 'c> KernelDisasm<'b, 'a, 'c> {
         iv: Option<Reg>,
         depth: usize,
     ) -> Result<(), DisasmError> {
+        let i = code.start - 1;
         let block = self.b.block_in(op, r);
-        if let Some(reg) = iv {
+        if let (Some(reg), Inst::For { lo, hi, step, .. }) = (iv, &self.kernel.code[i]) {
+            self.loops.push((depth + 1, vec![lo.0, hi.0, step.0]));
             let index = self.b.ctx.index_type();
             let v = self.b.ir.add_block_arg(block, index, None);
-            self.write(reg, v, depth + 1);
+            self.write(i, reg, v, depth + 1)?;
         }
         self.seq(code.start, code.end, block, depth + 1)?;
+        if iv.is_some() {
+            self.loops.pop();
+        }
         self.b.op(block, "scf.yield", &[], &[], &[], 0);
         for state in self.regs.iter_mut() {
             if matches!(state, RegState::Val(_, d) if *d > depth) {
@@ -146,9 +162,12 @@ impl<'b, 'a, 'c> KernelDisasm<'b, 'a, 'c> {
         Ok(())
     }
 
-    fn read(&self, i: usize, r: Reg) -> Result<ValueId, DisasmError> {
+    fn read(&mut self, i: usize, r: Reg) -> Result<ValueId, DisasmError> {
         match self.regs.get(r.0 as usize).copied().unwrap_or(RegState::Undef) {
-            RegState::Val(v, _) => Ok(v),
+            RegState::Val(v, d) => {
+                self.loops.iter_mut().filter(|(body, _)| d < *body).for_each(|(_, reads)| reads.push(r.0));
+                Ok(v)
+            }
             RegState::Undef => Err(self.err(i, format!("reads r{} before any instruction writes it", r.0))),
             RegState::Closed => {
                 Err(self.err(i, format!("reads r{} as written inside a loop or branch that has ended", r.0)))
@@ -156,10 +175,15 @@ impl<'b, 'a, 'c> KernelDisasm<'b, 'a, 'c> {
         }
     }
 
-    fn write(&mut self, r: Reg, v: ValueId, depth: usize) {
+    fn write(&mut self, i: usize, r: Reg, v: ValueId, depth: usize) -> Result<(), DisasmError> {
+        if self.loops.iter().any(|(_, reads)| reads.contains(&r.0)) {
+            let msg = format!("writes r{} inside a loop that reads its value from before the loop", r.0);
+            return Err(self.err(i, msg));
+        }
         if let Some(slot) = self.regs.get_mut(r.0 as usize) {
             *slot = RegState::Val(v, depth);
         }
+        Ok(())
     }
 
     fn reg_attr(&self, r: Reg) -> (&'static str, kiln_compiler::Attribute<'c>) {
@@ -285,7 +309,7 @@ impl<'b, 'a, 'c> KernelDisasm<'b, 'a, 'c> {
                     &[("value", attr), self.reg_attr(*dst)],
                     index,
                 );
-                self.write(*dst, v, depth);
+                self.write(i, *dst, v, depth)?;
             }
             Inst::Scalar { op, dst, a, b } => {
                 let (a, b) = (self.read(i, *a)?, self.read(i, *b)?);
@@ -301,7 +325,7 @@ impl<'b, 'a, 'c> KernelDisasm<'b, 'a, 'c> {
                         self.b.value(block, name, &[a, b], &[reg], index)
                     }
                 };
-                self.write(*dst, v, depth);
+                self.write(i, *dst, v, depth)?;
             }
             Inst::BlockIdx { dst } | Inst::BlockNum { dst } => {
                 let name = if matches!(inst, Inst::BlockIdx { .. }) {
@@ -310,7 +334,7 @@ impl<'b, 'a, 'c> KernelDisasm<'b, 'a, 'c> {
                     "npuvec.block_num"
                 };
                 let v = self.b.value(block, name, &[], &[self.reg_attr(*dst)], index);
-                self.write(*dst, v, depth);
+                self.write(i, *dst, v, depth)?;
             }
             Inst::For { iv, lo, hi, step, body } => {
                 let operands = [self.read(i, *lo)?, self.read(i, *hi)?, self.read(i, *step)?];

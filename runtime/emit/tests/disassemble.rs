@@ -1,0 +1,63 @@
+//! What the disassembler refuses: register reads that SSA values cannot name.
+
+mod common;
+
+use common::tiny;
+use kiln_bytecode::isa::{Inst, Reg, ScalarOp};
+use kiln_bytecode::module::{Core, Host, Kernel, Module};
+
+fn module(code: Vec<Inst>) -> Module {
+    let kernel = Kernel { name: "k".into(), core: Core::Aiv, block_dim: 1, ub_bytes: 0, num_args: 0, code };
+    Module {
+        target: "tiny-npu".into(),
+        kernels: vec![kernel],
+        host: Host { name: "f".into(), ..Host::default() },
+        constants: vec![],
+    }
+}
+
+#[test]
+fn a_register_read_before_any_write_is_refused() {
+    let m = module(vec![Inst::Scalar { op: ScalarOp::Add, dst: Reg(0), a: Reg(1), b: Reg(1) }]);
+    let e = kiln_emit::disassemble(&m, &tiny()).unwrap_err();
+    assert_eq!(e.to_string(), "kernel 'k' instruction 0 (scalar): reads r1 before any instruction writes it");
+}
+
+#[test]
+fn a_register_written_in_a_loop_and_read_after_it_is_refused() {
+    let m = module(vec![
+        Inst::Const { dst: Reg(0), value: 0 },
+        Inst::Const { dst: Reg(1), value: 1 },
+        Inst::For { iv: Reg(2), lo: Reg(0), hi: Reg(1), step: Reg(1), body: 1 },
+        Inst::Const { dst: Reg(3), value: 7 },
+        Inst::Scalar { op: ScalarOp::Add, dst: Reg(4), a: Reg(3), b: Reg(3) },
+    ]);
+    let e = kiln_emit::disassemble(&m, &tiny()).unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "kernel 'k' instruction 4 (scalar): reads r3 as written inside a loop or branch that has ended"
+    );
+}
+
+#[test]
+fn a_loop_body_past_the_end_is_refused() {
+    let m = module(vec![
+        Inst::Const { dst: Reg(0), value: 0 },
+        Inst::For { iv: Reg(2), lo: Reg(0), hi: Reg(0), step: Reg(0), body: 5 },
+    ]);
+    let e = kiln_emit::disassemble(&m, &tiny()).unwrap_err();
+    assert_eq!(e.to_string(), "kernel 'k' instruction 1 (for): body runs past its enclosing code");
+}
+
+#[test]
+fn a_loop_carried_register_is_refused() {
+    let m = module(vec![
+        Inst::Const { dst: Reg(0), value: 0 },
+        Inst::Const { dst: Reg(1), value: 4 },
+        Inst::For { iv: Reg(2), lo: Reg(0), hi: Reg(1), step: Reg(1), body: 2 },
+        Inst::Scalar { op: ScalarOp::Add, dst: Reg(3), a: Reg(0), b: Reg(2) },
+        Inst::Scalar { op: ScalarOp::Add, dst: Reg(0), a: Reg(3), b: Reg(2) },
+    ]);
+    let e = kiln_emit::disassemble(&m, &tiny()).unwrap_err();
+    assert_eq!(e.to_string(), "kernel 'k' instruction 4 (scalar): writes r0 inside a loop that reads its value from before the loop");
+}

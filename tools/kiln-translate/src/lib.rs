@@ -1,0 +1,173 @@
+//! `kiln-translate`: between `npuvec` IR and kernel bytecode.
+//!
+//! - `kiln-translate --emit-bytecode in.mlir -o out.kbc [--target T]` emits a planned module
+//!   as bytecode. A module that still has `hl` or `fused` ops is first compiled with
+//!   `builtin.module(hl-decompose, hl-canonicalize, cse, dce, kiln-fuse{opt-level=2},
+//!   kiln-codegen{target=T})`. The target is `--target`, else the module's `npuvec.target`,
+//!   else the default target.
+//! - `kiln-translate --disassemble in.kbc [-o out.mlir]` loads bytecode (decode and validate
+//!   against the target the file names, or `--target`) and prints `npuvec` IR that
+//!   `--emit-bytecode` turns into the identical bytes.
+//!
+//! Errors read `kiln-translate: ...` (IR errors as located diagnostics) and exit with 1; the
+//! output is written to a temporary file next to it and renamed, so nothing is left half-way.
+#![deny(missing_docs)]
+
+use std::ffi::OsString;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use bumpalo::Bump;
+use clap::{CommandFactory, Parser};
+use kiln_compiler::pass::{parse_pipeline, Instrumentation};
+use kiln_compiler::syntax::parse_bytes;
+use kiln_compiler::verifier::verify;
+use kiln_compiler::{Context, Diagnostic, Ir, OpId, SourceMgr};
+use kiln_targets::Target;
+
+/// kiln-translate: npuvec IR to kernel bytecode and back.
+#[derive(Parser, Debug)]
+#[command(name = "kiln-translate", version)]
+struct Cli {
+    /// The input: MLIR text (`--emit-bytecode`) or bytecode (`--disassemble`); `-` reads
+    /// standard input.
+    input: PathBuf,
+    /// Emit the module as kernel bytecode.
+    #[arg(long, conflicts_with = "disassemble", required_unless_present = "disassemble")]
+    emit_bytecode: bool,
+    /// Print bytecode as npuvec IR.
+    #[arg(long)]
+    disassemble: bool,
+    /// The output file (`-`: standard output, the default for `--disassemble`).
+    #[arg(short = 'o', value_name = "FILE")]
+    output: Option<PathBuf>,
+    /// The target: a name (`tiny-npu`) or a TOML file.
+    #[arg(long, value_name = "T")]
+    target: Option<String>,
+    /// Accept ops of dialects that are not registered (read by name).
+    #[arg(long)]
+    allow_unregistered_dialect: bool,
+}
+
+/// Runs kiln-translate with command-line `args` (program name first); returns the exit status.
+pub fn translate_main(args: impl IntoIterator<Item = OsString>) -> ExitCode {
+    let args: Vec<OsString> = args.into_iter().collect();
+    let cli = match Cli::try_parse_from(&args) {
+        Ok(cli) => cli,
+        Err(e) if e.kind() == clap::error::ErrorKind::UnknownArgument => {
+            let argv0 =
+                args.first().map_or_else(|| "kiln-translate".into(), |a| a.to_string_lossy().into_owned());
+            let arg = match e.get(clap::error::ContextKind::InvalidArg) {
+                Some(clap::error::ContextValue::String(a)) => a.clone(),
+                _ => String::new(),
+            };
+            let command = Cli::command();
+            let known: Vec<&str> = command.get_arguments().filter_map(|a| a.get_long()).collect();
+            eprint!("{}", kiln_cli::unknown_argument(&argv0, &arg, known));
+            return ExitCode::from(kiln_cli::USAGE_ERROR);
+        }
+        Err(e) => {
+            let _ = e.print();
+            return if e.use_stderr() { ExitCode::from(kiln_cli::USAGE_ERROR) } else { ExitCode::SUCCESS };
+        }
+    };
+    match run(&cli) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(message) => {
+            eprint!("{message}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+/// A `kiln-translate: error: ...` line.
+fn error(message: impl std::fmt::Display) -> String {
+    format!("kiln-translate: error: {message}\n")
+}
+
+fn run(cli: &Cli) -> Result<(), String> {
+    let name = cli.input.display().to_string();
+    let bytes = if name == "-" {
+        let mut b = Vec::new();
+        std::io::Read::read_to_end(&mut std::io::stdin(), &mut b).map_err(error)?;
+        b
+    } else {
+        std::fs::read(&cli.input).map_err(|e| error(format!("cannot read '{name}': {e}")))?
+    };
+    if cli.disassemble {
+        let text = disassemble(cli, &bytes, &name)?;
+        write_output(cli.output.as_deref(), text.as_bytes())
+    } else {
+        let Some(out) = cli.output.as_deref() else {
+            return Err(error("--emit-bytecode needs an output file: -o FILE"));
+        };
+        let code = emit_bytecode(cli, &bytes, &name)?;
+        write_output(Some(out), &code)
+    }
+}
+
+/// Loads a target by name or path.
+fn load_target(spec: &str) -> Result<Target, String> {
+    Target::load(spec).map_err(error)
+}
+
+fn disassemble(cli: &Cli, bytes: &[u8], name: &str) -> Result<String, String> {
+    let module = kiln_bytecode::decode(bytes).map_err(|e| error(format!("{name}: {e}")))?;
+    let target = load_target(cli.target.as_deref().unwrap_or(&module.target))?;
+    kiln_bytecode::validate(&module, &target).map_err(|e| error(format!("{name}: {e}")))?;
+    kiln_emit::disassemble(&module, &target).map_err(|e| error(format!("{name}: {e}")))
+}
+
+/// Whether the module still has ops of the high-level dialects.
+fn needs_codegen(ir: &Ir<'_>, top: OpId) -> bool {
+    ir.walk(top, kiln_compiler::ir::WalkOrder::PreOrder)
+        .any(|op| ir.op(op).name.starts_with("hl.") || ir.op(op).name.starts_with("fused."))
+}
+
+fn emit_bytecode(cli: &Cli, bytes: &[u8], name: &str) -> Result<Vec<u8>, String> {
+    let arena = Bump::new();
+    let ctx = Context::new(&arena, kiln_dialects::all_dialects());
+    ctx.set_allow_unregistered(cli.allow_unregistered_dialect);
+    let mut sm = SourceMgr::new();
+    sm.add(name.to_string(), String::from_utf8_lossy(bytes).into_owned());
+    let render = |diags: &[Diagnostic<'_>]| diags.iter().map(|d| sm.render(d)).collect::<String>();
+    let mut module = parse_bytes(&ctx, bytes, name).map_err(|d| render(&d))?;
+    verify(&ctx, &module.ir, module.top).map_err(|d| render(&d))?;
+    let named = module.ir.attr(module.top, "npuvec.target").and_then(|a| a.as_str());
+    let named = named.map(|n| String::from_utf8_lossy(n).into_owned());
+    let spec = cli.target.clone().or(named).unwrap_or_else(|| kiln_targets::DEFAULT_TARGET.to_string());
+    let target = load_target(&spec)?;
+    if needs_codegen(&module.ir, module.top) {
+        let text = format!(
+            "builtin.module(hl-decompose, hl-canonicalize, cse, dce, kiln-fuse{{opt-level=2}}, kiln-codegen{{target={spec}}})"
+        );
+        let mut pm = parse_pipeline(&text, &kiln_passes::registry())
+            .map_err(|e| error(format!("invalid pass pipeline: {e}")))?;
+        let mut instr = Instrumentation::default();
+        instr.verify_each = true;
+        let mut diags = Vec::new();
+        let result = pm.run(&ctx, &mut module.ir, module.top, &mut instr, &mut diags);
+        if result.is_err() || diags.iter().any(|d| d.severity == kiln_compiler::Severity::Error) {
+            return Err(render(&diags));
+        }
+    }
+    let compiled = kiln_emit::emit(&module.ir, module.top, &target).map_err(|d| render(&[d]))?;
+    Ok(kiln_bytecode::encode(&compiled))
+}
+
+/// Writes `data` to `path` (`None` or `-`: standard output) through a temporary file that is
+/// renamed into place.
+fn write_output(path: Option<&Path>, data: &[u8]) -> Result<(), String> {
+    let Some(path) = path.filter(|p| p.as_os_str() != "-") else {
+        let mut out = std::io::stdout().lock();
+        return out.write_all(data).and_then(|()| out.flush()).map_err(error);
+    };
+    let file_name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+    let tmp = path.with_file_name(format!(".{file_name}.kiln-translate-{}.tmp", std::process::id()));
+    let shown = path.display();
+    std::fs::write(&tmp, data).and_then(|()| std::fs::rename(&tmp, path)).map_err(|e| {
+        let _ = std::fs::remove_file(&tmp);
+        error(format!("cannot write '{shown}': {e}"))
+    })
+}

@@ -1,0 +1,3 @@
+fn main() -> std::process::ExitCode {
+    kiln_translate::translate_main(std::env::args_os())
+}
