@@ -15,6 +15,7 @@
 //! registers itself.
 #![deny(missing_docs)]
 
+pub mod compile;
 mod disasm;
 mod host;
 mod kernel;

@@ -6,7 +6,6 @@
 #![deny(missing_docs)]
 
 mod check;
-pub mod compile;
 pub mod convert;
 mod format;
 mod vm;
@@ -146,7 +145,7 @@ fn run(cli: &Cli) -> Result<(String, bool), String> {
     let args = inputs(&module.ir, func, cli, &budget)?;
     if cli.check {
         // The reference is the program the back end compiles: after the decompositions.
-        compile::cleanup(&ctx, &mut module.ir, module.top).map_err(render)?;
+        kiln_emit::compile::cleanup(&ctx, &mut module.ir, module.top).map_err(render)?;
     }
     let reference = if cli.interpret || cli.check {
         Some(run_function_within(&ctx, &module.ir, func, &args, &mut budget).map_err(|d| render(vec![d]))?)
@@ -159,8 +158,9 @@ fn run(cli: &Cli) -> Result<(String, bool), String> {
     }
     vm::keep_only_entry(&ctx, &mut module.ir, module.top, func);
     let target = kiln_targets::Target::load(&cli.target).map_err(|e| format!("kiln-run: error: {e}\n"))?;
-    let program = compile::compile(&ctx, &mut module.ir, module.top, &target, &cli.target, !cli.no_fuse)
-        .map_err(render)?;
+    let program =
+        kiln_emit::compile::compile(&ctx, &mut module.ir, module.top, &target, &cli.target, !cli.no_fuse)
+            .map_err(render)?;
     let (results, mut out) = vm::run_program(cli, &target, &program, &args)?;
     out.insert_str(0, &print_results(cli, &results)?);
     let mut agree = true;

@@ -20,7 +20,7 @@ use kiln_dialects::hl::accessors::tensor_parts;
 use kiln_dialects::hl::interp::generator::{random_program, BACKEND};
 use kiln_dialects::hl::interp::program::{dtype_of, run_function_within};
 use kiln_dialects::hl::interp::{random_tensor, Budget, Tensor};
-use kiln_run::compile::{cleanup, compile};
+use kiln_emit::compile::{cleanup, compile};
 use kiln_run::convert::{from_host, to_host};
 use kiln_targets::Target;
 use kiln_vm::sync_check::SyncChecker;

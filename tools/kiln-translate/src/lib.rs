@@ -20,10 +20,9 @@ use std::process::ExitCode;
 
 use bumpalo::Bump;
 use clap::{CommandFactory, Parser};
-use kiln_compiler::pass::{parse_pipeline, Instrumentation};
 use kiln_compiler::syntax::parse_bytes;
 use kiln_compiler::verifier::verify;
-use kiln_compiler::{Context, Diagnostic, Ir, OpId, SourceMgr};
+use kiln_compiler::{Context, Diagnostic, SourceMgr};
 use kiln_targets::Target;
 
 /// kiln-translate: npuvec IR to kernel bytecode and back.
@@ -119,12 +118,6 @@ fn disassemble(cli: &Cli, bytes: &[u8], name: &str) -> Result<String, String> {
     kiln_emit::disassemble(&module, &target).map_err(|e| error(format!("{name}: {e}")))
 }
 
-/// Whether the module still has ops of the high-level dialects.
-fn needs_codegen(ir: &Ir<'_>, top: OpId) -> bool {
-    ir.walk(top, kiln_compiler::ir::WalkOrder::PreOrder)
-        .any(|op| ir.op(op).name.starts_with("hl.") || ir.op(op).name.starts_with("fused."))
-}
-
 fn emit_bytecode(cli: &Cli, bytes: &[u8], name: &str) -> Result<Vec<u8>, String> {
     let arena = Bump::new();
     let ctx = Context::new(&arena, kiln_dialects::all_dialects());
@@ -138,21 +131,8 @@ fn emit_bytecode(cli: &Cli, bytes: &[u8], name: &str) -> Result<Vec<u8>, String>
     let named = named.map(|n| String::from_utf8_lossy(n).into_owned());
     let spec = cli.target.clone().or(named).unwrap_or_else(|| kiln_targets::DEFAULT_TARGET.to_string());
     let target = load_target(&spec)?;
-    if needs_codegen(&module.ir, module.top) {
-        let text = format!(
-            "builtin.module(hl-decompose, hl-canonicalize, cse, dce, kiln-fuse{{opt-level=2}}, kiln-codegen{{target={spec}}})"
-        );
-        let mut pm = parse_pipeline(&text, &kiln_passes::registry())
-            .map_err(|e| error(format!("invalid pass pipeline: {e}")))?;
-        let mut instr = Instrumentation::default();
-        instr.verify_each = true;
-        let mut diags = Vec::new();
-        let result = pm.run(&ctx, &mut module.ir, module.top, &mut instr, &mut diags);
-        if result.is_err() || diags.iter().any(|d| d.severity == kiln_compiler::Severity::Error) {
-            return Err(render(&diags));
-        }
-    }
-    let compiled = kiln_emit::emit(&module.ir, module.top, &target).map_err(|d| render(&[d]))?;
+    let compiled = kiln_emit::compile::compile(&ctx, &mut module.ir, module.top, &target, &spec, true)
+        .map_err(|d| render(&d))?;
     Ok(kiln_bytecode::encode(&compiled))
 }
 

@@ -79,7 +79,7 @@ pub(crate) fn verify_select<'c>(ctx: &Context<'c>, ir: &Ir<'c>, op: OpId) -> VRe
     source_of(ir, op, 2, &dst, dst.elem)
 }
 
-/// `npuvec.reduce`: `[R, C]` -> `[R, 1]`, one element type.
+/// `npuvec.reduce`: `[R, C]` -> `[R, 1]`, one element type (or an f32 accumulator of an f16 / bf16 row).
 pub(crate) fn verify_reduce<'c>(_: &Context<'c>, ir: &Ir<'c>, op: OpId) -> VResult<'c> {
     let src = buffer(ir, op, 0, UB)?;
     let dst = dst(ir, op)?;
@@ -94,6 +94,14 @@ pub(crate) fn verify_reduce<'c>(_: &Context<'c>, ir: &Ir<'c>, op: OpId) -> VResu
                 dims(&dst.shape())
             ),
         );
+    }
+    // An f16 / bf16 row may fold into an f32 accumulator (rounded once afterwards).
+    let wide = dst.elem.bit_width() == Some(32)
+        && dst.elem.is_float()
+        && src.elem.is_float()
+        && src.elem.bit_width() == Some(16);
+    if wide {
+        return Ok(());
     }
     same_elem(ir, op, &operand_name(ir, op, 1), dst.elem, src.elem)
 }

@@ -9,10 +9,10 @@ use kiln_targets::Target;
 /// The clean-up that comes first: composites decomposed, canonicalized, shared, dead code gone.
 pub const CLEANUP: &str = "hl-decompose, hl-canonicalize, cse, dce";
 
-/// Whether the module still has `hl` or `fused` ops (it then needs `kiln-codegen`).
+/// Whether the module still needs `kiln-codegen`: it was not compiled for a target yet
+/// (`kiln-codegen` marks the module with `npuvec.target`).
 pub fn needs_codegen(ir: &Ir<'_>, top: OpId) -> bool {
-    ir.walk(top, kiln_compiler::ir::WalkOrder::PreOrder)
-        .any(|o| ir.op(o).name.starts_with("hl.") || ir.op(o).name.starts_with("fused."))
+    ir.attr(top, "npuvec.target").is_none()
 }
 
 /// The pipeline that takes `hl` to planned `npuvec` for `target` (`fuse`: with `kiln-fuse`
@@ -33,8 +33,10 @@ fn run_pipeline<'c>(
         .map_err(|e| vec![Diagnostic::error(ir.op(top).loc, e)])?;
     let mut diags = Vec::new();
     let mut instr = Instrumentation::default();
-    if pm.run(ctx, ir, top, &mut instr, &mut diags).is_err() {
-        diags.retain(|d| d.severity == kiln_compiler::Severity::Error);
+    instr.verify_each = true;
+    let failed = pm.run(ctx, ir, top, &mut instr, &mut diags).is_err();
+    diags.retain(|d| d.severity == kiln_compiler::Severity::Error);
+    if failed || !diags.is_empty() {
         return Err(diags);
     }
     Ok(())
@@ -57,5 +59,5 @@ pub fn compile<'c>(
     if needs_codegen(ir, top) {
         run_pipeline(ctx, ir, top, &pipeline(target_spec, fuse))?;
     }
-    kiln_emit::emit(ir, top, target).map_err(|d| vec![d])
+    crate::emit(ir, top, target).map_err(|d| vec![d])
 }
