@@ -23,7 +23,7 @@ use kiln_targets::Target;
 use crate::read::{self, array_attr, bounded_attr, enum_attr, has_attr, Res};
 use crate::regalloc::{self, Def, Positions};
 
-/// The attribute that pins a scalar value's register (see [`regalloc`]).
+/// The attribute that pins a scalar value's register (see the crate documentation).
 pub const REG_ATTR: &str = "npuvec.reg";
 /// The attribute that adds a static part to a dynamic GM view offset.
 pub const BASE_ATTR: &str = "npuvec.base";
