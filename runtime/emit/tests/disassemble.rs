@@ -88,3 +88,24 @@ fn a_view_with_both_offset_parts_and_an_unaligned_pitch_round_trip() {
     assert_eq!(again, m);
     assert_eq!(kiln_bytecode::encode(&again), bytes, "{text}");
 }
+
+#[test]
+fn immediates_keep_their_exact_values() {
+    use kiln_bytecode::isa::{BinaryOp, Buf, CmpPred, DType, Scalar, Space, Src};
+    let f = Buf { space: Space::Ub, dtype: DType::F32, addr: 0, rows: 1, cols: 8, pitch: 8 };
+    let i = Buf { space: Space::Ub, dtype: DType::I32, addr: 32, rows: 1, cols: 8, pitch: 8 };
+    let mask = Buf { space: Space::Ub, dtype: DType::I1, addr: 64, rows: 1, cols: 8, pitch: 32 };
+    let mut m = module(vec![
+        // 0.1 is not an f32: written as an f64 constant, it comes back as the same f64.
+        Inst::Binary { op: BinaryOp::Add, dst: f, a: Src::Buf(f), b: Src::Imm(Scalar::Float(0.1)) },
+        Inst::Binary { op: BinaryOp::Mul, dst: f, a: Src::Imm(Scalar::Float(-2.5)), b: Src::Buf(f) },
+        Inst::Fill { dst: mask, value: Scalar::Int(1) },
+        Inst::Fill { dst: i, value: Scalar::Int(-7) },
+        Inst::Cmp { pred: CmpPred::Ge, dst: mask, a: Src::Buf(i), b: Src::Imm(Scalar::Int(1 << 40)) },
+    ]);
+    m.kernels[0].ub_bytes = 96;
+    let text = kiln_emit::disassemble(&m, &tiny()).unwrap();
+    assert!(text.contains(": f64") && text.contains("-2.5") && text.contains(": i64"), "{text}");
+    let again = common::emit_text(&text).unwrap_or_else(|e| panic!("{e}\n{text}"));
+    assert_eq!(again, m, "{text}");
+}
