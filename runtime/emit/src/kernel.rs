@@ -23,7 +23,7 @@ use kiln_targets::Target;
 use crate::read::{self, array_attr, bounded_attr, enum_attr, has_attr, Res};
 use crate::regalloc::{self, Def, Positions};
 
-/// The attribute that pins a scalar value's register (see [`regalloc`]).
+/// The attribute that pins a scalar value's register (see the crate documentation).
 pub const REG_ATTR: &str = "npuvec.reg";
 /// The attribute that adds a static part to a dynamic GM view offset.
 pub const BASE_ATTR: &str = "npuvec.base";
@@ -285,15 +285,17 @@ impl<'c> Emitter<'_, 'c> {
             let [rows, cols] = m.shape[..] else {
                 return Err(self.err(op, "allocates a buffer that is not 2-D"));
             };
-            let bytes = m.dtype.bytes() as u64;
-            let pitch = self.target.align(cols.saturating_mul(bytes)) / bytes;
             let fit = |x: u64| {
                 u32::try_from(x).map_err(|_| self.err(op, format!("buffer dim {x} is out of range")))
             };
+            let (rows, cols) = (fit(rows)?, fit(cols)?);
+            let pitch = match self.ir.attr(op, PITCH_ATTR) {
+                Some(_) => bounded_attr(self.ir, op, PITCH_ATTR, 0, u32::MAX as i128, "")? as u32,
+                None => pitch(self.target, cols, m.dtype),
+            };
             let addr = u32::try_from(offset)
                 .map_err(|_| self.err(op, format!("offset {offset} is out of range")))?;
-            let buf =
-                Buf { space, dtype: m.dtype, addr, rows: fit(rows)?, cols: fit(cols)?, pitch: fit(pitch)? };
+            let buf = Buf { space, dtype: m.dtype, addr, rows, cols, pitch };
             self.bufs.insert(v, buf);
         }
         Ok(())

@@ -4,7 +4,8 @@
 //!   as bytecode. A module that still has `hl` or `fused` ops is first compiled with
 //!   `builtin.module(hl-decompose, hl-canonicalize, cse, dce, kiln-fuse{opt-level=2},
 //!   kiln-codegen{target=T})`. The target is `--target`, else the module's `npuvec.target`,
-//!   else the default target.
+//!   else the default target. The emitted module is validated for the target before it is
+//!   written.
 //! - `kiln-translate --disassemble in.kbc [-o out.mlir]` loads bytecode (decode and validate
 //!   against the target the file names, or `--target`) and prints `npuvec` IR that
 //!   `--emit-bytecode` turns into the identical bytes.
@@ -133,6 +134,8 @@ fn emit_bytecode(cli: &Cli, bytes: &[u8], name: &str) -> Result<Vec<u8>, String>
     let target = load_target(&spec)?;
     let compiled = kiln_emit::compile::compile(&ctx, &mut module.ir, module.top, &target, &spec, true)
         .map_err(|d| render(&d))?;
+    kiln_bytecode::validate(&compiled, &target)
+        .map_err(|e| error(format!("the emitted bytecode does not validate for '{}': {e}", target.name)))?;
     Ok(kiln_bytecode::encode(&compiled))
 }
 
