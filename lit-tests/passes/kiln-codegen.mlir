@@ -11,6 +11,11 @@
 // RUN: %kiln-opt %S/../../examples/transformer_encoder.mlir -p %{pipeline} > %t.enc
 // RUN: FileCheck %s --check-prefix=ENC --implicit-check-not=hl. --implicit-check-not=fused. < %t.enc
 // RUN: %kiln-opt %t.enc | FileCheck %s --check-prefix=ENC
+// The same on ascend910b.
+// REDEFINE: %{pipeline} = 'builtin.module(func.func(hl-decompose,hl-canonicalize,cse,dce,kiln-fuse{opt-level=2}),kiln-codegen{target=ascend910b})'
+// RUN: %kiln-opt %S/../../examples/mlp.mlir -p %{pipeline} | FileCheck %s --check-prefix=910B --implicit-check-not=hl. --implicit-check-not=fused.
+// RUN: %kiln-opt %S/../../examples/llama_block.mlir -p %{pipeline} | FileCheck %s --check-prefix=910B --implicit-check-not=hl. --implicit-check-not=fused.
+// RUN: %kiln-opt %S/../../examples/transformer_encoder.mlir -p %{pipeline} | FileCheck %s --check-prefix=910B --implicit-check-not=hl. --implicit-check-not=fused.
 // Reparsing prints the same module.
 // RUN: %kiln-opt %t.mlp | diff %t.mlp -
 // RUN: %kiln-opt %t.llama | diff %t.llama -
@@ -58,3 +63,6 @@
 // ENC-NEXT:    npuvec.reshape %[[Q]] : memref<16x64xf32, #npuvec.space<gm>> -> memref<16x4x16xf32, #npuvec.space<gm>>
 // ENC:         npuvec.launch @encoder_kernel18(
 // ENC:         return %{{.*}} : memref<16x64xf32, #npuvec.space<gm>>
+
+// 910B: module attributes {npuvec.target = "ascend910b"} {
+// 910B: npuvec.launch
