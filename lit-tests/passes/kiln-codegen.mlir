@@ -1,0 +1,68 @@
+// The named pipeline on every example that has a lowering (resnet_block's conv2d has none:
+// kiln-codegen-invalid.mlir). After it no hl or fused op is left, the host launches kernels on
+// GM buffers, and the output reparses to the same text.
+// DEFINE: %{pipeline} = 'builtin.module(func.func(hl-decompose,hl-canonicalize,cse,dce,kiln-fuse{opt-level=2}),kiln-codegen{target=tiny-npu})'
+// RUN: %kiln-opt %S/../../examples/mlp.mlir -p %{pipeline} > %t.mlp
+// RUN: FileCheck %s --check-prefix=MLP --implicit-check-not=hl. --implicit-check-not=fused. < %t.mlp
+// RUN: %kiln-opt %t.mlp | FileCheck %s --check-prefix=MLP
+// RUN: %kiln-opt %S/../../examples/llama_block.mlir -p %{pipeline} > %t.llama
+// RUN: FileCheck %s --check-prefix=LLAMA --implicit-check-not=hl. --implicit-check-not=fused. < %t.llama
+// RUN: %kiln-opt %t.llama | FileCheck %s --check-prefix=LLAMA
+// RUN: %kiln-opt %S/../../examples/transformer_encoder.mlir -p %{pipeline} > %t.enc
+// RUN: FileCheck %s --check-prefix=ENC --implicit-check-not=hl. --implicit-check-not=fused. < %t.enc
+// RUN: %kiln-opt %t.enc | FileCheck %s --check-prefix=ENC
+// The same on ascend910b.
+// REDEFINE: %{pipeline} = 'builtin.module(func.func(hl-decompose,hl-canonicalize,cse,dce,kiln-fuse{opt-level=2}),kiln-codegen{target=ascend910b})'
+// RUN: %kiln-opt %S/../../examples/mlp.mlir -p %{pipeline} | FileCheck %s --check-prefix=910B --implicit-check-not=hl. --implicit-check-not=fused.
+// RUN: %kiln-opt %S/../../examples/llama_block.mlir -p %{pipeline} | FileCheck %s --check-prefix=910B --implicit-check-not=hl. --implicit-check-not=fused.
+// RUN: %kiln-opt %S/../../examples/transformer_encoder.mlir -p %{pipeline} | FileCheck %s --check-prefix=910B --implicit-check-not=hl. --implicit-check-not=fused.
+// Reparsing prints the same module.
+// RUN: %kiln-opt %t.mlp | diff %t.mlp -
+// RUN: %kiln-opt %t.llama | diff %t.llama -
+// RUN: %kiln-opt %t.enc | diff %t.enc -
+
+// MLP: module attributes {npuvec.target = "tiny-npu"} {
+// MLP-LABEL: func.func private @mlp_kernel0(
+// MLP-SAME:    %{{.*}}: memref<8x256xf32, #npuvec.space<gm>>, %{{.*}}: memref<256x512xf32, #npuvec.space<gm>>, %{{.*}}: memref<8x512xf32, #npuvec.space<gm>>)
+// MLP-SAME:    npuvec.kind = "matmul"
+// MLP-SAME:    npuvec.ub_bytes =
+// MLP:         npuvec.mmad
+// MLP:         npuvec.fixpipe
+// MLP:         npuvec.barrier all
+// MLP-LABEL: func.func private @mlp_kernel1(
+// MLP-SAME:    npuvec.kind = "vector"
+// MLP-LABEL: func.func private @mlp_kernel2(
+// MLP-SAME:    npuvec.kind = "matmul"
+// MLP-LABEL: func.func private @mlp_kernel3(
+// MLP-SAME:    npuvec.kind = "vector"
+// MLP-LABEL: func.func @mlp(
+// MLP-SAME:    -> memref<8x256xf32, #npuvec.space<gm>>
+// MLP-NEXT:    %[[H1:.*]] = memref.alloc() : memref<8x512xf32, #npuvec.space<gm>>
+// MLP-NEXT:    npuvec.launch @mlp_kernel0(%arg0, %arg1, %[[H1]])
+// MLP-NEXT:    %[[H2:.*]] = memref.alloc() : memref<8x512xf32, #npuvec.space<gm>>
+// MLP-NEXT:    npuvec.launch @mlp_kernel1(%[[H1]], %arg2, %[[H2]])
+// MLP-NEXT:    %[[H3:.*]] = memref.alloc() : memref<8x256xf32, #npuvec.space<gm>>
+// MLP-NEXT:    npuvec.launch @mlp_kernel2(%[[H2]], %arg3, %[[H3]])
+// MLP-NEXT:    %[[OUT:.*]] = memref.alloc() : memref<8x256xf32, #npuvec.space<gm>>
+// MLP-NEXT:    npuvec.launch @mlp_kernel3(%[[H3]], %arg4, %arg0, %[[OUT]])
+// MLP-NEXT:    return %[[OUT]] : memref<8x256xf32, #npuvec.space<gm>>
+
+// LLAMA: module attributes {npuvec.target = "tiny-npu"} {
+// LLAMA:       func.func private @llama_block_kernel20(
+// LLAMA-LABEL: func.func @llama_block(
+// LLAMA-NEXT:    memref.alloc() : memref<16x64xf32, #npuvec.space<gm>>
+// LLAMA-NEXT:    npuvec.launch @llama_block_kernel0(
+// LLAMA:         npuvec.launch @llama_block_kernel20(
+// LLAMA:         return %{{.*}} : memref<16x64xf32, #npuvec.space<gm>>
+
+// ENC: module attributes {npuvec.target = "tiny-npu"} {
+// ENC:       func.func private @encoder_kernel18(
+// ENC-LABEL: func.func @encoder(
+// ENC-NEXT:    %[[Q:.*]] = memref.alloc() : memref<16x64xf32, #npuvec.space<gm>>
+// ENC-NEXT:    npuvec.launch @encoder_kernel0(%arg0, %arg1, %[[Q]])
+// ENC-NEXT:    npuvec.reshape %[[Q]] : memref<16x64xf32, #npuvec.space<gm>> -> memref<16x4x16xf32, #npuvec.space<gm>>
+// ENC:         npuvec.launch @encoder_kernel18(
+// ENC:         return %{{.*}} : memref<16x64xf32, #npuvec.space<gm>>
+
+// 910B: module attributes {npuvec.target = "ascend910b"} {
+// 910B: npuvec.launch
