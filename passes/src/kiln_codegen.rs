@@ -3,8 +3,9 @@
 //!
 //! Runs, in order: `kiln-codegen-outline`, `kiln-codegen-tile`, `kiln-codegen-bufferize`,
 //! `kiln-codegen-lower`, `kiln-codegen-plan-ub`, `kiln-codegen-insert-sync`, then `cse` and
-//! `canonicalize` to share the index arithmetic the tile loops repeat. Every step takes the
-//! pipeline's `target`. The module gets `npuvec.target = "<name>"`.
+//! `canonicalize` to share the index arithmetic the tile loops repeat. The steps that depend on
+//! the hardware (tile, plan-ub, insert-sync) take the pipeline's `target`. The module gets
+//! `npuvec.target = "<name>"`.
 //!
 //! Runs on: `builtin.module`. Assumes: verified IR (typically after `kiln-fuse`).
 //! Guarantees: what its last step guarantees: no `hl` or `fused` op left, planned buffers

@@ -5,8 +5,9 @@
 //! L0 buffers (`npuvec.alloc`), `scf.for` tile loops distributed over `npuvec.block_idx`,
 //! index arithmetic in `arith`, and GM accesses through strided views; its `hl` ops and
 //! `bufferization` bridges are gone. Vector kernels: `codegen/lower_vector.rs` (tile loop) and
-//! `codegen/vector_ops.rs` (one pattern per `hl` op); matmul kernels: `codegen/lower_matmul.rs`;
-//! layout kernels: `codegen/lower_layout.rs`. `npuvec.block_dim` is set from the tile.
+//! `codegen/vector_ops.rs` (one pattern per `hl` op) and `codegen/staged.rs` (rows longer than
+//! the UB); layout kernels are vector kernels whose input is a view (`codegen/model.rs`);
+//! matmul kernels: `codegen/lower_matmul.rs`.
 //!
 //! Runs on: `builtin.module`. Assumes: `kiln-codegen-tile` and `kiln-codegen-bufferize` ran.
 //! Guarantees: no `hl` op left in kernels; an op without a lowering, an unsupported element
@@ -15,7 +16,6 @@
 use kiln_compiler::pass::PassFailed;
 use kiln_compiler::Diagnostic;
 
-use crate::codegen::build::{i64_attr, set_attr};
 use crate::codegen::lower_vector::lower_vector_kernel;
 use crate::kiln_codegen_outline::KernelKind;
 use crate::kiln_codegen_tile::{kernel_kind, kernels};
@@ -31,21 +31,14 @@ kiln_compiler::declare_pass! {
     fn run(&mut self, cx, root) {
         let mut failed = false;
         for kernel in kernels(cx.ir, root) {
-            let block_dim = cx.ir.attr(kernel, "npuvec.tile").and_then(|t| t.dict_get("block_dim"));
             let result = match kernel_kind(cx.ir, kernel) {
                 Some(KernelKind::Vector | KernelKind::Layout) => lower_vector_kernel(cx.ctx, cx.ir, kernel),
                 Some(KernelKind::Matmul) => crate::codegen::lower_matmul::lower_matmul_kernel(cx.ctx, cx.ir, kernel),
                 None => Ok(()),
             };
-            match result {
-                Ok(()) => {
-                    let n = block_dim.and_then(|a| a.as_int()).unwrap_or(1) as i64;
-                    set_attr(cx.ctx, cx.ir, kernel, "npuvec.block_dim", i64_attr(cx.ctx, n));
-                }
-                Err(message) => {
-                    cx.diagnostics.push(Diagnostic::op_error(cx.ir, kernel, message));
-                    failed = true;
-                }
+            if let Err(message) = result {
+                cx.diagnostics.push(Diagnostic::op_error(cx.ir, kernel, message));
+                failed = true;
             }
         }
         if failed {

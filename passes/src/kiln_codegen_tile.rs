@@ -1,11 +1,12 @@
 //! `kiln-codegen-tile`: chooses each kernel's tile from the target and the actual shapes.
 //!
-//! Rewrites: every kernel function (`npuvec.kind = "vector"`) gets `npuvec.tile = {block,
-//! block_dim, key, peak_bytes}` (see `codegen/tiling.rs`): the rows of a tile are the most
+//! Rewrites: every kernel function (`npuvec.kind = "vector"` or `"layout"`) gets
+//! `npuvec.tile = {block, block_dim, col_block, key, peak_bytes}` (see `codegen/tiling.rs`): the rows of a tile are the most
 //! whose buffers (from the vector model, with in-place reuse) peak at most at the target's
 //! usable UB, the key axis is tiled in `block`s with a tail, and `block_dim` cores take the
 //! tiles round robin. Matmul kernels get `npuvec.tile = {m, n, k, block_dim}` (fractal
-//! multiples of the target's cube). Layout kernels need no tile.
+//! multiples of the target's cube). Every kernel gets `npuvec.block_dim`, the cores its
+//! launches use.
 //!
 //! Runs on: `builtin.module`. Assumes: `kiln-codegen-outline` ran. Guarantees: the IR is
 //! unchanged apart from the attribute; a kernel with a dynamic shape is a located error
@@ -15,7 +16,7 @@ use kiln_compiler::ir::WalkOrder;
 use kiln_compiler::{Context, Diagnostic, Ir, OpId};
 use kiln_targets::Target;
 
-use crate::codegen::build::set_attr;
+use crate::codegen::build::{i64_attr, set_attr};
 use crate::codegen::model::VectorModel;
 use crate::codegen::options::{load_target, TARGET_SPECS};
 use crate::codegen::tiling::{MatmulTiling, Tiling};
@@ -81,6 +82,8 @@ pub fn tile_kernel<'c>(
         Some(KernelKind::Matmul) => MatmulTiling::choose(ir, body, target, shrink)?.attr(ctx),
         None => return Ok(()),
     };
+    let block_dim = attr.dict_get("block_dim").and_then(|a| a.as_int()).unwrap_or(1) as i64;
     set_attr(ctx, ir, kernel, "npuvec.tile", attr);
+    set_attr(ctx, ir, kernel, "npuvec.block_dim", i64_attr(ctx, block_dim));
     Ok(())
 }
