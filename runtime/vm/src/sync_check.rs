@@ -173,12 +173,11 @@ impl fmt::Display for SyncReport {
 /// A vector clock: per pipe, how many of its instructions are known to have happened.
 type Clock = [u64; LANES];
 
-/// An access a later one may still race with.
+/// An access a later one may still race with (its first byte is its key in [`History`]).
 struct Record {
     pipe: usize,
     tick: u64,
     inst: u32,
-    start: u64,
     end: u64,
     write: bool,
 }
@@ -190,7 +189,7 @@ struct CoreCheck {
     core: u32,
     clocks: [Clock; LANES],
     flags: Flags<Clock>,
-    history: BTreeMap<(Space, u16), Vec<Record>>,
+    history: BTreeMap<(Space, u16), History>,
 }
 
 /// Replays an event stream and collects [`SyncReport`]s.
@@ -371,14 +370,25 @@ impl<'m> SyncChecker<'m> {
     }
 }
 
+/// The accesses of one space a later access may still race with, by first byte; `longest`
+/// bounds how far before a range's start an overlapping record can begin.
+#[derive(Default)]
+struct History {
+    by_start: BTreeMap<u64, Vec<Record>>,
+    longest: u64,
+}
+
 /// Checks access `a` of instruction `inst` (pipe lane `p`, tick `tick`) against the core's
 /// history, then records it.
 fn access(c: &mut CoreCheck, a: &Access, p: usize, tick: u64, inst: u32, found: &mut Vec<Issue>) {
+    if a.start >= a.end {
+        return;
+    }
     let clock = c.clocks[p];
-    let recs = c.history.entry((a.space, a.gm_arg)).or_default();
-    for r in recs.iter() {
-        let overlap = r.start < a.end && a.start < r.end;
-        if r.pipe == p || !overlap || !(r.write || a.write) || r.tick <= clock[r.pipe] {
+    let h = c.history.entry((a.space, a.gm_arg)).or_default();
+    let near = h.by_start.range(a.start.saturating_sub(h.longest)..a.end);
+    for (r_start, r) in near.flat_map(|(s, v)| v.iter().map(move |r| (*s, r))) {
+        if r.pipe == p || r.end <= a.start || !(r.write || a.write) || r.tick <= clock[r.pipe] {
             continue;
         }
         let kind = match (r.write, a.write) {
@@ -392,15 +402,22 @@ fn access(c: &mut CoreCheck, a: &Access, p: usize, tick: u64, inst: u32, found: 
             second: Site { inst, pipe: crate::flags::lane_pipe(p) },
             space: a.space,
             gm_arg: a.gm_arg,
-            start: r.start.max(a.start),
+            start: r_start.max(a.start),
             end: r.end.min(a.end),
         });
     }
-    recs.retain(|r| {
-        let covered = a.start <= r.start && r.end <= a.end;
-        !(covered && (a.write || !r.write) && r.tick <= clock[r.pipe])
-    });
-    recs.push(Record { pipe: p, tick, inst, start: a.start, end: a.end, write: a.write });
+    let mut emptied = Vec::new();
+    for (&start, v) in h.by_start.range_mut(a.start..a.end) {
+        v.retain(|r| !(r.end <= a.end && (a.write || !r.write) && r.tick <= clock[r.pipe]));
+        if v.is_empty() {
+            emptied.push(start);
+        }
+    }
+    for start in emptied {
+        h.by_start.remove(&start);
+    }
+    h.longest = h.longest.max(a.end - a.start);
+    h.by_start.entry(a.start).or_default().push(Record { pipe: p, tick, inst, end: a.end, write: a.write });
 }
 
 /// Runs `module` on `inputs` on a VM for `target` and checks its synchronization; the VM's
