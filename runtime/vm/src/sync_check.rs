@@ -119,8 +119,8 @@ pub struct SyncReport {
     pub launch: u32,
     /// The core (block index).
     pub core: u32,
-    /// The mnemonics of the instructions `issue` names, first and second (empty when the
-    /// index is past the code).
+    /// For a hazard, the mnemonics of its first and second instruction (empty when an index
+    /// is past the code); otherwise empty.
     pub mnemonics: (&'static str, &'static str),
     /// What was found.
     pub issue: Issue,
@@ -231,15 +231,15 @@ impl<'m> SyncChecker<'m> {
         self.module.kernels.get(kernel as usize).map_or_else(|| format!("#{kernel}"), |k| k.name.clone())
     }
 
-    fn report(&mut self, c: (u32, u32, u32), insts: (u32, u32), issue: Issue) {
+    fn report(&mut self, c: (u32, u32, u32), issue: Issue) {
         let (launch, kernel, core) = c;
-        self.reports.push(SyncReport {
-            kernel: self.kernel_name(kernel),
-            launch,
-            core,
-            mnemonics: (self.mnemonic(kernel, insts.0), self.mnemonic(kernel, insts.1)),
-            issue,
-        });
+        let mnemonics = match &issue {
+            Issue::Hazard { first, second, .. } => {
+                (self.mnemonic(kernel, first.inst), self.mnemonic(kernel, second.inst))
+            }
+            Issue::Deadlock { .. } | Issue::Leak { .. } => ("", ""),
+        };
+        self.reports.push(SyncReport { kernel: self.kernel_name(kernel), launch, core, mnemonics, issue });
     }
 
     /// Ends the current core: its pending sets are leaks.
@@ -247,7 +247,7 @@ impl<'m> SyncChecker<'m> {
         if let Some(c) = self.current.take() {
             let pending: Vec<(Slot, u64)> = c.flags.pending().collect();
             for ((src, dst, event), count) in pending {
-                self.report((c.launch, c.kernel, c.core), (0, 0), Issue::Leak { src, dst, event, count });
+                self.report((c.launch, c.kernel, c.core), Issue::Leak { src, dst, event, count });
             }
         }
     }
@@ -297,12 +297,12 @@ impl<'m> SyncChecker<'m> {
         }
         let at = (c.launch, c.kernel, c.core);
         if let Some((src, dst, event)) = deadlock {
-            self.report(at, (e.inst, e.inst), Issue::Deadlock { inst: e.inst, src, dst, event });
+            self.report(at, Issue::Deadlock { inst: e.inst, src, dst, event });
         }
         for issue in found {
             let Issue::Hazard { kind, first, second, .. } = &issue else { continue };
             if self.seen.insert((at.0, at.2, first.inst, second.inst, *kind)) {
-                self.report(at, (first.inst, second.inst), issue);
+                self.report(at, issue);
             }
         }
     }
