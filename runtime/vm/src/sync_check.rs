@@ -315,9 +315,9 @@ impl<'m> SyncChecker<'m> {
         let (Some(name), Some(core), Some(inst)) = (&err.kernel, err.core, err.inst) else {
             return false;
         };
-        let cur = self.current.as_ref().map(|c| (c.launch, c.kernel));
+        let cur = self.current.as_ref().map(|c| (c.launch, c.kernel, c.core));
         let kernel = match cur {
-            Some((_, k)) if self.kernel_name(k) == *name => k,
+            Some((_, k, _)) if self.kernel_name(k) == *name => k,
             _ => match self.module.kernels.iter().position(|k| k.name == *name) {
                 Some(k) => k as u32,
                 None => return false,
@@ -331,11 +331,12 @@ impl<'m> SyncChecker<'m> {
         if u32::from(event) >= self.event_ids {
             return false;
         }
-        // The failing core is the current one, a later core of its launch, or the first core
-        // of the next launch.
+        // The failing core is the current one or a later core of its launch (cores run in
+        // block order), else a core of the next launch (taken for the current core's launch
+        // when the failing core has the current core's index).
         let launch = match cur {
-            Some((l, k)) if k == kernel => l,
-            Some((l, _)) => l + 1,
+            Some((l, k, c)) if k == kernel && core >= c => l,
+            Some((l, _, _)) => l + 1,
             None => 0,
         };
         let pending = self
