@@ -14,7 +14,8 @@
 //! then, and that wait is q's stall. `Barrier(All)` moves every pipe to the latest one.
 //! Nothing models the scalar unit issuing instructions: S is one more pipe.
 //!
-//! A launch takes, over its cores (which run in parallel), the latest pipe end; converted to
+//! A launch takes, over its cores (which run in parallel, each block on a core of its own: the
+//! loader checks `block_dim` against the target's cores), the latest pipe end; converted to
 //! ns it is bounded below by the launch's GM bytes (read and written, all cores) over
 //! `hbm.bandwidth_gb_per_s`, the chip-wide cap; the launch's time is `kernel_launch_ns` plus
 //! the larger of the two. A run's time is the sum over its launches, which run one after the

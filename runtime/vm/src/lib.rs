@@ -25,6 +25,7 @@ mod lanes;
 mod mem;
 mod movement;
 pub mod sync_check;
+pub mod trace;
 mod vector;
 
 pub use error::VmError;

@@ -119,8 +119,8 @@ pub struct SyncReport {
     pub launch: u32,
     /// The core (block index).
     pub core: u32,
-    /// The mnemonics of the instructions `issue` names, first and second (empty when the
-    /// index is past the code).
+    /// For a hazard, the mnemonics of its first and second instruction (empty when an index
+    /// is past the code); otherwise empty.
     pub mnemonics: (&'static str, &'static str),
     /// What was found.
     pub issue: Issue,
@@ -173,12 +173,11 @@ impl fmt::Display for SyncReport {
 /// A vector clock: per pipe, how many of its instructions are known to have happened.
 type Clock = [u64; LANES];
 
-/// An access a later one may still race with.
+/// An access a later one may still race with (its first byte is its key in [`History`]).
 struct Record {
     pipe: usize,
     tick: u64,
     inst: u32,
-    start: u64,
     end: u64,
     write: bool,
 }
@@ -190,7 +189,7 @@ struct CoreCheck {
     core: u32,
     clocks: [Clock; LANES],
     flags: Flags<Clock>,
-    history: BTreeMap<(Space, u16), Vec<Record>>,
+    history: BTreeMap<(Space, u16), History>,
 }
 
 /// Replays an event stream and collects [`SyncReport`]s.
@@ -232,15 +231,15 @@ impl<'m> SyncChecker<'m> {
         self.module.kernels.get(kernel as usize).map_or_else(|| format!("#{kernel}"), |k| k.name.clone())
     }
 
-    fn report(&mut self, c: (u32, u32, u32), insts: (u32, u32), issue: Issue) {
+    fn report(&mut self, c: (u32, u32, u32), issue: Issue) {
         let (launch, kernel, core) = c;
-        self.reports.push(SyncReport {
-            kernel: self.kernel_name(kernel),
-            launch,
-            core,
-            mnemonics: (self.mnemonic(kernel, insts.0), self.mnemonic(kernel, insts.1)),
-            issue,
-        });
+        let mnemonics = match &issue {
+            Issue::Hazard { first, second, .. } => {
+                (self.mnemonic(kernel, first.inst), self.mnemonic(kernel, second.inst))
+            }
+            Issue::Deadlock { .. } | Issue::Leak { .. } => ("", ""),
+        };
+        self.reports.push(SyncReport { kernel: self.kernel_name(kernel), launch, core, mnemonics, issue });
     }
 
     /// Ends the current core: its pending sets are leaks.
@@ -248,7 +247,7 @@ impl<'m> SyncChecker<'m> {
         if let Some(c) = self.current.take() {
             let pending: Vec<(Slot, u64)> = c.flags.pending().collect();
             for ((src, dst, event), count) in pending {
-                self.report((c.launch, c.kernel, c.core), (0, 0), Issue::Leak { src, dst, event, count });
+                self.report((c.launch, c.kernel, c.core), Issue::Leak { src, dst, event, count });
             }
         }
     }
@@ -298,12 +297,12 @@ impl<'m> SyncChecker<'m> {
         }
         let at = (c.launch, c.kernel, c.core);
         if let Some((src, dst, event)) = deadlock {
-            self.report(at, (e.inst, e.inst), Issue::Deadlock { inst: e.inst, src, dst, event });
+            self.report(at, Issue::Deadlock { inst: e.inst, src, dst, event });
         }
         for issue in found {
             let Issue::Hazard { kind, first, second, .. } = &issue else { continue };
             if self.seen.insert((at.0, at.2, first.inst, second.inst, *kind)) {
-                self.report(at, (first.inst, second.inst), issue);
+                self.report(at, issue);
             }
         }
     }
@@ -316,9 +315,9 @@ impl<'m> SyncChecker<'m> {
         let (Some(name), Some(core), Some(inst)) = (&err.kernel, err.core, err.inst) else {
             return false;
         };
-        let cur = self.current.as_ref().map(|c| (c.launch, c.kernel));
+        let cur = self.current.as_ref().map(|c| (c.launch, c.kernel, c.core));
         let kernel = match cur {
-            Some((_, k)) if self.kernel_name(k) == *name => k,
+            Some((_, k, _)) if self.kernel_name(k) == *name => k,
             _ => match self.module.kernels.iter().position(|k| k.name == *name) {
                 Some(k) => k as u32,
                 None => return false,
@@ -332,11 +331,12 @@ impl<'m> SyncChecker<'m> {
         if u32::from(event) >= self.event_ids {
             return false;
         }
-        // The failing core is the current one, a later core of its launch, or the first core
-        // of the next launch.
+        // The failing core is the current one or a later core of its launch (cores run in
+        // block order), else a core of the next launch (taken for the current core's launch
+        // when the failing core has the current core's index).
         let launch = match cur {
-            Some((l, k)) if k == kernel => l,
-            Some((l, _)) => l + 1,
+            Some((l, k, c)) if k == kernel && core >= c => l,
+            Some((l, _, _)) => l + 1,
             None => 0,
         };
         let pending = self
@@ -371,14 +371,25 @@ impl<'m> SyncChecker<'m> {
     }
 }
 
+/// The accesses of one space a later access may still race with, by first byte; `longest`
+/// bounds how far before a range's start an overlapping record can begin.
+#[derive(Default)]
+struct History {
+    by_start: BTreeMap<u64, Vec<Record>>,
+    longest: u64,
+}
+
 /// Checks access `a` of instruction `inst` (pipe lane `p`, tick `tick`) against the core's
 /// history, then records it.
 fn access(c: &mut CoreCheck, a: &Access, p: usize, tick: u64, inst: u32, found: &mut Vec<Issue>) {
+    if a.start >= a.end {
+        return;
+    }
     let clock = c.clocks[p];
-    let recs = c.history.entry((a.space, a.gm_arg)).or_default();
-    for r in recs.iter() {
-        let overlap = r.start < a.end && a.start < r.end;
-        if r.pipe == p || !overlap || !(r.write || a.write) || r.tick <= clock[r.pipe] {
+    let h = c.history.entry((a.space, a.gm_arg)).or_default();
+    let near = h.by_start.range(a.start.saturating_sub(h.longest)..a.end);
+    for (r_start, r) in near.flat_map(|(s, v)| v.iter().map(move |r| (*s, r))) {
+        if r.pipe == p || r.end <= a.start || !(r.write || a.write) || r.tick <= clock[r.pipe] {
             continue;
         }
         let kind = match (r.write, a.write) {
@@ -392,15 +403,22 @@ fn access(c: &mut CoreCheck, a: &Access, p: usize, tick: u64, inst: u32, found: 
             second: Site { inst, pipe: crate::flags::lane_pipe(p) },
             space: a.space,
             gm_arg: a.gm_arg,
-            start: r.start.max(a.start),
+            start: r_start.max(a.start),
             end: r.end.min(a.end),
         });
     }
-    recs.retain(|r| {
-        let covered = a.start <= r.start && r.end <= a.end;
-        !(covered && (a.write || !r.write) && r.tick <= clock[r.pipe])
-    });
-    recs.push(Record { pipe: p, tick, inst, start: a.start, end: a.end, write: a.write });
+    let mut emptied = Vec::new();
+    for (&start, v) in h.by_start.range_mut(a.start..a.end) {
+        v.retain(|r| !(r.end <= a.end && (a.write || !r.write) && r.tick <= clock[r.pipe]));
+        if v.is_empty() {
+            emptied.push(start);
+        }
+    }
+    for start in emptied {
+        h.by_start.remove(&start);
+    }
+    h.longest = h.longest.max(a.end - a.start);
+    h.by_start.entry(a.start).or_default().push(Record { pipe: p, tick, inst, end: a.end, write: a.write });
 }
 
 /// Runs `module` on `inputs` on a VM for `target` and checks its synchronization; the VM's

@@ -168,3 +168,52 @@ fn barriers_and_flags_order_pipes() {
     ];
     assert_eq!(three_pipes(&wrong).len(), 2);
 }
+
+#[test]
+fn other_vm_errors_pass_through() {
+    let code = vec![
+        Inst::Const { dst: Reg(0), value: 1 },
+        Inst::Const { dst: Reg(1), value: 0 },
+        Inst::Scalar { op: kiln_bytecode::isa::ScalarOp::DivU, dst: Reg(2), a: Reg(0), b: Reg(1) },
+    ];
+    let m = module(code, 1, &[], &[]);
+    let e = check(&tiny(), &m, &[]).unwrap_err();
+    assert_eq!((e.inst, e.message.as_str()), (Some(2), "scalar divu by zero"));
+}
+
+#[test]
+fn a_replayed_stream_reports_a_wait_without_a_set_and_a_set_without_a_wait() {
+    use kiln_vm::event::{Event, Work};
+    use kiln_vm::sync_check::SyncChecker;
+    // A stream the checker replays without the VM (which would stop at the wait).
+    let code = vec![
+        Inst::WaitFlag { src: Pipe::Mte2, dst: Pipe::V, event: 2 },
+        Inst::SetFlag { src: Pipe::V, dst: Pipe::Mte3, event: 5 },
+    ];
+    let m = module(code.clone(), 1, &[], &[]);
+    let mut c = SyncChecker::new(&m, &tiny());
+    for (i, inst) in code.iter().enumerate() {
+        let (Inst::WaitFlag { src, dst, event } | Inst::SetFlag { src, dst, event }) = *inst else {
+            unreachable!()
+        };
+        c.event(&Event {
+            launch: 0,
+            kernel: 0,
+            core: 0,
+            inst: i as u32,
+            pipe: inst.pipe(),
+            flag: Some((src, dst, event)),
+            barrier: None,
+            accesses: vec![],
+            work: Work::default(),
+        });
+    }
+    assert_eq!(
+        c.finish().iter().map(ToString::to_string).collect::<Vec<_>>(),
+        vec![
+            "kernel `k` core 0: instruction #0 (wait_flag mte2->v event 2) waits for an event that is never set \
+             (deadlock)",
+            "kernel `k` core 0: flag v->mte3 event 5 is still set at kernel end (1 set never waited for)",
+        ]
+    );
+}
