@@ -190,6 +190,7 @@ impl CoreState {
             };
             let work = match inst {
                 Inst::For { iv, lo, hi, step, body } => {
+                    let at = pc;
                     let body_end = pc + 1 + *body as usize;
                     if body_end > end {
                         return Err(locate(
@@ -224,7 +225,7 @@ impl CoreState {
                     } else {
                         pc = body_end;
                     }
-                    self.report(l, block, pc, inst, &mut sink, accesses, Work::default(), counters);
+                    self.report(l, block, at, inst, &mut sink, accesses, Work::default(), counters);
                     continue;
                 }
                 Inst::If { cond, then_len, else_len } => {

@@ -106,8 +106,8 @@ pub fn run_program(
         }
         let report = cost.finish();
         if let Some(path) = &cli.trace {
-            let _ = (path, write_atomically as fn(&std::path::Path, &[u8]) -> Result<(), String>);
-            return Err("kiln-run: error: --trace: TODO(trace writer lands from the vmsync branch)\n".into());
+            let json = kiln_vm::trace::chrome_trace(module, &report, kiln_vm::trace::DEFAULT_MAX_SLICES);
+            write_atomically(path, json.to_string().as_bytes())?;
         }
         if cli.stats {
             out.push_str(&stats(module, &outputs.counters, &report));
