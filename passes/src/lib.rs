@@ -12,6 +12,7 @@ pub mod hl_canonicalize;
 pub mod hl_decompose;
 pub mod hl_infer_shapes;
 pub mod kiln_fuse;
+pub mod npuvec_lower_memory_spaces;
 pub mod symbol_dce;
 pub mod test_dialect_conversion;
 
@@ -28,6 +29,7 @@ pub const ALL_PASSES: &[&PassInfo] = &[
     &hl_decompose::INFO,
     &hl_infer_shapes::INFO,
     &kiln_fuse::INFO,
+    &npuvec_lower_memory_spaces::INFO,
     &symbol_dce::INFO,
     &test_dialect_conversion::INFO,
 ];
