@@ -20,6 +20,7 @@ pub mod kiln_codegen_outline;
 pub mod kiln_codegen_plan_ub;
 pub mod kiln_codegen_tile;
 pub mod kiln_fuse;
+pub mod npuvec_lower_memory_spaces;
 pub mod symbol_dce;
 pub mod test_dialect_conversion;
 
@@ -43,6 +44,7 @@ pub const ALL_PASSES: &[&PassInfo] = &[
     &kiln_codegen_plan_ub::INFO,
     &kiln_codegen_tile::INFO,
     &kiln_fuse::INFO,
+    &npuvec_lower_memory_spaces::INFO,
     &symbol_dce::INFO,
     &test_dialect_conversion::INFO,
 ];

@@ -21,6 +21,25 @@ kiln_compiler::enum_attr! {
     }
 }
 
+impl Space {
+    /// The integer memory space `npuvec-lower-memory-spaces` writes for this space (gm 0,
+    /// ub 1, l1 2, l0a 3, l0b 4, l0c 5; space 0 is written as no memory space).
+    pub fn integer(self) -> i64 {
+        self as i64
+    }
+
+    /// The space of a memref memory-space attribute: `#npuvec.space<..>`, its integer code, or
+    /// no attribute at all (GM, the default space, which is integer space 0), as MLIR's GPU
+    /// dialect accepts both its address-space attribute and the lowered integer.
+    pub fn of_memory_space(space: Option<Attribute<'_>>) -> Option<Space> {
+        let Some(space) = space else { return Some(Space::Gm) };
+        Space::of(space).or_else(|| {
+            let code = space.as_int()?;
+            Space::ALL.iter().copied().find(|s| i128::from(s.integer()) == code)
+        })
+    }
+}
+
 kiln_compiler::enum_attr! {
     /// A pipe: an in-order instruction queue of a core that runs in parallel with the others.
     pub enum Pipe, PIPE = ("npuvec", "pipe", "pipe") {

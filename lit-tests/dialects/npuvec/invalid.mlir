@@ -30,7 +30,16 @@ func.func @case() {
 
 // -----
 
-// An on-chip buffer is in an npuvec space.
+// An integer memory space is one of the lowered npuvec spaces (0 to 5).
+func.func @case() {
+  // expected-error @+1 {{'npuvec.alloc' op result #0 must be a static 2-D memref in #npuvec.space<ub> or #npuvec.space<l1> or #npuvec.space<l0a> or #npuvec.space<l0b> or #npuvec.space<l0c>, but got 'memref<8x64xf32, 9>'}}
+  %0 = npuvec.alloc : memref<8x64xf32, 9>
+  return
+}
+
+// -----
+
+// An on-chip buffer is not in GM (the default memory space, integer space 0).
 func.func @case() {
   // expected-error @+1 {{'npuvec.alloc' op result #0 must be a static 2-D memref in #npuvec.space<ub> or #npuvec.space<l1> or #npuvec.space<l0a> or #npuvec.space<l0b> or #npuvec.space<l0c>, but got 'memref<8x64xf32>'}}
   %0 = npuvec.alloc : memref<8x64xf32>
@@ -626,8 +635,8 @@ func.func @case() {
 
 // `npuvec.constant` is a GM buffer.
 func.func @case() {
-  // expected-error @+1 {{'npuvec.constant' op result #0 must be a static memref in #npuvec.space<gm>, but got 'memref<4xf32>'}}
-  %c = npuvec.constant dense<1.0> : tensor<4xf32> -> memref<4xf32>
+  // expected-error @+1 {{'npuvec.constant' op result #0 must be a static memref in #npuvec.space<gm>, but got 'memref<4xf32, #npuvec.space<ub>>'}}
+  %c = npuvec.constant dense<1.0> : tensor<4xf32> -> memref<4xf32, #npuvec.space<ub>>
   return
 }
 

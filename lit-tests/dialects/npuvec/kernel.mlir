@@ -5,8 +5,8 @@
 // kernels of 2 blocks each (8 rows per block: the GM view starts at `block_idx * 512`), with
 // planned UB buffers, the kernel attributes and flags between the DMA and vector pipes, and
 // the host function that allocates the GM buffers and launches the kernels in order. The
-// scalar address arithmetic is upstream `arith` and `memref` (checked loosely: their printed form
-// is not what this file pins).
+// address arithmetic (`arith`) and the GM allocations (`memref`) are upstream ops, checked
+// loosely: their printed form is not what this file pins.
 
 // CHECK: module attributes {npuvec.target = "tiny-npu"} {
 module attributes {npuvec.target = "tiny-npu"} {

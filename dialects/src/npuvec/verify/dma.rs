@@ -50,7 +50,8 @@ fn verify_view<'c>(ir: &Ir<'c>, op: OpId, buf: &Buf<'c>) -> VResult<'c> {
         return Ok(());
     }
     let count = sizes.iter().try_fold(1i64, |n, &s| n.checked_mul(s));
-    if count != Some(buf.rows * buf.cols) {
+    let elements = buf.rows.checked_mul(buf.cols);
+    if count.is_none() || count != elements {
         return fail(
             ir,
             op,

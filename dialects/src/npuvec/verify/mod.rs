@@ -51,10 +51,10 @@ fn describe_spaces(spaces: &[Space]) -> String {
     names.join(" or ")
 }
 
-/// The `npuvec` memory space of a memref type.
+/// The `npuvec` memory space of a memref type (see [`Space::of_memory_space`]).
 pub(crate) fn space_of(ty: Type<'_>) -> Option<Space> {
     match *ty.kind() {
-        TypeKind::MemRef { memory_space: Some(s), .. } => Space::of(s),
+        TypeKind::MemRef { memory_space, .. } => Space::of_memory_space(memory_space),
         _ => None,
     }
 }
