@@ -6,9 +6,11 @@
 //! and result signless-integer-like of one type (`SameOperandsAndResultType`). `addi`, `subi`
 //! and `muli` carry the `overflowFlags` property (`#arith.overflow<nsw, nuw>`; the custom form
 //! leaves out `none`, the generic form always shows it, as mlir-opt does); `divui` and `divsi`
-//! carry the unit property `isExact`.
+//! carry the unit property `isExact`. Integer ops and `cmpi` on scalar constants fold (see
+//! `fold`), so `canonicalize` computes constant index arithmetic.
 
 mod attrs;
+mod fold;
 mod syntax;
 mod verify;
 
@@ -61,6 +63,7 @@ macro_rules! int_binary {
                 results: INT_RESULT,
                 attrs: $attrs,
                 traits: &[Trait::Pure, Trait::SameOperandsAndResultType $(, Trait::$extra)*],
+                fold: Some(fold::fold_arith),
                 syntax: Some(&syntax::$syntax),
                 ..OpDef::DEFAULT
             };
@@ -146,6 +149,7 @@ kiln_compiler::op_def! {
         attrs: &[AttrSpec { name: "value", constraint: AttrConstraint::Any, optional: false }],
         traits: &[Trait::Pure, Trait::ConstantLike],
         verify: Some(verify::verify_constant),
+        fold: Some(fold::fold_arith),
         syntax: Some(&syntax::CONSTANT_SYNTAX),
         ..OpDef::DEFAULT
     };
@@ -170,6 +174,7 @@ kiln_compiler::op_def! {
         attrs: &[AttrSpec { name: "predicate", constraint: AttrConstraint::Integer, optional: false }],
         traits: &[Trait::Pure],
         verify: Some(verify::verify_cmpi),
+        fold: Some(fold::fold_arith),
         syntax: Some(&syntax::CMPI_SYNTAX),
         ..OpDef::DEFAULT
     };
@@ -246,6 +251,6 @@ pub static ARITH: Dialect = Dialect {
     ],
     attrs: &[&OVERFLOW_FLAGS],
     types: &[],
-    materialize_constant: None,
+    materialize_constant: Some(fold::materialize),
     canonicalize: None,
 };
