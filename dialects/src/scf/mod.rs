@@ -10,8 +10,6 @@ mod verify;
 
 use kiln_compiler::{Arity, AttrConstraint, AttrSpec, Dialect, OpDef, Trait, TypeConstraint as C, ValueDef};
 
-/// The terminator of `scf` regions.
-pub(crate) const YIELD: &str = "scf.yield";
 /// The unit property of an `scf.for` that compares its bounds unsigned.
 pub(crate) const UNSIGNED_CMP: &str = "unsignedCmp";
 
@@ -107,7 +105,7 @@ kiln_compiler::op_def! {
     /// Custom form: `scf.yield %0, %1 : f32, index` (and `scf.yield`, usually left implicit).
     /// Generic form: `"scf.yield"(%0, %1) : (f32, index) -> ()`.
     pub static YIELD_OP: OpDef = OpDef {
-        name: YIELD,
+        name: "scf.yield",
         summary: "loop yield and termination operation",
         operands: Arity::Named(&[ValueDef::variadic("results", C::Any)]),
         traits: &[Trait::Pure, Trait::Terminator, Trait::ReturnLike],

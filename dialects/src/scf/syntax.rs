@@ -27,7 +27,7 @@ use kiln_compiler::syntax::custom::{
 use kiln_compiler::types::{Type, TypeKind};
 use kiln_compiler::OpId;
 
-use super::{UNSIGNED_CMP, YIELD};
+use super::{UNSIGNED_CMP, YIELD_OP};
 
 /// `scf.for (unsigned)? %iv = %lb to %ub step %step (iter_args(%a = %init, ...) -> (types))?
 /// (: type)? region attr-dict`.
@@ -97,7 +97,7 @@ fn parse_for<'a, 'c>(p: &mut dyn OpAsmParser<'a, 'c>, state: &mut OperationState
         loc: None,
     }));
     p.parse_region(&entry, false)?;
-    p.ensure_terminator(YIELD, state.loc);
+    p.ensure_terminator(YIELD_OP.name, state.loc);
     p.parse_optional_attr_dict(state)?;
     p.move_inherent(state);
     Ok(())
@@ -165,10 +165,10 @@ fn parse_if<'a, 'c>(p: &mut dyn OpAsmParser<'a, 'c>, state: &mut OperationState<
         state.result_types = parse_result_types(p)?;
     }
     p.parse_region(&[], false)?;
-    p.ensure_terminator(YIELD, state.loc);
+    p.ensure_terminator(YIELD_OP.name, state.loc);
     if p.parse_optional_keyword("else") {
         p.parse_region(&[], false)?;
-        p.ensure_terminator(YIELD, state.loc);
+        p.ensure_terminator(YIELD_OP.name, state.loc);
     } else {
         p.add_empty_region();
     }
