@@ -6,11 +6,14 @@
 use kiln_compiler::dialect::effects::{EffectDecl, EffectOn, MemoryEffects, Resource};
 use kiln_compiler::{Arity, Dialect, OpDef, TypeConstraint as C, ValueDef};
 
+mod syntax;
+
 kiln_compiler::op_def! {
     /// `bufferization.to_tensor`: the tensor whose elements a buffer holds.
     ///
     /// Effect: reads the buffer.
     ///
+    /// Custom form: `%t = bufferization.to_tensor %m : memref<4xf32> to tensor<4xf32>`.
     /// Generic form:
     /// `%t = "bufferization.to_tensor"(%m) : (memref<4xf32>) -> tensor<4xf32>`.
     pub static TO_TENSOR_OP: OpDef = OpDef {
@@ -19,6 +22,7 @@ kiln_compiler::op_def! {
         operands: Arity::Named(&[ValueDef::single("buffer", C::AnyMemRef)]),
         results: Arity::Named(&[ValueDef::single("result", C::AnyRankedTensor)]),
         interfaces: &[&MemoryEffects(&[EffectDecl::read(EffectOn::Operand(0), Resource::MemorySpace)])],
+        syntax: Some(&syntax::TO_TENSOR_SYNTAX),
         ..OpDef::DEFAULT
     };
 }
@@ -28,8 +32,10 @@ kiln_compiler::op_def! {
     ///
     /// Effect: writes the buffer (operand #1).
     ///
+    /// Custom form:
+    /// `bufferization.materialize_in_destination %t in writable %m : (tensor<4xf32>, memref<4xf32>) -> ()`.
     /// Generic form:
-    /// `"bufferization.materialize_in_destination"(%t, %m) <{writable}> : (tensor<4xf32>, memref<4xf32>) -> ()`.
+    /// `"bufferization.materialize_in_destination"(%t, %m) : (tensor<4xf32>, memref<4xf32>) -> ()`.
     pub static MATERIALIZE_IN_DESTINATION_OP: OpDef = OpDef {
         name: "bufferization.materialize_in_destination",
         summary: "copy a tensor into a buffer",
@@ -38,6 +44,7 @@ kiln_compiler::op_def! {
             ValueDef::single("dest", C::AnyMemRef),
         ]),
         interfaces: &[&MemoryEffects(&[EffectDecl::write(EffectOn::Operand(1), Resource::MemorySpace)])],
+        syntax: Some(&syntax::MATERIALIZE_SYNTAX),
         ..OpDef::DEFAULT
     };
 }
