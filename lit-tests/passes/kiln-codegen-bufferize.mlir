@@ -1,17 +1,14 @@
-// RUN: %kiln-opt %s --split-input-file --no-verify-each -p 'builtin.module(kiln-codegen-outline,kiln-codegen-bufferize)' | FileCheck %s
+// RUN: %kiln-opt %s --split-input-file -p 'builtin.module(kiln-codegen-outline,kiln-codegen-tile,kiln-codegen-bufferize)' | FileCheck %s
 // kiln-codegen-bufferize: kernel signatures and host functions move from tensors to GM memrefs.
-// `--no-verify-each`: until kiln-codegen-lower sets `npuvec.block_dim`, the npuvec.launch
-// verifier rejects the kernels it launches ("is not a valid kernel: expected attribute
-// 'npuvec.block_dim' ..."), so the IR between the two passes does not verify.
 
 // The kernel's result becomes a trailing output argument; its body reads its arguments through
 // bufferization.to_tensor and writes the result with materialize_in_destination.
 // CHECK-LABEL: func.func private @softmax_kernel0(
-// CHECK-SAME:      %[[IN:.*]]: memref<13x64xf32, #npuvec.space<gm>>, %[[OUT:.*]]: memref<13x64xf32, #npuvec.space<gm>>) attributes {npuvec.core = #npuvec.core<aiv>, npuvec.kind = "vector"} {
-// CHECK-NEXT:    %[[T:.*]] = "bufferization.to_tensor"(%[[IN]]) : (memref<13x64xf32, #npuvec.space<gm>>) -> tensor<13x64xf32>
+// CHECK-SAME:      %[[IN:.*]]: memref<13x64xf32, #npuvec.space<gm>>, %[[OUT:.*]]: memref<13x64xf32, #npuvec.space<gm>>) attributes {npuvec.block_dim = {{[0-9]+}} : i64, npuvec.core = #npuvec.core<aiv>, npuvec.kind = "vector", npuvec.tile = {{.*}}} {
+// CHECK-NEXT:    %[[T:.*]] = bufferization.to_tensor %[[IN]] : memref<13x64xf32, #npuvec.space<gm>> to tensor<13x64xf32>
 // CHECK-NEXT:    hl.reduce_max %[[T]]
 // CHECK:         %[[D:.*]] = hl.div
-// CHECK-NEXT:    "bufferization.materialize_in_destination"(%[[D]], %[[OUT]]) : (tensor<13x64xf32>, memref<13x64xf32, #npuvec.space<gm>>) -> ()
+// CHECK-NEXT:    bufferization.materialize_in_destination %[[D]] in writable %[[OUT]] : (tensor<13x64xf32>, memref<13x64xf32, #npuvec.space<gm>>) -> ()
 // CHECK-NEXT:    return{{$}}
 // The host allocates the result in GM and launches the kernel on it.
 // CHECK-LABEL: func.func @softmax(

@@ -15,7 +15,8 @@
 //! (cube work) and `npuvec.kind = "vector" | "matmul" | "layout"` (which lowering applies).
 //!
 //! Runs on: `builtin.module`. Assumes: verified IR after `kiln-fuse` (or none: every op is
-//! then its own kernel). Guarantees: verified IR computing the same values (the interpreter
+//! then its own kernel). A host function with a dynamic shape is a located error ("kiln-codegen
+//! needs static shapes": the back end compiles per concrete shape). Guarantees: verified IR computing the same values (the interpreter
 //! runs it: kernels are ordinary functions); no `fused.region` left in host functions;
 //! deterministic names and order.
 
@@ -52,6 +53,25 @@ kiln_compiler::declare_pass! {
                     && ir.attr(op, "npuvec.core").is_none()
             })
             .collect();
+        // The back end compiles per concrete shape (the eager JIT makes that cheap).
+        let mut dynamic = false;
+        for &host in &hosts {
+            let ir = &*cx.ir;
+            let values = ir.walk(host, WalkOrder::PreOrder).flat_map(|op| {
+                let args = ir.regions(op).iter().flat_map(|&r| ir.region_blocks(r)).flat_map(|b| ir.block_args(b).to_vec());
+                ir.results(op).iter().copied().chain(args).map(move |v| (op, v)).collect::<Vec<_>>()
+            });
+            for (op, v) in values {
+                if ir.value_type(v).shape().is_some_and(|s| s.contains(&kiln_compiler::DYNAMIC)) {
+                    cx.diagnostics.push(Diagnostic::op_error(ir, op, "kiln-codegen needs static shapes"));
+                    dynamic = true;
+                    break;
+                }
+            }
+        }
+        if dynamic {
+            return Err(kiln_compiler::pass::PassFailed);
+        }
         let mut kernels = 0;
         for host in hosts {
             kernels += outline_host(cx.ctx, cx.ir, cx.diagnostics, host);

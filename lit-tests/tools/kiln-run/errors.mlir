@@ -1,5 +1,6 @@
 // Bad invocations and inputs are clear errors, never crashes.
-// RUN: not %kiln-run %s 2>&1 | FileCheck %s --check-prefix=NOBACKEND
+// RUN: not %kiln-run %s --entry dyn --input %S/Inputs/x.npy 2>&1 | FileCheck %s --check-prefix=VMDYNAMIC
+// RUN: not %kiln-run %s --target nope 2>&1 | FileCheck %s --check-prefix=NOTARGET
 // RUN: not %kiln-run --interpret %s --entry nope 2>&1 | FileCheck %s --check-prefix=NOENTRY
 // RUN: not %kiln-run --interpret %s --input %S/Inputs/not-npy.npy 2>&1 | FileCheck %s --check-prefix=BADNPY
 // RUN: not %kiln-run --interpret %s --input %S/Inputs/x_i32.npy 2>&1 | FileCheck %s --check-prefix=DTYPE
@@ -10,7 +11,8 @@
 // UNKNOWN: kiln-run: Unknown command line argument '--interpert'.  Try: '{{.*}}kiln-run --help'
 // UNKNOWN-NEXT: kiln-run: Did you mean '--interpret'?
 
-// NOBACKEND: error: no backend selected; use --interpret
+// VMDYNAMIC: error: 'func.func' op kiln-codegen needs static shapes
+// NOTARGET: kiln-run: error: {{.*}}nope
 // NOENTRY: error: no function named '@nope' in the module
 // BADNPY: not-npy.npy:
 // DTYPE: x_i32.npy:

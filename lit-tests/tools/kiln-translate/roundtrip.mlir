@@ -8,7 +8,7 @@
 // RUN: %kiln-translate --disassemble %t.kbc --target tiny-npu | diff %t.mlir -
 
 // CHECK-LABEL: "func.func"() <{function_type = (memref<8x64xf32, #npuvec.space<gm>>, memref<8x64xf32, #npuvec.space<gm>>) -> (), sym_name = "k", sym_visibility = "private"}>
-// CHECK: %[[BUF:.*]] = "npuvec.buffer"() {offsets = array<i64: 0>} : () -> memref<4x64xf32, #npuvec.space<ub>>
+// CHECK: %[[BUF:.*]] = "npuvec.buffer"() <{offsets = array<i64: 0>}> : () -> memref<4x64xf32, #npuvec.space<ub>>
 // CHECK: %[[IDX:.*]] = "npuvec.block_idx"() {npuvec.reg = 0 : i64} : () -> index
 // CHECK: %[[HI:.*]] = "arith.constant"() <{value = 2 : index}> {npuvec.reg = 1 : i64} : () -> index
 // CHECK: %[[STEP:.*]] = "arith.constant"() <{value = 1 : index}> {npuvec.reg = 2 : i64} : () -> index
@@ -16,13 +16,13 @@
 // CHECK-NEXT: ^bb0(%[[IV:.*]]: index):
 // CHECK-NEXT: %[[C:.*]] = "arith.constant"() <{value = 256 : index}> {npuvec.reg = 4 : i64}
 // CHECK-NEXT: %[[OFF:.*]] = "arith.muli"(%[[IV]], %[[C]]) {npuvec.reg = 5 : i64} : (index, index) -> index
-// CHECK: "npuvec.load"(%{{.*}}, %[[OFF]], %[[BUF]]) {sizes = array<i64: 4, 64>, strides = array<i64: 64, 1>}
+// CHECK: "npuvec.load"(%{{.*}}, %[[OFF]], %[[BUF]]) <{sizes = array<i64: 4, 64>, strides = array<i64: 64, 1>}>
 // CHECK: "npuvec.relu"(%[[BUF]], %[[BUF]])
 // CHECK: "npuvec.store"(%[[BUF]], %{{.*}}, %[[OFF]])
 // CHECK: }) {npuvec.reg = 3 : i64} : (index, index, index) -> ()
 // CHECK: {npuvec.block_dim = 2 : i64, npuvec.core = #npuvec.core<aiv>, npuvec.ub_bytes = 1024 : i64}
 // CHECK-LABEL: sym_name = "relu"
-// CHECK: "npuvec.launch"(%{{.*}}, %[[OUT:.*]]) {callee = @k}
+// CHECK: "npuvec.launch"(%{{.*}}, %[[OUT:.*]]) <{callee = @k}>
 // CHECK: "func.return"(%[[OUT]])
 // CHECK: {npuvec.target = "tiny-npu"}
 module attributes {npuvec.target = "tiny-npu"} {

@@ -9,10 +9,20 @@ use kiln_targets::Target;
 /// The clean-up that comes first: composites decomposed, canonicalized, shared, dead code gone.
 pub const CLEANUP: &str = "hl-decompose, hl-canonicalize, cse, dce";
 
-/// Whether the module still needs `kiln-codegen`: it was not compiled for a target yet
-/// (`kiln-codegen` marks the module with `npuvec.target`).
+/// Whether the module still needs `kiln-codegen`: it has `hl` or `fused` ops, or a function
+/// that takes or returns tensors (a program whose ops all folded away still computes on
+/// tensors; `npuvec` written by hand takes buffers).
 pub fn needs_codegen(ir: &Ir<'_>, top: OpId) -> bool {
-    ir.attr(top, "npuvec.target").is_none()
+    ir.walk(top, kiln_compiler::ir::WalkOrder::PreOrder).any(|o| {
+        let name = ir.op(o).name;
+        name.starts_with("hl.")
+            || name.starts_with("fused.")
+            || (name == "func.func"
+                && ir.attr(o, "function_type").and_then(|t| t.as_type()).is_some_and(|t| {
+                    matches!(t.kind(), kiln_compiler::TypeKind::Function { inputs, results }
+                        if inputs.iter().chain(results.iter()).any(|t| matches!(t.kind(), kiln_compiler::TypeKind::RankedTensor { .. })))
+                }))
+    })
 }
 
 /// The pipeline that takes `hl` to planned `npuvec` for `target` (`fuse`: with `kiln-fuse`

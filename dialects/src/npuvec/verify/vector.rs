@@ -1,6 +1,6 @@
 //! Verifiers of the vector ops (pipe V): every buffer in UB; sources broadcast against the
 //! destination as numpy does (`[R, C]`, `[1, C]`, `[R, 1]`, `[1, 1]` against `[R, C]`) or are
-//! scalars of the element type; reductions, casts and transposes keep their shape rules.
+//! scalars of the element type (or wide `f64` / `i64` immediates); reductions, casts and transposes keep their shape rules.
 
 use kiln_compiler::{Context, Ir, OpId, Type};
 
@@ -34,8 +34,15 @@ fn source<'c>(ir: &Ir<'c>, op: OpId, i: usize, dst: &Buf<'c>) -> VResult<'c, Typ
 }
 
 /// Source `i` must broadcast to `dst` and have element type `elem`.
+/// A scalar may also be a wide immediate, `f64` for a float `elem` or `i64` for an integer
+/// one: the instruction rounds it to `elem` (bytecode keeps immediates as `f64` / `i64`).
 fn source_of<'c>(ir: &Ir<'c>, op: OpId, i: usize, dst: &Buf<'c>, elem: Type<'c>) -> VResult<'c> {
     let got = source(ir, op, i, dst)?;
+    let scalar = ir.value_type(ir.operands(op)[i]).shape().is_none();
+    let wide = scalar && got.bit_width() == Some(64) && got.is_float() == elem.is_float();
+    if wide {
+        return Ok(());
+    }
     same_elem(ir, op, &operand_name(ir, op, i), got, elem)
 }
 
