@@ -57,16 +57,18 @@ kiln_compiler::declare_pass! {
         let mut dynamic = false;
         for &host in &hosts {
             let ir = &*cx.ir;
-            let values = ir.walk(host, WalkOrder::PreOrder).flat_map(|op| {
-                let args = ir.regions(op).iter().flat_map(|&r| ir.region_blocks(r)).flat_map(|b| ir.block_args(b).to_vec());
-                ir.results(op).iter().copied().chain(args).map(move |v| (op, v)).collect::<Vec<_>>()
-            });
-            for (op, v) in values {
-                if ir.value_type(v).shape().is_some_and(|s| s.contains(&kiln_compiler::DYNAMIC)) {
-                    cx.diagnostics.push(Diagnostic::op_error(ir, op, "kiln-codegen needs static shapes"));
-                    dynamic = true;
-                    break;
-                }
+            let is_dynamic = |v: ValueId| ir.value_type(v).shape().is_some_and(|s| s.contains(&kiln_compiler::DYNAMIC));
+            // The first op with a dynamic result, else the function when an argument is dynamic.
+            let ops: Vec<OpId> = ir.walk(host, WalkOrder::PreOrder).collect();
+            let args = ir.regions(host).iter().flat_map(|&r| ir.region_blocks(r)).flat_map(|b| ir.block_args(b).to_vec());
+            let at = ops
+                .iter()
+                .copied()
+                .find(|&op| ir.results(op).iter().any(|&v| is_dynamic(v)))
+                .or_else(|| args.into_iter().any(is_dynamic).then_some(host));
+            if let Some(op) = at {
+                cx.diagnostics.push(Diagnostic::op_error(ir, op, "kiln-codegen needs static shapes"));
+                dynamic = true;
             }
         }
         if dynamic {
