@@ -211,14 +211,15 @@ fn zero_pad_clears_the_padding() {
     let whole = Buf { cols: 8, pitch: 8, ..b };
     let code = vec![
         Inst::Fill { dst: whole, value: Scalar::Float(9.0) },
-        Inst::Load { dst: b, src: view(0, None, 0, &[(6, 1)]), zero_pad: true },
+        // A 2x2 block of a 2x3 row-major source at the buffer's top left, the rest zeroed.
+        Inst::Load { dst: b, src: view(0, None, 0, &[(2, 3), (2, 1)]), zero_pad: true },
         store(whole, 1, &[(16, 1)], Atomic::None),
     ];
     let m = module(code, 1, &[spec(DType::F32, &[6])], &[spec(DType::F32, &[16])]);
     let out = run(&m, &[tensor(spec(DType::F32, &[6]), f32_bytes(&[1., 2., 3., 4., 5., 6.]))]).unwrap();
     assert_eq!(
         f32s(&out.tensors[0].bytes),
-        vec![1., 2., 3., 0., 0., 0., 0., 0., 4., 5., 6., 0., 0., 0., 0., 0.]
+        vec![1., 2., 0., 0., 0., 0., 0., 0., 4., 5., 0., 0., 0., 0., 0., 0.]
     );
 }
 

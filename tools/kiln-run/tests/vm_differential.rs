@@ -8,6 +8,11 @@
 //! module), and run on the VM with exact transcendentals and the sync checker on. The results
 //! must equal the interpreter's on the cleaned-up program element for element (floats compare
 //! by value: `-0 == 0`, NaN matches NaN), and no unsynchronized pipe access may be reported.
+//! The compiled module must have no `hl` or `fused` op left, print and reparse to the same
+//! text, and (every example and every fifth random program, when mlir-opt 22 is installed)
+//! its generic form after `npuvec-lower-memory-spaces` must be accepted by
+//! `mlir-opt --allow-unregistered-dialect`, whose verifiers check our func, arith, scf and
+//! memref ops.
 //!
 //! `cargo test -p kiln-run --test vm_differential -- --ignored` runs the long variant
 //! (`KILN_DIFF_PROGRAMS`, default 10000 programs).
@@ -37,8 +42,57 @@ fn entry(ir: &Ir<'_>, top: OpId) -> OpId {
         .expect("a function")
 }
 
+const MLIR_OPT: &str = "/usr/lib/llvm-22/bin/mlir-opt";
+
+/// The compiled module: no `hl` / `fused` op, prints and reparses to the same text, and (with
+/// `with_mlir`) mlir-opt 22 accepts its generic form after `npuvec-lower-memory-spaces`.
+fn check_lowered<'c>(
+    ctx: &Context<'c>,
+    module: &mut kiln_compiler::Module<'c>,
+    with_mlir: bool,
+) -> Result<(), String> {
+    use kiln_compiler::syntax::{print_module, PrintOptions};
+    let ir = &module.ir;
+    if let Some(op) = ir.walk(module.top, kiln_compiler::ir::WalkOrder::PreOrder).find(|&o| {
+        let n = ir.op(o).name;
+        n.starts_with("hl.") || n.starts_with("fused.")
+    }) {
+        return Err(format!("'{}' is left after kiln-codegen", ir.op(op).name));
+    }
+    let text = print_module(ctx, module, &PrintOptions::default());
+    let again = parse_bytes(ctx, text.as_bytes(), "lowered").map_err(|d| format!("reparse: {d:?}"))?;
+    verify(ctx, &again.ir, again.top).map_err(|d| format!("reverify: {d:?}"))?;
+    if print_module(ctx, &again, &PrintOptions::default()) != text {
+        return Err("the lowered module does not print back identically".into());
+    }
+    if !with_mlir || !std::path::Path::new(MLIR_OPT).exists() {
+        return Ok(());
+    }
+    let mut pm = kiln_compiler::pass::parse_pipeline(
+        "builtin.module(npuvec-lower-memory-spaces)",
+        &kiln_passes::registry(),
+    )?;
+    let mut diags = Vec::new();
+    pm.run(ctx, &mut module.ir, module.top, &mut kiln_compiler::pass::Instrumentation::default(), &mut diags)
+        .map_err(|_| format!("npuvec-lower-memory-spaces: {diags:?}"))?;
+    let generic = print_module(ctx, module, &PrintOptions { generic: true, ..PrintOptions::default() });
+    let mut child = std::process::Command::new(MLIR_OPT)
+        .args(["--allow-unregistered-dialect", "-o", "/dev/null"])
+        .stdin(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .map_err(|e| e.to_string())?;
+    std::io::Write::write_all(child.stdin.as_mut().expect("piped"), generic.as_bytes())
+        .map_err(|e| e.to_string())?;
+    let out = child.wait_with_output().map_err(|e| e.to_string())?;
+    if !out.status.success() {
+        return Err(format!("mlir-opt rejects the generic form: {}", String::from_utf8_lossy(&out.stderr)));
+    }
+    Ok(())
+}
+
 /// Runs one program on the VM and the interpreter; `Err` describes the first disagreement.
-fn check(text: &str, target_name: &str, seed: u64) -> Result<(), String> {
+fn check(text: &str, target_name: &str, seed: u64, with_mlir: bool) -> Result<(), String> {
     let arena = Bump::new();
     let ctx = Context::new(&arena, kiln_dialects::all_dialects());
     let mut module = parse_bytes(&ctx, text.as_bytes(), "program").map_err(|d| format!("{d:?}"))?;
@@ -62,6 +116,7 @@ fn check(text: &str, target_name: &str, seed: u64) -> Result<(), String> {
     let target = Target::load(target_name).map_err(|e| e.to_string())?;
     let program = compile(&ctx, &mut module.ir, module.top, &target, target_name, true)
         .map_err(|d| d.iter().map(|d| d.message.clone()).collect::<Vec<_>>().join("; "))?;
+    check_lowered(&ctx, &mut module, with_mlir)?;
     let bytes = kiln_bytecode::encode(&program);
     let loaded = kiln_bytecode::load(&bytes, &target).map_err(|e| format!("loader: {e}"))?;
     if loaded != program {
@@ -101,7 +156,7 @@ fn run_random(count: u64) {
     for seed in 0..count {
         let text = random_program(seed, &BACKEND);
         let target = TARGETS[(seed % 2) as usize];
-        if let Err(e) = check(&text, target, seed) {
+        if let Err(e) = check(&text, target, seed, seed % 5 == 0) {
             eprintln!("FAIL seed {seed} on {target}: {}", e.lines().next().unwrap_or(""));
             failures.push(format!("seed {seed} on {target}: {e}\n{text}"));
         }
@@ -120,7 +175,7 @@ fn examples_agree_with_the_interpreter() {
     for path in names {
         let text = std::fs::read_to_string(&path).unwrap();
         for (i, target) in TARGETS.iter().enumerate() {
-            match check(&text, target, i as u64) {
+            match check(&text, target, i as u64, true) {
                 Ok(()) => checked += 1,
                 // conv2d has no lowering yet (a located error, see the README).
                 Err(e) if e.contains("no cube lowering for 'hl.conv2d'") => {}
