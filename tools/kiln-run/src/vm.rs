@@ -167,6 +167,9 @@ fn stats(
         t.macs
     ));
     out.push_str(&format!("{report}"));
+    if !out.ends_with('\n') {
+        out.push('\n');
+    }
     out
 }
 
