@@ -12,7 +12,8 @@
 //! text, and (every example and every fifth random program, when mlir-opt 22 is installed)
 //! its generic form after `npuvec-lower-memory-spaces` must be accepted by
 //! `mlir-opt --allow-unregistered-dialect`, whose verifiers check our func, arith, scf and
-//! memref ops.
+//! memref ops; for the same programs, the disassembly of the bytecode must re-emit the
+//! identical bytes.
 //!
 //! `cargo test -p kiln-run --test vm_differential -- --ignored` runs the long variant
 //! (`KILN_DIFF_PROGRAMS`, default 10000 programs).
@@ -121,6 +122,16 @@ fn check(text: &str, target_name: &str, seed: u64, with_mlir: bool) -> Result<()
     let loaded = kiln_bytecode::load(&bytes, &target).map_err(|e| format!("loader: {e}"))?;
     if loaded != program {
         return Err("the loaded module differs from the emitted one".into());
+    }
+    if with_mlir {
+        // Disassembly re-emits the identical bytes.
+        let text = kiln_emit::disassemble(&loaded, &target).map_err(|e| format!("disassemble: {e}"))?;
+        let dis = parse_bytes(&ctx, text.as_bytes(), "disassembly").map_err(|d| format!("{d:?}"))?;
+        verify(&ctx, &dis.ir, dis.top).map_err(|d| format!("{d:?}"))?;
+        let again = kiln_emit::emit(&dis.ir, dis.top, &target).map_err(|d| d.message)?;
+        if kiln_bytecode::encode(&again) != bytes {
+            return Err("the disassembly does not re-emit the identical bytes".into());
+        }
     }
     let inputs: Vec<_> = args.iter().map(to_host).collect::<Result<_, _>>()?;
     let vm = Vm::with_config(&target, VmConfig { exact_transcendentals: true, ..VmConfig::default() });
