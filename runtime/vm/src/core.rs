@@ -114,7 +114,8 @@ impl CoreState {
     }
 
     /// Runs block `block` of the launch with at most `budget` steps; adds to `counters` and
-    /// reports each instruction to `sink`. Returns the steps taken: one per instruction (loop
+    /// reports each instruction to `sink`. Returns the steps taken: one per instruction plus
+    /// one per vector repeat, 4096 cube MACs or 256 bytes moved (loop
     /// bodies per iteration) plus, for starting the core, one per 256 on-chip bytes it
     /// clears, so that a huge `block_dim` is bounded by the budget too.
     pub fn run(
@@ -138,7 +139,7 @@ impl CoreState {
         };
         let (mut pc, mut end, mut steps) = (0usize, code.len(), 1 + self.mem.bytes() / 256);
         if steps > budget {
-            return Err(locate(0, format!("step budget of {budget} instructions exhausted")));
+            return Err(locate(0, format!("step budget of {budget} steps exhausted")));
         }
         loop {
             if pc >= end {
@@ -151,7 +152,7 @@ impl CoreState {
                                 if steps > budget {
                                     return Err(locate(
                                         start - 1,
-                                        format!("step budget of {budget} instructions exhausted"),
+                                        format!("step budget of {budget} steps exhausted"),
                                     ));
                                 }
                                 self.regs[iv_reg] = next;
@@ -181,7 +182,7 @@ impl CoreState {
             }
             steps += 1;
             if steps > budget {
-                return Err(locate(pc, format!("step budget of {budget} instructions exhausted")));
+                return Err(locate(pc, format!("step budget of {budget} steps exhausted")));
             }
             let inst = &code[pc];
             let accesses = match sink {
@@ -249,6 +250,16 @@ impl CoreState {
                 }
                 other => self.exec(other, l, block).map_err(|m| locate(pc, m))?,
             };
+            // Work costs steps too (a repeat, 4096 MACs or 256 bytes moved each), so one
+            // instruction over a whole UB cannot make a run of few instructions slow.
+            let moved = work.gm_read.saturating_add(work.gm_written).saturating_add(work.moved);
+            steps = steps
+                .saturating_add(work.repeats)
+                .saturating_add(work.macs / 4096)
+                .saturating_add(moved / 256);
+            if steps > budget {
+                return Err(locate(pc, format!("step budget of {budget} steps exhausted")));
+            }
             self.report(l, block, pc, inst, &mut sink, accesses, work, counters);
             pc += 1;
         }

@@ -42,12 +42,19 @@ pub struct Outputs {
     pub counters: RunCounters,
 }
 
+/// The default step budget of a run: about five seconds of the slowest instruction mix the
+/// fuzzer found (release build, loaded machine), and over ten times what the 16M-element
+/// benchmark chain takes.
+pub const DEFAULT_MAX_STEPS: u64 = 50_000_000;
+
 /// Limits of a run.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct VmConfig {
     /// The most GM bytes (inputs, constants and temporaries) a run may hold.
     pub max_gm_bytes: u64,
-    /// The most instructions a run may execute (over all cores and launches).
+    /// The most steps a run may take (over all cores and launches): one per instruction plus
+    /// one per vector repeat, 4096 cube MACs or 256 bytes moved, so that both endless loops and
+    /// long runs of heavy instructions stop.
     pub max_steps: u64,
     /// Host threads per launch (0: the machine's available parallelism).
     pub threads: usize,
@@ -58,7 +65,12 @@ pub struct VmConfig {
 
 impl Default for VmConfig {
     fn default() -> VmConfig {
-        VmConfig { max_gm_bytes: 1 << 30, max_steps: 1_000_000_000, threads: 0, exact_transcendentals: false }
+        VmConfig {
+            max_gm_bytes: 1 << 30,
+            max_steps: DEFAULT_MAX_STEPS,
+            threads: 0,
+            exact_transcendentals: false,
+        }
     }
 }
 
@@ -173,9 +185,9 @@ impl Vm {
                 None => None,
             };
             let (c, steps) = self.launch(&ctx, budget, sink_now)?;
-            budget = budget.checked_sub(steps).ok_or_else(|| {
-                at(format!("step budget of {} instructions exhausted", self.config.max_steps))
-            })?;
+            budget = budget
+                .checked_sub(steps)
+                .ok_or_else(|| at(format!("step budget of {} steps exhausted", self.config.max_steps)))?;
             let kc = &mut counters.kernels[launch.kernel as usize];
             kc.merge(&c);
             kc.launches += 1;

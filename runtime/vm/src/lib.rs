@@ -29,4 +29,4 @@ pub mod trace;
 mod vector;
 
 pub use error::VmError;
-pub use host::{spec_string, HostTensor, Outputs, Vm, VmConfig};
+pub use host::{spec_string, HostTensor, Outputs, Vm, VmConfig, DEFAULT_MAX_STEPS};

@@ -62,7 +62,7 @@ fn loops_are_bounded() {
     let m = module(looping.clone(), 1, std::slice::from_ref(&s), std::slice::from_ref(&s));
     let vm = Vm::with_config(&tiny(), VmConfig { max_steps: 10_000, ..VmConfig::default() });
     let e = vm.run(&m, &[tensor(s.clone(), vec![0; 32])]).unwrap_err().to_string();
-    assert_eq!(e, "kernel `k` core 0 instruction #3: step budget of 10000 instructions exhausted");
+    assert_eq!(e, "kernel `k` core 0 instruction #3: step budget of 10000 steps exhausted");
     // Cores cost steps too: a huge block_dim runs out of budget.
     let mut wide = module(vec![], u32::MAX, std::slice::from_ref(&s), std::slice::from_ref(&s));
     wide.kernels[0].core = kiln_bytecode::module::Core::Aiv;
@@ -116,4 +116,24 @@ fn host_errors() {
     }];
     let e = run(&constant, &[tensor(s, vec![0; 128])]).unwrap_err().to_string();
     assert_eq!(e, "kernel `k` core 0 instruction #0: store to gm argument #1 bound to a constant");
+}
+
+#[test]
+fn heavy_instructions_cost_steps() {
+    // 20 iterations of one vector op over 16 KiB of UB: 40 instructions, but 64 repeats each.
+    let whole = ub(DType::F32, 0, 64, 64);
+    let code = vec![
+        Inst::Const { dst: Reg(0), value: 0 },
+        Inst::Const { dst: Reg(1), value: 20 },
+        Inst::Const { dst: Reg(2), value: 1 },
+        Inst::For { iv: Reg(3), lo: Reg(0), hi: Reg(1), step: Reg(2), body: 1 },
+        Inst::Unary { op: kiln_bytecode::isa::UnaryOp::Abs, dst: whole, src: whole },
+    ];
+    let s = spec(DType::F32, &[8]);
+    let m = module(code, 1, std::slice::from_ref(&s), std::slice::from_ref(&s));
+    let vm = Vm::with_config(&tiny(), VmConfig { max_steps: 1000, ..VmConfig::default() });
+    let e = vm.run(&m, &[tensor(s.clone(), vec![0; 32])]).unwrap_err().to_string();
+    assert!(e.contains("step budget of 1000 steps exhausted"), "{e}");
+    let roomy = Vm::with_config(&tiny(), VmConfig { max_steps: 100_000, ..VmConfig::default() });
+    assert!(roomy.run(&m, &[tensor(s, vec![0; 32])]).is_ok());
 }

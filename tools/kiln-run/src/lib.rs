@@ -49,6 +49,10 @@ struct Cli {
     /// Write a Chrome/Perfetto trace of the simulated run.
     #[arg(long, value_name = "FILE.json")]
     trace: Option<PathBuf>,
+    /// The VM's step budget (one per instruction, vector repeat, 4096 cube MACs or 256 bytes
+    /// moved): a run that needs more stops with an error.
+    #[arg(long, value_name = "N", default_value_t = kiln_vm::DEFAULT_MAX_STEPS)]
+    max_steps: u64,
     /// The target: a name (`ascend910b`, `tiny-npu`) or a path to a target TOML file.
     #[arg(long, default_value = kiln_targets::DEFAULT_TARGET)]
     target: String,

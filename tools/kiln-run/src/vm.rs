@@ -77,7 +77,11 @@ pub fn run_program(
 ) -> Result<(Vec<Tensor>, String), String> {
     let inputs: Vec<HostTensor> =
         args.iter().map(to_host).collect::<Result<_, _>>().map_err(|e| format!("kiln-run: error: {e}\n"))?;
-    let config = kiln_vm::VmConfig { max_gm_bytes: cli.max_memory, ..kiln_vm::VmConfig::default() };
+    let config = kiln_vm::VmConfig {
+        max_gm_bytes: cli.max_memory,
+        max_steps: cli.max_steps,
+        ..kiln_vm::VmConfig::default()
+    };
     let vm = Vm::with_config(target, config);
     let mut out = String::new();
     let observe = cli.check || cli.stats || cli.trace.is_some();
