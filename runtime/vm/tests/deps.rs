@@ -1,12 +1,24 @@
-//! The VM is a leaf of the runtime: `cargo tree -p kiln-vm -e normal` lists no IR crate
-//! (kiln-compiler, kiln-dialects, kiln-passes), only the bytecode and target crates.
+//! The VM is a leaf of the runtime: `cargo tree -p kiln-vm -e normal,dev` lists no IR crate
+//! (kiln-compiler, kiln-dialects, kiln-passes), not even for tests, only the bytecode and
+//! target crates.
 
 use std::process::Command;
 
 #[test]
 fn cargo_tree_shows_no_ir_crate() {
     let out = Command::new(env!("CARGO"))
-        .args(["tree", "--offline", "-p", "kiln-vm", "-e", "normal", "--prefix", "none", "--format", "{p}"])
+        .args([
+            "tree",
+            "--offline",
+            "-p",
+            "kiln-vm",
+            "-e",
+            "normal,dev",
+            "--prefix",
+            "none",
+            "--format",
+            "{p}",
+        ])
         .current_dir(env!("CARGO_MANIFEST_DIR"))
         .output()
         .expect("cargo runs");

@@ -1,7 +1,11 @@
 //! Every unary, binary, compare, cast and reduce per dtype against the `hl` interpreter (the
 //! oracle), bit for bit (any NaN matches any NaN), over exhaustive `f16` / `bf16` / `i8`
 //! inputs and wide samples of `f32` / `i32` bit patterns with the special values.
+//!
+//! It lives here, not in `runtime/vm`, because the VM crate must not depend on the IR crates,
+//! not even for tests; it shares the VM tests' module builders.
 
+#[path = "../../../runtime/vm/tests/common/mod.rs"]
 mod common;
 
 use common::*;
