@@ -25,6 +25,7 @@ use kiln_compiler::conversion::{
 use kiln_compiler::pass::PassFailed;
 use kiln_compiler::{Context, Ir, NamedAttr, OpDef, OpId, OperationState, Type, TypeKind, ValueId};
 use kiln_dialects::bufferization::{MATERIALIZE_IN_DESTINATION_OP, TO_TENSOR_OP};
+use kiln_dialects::func::conversion::{set_signature, signature, ReturnConversion, SignatureConversion};
 use kiln_dialects::func::{CALL_OP, FUNC_OP, RETURN_OP};
 use kiln_dialects::hl::{CONSTANT, EXPAND_DIMS, RESHAPE, SQUEEZE};
 
@@ -59,8 +60,8 @@ kiln_compiler::declare_pass! {
         target.add_illegal_op(&CALL_OP);
         target.add_dynamically_legal_dialect("hl", |_, ir, op| in_kernel(ir, op));
         let mut patterns = ConversionPatternSet::new();
-        patterns.add(Signature);
-        patterns.add(Return);
+        patterns.add(SignatureConversion);
+        patterns.add(ReturnConversion);
         patterns.add(Call);
         patterns.add(HostOp { root: &CONSTANT, to: "npuvec.constant" });
         for view in [&RESHAPE, &EXPAND_DIMS, &SQUEEZE] {
@@ -102,28 +103,6 @@ fn in_kernel(ir: &Ir<'_>, op: OpId) -> bool {
     false
 }
 
-fn signature<'c>(ir: &Ir<'c>, op: OpId) -> Option<(&'c [Type<'c>], &'c [Type<'c>])> {
-    match *ir.attr(op, "function_type")?.as_type()?.kind() {
-        TypeKind::Function { inputs, results } => Some((inputs, results)),
-        _ => None,
-    }
-}
-
-fn set_signature<'c>(
-    ctx: &Context<'c>,
-    data: &mut kiln_compiler::ir::OpData<'c>,
-    inputs: &[Type<'c>],
-    results: &[Type<'c>],
-) {
-    let name = ctx.intern_str("function_type");
-    let ty = ctx.type_attr(ctx.function_type(inputs, results));
-    let mut entries: Vec<NamedAttr<'c>> = data.properties.and_then(|p| p.as_dict()).unwrap_or(&[]).to_vec();
-    entries.retain(|e| e.name != name);
-    entries.push(NamedAttr { name, value: ty });
-    entries.sort_by_key(|e| e.name);
-    data.properties = Some(ctx.dict_attr(&entries));
-}
-
 /// The kernel ABI: results become output arguments (tensor-typed here; the conversion makes
 /// them GM memrefs), written by `bufferization.materialize_in_destination`.
 fn results_to_outputs<'c>(ctx: &Context<'c>, ir: &mut Ir<'c>, kernel: OpId) {
@@ -157,52 +136,6 @@ fn results_to_outputs<'c>(ctx: &Context<'c>, ir: &mut Ir<'c>, kernel: OpId) {
         ir.insert_op_before(term, op);
     }
     ir.set_operands(term, &[]);
-}
-
-/// Converts a function's signature and its entry block's argument types.
-struct Signature;
-
-impl ConversionPattern for Signature {
-    fn root(&self) -> Option<&'static OpDef> {
-        Some(&FUNC_OP)
-    }
-
-    fn match_and_rewrite<'c>(
-        &self,
-        rw: &mut ConversionRewriter<'_, '_, 'c>,
-        op: OpId,
-        _: &[ValueId],
-    ) -> bool {
-        let Some((inputs, results)) = signature(rw.ir(), op) else { return false };
-        let convert = |ts: &[Type<'c>]| ts.iter().map(|&t| rw.convert_type(t)).collect::<Option<Vec<_>>>();
-        let (Some(inputs), Some(results)) = (convert(inputs), convert(results)) else { return false };
-        let region = rw.ir().regions(op)[0];
-        if !rw.convert_region_types(region) {
-            return false;
-        }
-        let ctx = rw.ctx;
-        rw.modify_op(op, |data| set_signature(ctx, data, &inputs, &results));
-        true
-    }
-}
-
-/// A host return returns the converted values.
-struct Return;
-
-impl ConversionPattern for Return {
-    fn root(&self) -> Option<&'static OpDef> {
-        Some(&RETURN_OP)
-    }
-
-    fn match_and_rewrite<'c>(
-        &self,
-        rw: &mut ConversionRewriter<'_, '_, 'c>,
-        op: OpId,
-        operands: &[ValueId],
-    ) -> bool {
-        rw.set_operands(op, operands);
-        true
-    }
 }
 
 /// `func.call @k(%in)` -> `%out = memref.alloc()` per result and `npuvec.launch @k(%in, %out)`.

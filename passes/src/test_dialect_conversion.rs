@@ -19,7 +19,8 @@ use kiln_compiler::conversion::{
     ConversionRewriter, ConversionTarget, TypeConverter,
 };
 use kiln_compiler::pass::{OptionKind, PassFailed, PassOptionSpec};
-use kiln_compiler::{Context, FloatKind, Ir, NamedAttr, OpDef, OpId, Type, TypeKind, ValueId};
+use kiln_compiler::{Context, FloatKind, OpDef, OpId, Type, TypeKind, ValueId};
+use kiln_dialects::func::conversion::{signature, ReturnConversion, SignatureConversion};
 use kiln_dialects::func::{FUNC_OP, RETURN_OP};
 use kiln_dialects::hl::{ADD, MUL};
 
@@ -47,7 +48,7 @@ kiln_compiler::declare_pass! {
         target.add_illegal_op(&ADD);
         target.add_illegal_op(&MUL);
         target.add_dynamically_legal_op(&FUNC_OP, |ctx, ir, op| {
-            function_type(ir, op).is_some_and(|(i, r)| types.are_legal(ctx, i.iter().chain(r).copied()))
+            signature(ir, op).is_some_and(|(i, r)| types.are_legal(ctx, i.iter().chain(r).copied()))
         });
         target.add_dynamically_legal_op(&RETURN_OP, |ctx, ir, op| {
             types.are_legal(ctx, ir.operands(op).iter().map(|&v| ir.value_type(v)))
@@ -55,8 +56,8 @@ kiln_compiler::declare_pass! {
         let mut patterns = ConversionPatternSet::new();
         patterns.add(ElementwiseToTest { root: &ADD, to: "test.add" });
         patterns.add(ElementwiseToTest { root: &MUL, to: "test.mul" });
-        patterns.add(FuncSignature);
-        patterns.add(ReturnOperands);
+        patterns.add(SignatureConversion);
+        patterns.add(ReturnConversion);
         let apply = if self.full { apply_full_conversion } else { apply_partial_conversion };
         apply(cx.ctx, cx.ir, root, &target, &patterns, Some(&types)).map_err(|d| {
             cx.diagnostics.push(d);
@@ -76,14 +77,6 @@ fn tensor_to_memref<'a, 'c>() -> TypeConverter<'a, 'c> {
         _ => None,
     });
     types
-}
-
-/// The inputs and results of a `func.func`'s `function_type`.
-fn function_type<'c>(ir: &Ir<'c>, op: OpId) -> Option<(&'c [Type<'c>], &'c [Type<'c>])> {
-    match *ir.attr(op, "function_type")?.as_type()?.kind() {
-        TypeKind::Function { inputs, results } => Some((inputs, results)),
-        _ => None,
-    }
 }
 
 /// `hl.<op>` on `f32` elements -> `"test.<op>"` on the converted operands.
@@ -109,60 +102,5 @@ impl ConversionPattern for ElementwiseToTest {
         }
         let Some(converted) = rw.convert_type(result) else { return false };
         rw.replace_op_with_new(op, self.to, None, operands, vec![converted])
-    }
-}
-
-/// Converts a function's block arguments and its `function_type`.
-struct FuncSignature;
-
-impl ConversionPattern for FuncSignature {
-    fn root(&self) -> Option<&'static OpDef> {
-        Some(&FUNC_OP)
-    }
-
-    fn match_and_rewrite<'c>(
-        &self,
-        rw: &mut ConversionRewriter<'_, '_, 'c>,
-        op: OpId,
-        _: &[ValueId],
-    ) -> bool {
-        let Some((inputs, results)) = function_type(rw.ir(), op) else { return false };
-        let convert = |ts: &[Type<'c>]| ts.iter().map(|&t| rw.convert_type(t)).collect::<Option<Vec<_>>>();
-        let (Some(inputs), Some(results)) = (convert(inputs), convert(results)) else { return false };
-        let region = rw.ir().regions(op)[0];
-        if !rw.convert_region_types(region) {
-            return false;
-        }
-        let ctx = rw.ctx;
-        let ty = ctx.type_attr(ctx.function_type(&inputs, &results));
-        let name = ctx.intern_str("function_type");
-        rw.modify_op(op, |data| {
-            let mut entries: Vec<NamedAttr<'c>> =
-                data.properties.and_then(|p| p.as_dict()).unwrap_or(&[]).to_vec();
-            entries.retain(|e| e.name != name);
-            entries.push(NamedAttr { name, value: ty });
-            entries.sort_by_key(|e| e.name);
-            data.properties = Some(ctx.dict_attr(&entries));
-        });
-        true
-    }
-}
-
-/// `func.return` takes its converted operands.
-struct ReturnOperands;
-
-impl ConversionPattern for ReturnOperands {
-    fn root(&self) -> Option<&'static OpDef> {
-        Some(&RETURN_OP)
-    }
-
-    fn match_and_rewrite<'c>(
-        &self,
-        rw: &mut ConversionRewriter<'_, '_, 'c>,
-        op: OpId,
-        operands: &[ValueId],
-    ) -> bool {
-        rw.set_operands(op, operands);
-        true
     }
 }

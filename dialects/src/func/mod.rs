@@ -1,5 +1,6 @@
 //! The `func` dialect: functions, returns and calls.
 
+pub mod conversion;
 pub(crate) mod syntax;
 pub(crate) mod verify;
 
