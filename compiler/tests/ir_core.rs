@@ -1,6 +1,7 @@
 //! The IR store through its API: use lists stay exact under rewriting, erasing a used op fails
 //! at once, erased slots are reused but stale handles to them are caught (debug builds),
-//! walks are iterative (deep nesting), and the verifier reports dominance errors.
+//! walks are iterative (deep nesting), the verifier reports dominance errors, and deep clones
+//! remap values, block arguments and successors.
 
 use bumpalo::Bump;
 use kiln_compiler::ir::WalkOrder;
@@ -267,4 +268,52 @@ fn a_stale_handle_is_caught_even_after_its_slot_is_reused() {
     let message = caught.expect_err("a stale handle must not read the new op");
     let text = message.downcast_ref::<String>().cloned().unwrap_or_default();
     assert!(text.contains("use of stale op0"), "{text}");
+}
+
+#[test]
+fn clone_op_copies_regions_and_remaps_values_and_successors() {
+    use kiln_compiler::ir::Mapping;
+    use kiln_compiler::syntax::parse_bytes;
+    let arena = Bump::new();
+    let ctx = Context::new(&arena, DialectRegistry::new());
+    ctx.set_allow_unregistered(true);
+    let text = r#""t.def"() ({
+    ^bb0(%x: i32, %y: i32):
+      "t.outer"(%x) ({
+      ^bb0(%a: i32):
+        %1 = "t.add"(%a, %x) : (i32, i32) -> i32
+        "t.br"(%1)[^bb1] : (i32) -> ()
+      ^bb1:
+        "t.use"(%1) : (i32) -> ()
+      }) : (i32) -> ()
+    }) : () -> ()"#;
+    let mut module = parse_bytes(&ctx, text.as_bytes(), "t").expect("parses");
+    let ir = &mut module.ir;
+    let def = ir.walk(module.top, WalkOrder::PreOrder).find(|&o| ir.op(o).name == "t.def").unwrap();
+    let entry = ir.entry_block(ir.regions(def)[0]).unwrap();
+    let (x, y) = (ir.block_args(entry)[0], ir.block_args(entry)[1]);
+    let outer = ir.block_ops(entry).next().unwrap();
+    let mut map = Mapping::default();
+    map.map_value(x, y);
+    let copy = ir.clone_op(outer, &mut map);
+    ir.insert_op_after(outer, copy);
+    assert_eq!(ir.operands(copy), &[y], "operands go through the mapping");
+    let blocks = |ir: &Ir<'_>, op: OpId| ir.region_blocks(ir.regions(op)[0]).collect::<Vec<_>>();
+    let (old, new) = (blocks(ir, outer), blocks(ir, copy));
+    assert_eq!(new.len(), 2);
+    assert!(old.iter().all(|b| !new.contains(b)), "blocks are copies");
+    let a = ir.block_args(new[0])[0];
+    assert_ne!(a, ir.block_args(old[0])[0], "block arguments are fresh");
+    let ops: Vec<OpId> = ir.block_ops(new[0]).collect();
+    let add = ops[0];
+    // The inner use of %x is mapped too; the copy's own values are used inside it.
+    assert_eq!(ir.operands(add), &[a, y]);
+    assert_eq!(ir.operands(ops[1]), &[ir.results(add)[0]]);
+    assert_eq!(ir.successors(ops[1]), &[new[1]], "successors point into the copy");
+    let user = ir.block_ops(new[1]).next().unwrap();
+    assert_eq!(ir.operands(user), &[ir.results(add)[0]]);
+    // The original is untouched, and both verify.
+    assert_eq!(ir.operands(outer), &[x]);
+    assert_eq!(ir.uses(x).len(), 2, "the original outer op and add");
+    assert!(verify(&ctx, ir, module.top).is_ok());
 }

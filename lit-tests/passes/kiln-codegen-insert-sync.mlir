@@ -1,14 +1,18 @@
 // RUN: %kiln-opt %s --no-verify-each -p 'builtin.module(kiln-codegen-outline,kiln-codegen-tile{target=tiny-npu},kiln-codegen-bufferize,kiln-codegen-lower,kiln-codegen-plan-ub{target=tiny-npu},kiln-codegen-insert-sync)' | FileCheck %s
 // kiln-codegen-insert-sync on the 13x64 softmax (tiles of 7 rows, tail 6): a flag pair before
-// each access that conflicts with one on another pipe, `barrier v` between dependent vector
-// ops, `barrier all` at the end of the kernel.
+// each access that conflicts with one on another pipe (split across iterations when the
+// conflict is loop-carried), `barrier v` between dependent vector ops, `barrier all` at the
+// end of the kernel.
 
 // CHECK-LABEL: func.func private @softmax_kernel0(
-// CHECK:         scf.for
-// CHECK:           scf.if
-// The previous iteration's store (MTE3) read the buffer this load (MTE2) overwrites: loop carried.
-// CHECK-NEXT:        npuvec.set_flag mte3 -> mte2 event 0
-// CHECK-NEXT:        npuvec.wait_flag mte3 -> mte2 event 0
+// The next iteration's load (MTE2) overwrites the buffer this iteration's store (MTE3) reads:
+// a loop-carried pair, set before the loop, waited at the head of the body, set at its tail
+// (after the tile, whichever branch ran) and drained after the loop; event 1 (0 is for the
+// pairs set and waited in one place).
+// CHECK:         npuvec.set_flag mte3 -> mte2 event 1
+// CHECK-NEXT:    scf.for
+// CHECK:           npuvec.wait_flag mte3 -> mte2 event 1
+// CHECK-NEXT:      scf.if
 // CHECK-NEXT:        npuvec.load
 // The vector ops read what the load wrote.
 // CHECK-NEXT:        npuvec.set_flag mte2 -> v event 0
@@ -30,8 +34,6 @@
 // CHECK-NEXT:        npuvec.store
 // The body tile, from the same state as the tail: the same flags.
 // CHECK-NEXT:      } else {
-// CHECK-NEXT:        npuvec.set_flag mte3 -> mte2 event 0
-// CHECK-NEXT:        npuvec.wait_flag mte3 -> mte2 event 0
 // CHECK-NEXT:        npuvec.load
 // CHECK-NEXT:        npuvec.set_flag mte2 -> v event 0
 // CHECK-NEXT:        npuvec.wait_flag mte2 -> v event 0
@@ -49,7 +51,9 @@
 // CHECK-NEXT:        npuvec.wait_flag v -> mte3 event 0
 // CHECK-NEXT:        npuvec.store
 // CHECK-NEXT:      }
+// CHECK-NEXT:      npuvec.set_flag mte3 -> mte2 event 1
 // CHECK-NEXT:    }
+// CHECK-NEXT:    npuvec.wait_flag mte3 -> mte2 event 1
 // CHECK-NEXT:    npuvec.barrier all
 // CHECK-NEXT:    return
 // The host is not a kernel: no flags.

@@ -12,10 +12,19 @@
 //!   and fixpipe queues keep their order): `npuvec.barrier {pipe = v}` just before it.
 //!
 //! Bookkeeping per pipe pair (a vector clock, with what a waited-for pipe had itself waited
-//! for) drops requests already implied by earlier pairs. Loops are walked twice, so that accesses at the end of an iteration order the start
-//! of the next; both branches of an `scf.if` start from the state before it and are joined
-//! after. A kernel ends with `npuvec.barrier {pipe = all}`. Event ids: 0 (a pair is consumed
-//! where it is set).
+//! for) drops requests already implied by earlier pairs. Loops are walked twice, so that
+//! accesses at the end of an iteration order the start of the next; both branches of an
+//! `scf.if` start from the state before it and are joined after. A kernel ends with
+//! `npuvec.barrier {pipe = all}`.
+//!
+//! Loop-carried pairs (ping-pong flags): when the conflicts of an op on pipe `p` end at an op
+//! *later in the same block* (so from the previous iteration of the loop around it), the pair
+//! is split so that the waiting pipe is held no longer than needed: `set_flag` right after
+//! that producer (at the tail), `wait_flag` before the consumer (at the head), one `set_flag`
+//! before the loop and one `wait_flag` after it (the drain), so that sets and waits balance on
+//! every path. In a double-buffered loop this is what lets the loads of one copy run while the
+//! other is computed and stored. Event ids: 0 for the adjacent pairs (consumed where they are
+//! set), 1 to 7 for the loop-carried pairs of each pipe pair (beyond 7, adjacent pairs).
 //!
 //! Runs on: `builtin.module`. Assumes: `kiln-codegen-plan-ub` ran (offsets are planned).
 //! Guarantees: every cross-pipe conflict of the kernel is ordered by a flag pair, every
@@ -61,6 +70,9 @@ type Range = (String, u64, u64);
 /// One access recorded for later conflicts.
 #[derive(Clone, Debug)]
 struct Access {
+    op: OpId,
+    /// What its pipe had been ordered after when it was issued (`(r, stamp)` pairs).
+    inherit: Vec<(&'static str, u64)>,
     pipe: &'static str,
     /// The pipe's op count when it was issued (its vector-clock stamp).
     stamp: u64,
@@ -79,19 +91,30 @@ struct State {
 }
 
 impl State {
+    /// What `p` is ordered after now.
+    fn inherited(&self, p: &'static str) -> Vec<(&'static str, u64)> {
+        let mut v: Vec<(&'static str, u64)> =
+            self.ordered.iter().filter(|((x, _), _)| *x == p).map(|((_, r), &v)| (*r, v)).collect();
+        v.sort_unstable();
+        v
+    }
+
     /// `q` waits for everything `p` issued so far (a flag pair, or a barrier when equal).
     fn wait(&mut self, q: &'static str, p: &'static str) {
         let now = self.clock.get(p).copied().unwrap_or(0);
-        self.ordered.insert((q, p), now);
-        let inherited: Vec<(&'static str, u64)> = self
-            .ordered
-            .iter()
-            .filter(|((x, r), _)| *x == p && *r != q)
-            .map(|((_, r), &v)| (*r, v))
-            .collect();
-        for (r, v) in inherited {
-            let e = self.ordered.entry((q, r)).or_insert(0);
-            *e = (*e).max(v);
+        let inherit = self.inherited(p);
+        self.wait_upto(q, p, now, &inherit);
+    }
+
+    /// `q` waits for `p`'s ops up to `stamp`, which came after what `inherit` lists.
+    fn wait_upto(&mut self, q: &'static str, p: &'static str, stamp: u64, inherit: &[(&'static str, u64)]) {
+        let e = self.ordered.entry((q, p)).or_insert(0);
+        *e = (*e).max(stamp);
+        for &(r, v) in inherit {
+            if r != q {
+                let e = self.ordered.entry((q, r)).or_insert(0);
+                *e = (*e).max(v);
+            }
         }
     }
 
@@ -115,20 +138,78 @@ struct Sync<'t> {
     args: FxHashMap<ValueId, usize>,
     /// Sync ops to create: before `op`, from pipe `src` to pipe `dst` (a barrier when equal).
     requests: Vec<(OpId, &'static str, &'static str)>,
+    /// Loop-carried flag pairs.
+    carried: Vec<Carried>,
+    /// Each op's position in its block.
+    position: FxHashMap<OpId, usize>,
+    /// The loops being walked, innermost last, with the clock at the start of the current walk
+    /// of their body.
+    walks: Vec<(OpId, FxHashMap<&'static str, u64>)>,
 }
+
+/// A flag pair across iterations of `looped`, all four ops in its body's block or around the
+/// loop: `wait` before `consumer`, `set` after `producer` (not earlier in the block), one `set`
+/// before the loop and one `wait` after it.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
+struct Carried {
+    consumer: OpId,
+    producer: OpId,
+    looped: OpId,
+    src: &'static str,
+    dst: &'static str,
+    event: i64,
+}
+
+/// What a loop-carried pair orders: `(consumer, producer, loop)` in the loop body's block, and
+/// the stamp and inheritance of the latest access it waits for.
+struct CarriedChoice {
+    consumer: OpId,
+    producer: OpId,
+    looped: OpId,
+    stamp: u64,
+    inherit: Vec<(&'static str, u64)>,
+}
+
+/// Event ids a kernel's loop-carried pairs of one pipe pair take (0 is the adjacent pairs').
+const CARRIED_EVENTS: i64 = 7;
 
 /// Inserts the sync ops of one kernel; returns how many.
 fn sync_kernel<'c>(ctx: &Context<'c>, ir: &mut Ir<'c>, kernel: OpId, target: &Target) -> u64 {
     let Some(body) = ir.regions(kernel).first().and_then(|&r| ir.entry_block(r)) else { return 0 };
     let args = ir.block_args(body).iter().enumerate().map(|(i, &v)| (v, i)).collect();
-    let mut sync = Sync { target, args, requests: Vec::new() };
+    let mut position = FxHashMap::default();
+    for op in ir.walk(kernel, kiln_compiler::ir::WalkOrder::PreOrder) {
+        let index = ir.parent_block(op).map_or(0, |b| ir.block_ops(b).position(|o| o == op).unwrap_or(0));
+        position.insert(op, index);
+    }
+    let mut sync =
+        Sync { target, args, requests: Vec::new(), carried: Vec::new(), position, walks: Vec::new() };
     let mut state = State::default();
     sync.block(ir, body, &mut state);
     let mut reqs = std::mem::take(&mut sync.requests);
     reqs.sort_by_key(|&(op, p, q)| (op, p, q));
     reqs.dedup();
-    let n = reqs.len() as u64;
+    let mut carried = std::mem::take(&mut sync.carried);
+    carried.sort();
+    let n = (reqs.len() + 2 * carried.len()) as u64;
     let loc = ir.op(kernel).loc;
+    for c in carried {
+        let attrs = [
+            ("src", npuvec_enum(ctx, "pipe", c.src)),
+            ("dst", npuvec_enum(ctx, "pipe", c.dst)),
+            ("event", i64_attr(ctx, c.event)),
+        ];
+        let after = |ir: &Ir<'c>, op: OpId| ir.next_op(op).expect("loops and stores are never last");
+        let at = [
+            (At::Before(c.looped), "npuvec.set_flag"),
+            (At::Before(c.consumer), "npuvec.wait_flag"),
+            (At::Before(after(ir, c.producer)), "npuvec.set_flag"),
+            (At::Before(after(ir, c.looped)), "npuvec.wait_flag"),
+        ];
+        for (at, name) in at {
+            Builder::new(ctx, ir, at, loc).op(name, &[], &attrs, &[], 0);
+        }
+    }
     for (op, p, q) in reqs {
         let mut b = Builder::new(ctx, ir, At::Before(op), loc);
         if p == q {
@@ -155,8 +236,11 @@ impl Sync<'_> {
             match ir.op(op).name {
                 "scf.for" => {
                     let inner = ir.entry_block(ir.regions(op)[0]).expect("loops have a body");
+                    self.walks.push((op, state.clock.clone()));
                     self.block(ir, inner, state);
+                    self.walks.last_mut().expect("pushed above").1 = state.clock.clone();
                     self.block(ir, inner, state);
+                    self.walks.pop();
                 }
                 "scf.if" => {
                     let before = state.clone();
@@ -224,20 +308,128 @@ impl Sync<'_> {
                 .iter()
                 .max_by_key(|&&p| {
                     let mut trial = state.clone();
-                    trial.wait(q, p);
+                    let choice = self.carried_from(ir, &trial, op, q, p, &mine);
+                    Self::apply(&mut trial, q, p, choice.as_ref());
                     std::cmp::Reverse(self.unordered(&trial, q, &mine).len())
                 })
                 .expect("need is not empty");
-            self.requests.push((op, p, q));
-            state.wait(q, p);
+            let choice = self.carried_from(ir, state, op, q, p, &mine);
+            match &choice {
+                Some(c) => self.carry(c, p, q),
+                None => self.requests.push((op, p, q)),
+            }
+            Self::apply(state, q, p, choice.as_ref());
         }
         let stamp = {
             let c = state.clock.entry(q).or_insert(0);
             *c += 1;
             *c
         };
+        let inherit = state.inherited(q);
         for (range, write) in mine {
-            state.accesses.push(Access { pipe: q, stamp, range, write });
+            state.accesses.push(Access { op, inherit: inherit.clone(), pipe: q, stamp, range, write });
         }
+    }
+
+    /// Orders `q` after `p`: everything so far, or what a loop-carried pair orders.
+    fn apply(state: &mut State, q: &'static str, p: &'static str, carried: Option<&CarriedChoice>) {
+        match carried {
+            Some(c) => state.wait_upto(q, p, c.stamp, &c.inherit),
+            None => state.wait(q, p),
+        }
+    }
+
+    /// A loop-carried pair for `op` (on `q`) waiting for `p`, when one orders all of its
+    /// unordered conflicts on `p`: every one comes from an earlier iteration of the innermost
+    /// loop being walked (or from before the loop), and inside the loop body from an op not
+    /// before the one that holds `op`. Then one wait before that op and one set after the last
+    /// of them, at the level of the loop body, run once per iteration each.
+    fn carried_from(
+        &self,
+        ir: &Ir<'_>,
+        state: &State,
+        op: OpId,
+        q: &'static str,
+        p: &'static str,
+        mine: &[(Range, bool)],
+    ) -> Option<CarriedChoice> {
+        if p == q || self.requests.contains(&(op, p, q)) {
+            return None;
+        }
+        let (looped, start) = self.walks.last()?;
+        let start = start.get(p).copied().unwrap_or(0);
+        let done = state.ordered.get(&(q, p)).copied().unwrap_or(0);
+        let conflicts: Vec<&Access> = state
+            .accesses
+            .iter()
+            .filter(|a| a.pipe == p && a.stamp > done)
+            .filter(|a| {
+                mine.iter()
+                    .any(|(r, w)| r.0 == a.range.0 && r.1 < a.range.2 && a.range.1 < r.2 && (*w || a.write))
+            })
+            .collect();
+        if conflicts.iter().any(|a| a.stamp > start) {
+            return None; // issued earlier in this iteration: an adjacent pair
+        }
+        let body = ir.entry_block(ir.regions(*looped)[0])?;
+        let consumer = ancestor_in(ir, op, body)?;
+        let mut producer: Option<OpId> = None;
+        for a in &conflicts {
+            if let Some(x) = ancestor_in(ir, a.op, body) {
+                if self.position[&x] < self.position[&consumer] {
+                    return None;
+                }
+                if producer.is_none_or(|y| self.position[&x] > self.position[&y]) {
+                    producer = Some(x);
+                }
+            }
+        }
+        let producer = producer?;
+        let same = |c: &&Carried| c.src == p && c.dst == q;
+        let known = self.carried.iter().any(|c| c.consumer == consumer && same(&c));
+        if !known && self.carried.iter().filter(same).count() as i64 >= CARRIED_EVENTS {
+            return None;
+        }
+        let last = conflicts.iter().max_by_key(|a| a.stamp)?;
+        Some(CarriedChoice {
+            consumer,
+            producer,
+            looped: *looped,
+            stamp: last.stamp,
+            inherit: last.inherit.clone(),
+        })
+    }
+
+    /// Records a carried pair (one per consumer and pipe pair, set after its latest producer).
+    fn carry(&mut self, c: &CarriedChoice, src: &'static str, dst: &'static str) {
+        let position = &self.position;
+        if let Some(known) =
+            self.carried.iter_mut().find(|k| k.consumer == c.consumer && k.src == src && k.dst == dst)
+        {
+            if position[&c.producer] > position[&known.producer] {
+                known.producer = c.producer;
+            }
+            return;
+        }
+        let event = 1 + self.carried.iter().filter(|k| k.src == src && k.dst == dst).count() as i64;
+        self.carried.push(Carried {
+            consumer: c.consumer,
+            producer: c.producer,
+            looped: c.looped,
+            src,
+            dst,
+            event,
+        });
+    }
+}
+
+/// The op of `block` that is or contains `op`.
+fn ancestor_in(ir: &Ir<'_>, op: OpId, block: kiln_compiler::BlockId) -> Option<OpId> {
+    let mut at = op;
+    loop {
+        if ir.parent_block(at) == Some(block) {
+            return Some(at);
+        }
+        at = ir.parent_op(at)?;
     }
 }

@@ -13,12 +13,19 @@
 //! tail tiles of a loop, the stages of a kernel) share addresses. Sizes are whole padded rows:
 //! `rows * round_up(cols * bytes, alignment)`.
 //!
+//! Double buffering: a kernel whose tile was chosen double-buffered (`npuvec.tile` with
+//! `buffers = 2`), whose buffers all live in its tile loop and carry nothing from one tile to
+//! the next, gets two copies of its plan when twice the peak fits the UB: every buffer becomes
+//! a two-result `npuvec.buffer [off, off + peak]` and the tile loop is unrolled by two, the
+//! second tile on the second copies (`codegen/double_buffer.rs`); `npuvec.ub_bytes` is then
+//! twice the peak. When the copies do not fit it falls back to one (and `buffers = 1`).
+//!
 //! Runs on: `builtin.module`. Assumes: `kiln-codegen-lower` ran. Guarantees: no
 //! `npuvec.alloc` left; a kernel whose buffers do not fit is a located error stating the
 //! required and the available bytes (the tile pass sizes tiles with the same placement, so this
 //! only fires when a kernel's buffers were written by hand or the tile was forced).
 
-use rustc_hash::FxHashMap;
+use rustc_hash::{FxHashMap, FxHashSet};
 
 use kiln_compiler::ir::WalkOrder;
 use kiln_compiler::pass::PassFailed;
@@ -26,9 +33,11 @@ use kiln_compiler::{Context, Diagnostic, Ir, OpId, Type, TypeKind, ValueId};
 use kiln_targets::Target;
 
 use crate::codegen::access::touches;
-use crate::codegen::build::{i64_array, i64_attr, op_def, set_attr};
+use crate::codegen::build::{i64_array, i64_attr, set_attr, At, Builder};
+use crate::codegen::double_buffer::{tile_loop, unroll};
 use crate::codegen::options::{load_target, TARGET_SPECS};
 use crate::codegen::placement::{place, Item};
+use crate::codegen::tiling::Tiling;
 use crate::kiln_codegen_tile::kernels;
 
 kiln_compiler::declare_pass! {
@@ -110,13 +119,60 @@ pub fn plan_kernel<'c>(
         let space = space_of(ty).ok_or_else(|| format!("npuvec.alloc of {ty} has no npuvec memory space"))?;
         by_space.entry(space).or_default().push(a);
     }
-    let mut spaces: Vec<String> = by_space.keys().cloned().collect();
+    let (offsets, ub_bytes) = plan_spaces(ir, target, &by_space, &lifetimes)?;
+    // Double buffering: when every buffer lives in the tile loop and twice the plan fits, the
+    // second copy of the plan sits right above the first.
+    let tiling = ir.attr(kernel, "npuvec.tile").and_then(Tiling::from_attr);
+    let tile = tiling.as_ref().filter(|t| t.buffers == 2).and_then(|_| tile_loop(ir, kernel));
+    let all_in_loop = tile.is_some_and(|l| {
+        let inside: FxHashSet<ValueId> =
+            ir.walk(l, WalkOrder::PreOrder).flat_map(|o| touches(ir, o)).map(|t| t.value).collect();
+        by_space.keys().all(|s| s == "ub") && allocs.iter().all(|&a| inside.contains(&ir.results(a)[0]))
+    });
+    let double = all_in_loop && ub_bytes.saturating_mul(2) <= target.memory.ub_usable_bytes;
+    let mut pong: FxHashMap<ValueId, ValueId> = FxHashMap::default();
+    for (a, off) in offsets {
+        let ty = ir.value_type(ir.results(a)[0]);
+        let mut offs = vec![off as i64];
+        if double {
+            offs.push((off + ub_bytes) as i64);
+        }
+        let loc = ir.op(a).loc;
+        let mut b = Builder::new(ctx, ir, At::Before(a), loc);
+        let buf = b.op("npuvec.buffer", &[], &[("offsets", i64_array(ctx, &offs))], &vec![ty; offs.len()], 0);
+        let results = ir.results(buf).to_vec();
+        ir.replace_all_uses(ir.results(a)[0], results[0]);
+        ir.erase_op(a);
+        if let [ping, p] = results[..] {
+            pong.insert(ping, p);
+        }
+    }
+    if let (true, Some(l)) = (double, tile) {
+        unroll(ctx, ir, l, &pong);
+    }
+    if let Some(t) = tiling.filter(|t| t.buffers == 2 && !double) {
+        set_attr(ctx, ir, kernel, "npuvec.tile", Tiling { buffers: 1, ..t }.attr(ctx));
+    }
+    let copies = if double { 2 } else { 1 };
+    set_attr(ctx, ir, kernel, "npuvec.ub_bytes", i64_attr(ctx, (ub_bytes * copies) as i64));
+    Ok(())
+}
+
+/// The offset of every alloc, memory by memory, and the UB peak.
+fn plan_spaces(
+    ir: &Ir<'_>,
+    target: &Target,
+    by_space: &FxHashMap<String, Vec<OpId>>,
+    lifetimes: &FxHashMap<ValueId, (usize, usize)>,
+) -> Result<(Vec<(OpId, u64)>, u64), String> {
+    let mut spaces: Vec<&String> = by_space.keys().collect();
     spaces.sort();
     let mut ub_bytes = 0;
+    let mut out = Vec::new();
     for space in spaces {
-        let ops = &by_space[&space];
+        let ops = &by_space[space];
         let (cap, field) =
-            capacity(target, &space).ok_or_else(|| format!("cannot place a buffer in '{space}'"))?;
+            capacity(target, space).ok_or_else(|| format!("cannot place a buffer in '{space}'"))?;
         let items: Vec<Item> = ops
             .iter()
             .map(|&a| {
@@ -135,22 +191,9 @@ pub fn plan_kernel<'c>(
         if space == "ub" {
             ub_bytes = peak;
         }
-        for (&a, &off) in ops.iter().zip(&offsets) {
-            let attr = i64_array(ctx, &[off as i64]);
-            let data = ir.op_mut(a);
-            data.name = "npuvec.buffer";
-            data.def = op_def("npuvec.buffer");
-            let name = ctx.intern_str("offsets");
-            if data.def.is_some() {
-                data.properties = Some(ctx.dict_attr(&[kiln_compiler::NamedAttr { name, value: attr }]));
-            } else {
-                data.attrs.insert(name, attr);
-                data.attrs.sort_keys();
-            }
-        }
+        out.extend(ops.iter().copied().zip(offsets));
     }
-    set_attr(ctx, ir, kernel, "npuvec.ub_bytes", i64_attr(ctx, ub_bytes as i64));
-    Ok(())
+    Ok((out, ub_bytes))
 }
 
 /// The lifetime (first, last position) of every buffer used in `kernel`.

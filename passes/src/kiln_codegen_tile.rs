@@ -4,7 +4,9 @@
 //! `npuvec.tile = {block, block_dim, col_block, key, peak_bytes}` (see `codegen/tiling.rs`): the rows of a tile are the most
 //! whose buffers (from the vector model, with in-place reuse) peak at most at the target's
 //! usable UB, the key axis is tiled in `block`s with a tail, and `block_dim` cores take the
-//! tiles round robin. Matmul kernels get `npuvec.tile = {m, n, k, block_dim}` (fractal
+//! tiles round robin. A vector kernel whose tiles, sized for half the UB, give every core at
+//! least two is double-buffered (`buffers = 2`: its loads overlap the work on the previous
+//! tile; see `kiln-codegen-plan-ub`). Matmul kernels get `npuvec.tile = {m, n, k, block_dim}` (fractal
 //! multiples of the target's cube). Every kernel gets `npuvec.block_dim`, the cores its
 //! launches use.
 //!
@@ -74,10 +76,15 @@ pub fn tile_kernel<'c>(
     let body =
         ir.regions(kernel).first().and_then(|&r| ir.entry_block(r)).ok_or("a kernel without a body")?;
     let attr = match kernel_kind(ir, kernel) {
-        Some(KernelKind::Vector | KernelKind::Layout) => {
+        Some(kind @ (KernelKind::Vector | KernelKind::Layout)) => {
             let args = ir.block_args(body).to_vec();
             let model = VectorModel::analyze(ir, body, &args)?;
-            Tiling::choose(ctx, ir, &model, target, shrink)?.attr(ctx)
+            let tiling = if kind == KernelKind::Vector {
+                Tiling::choose_buffered(ctx, ir, &model, target, shrink)?
+            } else {
+                Tiling::choose(ctx, ir, &model, target, shrink)?
+            };
+            tiling.attr(ctx)
         }
         Some(KernelKind::Matmul) => MatmulTiling::choose(ir, body, target, shrink)?.attr(ctx),
         None => return Ok(()),

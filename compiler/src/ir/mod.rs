@@ -5,10 +5,12 @@
 //! keeps the list of its uses, so replace-all-uses and erase are O(uses). All mutation goes
 //! through `&mut Ir`; there is no interior mutability.
 
+mod clone;
 mod entity;
 mod layout;
 mod walk;
 
+pub use clone::Mapping;
 pub use entity::{Arena, BlockId, EntityRef, OpId, RegionId, SecondaryMap, ValueId};
 pub use walk::{WalkOrder, Walker};
 

@@ -3,6 +3,7 @@
 
 pub mod access;
 pub mod build;
+pub mod double_buffer;
 pub mod lower_matmul;
 pub mod lower_vector;
 pub mod model;

@@ -29,6 +29,10 @@ pub struct Tiling {
     /// Columns per chunk: all of them, or fewer when a row does not fit the UB (the row is then
     /// reduced chunk by chunk, see `staged.rs`).
     pub col_block: i64,
+    /// Copies of each buffer: 1, or 2 when the tile loop is double-buffered (the loads of one
+    /// tile overlap the vector work and the stores of the one before; `kiln-codegen-plan-ub`
+    /// makes the copies, or falls back to 1 when they do not fit).
+    pub buffers: i64,
 }
 
 /// Rows of a buffer padded to the target's alignment: bytes of one row of `cols` elements.
@@ -173,19 +177,50 @@ impl Tiling {
             block_dim: tiles.clamp(1, cores),
             peak_bytes: footprint(rows),
             col_block: cols,
+            buffers: 1,
         })
     }
 
-    /// The `npuvec.tile` attribute: `{block, block_dim, col_block, key, peak_bytes}`.
+    /// [`Tiling::choose`] for a double-buffered tile loop when that pays: within half the
+    /// budget, the tiles give every core at least two (so one can load while the other
+    /// computes) and rows are whole (no column chunks). Otherwise the single-buffered choice.
+    pub fn choose_buffered<'c>(
+        ctx: &Context<'c>,
+        ir: &Ir<'c>,
+        model: &VectorModel,
+        target: &Target,
+        shrink: u64,
+    ) -> Result<Tiling, String> {
+        if let Ok(t) = Tiling::choose(ctx, ir, model, target, shrink.max(1).saturating_mul(2)) {
+            if t.col_block == model.cols() && t.tiles(model) >= 2 * t.block_dim {
+                return Ok(Tiling { buffers: 2, ..t });
+            }
+        }
+        Tiling::choose(ctx, ir, model, target, shrink)
+    }
+
+    /// The number of tiles of `model` under this tiling.
+    pub fn tiles(&self, model: &VectorModel) -> i64 {
+        let key_len = if model.kept.contains(&self.key) { model.domain[self.key] } else { 1 };
+        let outer: i64 = model.kept.iter().filter(|&&a| a < self.key).map(|&a| model.domain[a]).product();
+        outer * cdiv(key_len, self.block)
+    }
+
+    /// The `npuvec.tile` attribute: `{block, block_dim, col_block, key, peak_bytes}`, and
+    /// `buffers = 2` when double-buffered.
     pub fn attr<'c>(&self, ctx: &Context<'c>) -> Attribute<'c> {
         let e = |n: &str, v: i64| NamedAttr { name: ctx.intern_str(n), value: i64_attr(ctx, v) };
-        ctx.dict_attr(&[
+        let mut fields = vec![
             e("key", self.key as i64),
             e("block", self.block),
             e("block_dim", self.block_dim),
             e("peak_bytes", self.peak_bytes as i64),
             e("col_block", self.col_block),
-        ])
+        ];
+        if self.buffers > 1 {
+            fields.push(e("buffers", self.buffers));
+        }
+        ctx.dict_attr(&fields)
     }
 
     /// Reads an `npuvec.tile` attribute.
@@ -197,6 +232,10 @@ impl Tiling {
             block_dim: get("block_dim").filter(|&b| b >= 1)?,
             peak_bytes: u64::try_from(get("peak_bytes")?).ok()?,
             col_block: get("col_block").filter(|&c| c >= 1)?,
+            buffers: match attr.dict_get("buffers") {
+                None => 1,
+                Some(_) => get("buffers").filter(|b| (1..=2).contains(b))?,
+            },
         })
     }
 }
