@@ -87,17 +87,14 @@ func.func @splat_input(%a: tensor<8x64xf32>) -> tensor<8x64xf32> {
 
 // -----
 
-// A mix region (matmul + bias + gelu, as hl-decompose and kiln-fuse leave it) is unwrapped:
-// a matmul kernel and one vector kernel for the whole epilogue, with the splat constants
-// copied in.
+// A mix region (matmul + bias + gelu, as hl-decompose and kiln-fuse leave it) is one mix
+// kernel: the matmul on the cube, its elementwise epilogue on the vector unit of the same
+// kernel (the tile never goes back to GM in between), the splat constants copied in.
 // CHECK-LABEL: func.func private @mix_kernel0(
-// CHECK-SAME:      attributes {npuvec.core = #npuvec.core<aic>, npuvec.kind = "matmul"} {
-// CHECK-NEXT:    hl.matmul
-// CHECK-NEXT:    return
-// CHECK-LABEL: func.func private @mix_kernel1(
-// CHECK-SAME:      %[[MM:[^:]*]]: tensor<16x64xf32>, %[[B:[^:]*]]: tensor<64xf32>) -> tensor<16x64xf32> attributes {npuvec.core = #npuvec.core<aiv>, npuvec.kind = "vector"} {
+// CHECK-SAME:      %[[X0:[^:]*]]: tensor<16x32xf32>, %[[W0:[^:]*]]: tensor<32x64xf32>, %[[B:[^:]*]]: tensor<64xf32>) -> tensor<16x64xf32> attributes {npuvec.core = #npuvec.core<mix>, npuvec.kind = "mix"} {
 // CHECK-NEXT:    hl.constant dense<5.000000e-01> : tensor<f32>
 // CHECK-NEXT:    hl.constant dense<1.000000e+00> : tensor<f32>
+// CHECK-NEXT:    %[[MM:.*]] = hl.matmul %[[X0]], %[[W0]]
 // CHECK-NEXT:    hl.add %[[MM]], %[[B]]
 // CHECK-NEXT:    hl.erf
 // CHECK-NEXT:    hl.add
@@ -107,8 +104,7 @@ func.func @splat_input(%a: tensor<8x64xf32>) -> tensor<8x64xf32> {
 // CHECK-NOT:   func.func private
 // CHECK-LABEL: func.func @mix(
 // CHECK-SAME:      %[[X:[^:]*]]: tensor<16x32xf32>, %[[W:[^:]*]]: tensor<32x64xf32>, %[[BIAS:[^:]*]]: tensor<64xf32>)
-// CHECK:         %[[C:.*]] = call @mix_kernel0(%[[X]], %[[W]])
-// CHECK-NEXT:    %[[E:.*]] = call @mix_kernel1(%[[C]], %[[BIAS]])
+// CHECK:         %[[E:.*]] = call @mix_kernel0(%[[X]], %[[W]], %[[BIAS]])
 // CHECK-NEXT:    return %[[E]]
 func.func @mix(%x: tensor<16x32xf32>, %w: tensor<32x64xf32>, %b: tensor<64xf32>) -> tensor<16x64xf32> {
   %half = hl.constant dense<5.000000e-01> : tensor<f32>
@@ -123,4 +119,31 @@ func.func @mix(%x: tensor<16x32xf32>, %w: tensor<32x64xf32>, %b: tensor<64xf32>)
     fused.yield %5 : tensor<16x64xf32>
   }
   return %r : tensor<16x64xf32>
+}
+
+// -----
+
+// A mix region whose epilogue is not elementwise on the matmul's tiles (a row reduction) is
+// unwrapped: a matmul kernel, then one vector kernel for the rest.
+// CHECK-LABEL: func.func private @mix_reduce_kernel0(
+// CHECK-SAME:      attributes {npuvec.core = #npuvec.core<aic>, npuvec.kind = "matmul"} {
+// CHECK-NEXT:    hl.matmul
+// CHECK-NEXT:    return
+// CHECK-LABEL: func.func private @mix_reduce_kernel1(
+// CHECK-SAME:      attributes {npuvec.core = #npuvec.core<aiv>, npuvec.kind = "vector"} {
+// CHECK-NEXT:    hl.relu
+// CHECK-NEXT:    hl.reduce_sum
+// CHECK-NEXT:    return
+// CHECK-LABEL: func.func @mix_reduce(
+// CHECK:         %[[C:.*]] = call @mix_reduce_kernel0(
+// CHECK-NEXT:    %[[E:.*]] = call @mix_reduce_kernel1(%[[C]])
+// CHECK-NEXT:    return %[[E]]
+func.func @mix_reduce(%x: tensor<16x32xf32>, %w: tensor<32x64xf32>) -> tensor<16x1xf32> {
+  %r = fused.region mix (%a = %x, %c = %w) : (tensor<16x32xf32>, tensor<32x64xf32>) -> tensor<16x1xf32> {
+    %0 = hl.matmul %a, %c : tensor<16x32xf32>, tensor<32x64xf32> -> tensor<16x64xf32>
+    %1 = hl.relu %0 : tensor<16x64xf32>
+    %2 = hl.reduce_sum %1 {axes = [1], keep_dims = true} : tensor<16x64xf32> -> tensor<16x1xf32>
+    fused.yield %2 : tensor<16x1xf32>
+  }
+  return %r : tensor<16x1xf32>
 }

@@ -22,46 +22,45 @@
 // RUN: %kiln-opt %t.enc | diff %t.enc -
 
 // MLP: module attributes {npuvec.target = "tiny-npu"} {
+// Each linear layer is one mix kernel: the matmul on the cube, then (bias, gelu / bias,
+// residual) on the vector unit over the result tile in UB, before the one store.
 // MLP-LABEL: func.func private @mlp_kernel0(
-// MLP-SAME:    %{{.*}}: memref<8x256xf32, #npuvec.space<gm>>, %{{.*}}: memref<256x512xf32, #npuvec.space<gm>>, %{{.*}}: memref<8x512xf32, #npuvec.space<gm>>)
-// MLP-SAME:    npuvec.kind = "matmul"
+// MLP-SAME:    %{{.*}}: memref<8x256xf32, #npuvec.space<gm>>, %{{.*}}: memref<256x512xf32, #npuvec.space<gm>>, %{{.*}}: memref<512xf32, #npuvec.space<gm>>, %{{.*}}: memref<8x512xf32, #npuvec.space<gm>>)
+// MLP-SAME:    npuvec.core = #npuvec.core<mix>, npuvec.kind = "mix"
 // MLP-SAME:    npuvec.ub_bytes =
 // MLP:         npuvec.mmad
-// MLP:         npuvec.fixpipe
+// MLP:         npuvec.fixpipe ins(%{{.*}} : memref<16x64xf32, #npuvec.space<l0c>>) outs(%[[T:.*]] : memref<8x64xf32, #npuvec.space<ub>>)
+// MLP:         npuvec.load ins(%arg2[{{.*}}] : memref<512xf32, #npuvec.space<gm>>) outs(%[[BIAS:.*]] : memref<1x64xf32, #npuvec.space<ub>>) sizes [1, 64]
+// MLP:         npuvec.add ins(%[[T]], %[[BIAS]] : {{.*}}) outs(%[[T]] :
+// MLP:         npuvec.erf
+// MLP:         npuvec.store ins(%{{.*}} : memref<8x64xf32, #npuvec.space<ub>>) outs(%arg3[{{.*}}] : memref<8x512xf32, #npuvec.space<gm>>) sizes [8, 64] strides [512, 1]
 // MLP:         npuvec.barrier all
 // MLP-LABEL: func.func private @mlp_kernel1(
-// MLP-SAME:    npuvec.kind = "vector"
-// MLP-LABEL: func.func private @mlp_kernel2(
-// MLP-SAME:    npuvec.kind = "matmul"
-// MLP-LABEL: func.func private @mlp_kernel3(
-// MLP-SAME:    npuvec.kind = "vector"
+// MLP-SAME:    npuvec.kind = "mix"
+// MLP-NOT:   func.func private
 // MLP-LABEL: func.func @mlp(
 // MLP-SAME:    -> memref<8x256xf32, #npuvec.space<gm>>
-// MLP-NEXT:    %[[H1:.*]] = memref.alloc() : memref<8x512xf32, #npuvec.space<gm>>
-// MLP-NEXT:    npuvec.launch @mlp_kernel0(%arg0, %arg1, %[[H1]])
-// MLP-NEXT:    %[[H2:.*]] = memref.alloc() : memref<8x512xf32, #npuvec.space<gm>>
-// MLP-NEXT:    npuvec.launch @mlp_kernel1(%[[H1]], %arg2, %[[H2]])
-// MLP-NEXT:    %[[H3:.*]] = memref.alloc() : memref<8x256xf32, #npuvec.space<gm>>
-// MLP-NEXT:    npuvec.launch @mlp_kernel2(%[[H2]], %arg3, %[[H3]])
+// MLP-NEXT:    %[[H:.*]] = memref.alloc() : memref<8x512xf32, #npuvec.space<gm>>
+// MLP-NEXT:    npuvec.launch @mlp_kernel0(%arg0, %arg1, %arg2, %[[H]])
 // MLP-NEXT:    %[[OUT:.*]] = memref.alloc() : memref<8x256xf32, #npuvec.space<gm>>
-// MLP-NEXT:    npuvec.launch @mlp_kernel3(%[[H3]], %arg4, %arg0, %[[OUT]])
+// MLP-NEXT:    npuvec.launch @mlp_kernel1(%[[H]], %arg3, %arg4, %arg0, %[[OUT]])
 // MLP-NEXT:    return %[[OUT]] : memref<8x256xf32, #npuvec.space<gm>>
 
 // LLAMA: module attributes {npuvec.target = "tiny-npu"} {
-// LLAMA:       func.func private @llama_block_kernel20(
+// LLAMA:       func.func private @llama_block_kernel17(
 // LLAMA-LABEL: func.func @llama_block(
 // LLAMA-NEXT:    memref.alloc() : memref<16x64xf32, #npuvec.space<gm>>
 // LLAMA-NEXT:    npuvec.launch @llama_block_kernel0(
-// LLAMA:         npuvec.launch @llama_block_kernel20(
+// LLAMA:         npuvec.launch @llama_block_kernel17(
 // LLAMA:         return %{{.*}} : memref<16x64xf32, #npuvec.space<gm>>
 
 // ENC: module attributes {npuvec.target = "tiny-npu"} {
-// ENC:       func.func private @encoder_kernel18(
+// ENC:       func.func private @encoder_kernel14(
 // ENC-LABEL: func.func @encoder(
 // ENC-NEXT:    %[[Q:.*]] = memref.alloc() : memref<16x64xf32, #npuvec.space<gm>>
 // ENC-NEXT:    npuvec.launch @encoder_kernel0(%arg0, %arg1, %[[Q]])
 // ENC-NEXT:    npuvec.reshape %[[Q]] : memref<16x64xf32, #npuvec.space<gm>> -> memref<16x4x16xf32, #npuvec.space<gm>>
-// ENC:         npuvec.launch @encoder_kernel18(
+// ENC:         npuvec.launch @encoder_kernel14(
 // ENC:         return %{{.*}} : memref<16x64xf32, #npuvec.space<gm>>
 
 // 910B: module attributes {npuvec.target = "ascend910b"} {

@@ -33,7 +33,9 @@ kiln_compiler::declare_pass! {
         for kernel in kernels(cx.ir, root) {
             let result = match kernel_kind(cx.ir, kernel) {
                 Some(KernelKind::Vector | KernelKind::Layout) => lower_vector_kernel(cx.ctx, cx.ir, kernel),
-                Some(KernelKind::Matmul) => crate::codegen::lower_matmul::lower_matmul_kernel(cx.ctx, cx.ir, kernel),
+                Some(KernelKind::Matmul | KernelKind::Mix) => {
+                    crate::codegen::lower_matmul::lower_matmul_kernel(cx.ctx, cx.ir, kernel)
+                }
                 None => Ok(()),
             };
             if let Err(message) = result {

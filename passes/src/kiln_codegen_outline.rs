@@ -31,7 +31,9 @@ use kiln_dialects::hl::canonicalize::splat_value;
 use kiln_dialects::hl::interfaces::{hl_op, FusionCategory, Movement};
 
 use crate::codegen::build::npuvec_enum;
+use crate::codegen::epilogue::Epilogue;
 use crate::codegen::model::VectorModel;
+use crate::codegen::tiling::MatmulShape;
 
 kiln_compiler::declare_pass! {
     struct Outline;
@@ -90,6 +92,9 @@ pub enum KernelKind {
     Vector,
     /// A matmul or batch matmul on the cube.
     Matmul,
+    /// A matmul on the cube with an elementwise epilogue on the vector unit
+    /// (`codegen/epilogue.rs`).
+    Mix,
     /// One data movement op (transpose, slice, concat, broadcast) as DMA.
     Layout,
 }
@@ -100,16 +105,26 @@ impl KernelKind {
         match self {
             KernelKind::Vector => "vector",
             KernelKind::Matmul => "matmul",
+            KernelKind::Mix => "mix",
             KernelKind::Layout => "layout",
         }
     }
 
     /// The kind named `s`.
     pub fn from_name(s: &[u8]) -> Option<KernelKind> {
-        [KernelKind::Vector, KernelKind::Matmul, KernelKind::Layout]
+        [KernelKind::Vector, KernelKind::Matmul, KernelKind::Mix, KernelKind::Layout]
             .into_iter()
             .find(|k| k.name().as_bytes() == s)
     }
+}
+
+/// Whether `ops` (a region's body) are one matmul first and an elementwise epilogue on its
+/// result tiles.
+fn mix_kernel(ir: &Ir<'_>, ops: &[OpId]) -> bool {
+    let mut body = ops.iter().copied().filter(|&o| ir.op(o).name != "hl.constant");
+    let Some(mm) = body.next() else { return false };
+    let rest: Vec<OpId> = ops.iter().copied().filter(|&o| o != mm).collect();
+    MatmulShape::of_op(ir, mm).is_ok() && !rest.is_empty() && Epilogue::analyze(ir, mm, &rest).is_ok()
 }
 
 /// The kernel kind of a lone op, or `None` when it stays in the host.
@@ -152,6 +167,7 @@ fn outline_host<'c>(ctx: &Context<'c>, ir: &mut Ir<'c>, diags: &mut Vec<Diagnost
             let ops = unwrap_region(ir, op);
             match whole {
                 Ok(()) => groups.push((ops, KernelKind::Vector)),
+                Err(_) if mix_kernel(ir, &ops) => groups.push((ops, KernelKind::Mix)),
                 Err(why) => {
                     // Cube ops alone, then the rest as one vector kernel when the model takes it.
                     let (cube, rest): (Vec<OpId>, Vec<OpId>) =
@@ -233,7 +249,11 @@ fn outline<'c>(ctx: &Context<'c>, ir: &mut Ir<'c>, host: OpId, ops: &[OpId], kin
         named("function_type", ctx.type_attr(ctx.function_type(&in_types, &out_types))),
         named("sym_visibility", ctx.str_attr(b"private")),
     ]));
-    let core = if kind == KernelKind::Matmul { "aic" } else { "aiv" };
+    let core = match kind {
+        KernelKind::Matmul => "aic",
+        KernelKind::Mix => "mix",
+        _ => "aiv",
+    };
     state.attrs = vec![
         (ctx.intern_str("npuvec.core"), npuvec_enum(ctx, "core", core)),
         (ctx.intern_str("npuvec.kind"), ctx.str_attr(kind.name().as_bytes())),

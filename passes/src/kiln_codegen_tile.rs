@@ -4,7 +4,8 @@
 //! `npuvec.tile = {block, block_dim, col_block, key, peak_bytes}` (see `codegen/tiling.rs`): the rows of a tile are the most
 //! whose buffers (from the vector model, with in-place reuse) peak at most at the target's
 //! usable UB, the key axis is tiled in `block`s with a tail, and `block_dim` cores take the
-//! tiles round robin. A vector kernel whose tiles, sized for half the UB, give every core at
+//! tiles round robin. A mix kernel's matmul tiles leave room in UB for its epilogue's buffers
+//! (`codegen/epilogue.rs`). A vector kernel whose tiles, sized for half the UB, give every core at
 //! least two is double-buffered (`buffers = 2`: its loads overlap the work on the previous
 //! tile; see `kiln-codegen-plan-ub`). Matmul kernels get `npuvec.tile = {m, n, k, block_dim}` (fractal
 //! multiples of the target's cube). Every kernel gets `npuvec.block_dim`, the cores its
@@ -19,6 +20,7 @@ use kiln_compiler::{Context, Diagnostic, Ir, OpId};
 use kiln_targets::Target;
 
 use crate::codegen::build::{i64_attr, set_attr};
+use crate::codegen::epilogue::Epilogue;
 use crate::codegen::model::VectorModel;
 use crate::codegen::options::{load_target, TARGET_SPECS};
 use crate::codegen::tiling::{MatmulTiling, Tiling};
@@ -87,6 +89,11 @@ pub fn tile_kernel<'c>(
             tiling.attr(ctx)
         }
         Some(KernelKind::Matmul) => MatmulTiling::choose(ir, body, target, shrink)?.attr(ctx),
+        Some(KernelKind::Mix) => {
+            // The fixpipe's output and the epilogue's UB buffers share the UB.
+            let (_, epilogue) = Epilogue::of_kernel(ir, body)?;
+            MatmulTiling::choose(ir, body, target, shrink * epilogue.ub_buffers())?.attr(ctx)
+        }
         None => return Ok(()),
     };
     let block_dim = attr.dict_get("block_dim").and_then(|a| a.as_int()).unwrap_or(1) as i64;

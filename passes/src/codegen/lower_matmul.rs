@@ -1,21 +1,26 @@
-//! Lowering one matmul kernel (after bufferization) to cube tiles.
+//! Lowering one matmul or mix kernel (after bufferization) to cube tiles.
 //!
 //! ```text
-//! %a1, %b1 = npuvec.alloc (l1)   %a0 (l0a)  %b0 (l0b)  %c0 (l0c, f32)  %out (ub, per tail)
+//! %a1, %b1 = npuvec.alloc (l1)   %a0 (l0a)  %b0 (l0b)  %c0 (l0c, f32)  %out.. (ub, per tail)
 //! scf.for %t = block_idx to tiles step block_num {       // t -> (batch, m block, n block)
 //!   [scf.if on the m / n tail]
 //!     chunk 0:  load A[m.., k..] -> %a1 (zero padded to fractals); load B -> %b1;
 //!               move -> %a0, %b0; mmad %a0, %b0 -> %c0
 //!     scf.for chunks 1 .. K / k: the same with `accumulate`; then the K tail chunk
-//!     fixpipe %c0 -> %out; store %out -> C[m.., n..]
+//!     fixpipe %c0 -> %out; [epilogue: load input tiles; vector ops on %out..]
+//!     store each output's slot -> its GM buffer [m.., n..]
 //! }
 //! ```
+//! A mix kernel's epilogue (`epilogue.rs`) runs on the vector unit over the tile in UB, so
+//! its result never goes back to GM in between.
 //! The contraction runs in ascending `k` with `f32` accumulation, as the interpreter's.
 
 use kiln_compiler::{Context, FloatKind, Ir, OpId, ValueId};
 
 use super::build::{i64_array, memref_type, At, Builder};
+use super::epilogue::{Epilogue, Operand as EpOperand};
 use super::tiling::{cdiv, MatmulShape, MatmulTiling};
+use super::vector_ops::{lower_op, TileOp};
 
 /// Lowers the matmul kernel `kernel` in place.
 pub fn lower_matmul_kernel<'c>(ctx: &Context<'c>, ir: &mut Ir<'c>, kernel: OpId) -> Result<(), String> {
@@ -26,11 +31,7 @@ pub fn lower_matmul_kernel<'c>(ctx: &Context<'c>, ir: &mut Ir<'c>, kernel: OpId)
         .and_then(MatmulTiling::from_attr)
         .ok_or("the kernel has no npuvec.tile (run kiln-codegen-tile)")?;
     let old: Vec<OpId> = ir.block_ops(body).collect();
-    let mm =
-        *old.iter().find(|&&o| ir.op(o).name.starts_with("hl.")).ok_or("a matmul kernel without a matmul")?;
-    if old.iter().filter(|&&o| ir.op(o).name.starts_with("hl.")).count() != 1 {
-        return Err("a matmul kernel holds one matmul".into());
-    }
+    let (mm, epilogue) = Epilogue::of_kernel(ir, body)?;
     let gm_of = |v: ValueId| -> Result<ValueId, String> {
         let def = ir
             .defining_op(v)
@@ -39,11 +40,16 @@ pub fn lower_matmul_kernel<'c>(ctx: &Context<'c>, ir: &mut Ir<'c>, kernel: OpId)
         Ok(ir.operands(def)[0])
     };
     let (a_gm, b_gm) = (gm_of(ir.operands(mm)[0])?, gm_of(ir.operands(mm)[1])?);
-    let c_gm = old
-        .iter()
-        .find(|&&o| ir.op(o).name == "bufferization.materialize_in_destination")
-        .map(|&o| ir.operands(o)[1])
-        .ok_or("a matmul kernel without an output")?;
+    let inputs_gm: Vec<ValueId> = epilogue.inputs.iter().map(|i| gm_of(i.value)).collect::<Result<_, _>>()?;
+    let mut stores = Vec::new();
+    for &o in old.iter().filter(|&&o| ir.op(o).name == "bufferization.materialize_in_destination") {
+        let slot =
+            epilogue.slot_of.get(&ir.operands(o)[0]).ok_or("a kernel output the matmul does not compute")?;
+        stores.push((*slot, ir.operands(o)[1]));
+    }
+    if stores.is_empty() {
+        return Err("a matmul kernel without an output".into());
+    }
     let shape = MatmulShape::of_op(ir, mm)?;
     let in_elem = ir.value_type(ir.operands(mm)[0]).element_type().ok_or("a non-tensor operand")?;
     let out_elem = ir.value_type(ir.results(mm)[0]).element_type().ok_or("a non-tensor result")?;
@@ -63,11 +69,20 @@ pub fn lower_matmul_kernel<'c>(ctx: &Context<'c>, ir: &mut Ir<'c>, kernel: OpId)
         b0: b.value("npuvec.alloc", &[], &[], memref_type(ctx, &[g.tk, g.tn], in_elem, "l0b")),
         c0: b.value("npuvec.alloc", &[], &[], memref_type(ctx, &[g.tm, g.tn], f32t, "l0c")),
     };
-    let mut outs = Vec::new();
+    let mut tile_bufs = Vec::new();
     for vm in g.m_variants() {
         for vn in g.n_variants() {
             let ty = memref_type(ctx, &[vm, vn], out_elem, "ub");
-            outs.push(((vm, vn), b.value("npuvec.alloc", &[], &[], ty)));
+            let slots = (0..epilogue.slots).map(|_| b.value("npuvec.alloc", &[], &[], ty)).collect();
+            let inputs = epilogue
+                .inputs
+                .iter()
+                .map(|i| {
+                    let shape = [if i.rows { vm } else { 1 }, if i.cols { vn } else { 1 }];
+                    b.value("npuvec.alloc", &[], &[], memref_type(ctx, &shape, out_elem, "ub"))
+                })
+                .collect();
+            tile_bufs.push(((vm, vn), TileBufs { slots, inputs }));
         }
     }
     let bid = b.value("npuvec.block_idx", &[], &[], ctx.index_type());
@@ -79,7 +94,7 @@ pub fn lower_matmul_kernel<'c>(ctx: &Context<'c>, ir: &mut Ir<'c>, kernel: OpId)
     let t = b.ir.add_block_arg(lb, ctx.index_type(), Some(loc));
     let mut lb_build = b.at_end(lb);
     let idx = g.indices(&mut lb_build, t);
-    let ops = Operands { a: a_gm, b: b_gm, c: c_gm, bufs, idx, outs };
+    let ops = Operands { a: a_gm, b: b_gm, bufs, idx, tiles: tile_bufs, epilogue, inputs_gm, stores };
     g.emit_variants(&mut lb_build, &ops, None, None)?;
     lb_build.op("scf.yield", &[], &[], &[], 0);
     for &op in old.iter().rev() {
@@ -103,12 +118,23 @@ struct CubeBufs {
 struct Operands {
     a: ValueId,
     b: ValueId,
-    c: ValueId,
     bufs: CubeBufs,
     /// Batch, m-block and n-block index of the tile.
     idx: (Option<ValueId>, ValueId, ValueId),
-    /// The UB output buffer of each (rows, cols) variant.
-    outs: Vec<((i64, i64), ValueId)>,
+    /// The UB buffers of each (rows, cols) variant.
+    tiles: Vec<((i64, i64), TileBufs)>,
+    epilogue: Epilogue,
+    /// The GM buffer of each epilogue input.
+    inputs_gm: Vec<ValueId>,
+    /// The kernel outputs: (slot, GM buffer).
+    stores: Vec<(usize, ValueId)>,
+}
+
+/// The UB buffers of one tile variant: the epilogue's slots (slot 0: the fixpipe's output) and
+/// its input tiles.
+struct TileBufs {
+    slots: Vec<ValueId>,
+    inputs: Vec<ValueId>,
 }
 
 /// The tile grid of a matmul.
@@ -210,12 +236,54 @@ impl Grid {
             let kk = b.index(full);
             self.chunk(b, o, kk, tail, vm, vn, true, (bi, mi, ni));
         }
-        let out =
-            o.outs.iter().find(|(shape, _)| *shape == (vm, vn)).map(|(_, v)| *v).ok_or("no output buffer")?;
-        b.op("npuvec.fixpipe", &[o.bufs.c0, out], &[], &[], 0);
-        let off = self.offset(b, &[(bi, s.m * s.n), (Some(mi), self.tm * s.n), (Some(ni), self.tn)]);
+        let bufs =
+            o.tiles.iter().find(|(shape, _)| *shape == (vm, vn)).map(|(_, t)| t).ok_or("no UB tile")?;
+        b.op("npuvec.fixpipe", &[o.bufs.c0, bufs.slots[0]], &[], &[], 0);
+        let out_off = self.offset(b, &[(bi, s.m * s.n), (Some(mi), self.tm * s.n), (Some(ni), self.tn)]);
+        self.epilogue(b, o, bufs, vm, vn)?;
         let (sz, st) = (i64_array(b.ctx, &[vm, vn]), i64_array(b.ctx, &[s.n, 1]));
-        b.op("npuvec.store", &[out, o.c, off], &[("sizes", sz), ("strides", st)], &[], 0);
+        for &(slot, gm) in &o.stores {
+            b.op("npuvec.store", &[bufs.slots[slot], gm, out_off], &[("sizes", sz), ("strides", st)], &[], 0);
+        }
+        Ok(())
+    }
+
+    /// The epilogue on a `vm x vn` result tile in slot 0: its input tiles loaded, then its ops.
+    fn epilogue(
+        &self,
+        b: &mut Builder<'_, '_>,
+        o: &Operands,
+        bufs: &TileBufs,
+        vm: i64,
+        vn: i64,
+    ) -> Result<(), String> {
+        let s = &self.s;
+        let (bi, mi, ni) = o.idx;
+        for ((input, &gm), &dst) in o.epilogue.inputs.iter().zip(&o.inputs_gm).zip(&bufs.inputs) {
+            let cols = if input.cols { s.n } else { 1 };
+            let rows = if input.rows { s.m } else { 1 };
+            let terms = [
+                (bi.filter(|_| input.batch), rows * cols),
+                (Some(mi).filter(|_| input.rows), self.tm * cols),
+                (Some(ni).filter(|_| input.cols), self.tn),
+            ];
+            let off = self.offset(b, &terms);
+            let sizes = [if input.rows { vm } else { 1 }, if input.cols { vn } else { 1 }];
+            let (sz, st) = (i64_array(b.ctx, &sizes), i64_array(b.ctx, &[cols, 1]));
+            b.op("npuvec.load", &[gm, off, dst], &[("sizes", sz), ("strides", st)], &[], 0);
+        }
+        for (op, operands, slot) in &o.epilogue.ops {
+            let elem = b.ir.value_type(b.ir.results(*op)[0]).element_type().ok_or("a non-tensor epilogue")?;
+            let srcs: Vec<ValueId> = operands
+                .iter()
+                .map(|x| match *x {
+                    EpOperand::Slot(n) => bufs.slots[n],
+                    EpOperand::Input(n) => bufs.inputs[n],
+                    EpOperand::Splat(v) => b.scalar(elem, v),
+                })
+                .collect();
+            lower_op(b, &TileOp { op: *op, srcs: &srcs, dst: bufs.slots[*slot], temp: None })?;
+        }
         Ok(())
     }
 

@@ -4,6 +4,7 @@
 pub mod access;
 pub mod build;
 pub mod double_buffer;
+pub mod epilogue;
 pub mod lower_matmul;
 pub mod lower_vector;
 pub mod model;

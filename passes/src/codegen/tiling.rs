@@ -271,9 +271,12 @@ pub struct MatmulShape {
 }
 
 impl MatmulShape {
-    /// The matmul of the kernel body `body` (one matmul and a return).
+    /// The matmul of the kernel body `body` (its first `hl` op other than a constant).
     pub fn of(ir: &Ir<'_>, body: kiln_compiler::BlockId) -> Result<MatmulShape, String> {
-        let op = ir.block_ops(body).find(|&o| ir.op(o).name.starts_with("hl.")).ok_or("an empty kernel")?;
+        let op = ir
+            .block_ops(body)
+            .find(|&o| ir.op(o).name.starts_with("hl.") && ir.op(o).name != "hl.constant")
+            .ok_or("an empty kernel")?;
         Self::of_op(ir, op)
     }
 

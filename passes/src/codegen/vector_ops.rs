@@ -66,6 +66,11 @@ const REDUCE: &[(&str, &str)] = &[
     ("hl.reduce_prod", "prod"),
 ];
 
+/// Whether `name` is an elementwise op with a one-instruction lowering (no temporary).
+pub fn is_elementwise(name: &str) -> bool {
+    lookup(UNARY, name).is_some() || lookup(BINARY, name).is_some()
+}
+
 fn lookup(table: &[(&str, &'static str)], name: &str) -> Option<&'static str> {
     table.iter().find(|(k, _)| *k == name).map(|(_, v)| *v)
 }
