@@ -1,8 +1,33 @@
 // RUN: %kiln-opt %s --split-input-file --verify-diagnostics -p 'builtin.module(kiln-codegen-tile{target=tiny-npu})'
+// RUN: not %kiln-opt %s --split-input-file -p 'builtin.module(kiln-codegen-tile{target=%S/Inputs/small-ub.toml})' 2>&1 | FileCheck %s --check-prefix=SMALL
 // kiln-codegen-tile refuses, on the kernel, what it cannot tile.
+
+// A target whose UB cannot hold one vector repeat is refused when it loads, naming the fields.
+// SMALL: error: invalid pass pipeline: kiln-codegen-tile: target file '{{.*}}small-ub.toml': field `memory.ub_usable_bytes` (128) cannot hold one vector repeat (`vector.repeat_bytes` = 256)
 
 // expected-error@+1 {{kiln-codegen needs static shapes}}
 func.func private @dyn_kernel0(%a: tensor<?x64xf32>) -> tensor<?x64xf32> attributes {npuvec.core = #npuvec.core<aiv>, npuvec.kind = "vector"} {
   %e = hl.exp %a : tensor<?x64xf32>
   return %e : tensor<?x64xf32>
+}
+
+// -----
+
+// A row that does not fit the UB is reduced in column chunks; a row over two reduced axes has
+// no single column axis to chunk.
+// expected-error@+1 {{a row of 8192 elements needs 32800 bytes of UB, more than the 16384 bytes available}}
+func.func private @wide_kernel0(%a: tensor<4x64x128xf32>) -> tensor<4x1x1xf32> attributes {npuvec.core = #npuvec.core<aiv>, npuvec.kind = "vector"} {
+  %e = hl.exp %a : tensor<4x64x128xf32>
+  %r = hl.reduce_sum %e {axes = [1, 2], keep_dims = true} : tensor<4x64x128xf32> -> tensor<4x1x1xf32>
+  return %r : tensor<4x1x1xf32>
+}
+
+// -----
+
+// A row that would take more column chunks than a staged tile unrolls.
+// expected-error@+1 {{a row of 1000000 elements would take 757 column chunks of 1322 (at most 64)}}
+func.func private @long_kernel0(%a: tensor<2x1000000xf32>) -> tensor<2x1xf32> attributes {npuvec.core = #npuvec.core<aiv>, npuvec.kind = "vector"} {
+  %e = hl.exp %a : tensor<2x1000000xf32>
+  %r = hl.reduce_sum %e {axes = [1], keep_dims = true} : tensor<2x1000000xf32> -> tensor<2x1xf32>
+  return %r : tensor<2x1xf32>
 }
