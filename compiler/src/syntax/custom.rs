@@ -15,6 +15,12 @@ use crate::types::Type;
 pub use crate::syntax::asm::{EntryArg, OpAsmParser, PResult, ParseError, UnresolvedOperand};
 pub use crate::syntax::printer::OpAsmPrinter;
 
+/// The name the custom form gives an op's single result instead of a number (`%c0`, `%cst`,
+/// `%alloc`), as MLIR's `OpAsmOpInterface::getAsmResultNames`: an op interface, listed in
+/// [`crate::dialect::OpDef::interfaces`]. The printer makes the name a valid identifier and
+/// unique in its scope (`%c0_0` for a second `%c0`); the generic form keeps numbers.
+pub struct AsmResultName(pub for<'c> fn(&crate::Ir<'c>, OpId) -> Option<String>);
+
 /// An op's custom assembly format: how to parse it and print it back.
 #[derive(Debug)]
 pub struct CustomSyntax {

@@ -155,6 +155,7 @@ kiln_compiler::op_def! {
         verify: Some(verify::verify_constant),
         fold: Some(fold::fold_arith),
         syntax: Some(&syntax::CONSTANT_SYNTAX),
+        interfaces: &[&kiln_compiler::syntax::custom::AsmResultName(syntax::constant_name)],
         ..OpDef::DEFAULT
     };
 }

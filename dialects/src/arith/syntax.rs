@@ -9,8 +9,9 @@
 //! %4 = arith.index_cast %a : index to i32
 //! ```
 //!
-//! Kiln's printer has no result-name hints (MLIR's `getAsmResultNames`), so results print as
-//! `%0` where mlir-opt prints `%c0`, `%c1_i32`, `%cst` or `%true`; everything else is the same.
+//! `arith.constant` names its result as MLIR's `getAsmResultNames` does: `%c<value>` for an
+//! `index`, `%c<value>_<type>` for another integer, `%true` / `%false` for an `i1`, `%cst`
+//! for anything else.
 
 use kiln_compiler::ir::OperationState;
 use kiln_compiler::syntax::custom::{CustomSyntax, OpAsmParser, OpAsmPrinter, PResult};
@@ -18,6 +19,17 @@ use kiln_compiler::types::{Type, TypeKind};
 use kiln_compiler::{AttrKind, Context, OpId};
 
 use super::attrs::{flag_bits, flags_text, overflow_attr, overflow_bits, CMPI_PREDICATES, OVERFLOW_EXPECTED};
+
+/// The result name of an `arith.constant` (see the module documentation).
+pub(crate) fn constant_name(ir: &kiln_compiler::Ir<'_>, op: OpId) -> Option<String> {
+    let value = ir.attr(op, "value")?;
+    let AttrKind::Integer { value, ty } = *value.kind() else { return Some("cst".into()) };
+    Some(match *ty.kind() {
+        TypeKind::Integer { width: 1, .. } => (if value != 0 { "true" } else { "false" }).into(),
+        TypeKind::Integer { .. } => format!("c{value}_{ty}"),
+        _ => format!("c{value}"),
+    })
+}
 
 /// `arith.constant attr-dict value`.
 pub static CONSTANT_SYNTAX: CustomSyntax =

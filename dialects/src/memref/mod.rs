@@ -9,6 +9,7 @@ mod syntax;
 mod verify;
 
 use kiln_compiler::dialect::effects::{EffectDecl, EffectOn, MemoryEffects, Resource};
+use kiln_compiler::syntax::custom::AsmResultName;
 use kiln_compiler::{Arity, AttrConstraint, AttrSpec, Dialect, OpDef, TypeConstraint as C, ValueDef};
 
 kiln_compiler::op_def! {
@@ -32,7 +33,10 @@ kiln_compiler::op_def! {
         attrs: &[AttrSpec { name: "alignment", constraint: AttrConstraint::Integer, optional: true }],
         verify: Some(verify::verify_alloc),
         syntax: Some(&syntax::ALLOC_SYNTAX),
-        interfaces: &[&MemoryEffects(&[EffectDecl::allocate(EffectOn::Result(0), Resource::MemorySpace)])],
+        interfaces: &[
+            &MemoryEffects(&[EffectDecl::allocate(EffectOn::Result(0), Resource::MemorySpace)]),
+            &AsmResultName(|_, _| Some("alloc".into())),
+        ],
         ..OpDef::DEFAULT
     };
 }

@@ -7,7 +7,7 @@
 //! memref.dealloc %alloc : memref<?x8xf32>
 //! ```
 //!
-//! Kiln's printer has no result-name hints, so `%alloc` prints as a number.
+//! `memref.alloc` names its result `%alloc` (MLIR's `getAsmResultNames`).
 
 use kiln_compiler::attributes::NamedAttr;
 use kiln_compiler::dialect::{operand_group, OPERAND_SEGMENTS};
