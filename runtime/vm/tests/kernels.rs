@@ -279,3 +279,28 @@ fn two_outputs_of_one_buffer_both_get_its_bytes() {
     assert_eq!(got, vec![vec![1., 2., 3., 4.], vec![1., 2., 3., 4.], vec![1., 2.]]);
     assert_eq!(out.tensors[0].spec.shape, vec![2, 2]);
 }
+
+#[test]
+fn recycled_temporaries_start_at_zero_and_inputs_are_copied_on_write() {
+    // out += x (atomic), then x's own buffer is overwritten with 2x and returned too.
+    let b = ub(DType::F32, 0, 1, 4);
+    let code = vec![
+        load(b, 0, &[(4, 1)]),
+        store(b, 1, &[(4, 1)], Atomic::Add),
+        Inst::Binary { op: BinaryOp::Add, dst: b, a: Src::Buf(b), b: Src::Buf(b) },
+        store(b, 0, &[(4, 1)], Atomic::None),
+    ];
+    let s = spec(DType::F32, &[4]);
+    let mut m = module(code, 1, std::slice::from_ref(&s), std::slice::from_ref(&s));
+    m.host.outputs.push((s.clone(), kiln_bytecode::module::BufferRef::Input(0)));
+    let inputs = [tensor(s, f32_bytes(&[1., 2., 3., 4.]))];
+    let vm = Vm::new(&tiny());
+    let first = vm.run(&m, &inputs).unwrap();
+    // The spare buffers hold the first run's results (and one of a size no temporary has).
+    let spare: Vec<Vec<u8>> = first.tensors.iter().map(|t| t.bytes.clone()).chain([vec![7u8; 3]]).collect();
+    let again = vm.run_recycling(&m, &inputs, spare).unwrap();
+    assert_eq!(again, first);
+    let got: Vec<Vec<f32>> = again.tensors.iter().map(|t| f32s(&t.bytes)).collect();
+    assert_eq!(got, vec![vec![1., 2., 3., 4.], vec![2., 4., 6., 8.]]);
+    assert_eq!(f32s(&inputs[0].bytes), vec![1., 2., 3., 4.], "the caller's input is untouched");
+}
