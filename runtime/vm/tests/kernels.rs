@@ -304,3 +304,28 @@ fn recycled_temporaries_start_at_zero_and_inputs_are_copied_on_write() {
     assert_eq!(got, vec![vec![1., 2., 3., 4.], vec![2., 4., 6., 8.]]);
     assert_eq!(f32s(&inputs[0].bytes), vec![1., 2., 3., 4.], "the caller's input is untouched");
 }
+
+#[test]
+fn a_source_overlapping_the_destination_in_part_is_read_before_the_row_is_written() {
+    // dst starts one element after `a` in the same row span, over more than one block of
+    // lanes: every lane must see `a`'s old value, and a source that is the destination itself
+    // (the `mul`) reads each lane before writing it.
+    let n = 600u32;
+    let x = randoms(n as usize + 1, 5, -2.0, 2.0);
+    let y = randoms(n as usize, 6, -2.0, 2.0);
+    let a = ub(DType::F32, 0, 1, n);
+    let d = ub(DType::F32, 4, 1, n);
+    let b = ub(DType::F32, 8192, 1, n);
+    let code = vec![
+        load(ub(DType::F32, 0, 1, n + 1), 0, &[(n + 1, 1)]),
+        load(b, 1, &[(n, 1)]),
+        Inst::Binary { op: BinaryOp::Add, dst: d, a: Src::Buf(a), b: Src::Buf(b) },
+        Inst::Binary { op: BinaryOp::Mul, dst: d, a: Src::Buf(d), b: Src::Buf(d) },
+        store(d, 2, &[(n, 1)], Atomic::None),
+    ];
+    let (sx, sy) = (spec(DType::F32, &[n as u64 + 1]), spec(DType::F32, &[n as u64]));
+    let m = module(code, 1, &[sx.clone(), sy.clone()], std::slice::from_ref(&sy));
+    let out = run(&m, &[tensor(sx, f32_bytes(&x)), tensor(sy, f32_bytes(&y))]).unwrap();
+    let want: Vec<f32> = (0..n as usize).map(|i| (x[i] + y[i]) * (x[i] + y[i])).collect();
+    assert_eq!(f32s(&out.tensors[0].bytes), want);
+}
