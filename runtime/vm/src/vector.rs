@@ -2,9 +2,9 @@
 //! numpy broadcasting of the sources.
 //!
 //! Each instruction is dispatched once on (op, domain); the chosen closure is monomorphised
-//! into a row loop that decodes each source row into a scratch lane vector, runs one tight
-//! loop per broadcast case (row/row, row/splat, splat/row, splat/splat) and encodes the result
-//! row back ([`crate::lanes`] has the rounding rules). Transcendentals call `libm` in `f64`
+//! into a blocked row loop ([`crate::blocks`]: sources decoded block by block from the on-chip
+//! bytes, one tight loop per block, the block encoded back; [`crate::lanes`] has the rounding
+//! rules). Transcendentals call `libm` in `f64`
 //! and round to `f32`, exactly as the interpreter does, except `exp`, `tanh` and `sigmoid`,
 //! which use [`crate::approx`] unless the run asks for exact transcendentals.
 
