@@ -2,6 +2,11 @@
 //! launch's arguments, runs the launches in order with `block_dim` cores each, and collects
 //! the outputs and counters.
 //!
+//! GM borrows the inputs and constants (an input is copied only if a store writes it) and
+//! allocates zeroed temporaries, or zeroes and reuses the spare byte vectors
+//! [`Vm::run_recycling`] is given: a run never copies its inputs, and repeated runs need not
+//! map fresh pages for their outputs.
+//!
 //! Cores of a launch run on up to `available_parallelism` host threads (`std::thread::scope`,
 //! blocks split into contiguous chunks, one reused core state per thread). With an event sink
 //! the cores run one after the other on the calling thread, in block order, so the sink needs
