@@ -9,9 +9,10 @@
 //! interpreter's `libm` path (which rounds `libm`'s `f64` result): the two differ only when
 //! the exact value lies within the `f64` error (about `2e-14` relative) of an `f32` rounding
 //! boundary, and then by one `f32` ulp. Tested: exhaustively over all `f16` and `bf16` inputs
-//! and over 10^6 `f32` samples, at most one ulp from `libm` (`tests/ops.rs` and the unit test
-//! below). Plain multiplies and adds (never a fused multiply-add), so the
-//! bits are the same on every host.
+//! and over 10^6 `f32` samples, at most one ulp from `libm` (`tools/kiln-run/tests/vm_ops.rs`
+//! and the unit tests below, which also run every row loop the host has: plain, AVX2,
+//! AVX-512). Plain multiplies and adds (never a fused multiply-add), so the bits are the same
+//! on every host and in every row loop.
 
 const LOG2E: f64 = std::f64::consts::LOG2_E;
 /// `ln 2` split so that `k * LN2_HI` is exact for the `|k| <= 2^11` that occur.
@@ -74,14 +75,20 @@ pub(crate) fn sigmoid(x: f32) -> f32 {
     (1.0 / (1.0 + exp64(-f64::from(x)))) as f32
 }
 
-/// `out[i] = f(src[i])`, compiled for AVX2 as well and dispatched on the host CPU (the same
-/// IEEE operations in wider registers, never fused, so the same bits).
+/// `out[i] = f(src[i])`, compiled for AVX-512 and AVX2 as well and dispatched on the host CPU
+/// (the same IEEE operations in wider registers, never fused, so the same bits).
 #[inline(always)]
 pub(crate) fn map(src: &[f32], out: &mut [f32], f: impl Fn(f32) -> f32 + Copy) {
     #[cfg(target_arch = "x86_64")]
-    if std::arch::is_x86_feature_detected!("avx2") {
-        // SAFETY: `map_avx2` only requires AVX2, which the CPU has (checked just above).
-        return unsafe { map_avx2(src, out, f) };
+    {
+        if std::arch::is_x86_feature_detected!("avx512f") {
+            // SAFETY: `map_avx512` only requires AVX-512F, which the CPU has (checked just above).
+            return unsafe { map_avx512(src, out, f) };
+        }
+        if std::arch::is_x86_feature_detected!("avx2") {
+            // SAFETY: `map_avx2` only requires AVX2, which the CPU has (checked just above).
+            return unsafe { map_avx2(src, out, f) };
+        }
     }
     map_plain(src, out, f)
 }
@@ -96,6 +103,12 @@ fn map_plain(src: &[f32], out: &mut [f32], f: impl Fn(f32) -> f32) {
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
 fn map_avx2(src: &[f32], out: &mut [f32], f: impl Fn(f32) -> f32) {
+    map_plain(src, out, f)
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f")]
+fn map_avx512(src: &[f32], out: &mut [f32], f: impl Fn(f32) -> f32) {
     map_plain(src, out, f)
 }
 
@@ -159,11 +172,38 @@ mod tests {
             }
         }
         assert!(worst.iter().all(|&w| w <= 1), "worst ulps (exp, tanh, sigmoid): {worst:?}");
-        // The dispatched (AVX2 where the host has it) row loop gives the scalar bits.
+        // Every row loop the host can run (the dispatched one, AVX-512, AVX2, plain) gives the
+        // scalar bits.
         let mut out = vec![0.0; xs.len()];
+        let loops = row_loops();
         for f in [exp as fn(f32) -> f32, tanh, sigmoid] {
-            map(&xs, &mut out, f);
-            assert!(xs.iter().zip(&out).all(|(&x, &y)| f(x).to_bits() == y.to_bits() || y.is_nan()));
+            for &(path, row_loop) in &loops {
+                out.fill(0.0);
+                row_loop(&xs, &mut out, f);
+                let same = xs.iter().zip(&out).all(|(&x, &y)| f(x).to_bits() == y.to_bits() || y.is_nan());
+                assert!(same, "the {path} row loop differs from the scalar function");
+            }
         }
+    }
+
+    type RowLoop = fn(&[f32], &mut [f32], fn(f32) -> f32);
+
+    /// The row loops this host can run, by name.
+    fn row_loops() -> Vec<(&'static str, RowLoop)> {
+        let mut loops: Vec<(&'static str, RowLoop)> =
+            vec![("dispatched", |s, o, f| map(s, o, f)), ("plain", |s, o, f| map_plain(s, o, f))];
+        #[cfg(target_arch = "x86_64")]
+        {
+            if std::arch::is_x86_feature_detected!("avx2") {
+                // SAFETY: the CPU has AVX2 (checked just above).
+                loops.push(("avx2", |s, o, f| unsafe { map_avx2(s, o, f) }));
+            }
+            if std::arch::is_x86_feature_detected!("avx512f") {
+                // SAFETY: the CPU has AVX-512F (checked just above).
+                loops.push(("avx512", |s, o, f| unsafe { map_avx512(s, o, f) }));
+            }
+        }
+        eprintln!("row loops tested: {:?}", loops.iter().map(|l| l.0).collect::<Vec<_>>());
+        loops
     }
 }

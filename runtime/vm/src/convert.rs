@@ -1,6 +1,7 @@
 //! `Reduce` (per row, sequential in column order from the first element or from the
 //! destination's value, accumulating in the lane domain: `f32` for floats, wrapping `i32` for
-//! integers, rounded to the destination type once) and
+//! integers, rounded to the destination type once; a float max / min runs in independent
+//! lanes when that provably gives the sequential fold's bits) and
 //! `Cast` (every dtype pair, with its rounding mode), with the interpreter's rules.
 
 use half::{bf16, f16};
@@ -24,6 +25,30 @@ fn fold<T: Lane + PartialOrd>(op: ReduceOp, start: Option<T>, values: &[T], ring
         ReduceOp::Max => it.reduce(nan_max),
         ReduceOp::Min => it.reduce(nan_min),
     }
+}
+
+/// The max (`MAX`) or min of `start` and `values` in 16 independent lanes, when that is the
+/// sequential fold's bits: no NaN (the fold keeps the first NaN) and a nonzero result (`+0.0`
+/// and `-0.0` compare equal and the fold keeps the first of them; equal nonzero floats have
+/// equal bits). `None` sends the row to the sequential fold.
+fn lanewise_extreme<const MAX: bool>(start: Option<f32>, values: &[f32]) -> Option<f32> {
+    let pick = |a: f32, x: f32| if (MAX && x > a) || (!MAX && x < a) { x } else { a };
+    let first = start.or(values.first().copied())?;
+    let (mut acc, mut nan) = ([first; 16], [first.is_nan(); 16]);
+    let chunks = values.chunks_exact(16);
+    let rest = chunks.remainder();
+    for c in chunks {
+        for ((a, n), &x) in acc.iter_mut().zip(&mut nan).zip(c) {
+            *n |= x.is_nan();
+            *a = pick(*a, x);
+        }
+    }
+    for &x in rest {
+        nan[0] |= x.is_nan();
+        acc[0] = pick(acc[0], x);
+    }
+    let v = acc.into_iter().reduce(pick)?;
+    (!nan.contains(&true) && v != 0.0).then_some(v)
 }
 
 /// `Reduce`: each row of `src` folded into the `[rows, 1]` `dst` (of `src`'s type, or `f32`
@@ -62,7 +87,15 @@ pub(crate) fn reduce(
             s.fb.clear();
             f32::decode(dst.dtype, acc, &mut s.fb);
             let start = accumulate.then(|| s.fb[0]);
-            let v = fold(op, start, &s.fa, (|a, b| a + b, |a, b| a * b, 0.0, 1.0)).ok_or_else(empty)?;
+            let fast = match op {
+                ReduceOp::Max => lanewise_extreme::<true>(start, &s.fa),
+                ReduceOp::Min => lanewise_extreme::<false>(start, &s.fa),
+                ReduceOp::Sum | ReduceOp::Prod => None,
+            };
+            let v = match fast {
+                Some(v) => v,
+                None => fold(op, start, &s.fa, (|a, b| a + b, |a, b| a * b, 0.0, 1.0)).ok_or_else(empty)?,
+            };
             f32::encode(dst.dtype, &[v], mem.row_mut(&d, row));
         } else {
             s.ia.clear();
@@ -173,6 +206,41 @@ pub(crate) fn cast(mem: &mut Mem, s: &mut Scratch, dst: &Buf, src: &Buf, round: 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn lanewise_max_and_min_give_the_sequential_bits_or_defer() {
+        let ring: Ring<f32> = (|a, b| a + b, |a, b| a * b, 0.0, 1.0);
+        let mut s = 0x9E37_79B9_7F4A_7C15u64;
+        // Ties of signed zeros and of equal values; NaNs (two payloads) in one pick of 64.
+        let mut pool = vec![0.0, -0.0, 1.5, -1.5, 2.0, f32::INFINITY, f32::NEG_INFINITY, -3.0];
+        pool.extend(std::iter::repeat_n(0.0, 24).chain(std::iter::repeat_n(-0.0, 30)));
+        pool.extend([f32::NAN, -f32::NAN]);
+        let mut fast = 0;
+        for len in 0..80 {
+            for _ in 0..40 {
+                let row: Vec<f32> = (0..len)
+                    .map(|_| {
+                        s ^= s << 13;
+                        s ^= s >> 7;
+                        s ^= s << 17;
+                        pool[(s % pool.len() as u64) as usize]
+                    })
+                    .collect();
+                let start = s.is_multiple_of(3).then_some(pool[(s >> 8) as usize % pool.len()]);
+                for (op, got) in [
+                    (ReduceOp::Max, lanewise_extreme::<true>(start, &row)),
+                    (ReduceOp::Min, lanewise_extreme::<false>(start, &row)),
+                ] {
+                    if let Some(v) = got {
+                        fast += 1;
+                        let want = fold(op, start, &row, ring).map(f32::to_bits);
+                        assert_eq!(Some(v.to_bits()), want, "{op:?} of {row:?} from {start:?}");
+                    }
+                }
+            }
+        }
+        assert!(fast > 1000, "the lane-wise path ran {fast} times");
+    }
 
     #[test]
     fn directed_narrowing() {

@@ -15,12 +15,12 @@ use crate::vector::Scratch;
 use crate::{convert, cube, movement, vector, VmError};
 
 /// What a launch gives each of its cores.
-pub(crate) struct LaunchCtx<'a> {
+pub(crate) struct LaunchCtx<'a, 'g> {
     pub target: &'a Target,
     pub kernel: &'a Kernel,
     pub kernel_index: u32,
     pub launch_index: u32,
-    pub args: Args<'a>,
+    pub args: Args<'a, 'g>,
     /// `libm` for `exp`, `tanh` and `sigmoid` (else the vectorizable forms).
     pub exact: bool,
 }

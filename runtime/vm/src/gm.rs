@@ -2,7 +2,8 @@
 //! through strided [`GmView`]s.
 //!
 //! Memory safety with cores on several threads: each GM buffer sits behind its own
-//! `RwLock`. A load holds the read lock for one DMA transfer (cores load the same inputs
+//! `RwLock`. An input buffer borrows the caller's bytes and is copied on its first store
+//! (copy on write), so a run reads its inputs in place. A load holds the read lock for one DMA transfer (cores load the same inputs
 //! concurrently), a store the write lock (so atomic add / max / min stores are atomic per
 //! transfer, and plain stores of different cores never race). A transfer copies a whole tile,
 //! so the lock costs little next to the copy; cores of a correct program write disjoint ranges
@@ -12,6 +13,7 @@
 //! signs of the strides, in `i128`) must lie inside the buffer. Contiguous inner runs (stride
 //! 1) are copied as slices.
 
+use std::borrow::Cow;
 use std::sync::RwLock;
 
 use kiln_bytecode::isa::{Atomic, Buf, DType, GmView, Space, MAX_VIEW_DIMS, NUM_REGS};
@@ -21,9 +23,9 @@ use crate::lanes::{nan_max, nan_min, Lane};
 use crate::mem::{expect_space, Mem, Region};
 
 /// One GM buffer of the host program.
-pub(crate) struct GmBuffer {
-    /// Its bytes.
-    pub bytes: RwLock<Vec<u8>>,
+pub(crate) struct GmBuffer<'a> {
+    /// Its bytes: an input's borrowed until a store writes it.
+    pub bytes: RwLock<Cow<'a, [u8]>>,
     /// Its byte size (fixed).
     pub len: u64,
     /// Constants are read only.
@@ -31,9 +33,9 @@ pub(crate) struct GmBuffer {
 }
 
 /// The GM buffers a launch binds to its arguments.
-pub(crate) struct Args<'a> {
+pub(crate) struct Args<'a, 'g> {
     /// All buffers of the run.
-    pub buffers: &'a [GmBuffer],
+    pub buffers: &'a [GmBuffer<'g>],
     /// The buffer of each kernel argument.
     pub bound: &'a [usize],
 }
@@ -243,7 +245,8 @@ pub(crate) fn store(
         return Err(format!("store to gm argument #{} bound to a constant", dst.arg));
     }
     let (eb, cols, dtype) = (src.dtype.bytes() as usize, src.cols as usize, src.dtype);
-    let mut gm = args.buffers[buffer].bytes.write().map_err(|_| "gm buffer lock poisoned")?;
+    let mut lock = args.buffers[buffer].bytes.write().map_err(|_| "gm buffer lock poisoned")?;
+    let gm = lock.to_mut();
     let space = &mem.spaces[region.space];
     let (mut fs, mut is) = ((Vec::new(), Vec::new()), (Vec::new(), Vec::new()));
     runs(&view, |g, e, len| {

@@ -2,6 +2,11 @@
 //! launch's arguments, runs the launches in order with `block_dim` cores each, and collects
 //! the outputs and counters.
 //!
+//! GM borrows the inputs and constants (an input is copied only if a store writes it) and
+//! allocates zeroed temporaries, or zeroes and reuses the spare byte vectors
+//! [`Vm::run_recycling`] is given: a run never copies its inputs, and repeated runs need not
+//! map fresh pages for their outputs.
+//!
 //! Cores of a launch run on up to `available_parallelism` host threads (`std::thread::scope`,
 //! blocks split into contiguous chunks, one reused core state per thread). With an event sink
 //! the cores run one after the other on the calling thread, in block order, so the sink needs
@@ -13,6 +18,7 @@
 //! launch's total is charged after it, so an endless kernel stops on every thread and the run
 //! fails once the total passes the budget.
 
+use std::borrow::Cow;
 use std::sync::RwLock;
 
 use kiln_bytecode::module::{BufferRef, Module, TensorSpec};
@@ -100,7 +106,19 @@ impl Vm {
 
     /// Runs `module` on `inputs`.
     pub fn run(&self, module: &Module, inputs: &[HostTensor]) -> Result<Outputs, VmError> {
-        self.execute(module, inputs, None)
+        self.execute(module, inputs, Vec::new(), None)
+    }
+
+    /// Runs `module` on `inputs` like [`Vm::run`], taking GM temporaries from `spare` (byte
+    /// vectors of a previous run's outputs, say) where one has the temporary's size: it is
+    /// zeroed and reused, so that repeated runs do not map fresh memory each time.
+    pub fn run_recycling(
+        &self,
+        module: &Module,
+        inputs: &[HostTensor],
+        spare: Vec<Vec<u8>>,
+    ) -> Result<Outputs, VmError> {
+        self.execute(module, inputs, spare, None)
     }
 
     /// Runs `module` on `inputs`, reporting every executed instruction to `sink`.
@@ -110,13 +128,14 @@ impl Vm {
         inputs: &[HostTensor],
         sink: &mut dyn FnMut(&Event),
     ) -> Result<Outputs, VmError> {
-        self.execute(module, inputs, Some(sink))
+        self.execute(module, inputs, Vec::new(), Some(sink))
     }
 
     fn execute(
         &self,
         module: &Module,
         inputs: &[HostTensor],
+        spare: Vec<Vec<u8>>,
         mut sink: Option<&mut dyn FnMut(&Event)>,
     ) -> Result<Outputs, VmError> {
         if module.target != self.target.name {
@@ -125,7 +144,7 @@ impl Vm {
                 module.target, self.target.name
             )));
         }
-        let buffers = self.allocate(module, inputs)?;
+        let buffers = self.allocate(module, inputs, spare)?;
         let index = |r: BufferRef| -> Result<usize, VmError> {
             let (n, base, count, what) = match r {
                 BufferRef::Input(n) => (n, 0, module.host.inputs.len(), "input"),
@@ -195,7 +214,7 @@ impl Vm {
             counters.total.launches += 1;
         }
         let refs = module.host.outputs.iter().map(|(_, r)| index(*r)).collect::<Result<Vec<_>, _>>()?;
-        let mut buffers: Vec<Option<Vec<u8>>> =
+        let mut buffers: Vec<Option<Cow<[u8]>>> =
             buffers.into_iter().map(|b| b.bytes.into_inner().ok()).collect();
         let mut tensors = Vec::new();
         for (i, ((spec, _), &b)) in module.host.outputs.iter().zip(&refs).enumerate() {
@@ -209,7 +228,7 @@ impl Vm {
             // The last output of a buffer that fills it takes the bytes; others copy.
             let last = !refs[i + 1..].contains(&b);
             let bytes = match buffers[b].take() {
-                Some(v) if last && v.len() as u64 == need => v,
+                Some(v) if last && v.len() as u64 == need => v.into_owned(),
                 Some(v) => {
                     let copy = v[..need as usize].to_vec();
                     buffers[b] = Some(v);
@@ -222,8 +241,14 @@ impl Vm {
         Ok(Outputs { tensors, counters })
     }
 
-    /// GM for the run: inputs (checked), constants, temporaries, within `max_gm_bytes`.
-    fn allocate(&self, module: &Module, inputs: &[HostTensor]) -> Result<Vec<GmBuffer>, VmError> {
+    /// GM for the run: inputs (checked, borrowed), constants (borrowed), temporaries (zeroed,
+    /// from `spare` where one fits), within `max_gm_bytes`.
+    fn allocate<'g>(
+        &self,
+        module: &'g Module,
+        inputs: &'g [HostTensor],
+        mut spare: Vec<Vec<u8>>,
+    ) -> Result<Vec<GmBuffer<'g>>, VmError> {
         let expected = &module.host.inputs;
         if inputs.len() != expected.len() {
             return Err(VmError::host(format!("expected {} inputs, got {}", expected.len(), inputs.len())));
@@ -270,14 +295,25 @@ impl Vm {
         for (i, &bytes) in module.host.temps.iter().enumerate() {
             charge(bytes, &|| format!("temporary #{i} ({bytes} bytes)"))?;
         }
-        let buffer = |bytes: Vec<u8>, read_only| GmBuffer {
+        let buffer = |bytes: Cow<'g, [u8]>, read_only| GmBuffer {
             len: bytes.len() as u64,
             bytes: RwLock::new(bytes),
             read_only,
         };
-        let mut buffers: Vec<GmBuffer> = inputs.iter().map(|t| buffer(t.bytes.clone(), false)).collect();
-        buffers.extend(module.constants.iter().map(|(_, b)| buffer(b.clone(), true)));
-        buffers.extend(module.host.temps.iter().map(|&n| buffer(vec![0; n as usize], false)));
+        let mut buffers: Vec<GmBuffer> =
+            inputs.iter().map(|t| buffer(Cow::Borrowed(&t.bytes[..]), false)).collect();
+        buffers.extend(module.constants.iter().map(|(_, b)| buffer(Cow::Borrowed(&b[..]), true)));
+        for &n in &module.host.temps {
+            let bytes = match spare.iter().position(|v| v.len() as u64 == n) {
+                Some(i) => {
+                    let mut v = spare.swap_remove(i);
+                    v.fill(0);
+                    v
+                }
+                None => vec![0; n as usize],
+            };
+            buffers.push(buffer(Cow::Owned(bytes), false));
+        }
         Ok(buffers)
     }
 
@@ -336,6 +372,6 @@ impl Vm {
 }
 
 /// The byte length of a GM buffer after the run (0 when its lock was poisoned).
-fn buffer_len(b: &Option<Vec<u8>>) -> u64 {
+fn buffer_len(b: &Option<Cow<[u8]>>) -> u64 {
     b.as_ref().map_or(0, |v| v.len() as u64)
 }

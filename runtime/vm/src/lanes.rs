@@ -15,8 +15,15 @@ use kiln_bytecode::isa::{DType, Scalar};
 
 /// A compute-lane type: `f32` for float dtypes, `i32` for integer ones.
 pub(crate) trait Lane: Copy + Default + Send + 'static {
+    /// Writes the first `out.len()` elements of `bytes` (of `dtype`) into `out`, converted to
+    /// this domain.
+    fn decode_into(dtype: DType, bytes: &[u8], out: &mut [Self]);
     /// Appends the elements of `bytes` (of `dtype`) to `out`, converted to this domain.
-    fn decode(dtype: DType, bytes: &[u8], out: &mut Vec<Self>);
+    fn decode(dtype: DType, bytes: &[u8], out: &mut Vec<Self>) {
+        let old = out.len();
+        out.resize(old + bytes.len() / dtype.bytes() as usize, Self::default());
+        Self::decode_into(dtype, bytes, &mut out[old..]);
+    }
     /// Writes `vals` into `bytes` (of `dtype`), converted by the module's rules.
     fn encode(dtype: DType, vals: &[Self], bytes: &mut [u8]);
     /// An immediate rounded to `dtype`, in this domain.
@@ -28,18 +35,19 @@ fn word4(c: &[u8]) -> [u8; 4] {
 }
 
 impl Lane for f32 {
-    fn decode(dtype: DType, bytes: &[u8], out: &mut Vec<f32>) {
+    fn decode_into(dtype: DType, bytes: &[u8], out: &mut [f32]) {
+        fn fill<const N: usize>(bytes: &[u8], out: &mut [f32], f: impl Fn([u8; N]) -> f32) {
+            for (o, c) in out.iter_mut().zip(bytes.chunks_exact(N)) {
+                *o = f(c.try_into().unwrap_or([0; N]));
+            }
+        }
         match dtype {
-            DType::F32 => out.extend(bytes.chunks_exact(4).map(|c| f32::from_le_bytes(word4(c)))),
-            DType::F16 => {
-                out.extend(bytes.chunks_exact(2).map(|c| f16::from_le_bytes([c[0], c[1]]).to_f32()))
-            }
-            DType::BF16 => {
-                out.extend(bytes.chunks_exact(2).map(|c| bf16::from_le_bytes([c[0], c[1]]).to_f32()))
-            }
-            DType::I32 => out.extend(bytes.chunks_exact(4).map(|c| i32::from_le_bytes(word4(c)) as f32)),
-            DType::I8 => out.extend(bytes.iter().map(|&b| b as i8 as f32)),
-            DType::I1 => out.extend(bytes.iter().map(|&b| f32::from(u8::from(b != 0)))),
+            DType::F32 => fill(bytes, out, f32::from_le_bytes),
+            DType::F16 => fill(bytes, out, |c| f16::from_le_bytes(c).to_f32()),
+            DType::BF16 => fill(bytes, out, |c| bf16::from_le_bytes(c).to_f32()),
+            DType::I32 => fill(bytes, out, |c| i32::from_le_bytes(c) as f32),
+            DType::I8 => fill(bytes, out, |[b]: [u8; 1]| b as i8 as f32),
+            DType::I1 => fill(bytes, out, |[b]: [u8; 1]| f32::from(u8::from(b != 0))),
         }
     }
 
@@ -84,15 +92,22 @@ impl Lane for f32 {
 }
 
 impl Lane for i32 {
-    fn decode(dtype: DType, bytes: &[u8], out: &mut Vec<i32>) {
+    fn decode_into(dtype: DType, bytes: &[u8], out: &mut [i32]) {
+        let eb = dtype.bytes() as usize;
         match dtype {
-            DType::I32 => out.extend(bytes.chunks_exact(4).map(|c| i32::from_le_bytes(word4(c)))),
-            DType::I8 => out.extend(bytes.iter().map(|&b| i32::from(b as i8))),
-            DType::I1 => out.extend(bytes.iter().map(|&b| i32::from(b != 0))),
+            DType::I32 => {
+                for (o, c) in out.iter_mut().zip(bytes.chunks_exact(4)) {
+                    *o = i32::from_le_bytes(word4(c));
+                }
+            }
+            DType::I8 => out.iter_mut().zip(bytes).for_each(|(o, &b)| *o = i32::from(b as i8)),
+            DType::I1 => out.iter_mut().zip(bytes).for_each(|(o, &b)| *o = i32::from(b != 0)),
             DType::F32 | DType::F16 | DType::BF16 => {
-                let mut f = Vec::new();
-                f32::decode(dtype, bytes, &mut f);
-                out.extend(f.into_iter().map(|x| x as i32));
+                let mut f = [0.0f32; 64];
+                for (o, c) in out.chunks_mut(64).zip(bytes.chunks(64 * eb)) {
+                    f32::decode_into(dtype, c, &mut f[..o.len()]);
+                    o.iter_mut().zip(&f).for_each(|(o, &x)| *o = x as i32);
+                }
             }
         }
     }

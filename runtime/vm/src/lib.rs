@@ -11,6 +11,7 @@
 #![deny(missing_docs)]
 
 mod approx;
+mod blocks;
 mod convert;
 mod core;
 pub mod cost;

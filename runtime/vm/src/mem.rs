@@ -116,6 +116,53 @@ impl Mem {
     }
 }
 
+/// Read access to the memories around one writable row (see [`Mem::split_row`]).
+pub(crate) struct Around<'a> {
+    /// The row's space.
+    space: usize,
+    /// The row's byte range.
+    row: std::ops::Range<usize>,
+    /// Its space before the row.
+    before: &'a [u8],
+    /// Its space after the row.
+    after: &'a [u8],
+    /// The other spaces (empty at `space`).
+    others: [&'a [u8]; 5],
+}
+
+impl Around<'_> {
+    /// Bytes `range` of space `space`, which must not overlap the row.
+    pub fn get(&self, space: usize, range: std::ops::Range<usize>) -> &[u8] {
+        if space != self.space {
+            &self.others[space][range]
+        } else if range.end <= self.row.start {
+            &self.before[range]
+        } else {
+            &self.after[range.start - self.row.end..range.end - self.row.end]
+        }
+    }
+}
+
+impl Mem {
+    /// Row `r` of `region`, writable, and every other on-chip byte, readable.
+    pub fn split_row(&mut self, region: &Region, r: usize) -> (&mut [u8], Around<'_>) {
+        let range = region.row(r);
+        let mut others: [&[u8]; 5] = [&[]; 5];
+        let mut split = None;
+        for (i, s) in self.spaces.iter_mut().enumerate() {
+            if i == region.space {
+                let (before, rest) = s.split_at_mut(range.start);
+                let (row, after) = rest.split_at_mut(range.len());
+                split = Some((row, before as &[u8], after as &[u8]));
+            } else {
+                others[i] = s;
+            }
+        }
+        let (row, before, after) = split.unwrap_or_default();
+        (row, Around { space: region.space, row: range, before, after, others })
+    }
+}
+
 /// Requires `buf` to be in one of `spaces`; `what` names the operand.
 pub(crate) fn expect_space(buf: &Buf, spaces: &[Space], what: &str) -> Result<(), String> {
     if spaces.contains(&buf.space) {

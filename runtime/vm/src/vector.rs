@@ -2,16 +2,17 @@
 //! numpy broadcasting of the sources.
 //!
 //! Each instruction is dispatched once on (op, domain); the chosen closure is monomorphised
-//! into a row loop that decodes each source row into a scratch lane vector, runs one tight
-//! loop per broadcast case (row/row, row/splat, splat/row, splat/splat) and encodes the result
-//! row back ([`crate::lanes`] has the rounding rules). Transcendentals call `libm` in `f64`
+//! into a blocked row loop ([`crate::blocks`]: sources decoded block by block from the on-chip
+//! bytes, one tight loop per block, the block encoded back; [`crate::lanes`] has the rounding
+//! rules). Transcendentals call `libm` in `f64`
 //! and round to `f32`, exactly as the interpreter does, except `exp`, `tanh` and `sigmoid`,
 //! which use [`crate::approx`] unless the run asks for exact transcendentals.
 
 use kiln_bytecode::isa::{BinaryOp, Buf, CmpPred, DType, Scalar, Src, UnaryOp};
 
+use crate::blocks::{map_rows, plan, select_rows, zip_rows};
 use crate::lanes::{nan_max, nan_min, Lane};
-use crate::mem::{Mem, Region};
+use crate::mem::Mem;
 
 /// Per-core scratch lane vectors, reused across instructions.
 #[derive(Default)]
@@ -21,130 +22,8 @@ pub(crate) struct Scratch {
     pub fc: Vec<f32>,
     pub ia: Vec<i32>,
     pub ib: Vec<i32>,
-    pub ic: Vec<i32>,
     pub mask: Vec<i32>,
     pub bytes: Vec<u8>,
-}
-
-/// One source row: a full row of lanes or one value for the whole row.
-#[derive(Clone, Copy)]
-enum Operand<'a, T> {
-    Row(&'a [T]),
-    Splat(T),
-}
-
-/// A source checked against the destination shape.
-enum Plan<T> {
-    Imm(T),
-    Buf { region: Region, dtype: DType, one_row: bool, one_col: bool },
-}
-
-fn shape(b: &Buf) -> String {
-    format!("[{}, {}]", b.rows, b.cols)
-}
-
-/// `src` checked to broadcast to `dst` and to have element type `dtype`.
-fn plan<T: Lane>(mem: &Mem, src: &Src, dst: &Buf, dtype: DType, what: &str) -> Result<Plan<T>, String> {
-    match src {
-        Src::Imm(v) => Ok(Plan::Imm(T::imm(dtype, *v)?)),
-        Src::Buf(b) => {
-            if b.dtype != dtype {
-                return Err(format!("{what} has element type {}, expected {}", b.dtype.name(), dtype.name()));
-            }
-            let rows_ok = b.rows == dst.rows || b.rows == 1;
-            let cols_ok = b.cols == dst.cols || b.cols == 1;
-            if !rows_ok || !cols_ok || (dst.rows > 0 && dst.cols > 0 && (b.rows == 0 || b.cols == 0)) {
-                return Err(format!("{what} of shape {} does not broadcast to {}", shape(b), shape(dst)));
-            }
-            let region = mem.region(b)?;
-            Ok(Plan::Buf { region, dtype, one_row: b.rows == 1, one_col: b.cols == 1 && dst.cols != 1 })
-        }
-    }
-}
-
-/// Row `r` of a planned source, decoded into `scratch` when it is a buffer row.
-#[inline]
-fn operand<'s, T: Lane>(mem: &Mem, plan: &Plan<T>, r: usize, scratch: &'s mut Vec<T>) -> Operand<'s, T> {
-    match plan {
-        Plan::Imm(v) => Operand::Splat(*v),
-        Plan::Buf { region, dtype, one_row, one_col } => {
-            let bytes = mem.row(region, if *one_row { 0 } else { r });
-            scratch.clear();
-            if *one_col {
-                T::decode(*dtype, &bytes[..dtype.bytes() as usize], scratch);
-                Operand::Splat(scratch[0])
-            } else {
-                T::decode(*dtype, bytes, scratch);
-                Operand::Row(scratch)
-            }
-        }
-    }
-}
-
-/// `out[i] = f(a[i], b[i])` with splats: one tight loop per broadcast case.
-#[inline(always)]
-fn zip2<T: Copy, U: Copy>(f: impl Fn(T, T) -> U, a: Operand<T>, b: Operand<T>, out: &mut [U]) {
-    match (a, b) {
-        (Operand::Row(a), Operand::Row(b)) => {
-            for ((o, &x), &y) in out.iter_mut().zip(a).zip(b) {
-                *o = f(x, y);
-            }
-        }
-        (Operand::Row(a), Operand::Splat(y)) => {
-            for (o, &x) in out.iter_mut().zip(a) {
-                *o = f(x, y);
-            }
-        }
-        (Operand::Splat(x), Operand::Row(b)) => {
-            for (o, &y) in out.iter_mut().zip(b) {
-                *o = f(x, y);
-            }
-        }
-        (Operand::Splat(x), Operand::Splat(y)) => out.fill(f(x, y)),
-    }
-}
-
-/// The row loop of a two-source op writing `dst` (element type `dst_dtype`).
-#[allow(clippy::too_many_arguments)]
-#[inline(always)]
-fn zip_rows<T: Lane, U: Lane>(
-    mem: &mut Mem,
-    (sa, sb, so): (&mut Vec<T>, &mut Vec<T>, &mut Vec<U>),
-    dst: &Region,
-    dst_dtype: DType,
-    cols: usize,
-    a: &Plan<T>,
-    b: &Plan<T>,
-    f: impl Fn(T, T) -> U,
-) {
-    so.clear();
-    so.resize(cols, U::default());
-    for r in 0..dst.rows {
-        let x = operand(mem, a, r, sa);
-        let y = operand(mem, b, r, sb);
-        zip2(&f, x, y, so);
-        U::encode(dst_dtype, so, mem.row_mut(dst, r));
-    }
-}
-
-/// The row loop of a one-source op of `dst`'s shape.
-#[inline(always)]
-fn map_rows<T: Lane>(
-    mem: &mut Mem,
-    (sa, so): (&mut Vec<T>, &mut Vec<T>),
-    dst: &Region,
-    src: &Region,
-    dtype: DType,
-    rows: impl Fn(&[T], &mut [T]),
-) {
-    for r in 0..dst.rows {
-        sa.clear();
-        T::decode(dtype, mem.row(src, r), sa);
-        so.clear();
-        so.resize(sa.len(), T::default());
-        rows(sa, so);
-        T::encode(dtype, so, mem.row_mut(dst, r));
-    }
 }
 
 /// `out[i] = f(src[i])`.
@@ -190,19 +69,18 @@ pub(crate) fn unary(
 ) -> Result<(), String> {
     crate::mem::expect_same_shape(dst, src, "unary")?;
     crate::mem::expect_same_dtype(dst, src, "unary")?;
-    let (d, r) = (mem.region(dst)?, mem.region(src)?);
+    let d = mem.region(dst)?;
     let dtype = dst.dtype;
     if dtype.is_float() {
+        let p = plan::<f32>(mem, &Src::Buf(*src), dst, dtype, "the source")?;
         macro_rules! go {
             ($f:expr) => {
-                map_rows::<f32>(mem, (&mut s.fa, &mut s.fc), &d, &r, dtype, |a, o| each(a, o, $f))
+                map_rows::<f32>(mem, &mut s.fa, (&d, dtype), &p, |a, o| each(a, o, $f))
             };
         }
         macro_rules! fast {
             ($f:expr) => {
-                map_rows::<f32>(mem, (&mut s.fa, &mut s.fc), &d, &r, dtype, |a, o| {
-                    crate::approx::map(a, o, $f)
-                })
+                map_rows::<f32>(mem, &mut s.fa, (&d, dtype), &p, |a, o| crate::approx::map(a, o, $f))
             };
         }
         match op {
@@ -228,9 +106,10 @@ pub(crate) fn unary(
         }
         return Ok(());
     }
+    let p = plan::<i32>(mem, &Src::Buf(*src), dst, dtype, "the source")?;
     macro_rules! go {
         ($f:expr) => {
-            map_rows::<i32>(mem, (&mut s.ia, &mut s.ic), &d, &r, dtype, |a, o| each(a, o, $f))
+            map_rows::<i32>(mem, &mut s.ia, (&d, dtype), &p, |a, o| each(a, o, $f))
         };
     }
     match op {
@@ -278,13 +157,13 @@ pub(crate) fn binary(
     b: &Src,
 ) -> Result<(), String> {
     let d = mem.region(dst)?;
-    let (dtype, cols) = (dst.dtype, dst.cols as usize);
+    let dtype = dst.dtype;
     if dtype.is_float() {
         let pa = plan::<f32>(mem, a, dst, dtype, "operand #0")?;
         let pb = plan::<f32>(mem, b, dst, dtype, "operand #1")?;
         macro_rules! go {
             ($f:expr) => {
-                zip_rows::<f32, f32>(mem, (&mut s.fa, &mut s.fb, &mut s.fc), &d, dtype, cols, &pa, &pb, $f)
+                zip_rows::<f32, f32>(mem, (&mut s.fa, &mut s.fb), (&d, dtype), (&pa, &pb, dtype), $f)
             };
         }
         match op {
@@ -305,7 +184,7 @@ pub(crate) fn binary(
     let pb = plan::<i32>(mem, b, dst, dtype, "operand #1")?;
     macro_rules! go {
         ($f:expr) => {
-            zip_rows::<i32, i32>(mem, (&mut s.ia, &mut s.ib, &mut s.ic), &d, dtype, cols, &pa, &pb, $f)
+            zip_rows::<i32, i32>(mem, (&mut s.ia, &mut s.ib), (&d, dtype), (&pa, &pb, dtype), $f)
         };
     }
     match op {
@@ -343,7 +222,7 @@ pub(crate) fn cmp(
         return Err(format!("cmp destination must be i1, got {}", dst.dtype.name()));
     }
     let d = mem.region(dst)?;
-    let (dtype, cols) = (source_dtype(a, b)?, dst.cols as usize);
+    let dtype = source_dtype(a, b)?;
     macro_rules! preds {
         ($go:ident) => {
             match pred {
@@ -361,16 +240,7 @@ pub(crate) fn cmp(
         let pb = plan::<f32>(mem, b, dst, dtype, "operand #1")?;
         macro_rules! go {
             ($f:expr) => {
-                zip_rows::<f32, i32>(
-                    mem,
-                    (&mut s.fa, &mut s.fb, &mut s.ic),
-                    &d,
-                    DType::I1,
-                    cols,
-                    &pa,
-                    &pb,
-                    $f,
-                )
+                zip_rows::<f32, i32>(mem, (&mut s.fa, &mut s.fb), (&d, DType::I1), (&pa, &pb, dtype), $f)
             };
         }
         preds!(go);
@@ -379,49 +249,12 @@ pub(crate) fn cmp(
         let pb = plan::<i32>(mem, b, dst, dtype, "operand #1")?;
         macro_rules! go {
             ($f:expr) => {
-                zip_rows::<i32, i32>(
-                    mem,
-                    (&mut s.ia, &mut s.ib, &mut s.ic),
-                    &d,
-                    DType::I1,
-                    cols,
-                    &pa,
-                    &pb,
-                    $f,
-                )
+                zip_rows::<i32, i32>(mem, (&mut s.ia, &mut s.ib), (&d, DType::I1), (&pa, &pb, dtype), $f)
             };
         }
         preds!(go);
     }
     Ok(())
-}
-
-/// Row `r` of a planned source as `cols` lanes (splats expanded) in `scratch`.
-fn full_row<T: Lane>(mem: &Mem, plan: &Plan<T>, r: usize, cols: usize, scratch: &mut Vec<T>) {
-    if let Operand::Splat(v) = operand(mem, plan, r, scratch) {
-        scratch.clear();
-        scratch.resize(cols, v);
-    }
-}
-
-/// The row loop of `Select` in one domain.
-fn select_rows<T: Lane>(
-    mem: &mut Mem,
-    (mask, sa, sb, so): (&mut Vec<i32>, &mut Vec<T>, &mut Vec<T>, &mut Vec<T>),
-    dst: (&Region, DType, usize),
-    pm: &Plan<i32>,
-    pa: &Plan<T>,
-    pb: &Plan<T>,
-) {
-    let (d, dtype, cols) = dst;
-    for r in 0..d.rows {
-        full_row(mem, pm, r, cols, mask);
-        full_row(mem, pa, r, cols, sa);
-        full_row(mem, pb, r, cols, sb);
-        so.clear();
-        so.extend(mask.iter().zip(sa.iter()).zip(sb.iter()).map(|((&m, &x), &y)| if m != 0 { x } else { y }));
-        T::encode(dtype, so, mem.row_mut(d, r));
-    }
 }
 
 /// `Select`: `dst = mask ? a : b`.
@@ -434,16 +267,16 @@ pub(crate) fn select(
     b: &Src,
 ) -> Result<(), String> {
     let d = mem.region(dst)?;
-    let (dtype, cols) = (dst.dtype, dst.cols as usize);
+    let dtype = dst.dtype;
     let pm = plan::<i32>(mem, &Src::Buf(*mask), dst, DType::I1, "the mask")?;
     if dtype.is_float() {
         let pa = plan::<f32>(mem, a, dst, dtype, "operand #1")?;
         let pb = plan::<f32>(mem, b, dst, dtype, "operand #2")?;
-        select_rows(mem, (&mut s.mask, &mut s.fa, &mut s.fb, &mut s.fc), (&d, dtype, cols), &pm, &pa, &pb);
+        select_rows(mem, (&mut s.mask, &mut s.fa, &mut s.fb), (&d, dtype), (&pm, &pa, &pb));
     } else {
         let pa = plan::<i32>(mem, a, dst, dtype, "operand #1")?;
         let pb = plan::<i32>(mem, b, dst, dtype, "operand #2")?;
-        select_rows(mem, (&mut s.mask, &mut s.ia, &mut s.ib, &mut s.ic), (&d, dtype, cols), &pm, &pa, &pb);
+        select_rows(mem, (&mut s.mask, &mut s.ia, &mut s.ib), (&d, dtype), (&pm, &pa, &pb));
     }
     Ok(())
 }

@@ -279,3 +279,53 @@ fn two_outputs_of_one_buffer_both_get_its_bytes() {
     assert_eq!(got, vec![vec![1., 2., 3., 4.], vec![1., 2., 3., 4.], vec![1., 2.]]);
     assert_eq!(out.tensors[0].spec.shape, vec![2, 2]);
 }
+
+#[test]
+fn recycled_temporaries_start_at_zero_and_inputs_are_copied_on_write() {
+    // out += x (atomic), then x's own buffer is overwritten with 2x and returned too.
+    let b = ub(DType::F32, 0, 1, 4);
+    let code = vec![
+        load(b, 0, &[(4, 1)]),
+        store(b, 1, &[(4, 1)], Atomic::Add),
+        Inst::Binary { op: BinaryOp::Add, dst: b, a: Src::Buf(b), b: Src::Buf(b) },
+        store(b, 0, &[(4, 1)], Atomic::None),
+    ];
+    let s = spec(DType::F32, &[4]);
+    let mut m = module(code, 1, std::slice::from_ref(&s), std::slice::from_ref(&s));
+    m.host.outputs.push((s.clone(), kiln_bytecode::module::BufferRef::Input(0)));
+    let inputs = [tensor(s, f32_bytes(&[1., 2., 3., 4.]))];
+    let vm = Vm::new(&tiny());
+    let first = vm.run(&m, &inputs).unwrap();
+    // The spare buffers hold the first run's results (and one of a size no temporary has).
+    let spare: Vec<Vec<u8>> = first.tensors.iter().map(|t| t.bytes.clone()).chain([vec![7u8; 3]]).collect();
+    let again = vm.run_recycling(&m, &inputs, spare).unwrap();
+    assert_eq!(again, first);
+    let got: Vec<Vec<f32>> = again.tensors.iter().map(|t| f32s(&t.bytes)).collect();
+    assert_eq!(got, vec![vec![1., 2., 3., 4.], vec![2., 4., 6., 8.]]);
+    assert_eq!(f32s(&inputs[0].bytes), vec![1., 2., 3., 4.], "the caller's input is untouched");
+}
+
+#[test]
+fn a_source_overlapping_the_destination_in_part_is_read_before_the_row_is_written() {
+    // dst starts one element after `a` in the same row span, over more than one block of
+    // lanes: every lane must see `a`'s old value, and a source that is the destination itself
+    // (the `mul`) reads each lane before writing it.
+    let n = 600u32;
+    let x = randoms(n as usize + 1, 5, -2.0, 2.0);
+    let y = randoms(n as usize, 6, -2.0, 2.0);
+    let a = ub(DType::F32, 0, 1, n);
+    let d = ub(DType::F32, 4, 1, n);
+    let b = ub(DType::F32, 8192, 1, n);
+    let code = vec![
+        load(ub(DType::F32, 0, 1, n + 1), 0, &[(n + 1, 1)]),
+        load(b, 1, &[(n, 1)]),
+        Inst::Binary { op: BinaryOp::Add, dst: d, a: Src::Buf(a), b: Src::Buf(b) },
+        Inst::Binary { op: BinaryOp::Mul, dst: d, a: Src::Buf(d), b: Src::Buf(d) },
+        store(d, 2, &[(n, 1)], Atomic::None),
+    ];
+    let (sx, sy) = (spec(DType::F32, &[n as u64 + 1]), spec(DType::F32, &[n as u64]));
+    let m = module(code, 1, &[sx.clone(), sy.clone()], std::slice::from_ref(&sy));
+    let out = run(&m, &[tensor(sx, f32_bytes(&x)), tensor(sy, f32_bytes(&y))]).unwrap();
+    let want: Vec<f32> = (0..n as usize).map(|i| (x[i] + y[i]) * (x[i] + y[i])).collect();
+    assert_eq!(f32s(&out.tensors[0].bytes), want);
+}
