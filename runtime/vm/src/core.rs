@@ -156,6 +156,18 @@ impl CoreState {
                                     ));
                                 }
                                 self.regs[iv_reg] = next;
+                                // The back-edge is one more scalar instruction of the loop.
+                                let at = start - 1;
+                                self.report(
+                                    l,
+                                    block,
+                                    at,
+                                    &code[at],
+                                    &mut sink,
+                                    Vec::new(),
+                                    Work::default(),
+                                    counters,
+                                );
                                 self.frames.push(Frame::Loop {
                                     start,
                                     body_end,

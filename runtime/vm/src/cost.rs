@@ -7,7 +7,8 @@
 //!   GM bytes / `mte2_bytes_per_cycle` (resp. `mte3_bytes_per_cycle`), rounded up;
 //! - V: `repeats * vector_cycles_per_repeat`; M: `macs / cube_macs_per_cycle`;
 //! - MTE1 / FIX: bytes moved / `mte1_bytes_per_cycle` (resp. `fixpipe_bytes_per_cycle`);
-//! - S: 1 cycle; `SetFlag`, `WaitFlag` and `Barrier`: nothing.
+//! - S: 1 cycle (a loop reports its `For` once on entry and once per back-edge, so each
+//!   iteration costs a scalar cycle); `SetFlag`, `WaitFlag` and `Barrier`: nothing.
 //!
 //! `SetFlag(p -> q, e)` marks the event at the time p is free (the end of everything before it
 //! on p); the matching `WaitFlag` (first in first out, as the VM counts sets) holds q until
