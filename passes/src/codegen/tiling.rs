@@ -71,7 +71,7 @@ pub fn peak_bytes(target: &Target, specs: &[BufSpec<'_>], rows: i64, cols: i64) 
 
 impl Tiling {
     /// Chooses the tiling of `model` on `target` within the usable UB divided by `shrink` (1
-    /// normally; the retries after a UB plan overflow pass 2, 4, ...).
+    /// normally, 2 for the half a double-buffered tile may take: [`Tiling::choose_buffered`]).
     pub fn choose<'c>(
         ctx: &Context<'c>,
         ir: &Ir<'c>,
