@@ -12,91 +12,197 @@
 //! ```
 //! The contraction runs in ascending `k` with `f32` accumulation, as the interpreter's.
 
-use kiln_compiler::{Context, FloatKind, Ir, OpId, ValueId};
+use kiln_compiler::{Attribute, Context, FloatKind, Ir, OpId, Type, ValueId};
 
 use super::build::{i64_array, memref_type, At, Builder};
 use super::tiling::{cdiv, MatmulShape, MatmulTiling};
 
 /// Lowers the matmul kernel `kernel` in place.
 pub fn lower_matmul_kernel<'c>(ctx: &Context<'c>, ir: &mut Ir<'c>, kernel: OpId) -> Result<(), String> {
-    let body =
-        ir.regions(kernel).first().and_then(|&r| ir.entry_block(r)).ok_or("a kernel without a body")?;
-    let tiling = ir
-        .attr(kernel, "npuvec.tile")
-        .and_then(MatmulTiling::from_attr)
-        .ok_or("the kernel has no npuvec.tile (run kiln-codegen-tile)")?;
-    let old: Vec<OpId> = ir.block_ops(body).collect();
-    let mm =
-        *old.iter().find(|&&o| ir.op(o).name.starts_with("hl.")).ok_or("a matmul kernel without a matmul")?;
-    if old.iter().filter(|&&o| ir.op(o).name.starts_with("hl.")).count() != 1 {
-        return Err("a matmul kernel holds one matmul".into());
-    }
-    let gm_of = |v: ValueId| -> Result<ValueId, String> {
-        let def = ir
-            .defining_op(v)
-            .filter(|&d| ir.op(d).name == "bufferization.to_tensor")
-            .ok_or("a matmul operand that is not a kernel input")?;
-        Ok(ir.operands(def)[0])
-    };
-    let (a_gm, b_gm) = (gm_of(ir.operands(mm)[0])?, gm_of(ir.operands(mm)[1])?);
-    let c_gm = old
-        .iter()
-        .find(|&&o| ir.op(o).name == "bufferization.materialize_in_destination")
-        .map(|&o| ir.operands(o)[1])
-        .ok_or("a matmul kernel without an output")?;
-    let shape = MatmulShape::of_op(ir, mm)?;
-    let in_elem = ir.value_type(ir.operands(mm)[0]).element_type().ok_or("a non-tensor operand")?;
-    let out_elem = ir.value_type(ir.results(mm)[0]).element_type().ok_or("a non-tensor result")?;
-    for t in [in_elem, out_elem] {
-        if !t.is_float() || t.bit_width() == Some(64) {
-            return Err(format!("element type {t} is not supported by the cube (f32, f16, bf16)"));
-        }
-    }
-    let loc = ir.op(kernel).loc;
-    let mut b = Builder::new(ctx, ir, At::Before(old[0]), loc);
-    let g = Grid::new(&shape, &tiling);
-    let f32t = ctx.float_type(FloatKind::F32);
-    let bufs = CubeBufs {
-        a1: b.value("npuvec.alloc", &[], &[], memref_type(ctx, &[g.tm, g.tk], in_elem, "l1")),
-        b1: b.value("npuvec.alloc", &[], &[], memref_type(ctx, &[g.tk, g.tn], in_elem, "l1")),
-        a0: b.value("npuvec.alloc", &[], &[], memref_type(ctx, &[g.tm, g.tk], in_elem, "l0a")),
-        b0: b.value("npuvec.alloc", &[], &[], memref_type(ctx, &[g.tk, g.tn], in_elem, "l0b")),
-        c0: b.value("npuvec.alloc", &[], &[], memref_type(ctx, &[g.tm, g.tn], f32t, "l0c")),
-    };
+    let k = CubeKernel::of(ir, kernel)?;
+    let shape = MatmulShape::of_op(ir, k.op)?;
+    let mut b = Builder::new(ctx, ir, At::Before(k.old[0]), k.loc);
+    let g = Grid::new(&shape, &k.tiling);
+    let bufs = CubeBufs::alloc(&mut b, &k.tiling, k.in_elem);
     let mut outs = Vec::new();
     for vm in g.m_variants() {
         for vn in g.n_variants() {
-            let ty = memref_type(ctx, &[vm, vn], out_elem, "ub");
+            let ty = memref_type(ctx, &[vm, vn], k.out_elem, "ub");
             outs.push(((vm, vn), b.value("npuvec.alloc", &[], &[], ty)));
         }
     }
     let bid = b.value("npuvec.block_idx", &[], &[], ctx.index_type());
     let nb = b.value("npuvec.block_num", &[], &[], ctx.index_type());
     let tiles = b.index(g.tiles());
-    let for_op = b.op("scf.for", &[bid, tiles, nb], &[], &[], 1);
-    let lb = b.ir.create_block();
-    b.ir.append_block(b.ir.regions(for_op)[0], lb);
-    let t = b.ir.add_block_arg(lb, ctx.index_type(), Some(loc));
-    let mut lb_build = b.at_end(lb);
-    let idx = g.indices(&mut lb_build, t);
-    let ops = Operands { a: a_gm, b: b_gm, c: c_gm, bufs, idx, outs };
-    g.emit_variants(&mut lb_build, &ops, None, None)?;
-    lb_build.op("scf.yield", &[], &[], &[], 0);
-    for &op in old.iter().rev() {
-        if ir.op(op).name != "func.return" {
-            ir.erase_op(op);
+    b.for_loop([bid, tiles, nb], |lb, t| {
+        let idx = g.indices(lb, t);
+        let ops = Operands { a: k.lhs, b: k.rhs, c: k.out, bufs, idx, outs };
+        with_tail(lb, Some(idx.1), shape.m, g.tm, &mut |b, vm| {
+            with_tail(b, Some(idx.2), shape.n, g.tn, &mut |b, vn| g.emit_tile(b, &ops, vm, vn))
+        })
+    })?;
+    k.finish(ir);
+    Ok(())
+}
+
+/// What the lowerings of cube kernels read from a bufferized kernel with one `hl` op.
+pub(super) struct CubeKernel<'c> {
+    /// The body's ops before lowering.
+    pub old: Vec<OpId>,
+    /// The `hl` op.
+    pub op: OpId,
+    /// The GM buffers of its two operands.
+    pub lhs: ValueId,
+    pub rhs: ValueId,
+    /// The GM buffer of its result.
+    pub out: ValueId,
+    /// The operands' and the result's element types.
+    pub in_elem: Type<'c>,
+    pub out_elem: Type<'c>,
+    /// The kernel's tiles.
+    pub tiling: MatmulTiling,
+    /// The kernel's location.
+    pub loc: Attribute<'c>,
+}
+
+impl<'c> CubeKernel<'c> {
+    /// Reads kernel `kernel`.
+    pub fn of(ir: &Ir<'c>, kernel: OpId) -> Result<CubeKernel<'c>, String> {
+        let body =
+            ir.regions(kernel).first().and_then(|&r| ir.entry_block(r)).ok_or("a kernel without a body")?;
+        let tiling = ir
+            .attr(kernel, "npuvec.tile")
+            .and_then(MatmulTiling::from_attr)
+            .ok_or("the kernel has no npuvec.tile (run kiln-codegen-tile)")?;
+        let old: Vec<OpId> = ir.block_ops(body).collect();
+        let hl: Vec<OpId> = old.iter().copied().filter(|&o| ir.op(o).name.starts_with("hl.")).collect();
+        let [op] = hl[..] else { return Err("a cube kernel holds one cube op".into()) };
+        let gm_of = |v: ValueId| -> Result<ValueId, String> {
+            let def = ir
+                .defining_op(v)
+                .filter(|&d| ir.op(d).name == "bufferization.to_tensor")
+                .ok_or("a cube operand that is not a kernel input")?;
+            Ok(ir.operands(def)[0])
+        };
+        let (lhs, rhs) = (gm_of(ir.operands(op)[0])?, gm_of(ir.operands(op)[1])?);
+        let out = old
+            .iter()
+            .find(|&&o| ir.op(o).name == "bufferization.materialize_in_destination")
+            .map(|&o| ir.operands(o)[1])
+            .ok_or("a cube kernel without an output")?;
+        let in_elem = ir.value_type(ir.operands(op)[0]).element_type().ok_or("a non-tensor operand")?;
+        let out_elem = ir.value_type(ir.results(op)[0]).element_type().ok_or("a non-tensor result")?;
+        for t in [in_elem, out_elem] {
+            if !t.is_float() || t.bit_width() == Some(64) {
+                return Err(format!("element type {t} is not supported by the cube (f32, f16, bf16)"));
+            }
         }
+        Ok(CubeKernel { old, op, lhs, rhs, out, in_elem, out_elem, tiling, loc: ir.op(kernel).loc })
+    }
+
+    /// Erases the old body (but its return).
+    pub fn finish(&self, ir: &mut Ir<'c>) {
+        for &op in self.old.iter().rev() {
+            if ir.op(op).name != "func.return" {
+                ir.erase_op(op);
+            }
+        }
+    }
+}
+
+/// Emits `body(b, v)` for the valid extent `v` of block `index` of an axis of `len` in tiles of
+/// `tile`: the body tile's, and when there is a tail, under an `scf.if` on the last block, the
+/// tail's (`index` is `None` only for an axis of one block).
+pub(super) fn with_tail(
+    b: &mut Builder<'_, '_>,
+    index: Option<ValueId>,
+    len: i64,
+    tile: i64,
+    body: &mut dyn FnMut(&mut Builder<'_, '_>, i64) -> Result<(), String>,
+) -> Result<(), String> {
+    let v = variants(len, tile);
+    let Some(index) = index.filter(|_| v.len() > 1) else { return body(b, v[0]) };
+    let last = b.index(cdiv(len, tile) - 1);
+    let eq = super::build::i64_attr(b.ctx, 0);
+    let cond = b.value("arith.cmpi", &[index, last], &[("predicate", eq)], b.ctx.int_type(1));
+    let if_op = b.op("scf.if", &[cond], &[], &[], 2);
+    for (region, &e) in [v[1], v[0]].iter().enumerate() {
+        let blk = b.ir.create_block();
+        b.ir.append_block(b.ir.regions(if_op)[region], blk);
+        let mut bb = b.at_end(blk);
+        body(&mut bb, e)?;
+        bb.op("scf.yield", &[], &[], &[], 0);
     }
     Ok(())
 }
 
-/// The kernel's on-chip cube buffers.
-struct CubeBufs {
-    a1: ValueId,
-    b1: ValueId,
-    a0: ValueId,
-    b0: ValueId,
-    c0: ValueId,
+/// A cube kernel's on-chip buffers: `A` and `B` in L1 and L0A / L0B, the `f32` accumulator.
+#[derive(Clone, Copy)]
+pub(super) struct CubeBufs {
+    pub a1: ValueId,
+    pub b1: ValueId,
+    pub a0: ValueId,
+    pub b0: ValueId,
+    pub c0: ValueId,
+}
+
+impl CubeBufs {
+    /// Allocates the buffers of tiles `t` with operands of `elem`.
+    pub fn alloc<'c>(b: &mut Builder<'_, 'c>, t: &MatmulTiling, elem: Type<'c>) -> CubeBufs {
+        let ctx = b.ctx;
+        let f32t = ctx.float_type(FloatKind::F32);
+        let mut alloc = |shape: &[i64], elem, space| {
+            b.value("npuvec.alloc", &[], &[], memref_type(ctx, shape, elem, space))
+        };
+        CubeBufs {
+            a1: alloc(&[t.m, t.k], elem, "l1"),
+            b1: alloc(&[t.k, t.n], elem, "l1"),
+            a0: alloc(&[t.m, t.k], elem, "l0a"),
+            b0: alloc(&[t.k, t.n], elem, "l0b"),
+            c0: alloc(&[t.m, t.n], f32t, "l0c"),
+        }
+    }
+
+    /// Loads `A` and `B` blocks (zero-padded) through their views, moves them to L0 and
+    /// multiplies them into the accumulator.
+    pub fn step(
+        &self,
+        b: &mut Builder<'_, '_>,
+        loads: [(ValueId, ValueId, &[i64], &[i64]); 2],
+        accumulate: bool,
+    ) {
+        let pad = b.ctx.unit_attr();
+        for ((gm, off, sizes, strides), dst) in loads.into_iter().zip([self.a1, self.b1]) {
+            let (sz, st) = (i64_array(b.ctx, sizes), i64_array(b.ctx, strides));
+            b.op(
+                "npuvec.load",
+                &[gm, off, dst],
+                &[("sizes", sz), ("strides", st), ("zero_pad", pad)],
+                &[],
+                0,
+            );
+        }
+        b.op("npuvec.move", &[self.a1, self.a0], &[], &[], 0);
+        b.op("npuvec.move", &[self.b1, self.b0], &[], &[], 0);
+        let attrs: Vec<(&str, kiln_compiler::Attribute<'_>)> =
+            if accumulate { vec![("accumulate", pad)] } else { vec![] };
+        b.op("npuvec.mmad", &[self.a0, self.b0, self.c0], &attrs, &[], 0);
+    }
+
+    /// `fixpipe` of the accumulator to `out` and its store to `gm` at `off` (row pitch `pitch`).
+    pub fn drain(
+        &self,
+        b: &mut Builder<'_, '_>,
+        out: ValueId,
+        gm: ValueId,
+        off: ValueId,
+        block: [i64; 2],
+        pitch: i64,
+    ) {
+        b.op("npuvec.fixpipe", &[self.c0, out], &[], &[], 0);
+        let (sz, st) = (i64_array(b.ctx, &block), i64_array(b.ctx, &[pitch, 1]));
+        b.op("npuvec.store", &[out, gm, off], &[("sizes", sz), ("strides", st)], &[], 0);
+    }
 }
 
 /// What every tile variant uses.
@@ -152,40 +258,6 @@ impl Grid {
         (bi, mi, ni)
     }
 
-    /// Emits the tile, branching on the m and n tails (`vm` / `vn` fixed once chosen).
-    fn emit_variants(
-        &self,
-        b: &mut Builder<'_, '_>,
-        o: &Operands,
-        vm: Option<i64>,
-        vn: Option<i64>,
-    ) -> Result<(), String> {
-        let (mv, nv) = (self.m_variants(), self.n_variants());
-        let (axis, variants, index, blocks) = match (vm, vn) {
-            (None, _) => (0, &mv, o.idx.1, cdiv(self.s.m, self.tm)),
-            (Some(_), None) => (1, &nv, o.idx.2, cdiv(self.s.n, self.tn)),
-            (Some(m), Some(n)) => return self.emit_tile(b, o, m, n),
-        };
-        let pick = |v: i64| if axis == 0 { (Some(v), vn) } else { (vm, Some(v)) };
-        if variants.len() == 1 {
-            let (m, n) = pick(variants[0]);
-            return self.emit_variants(b, o, m, n);
-        }
-        let last = b.index(blocks - 1);
-        let eq = super::build::i64_attr(b.ctx, 0);
-        let cond = b.value("arith.cmpi", &[index, last], &[("predicate", eq)], b.ctx.int_type(1));
-        let if_op = b.op("scf.if", &[cond], &[], &[], 2);
-        for (region, &v) in [variants[1], variants[0]].iter().enumerate() {
-            let blk = b.ir.create_block();
-            b.ir.append_block(b.ir.regions(if_op)[region], blk);
-            let mut bb = b.at_end(blk);
-            let (m, n) = pick(v);
-            self.emit_variants(&mut bb, o, m, n)?;
-            bb.op("scf.yield", &[], &[], &[], 0);
-        }
-        Ok(())
-    }
-
     /// One tile of `vm x vn` valid results.
     fn emit_tile(&self, b: &mut Builder<'_, '_>, o: &Operands, vm: i64, vn: i64) -> Result<(), String> {
         let s = &self.s;
@@ -194,28 +266,19 @@ impl Grid {
         let tail = s.k % self.tk;
         let first = if full >= 1 { self.tk } else { tail };
         let zero = b.index(0);
-        self.chunk(b, o, zero, first, vm, vn, false, (bi, mi, ni));
+        self.chunk(b, o, zero, first, vm, vn, false);
         if full > 1 {
-            let (one, end) = (b.index(1), b.index(full));
-            let step = b.index(1);
-            let for_op = b.op("scf.for", &[one, end, step], &[], &[], 1);
-            let blk = b.ir.create_block();
-            b.ir.append_block(b.ir.regions(for_op)[0], blk);
-            let kk = b.ir.add_block_arg(blk, b.ctx.index_type(), Some(b.loc));
-            let mut bb = b.at_end(blk);
-            self.chunk(&mut bb, o, kk, self.tk, vm, vn, true, (bi, mi, ni));
-            bb.op("scf.yield", &[], &[], &[], 0);
+            let (one, end, step) = (b.index(1), b.index(full), b.index(1));
+            b.for_loop([one, end, step], |bb, kk| self.chunk(bb, o, kk, self.tk, vm, vn, true));
         }
         if tail > 0 && full >= 1 {
             let kk = b.index(full);
-            self.chunk(b, o, kk, tail, vm, vn, true, (bi, mi, ni));
+            self.chunk(b, o, kk, tail, vm, vn, true);
         }
         let out =
             o.outs.iter().find(|(shape, _)| *shape == (vm, vn)).map(|(_, v)| *v).ok_or("no output buffer")?;
-        b.op("npuvec.fixpipe", &[o.bufs.c0, out], &[], &[], 0);
-        let off = self.offset(b, &[(bi, s.m * s.n), (Some(mi), self.tm * s.n), (Some(ni), self.tn)]);
-        let (sz, st) = (i64_array(b.ctx, &[vm, vn]), i64_array(b.ctx, &[s.n, 1]));
-        b.op("npuvec.store", &[out, o.c, off], &[("sizes", sz), ("strides", st)], &[], 0);
+        let off = b.linear(&[(bi, s.m * s.n), (Some(mi), self.tm * s.n), (Some(ni), self.tn)], 0);
+        o.bufs.drain(b, out, o.c, off, [vm, vn], s.n);
         Ok(())
     }
 
@@ -230,9 +293,9 @@ impl Grid {
         vm: i64,
         vn: i64,
         accumulate: bool,
-        (bi, mi, ni): (Option<ValueId>, ValueId, ValueId),
     ) {
         let s = &self.s;
+        let (bi, mi, ni) = o.idx;
         let (m, k, n, tk) = (s.m, s.k, s.n, self.tk);
         let (a_strides, a_terms) = if s.transpose_a {
             ([1, m], [(bi, k * m), (Some(mi), self.tm), (Some(kk), tk * m)])
@@ -244,46 +307,18 @@ impl Grid {
         } else {
             ([n, 1], [(bi, k * n), (Some(kk), tk * n), (Some(ni), self.tn)])
         };
-        let a_off = self.offset(b, &a_terms);
-        let b_off = self.offset(b, &b_terms);
-        let pad = b.ctx.unit_attr();
-        for (gm, off, dst, sizes, strides) in
-            [(o.a, a_off, o.bufs.a1, [vm, vk], a_strides), (o.b, b_off, o.bufs.b1, [vk, vn], b_strides)]
-        {
-            let (sz, st) = (i64_array(b.ctx, &sizes), i64_array(b.ctx, &strides));
-            b.op(
-                "npuvec.load",
-                &[gm, off, dst],
-                &[("sizes", sz), ("strides", st), ("zero_pad", pad)],
-                &[],
-                0,
-            );
-        }
-        b.op("npuvec.move", &[o.bufs.a1, o.bufs.a0], &[], &[], 0);
-        b.op("npuvec.move", &[o.bufs.b1, o.bufs.b0], &[], &[], 0);
-        let attrs: Vec<(&str, kiln_compiler::Attribute<'_>)> =
-            if accumulate { vec![("accumulate", pad)] } else { vec![] };
-        b.op("npuvec.mmad", &[o.bufs.a0, o.bufs.b0, o.bufs.c0], &attrs, &[], 0);
-    }
-
-    /// `sum(index * scale)` over the terms that have an index.
-    fn offset(&self, b: &mut Builder<'_, '_>, terms: &[(Option<ValueId>, i64)]) -> ValueId {
-        let mut acc = None;
-        for &(i, scale) in terms {
-            let Some(i) = i else { continue };
-            let c = b.index(scale);
-            let term = b.index_op("arith.muli", i, c);
-            acc = Some(match acc {
-                Some(a) => b.index_op("arith.addi", a, term),
-                None => term,
-            });
-        }
-        acc.unwrap_or_else(|| b.index(0))
+        let a_off = b.linear(&a_terms, 0);
+        let b_off = b.linear(&b_terms, 0);
+        o.bufs.step(
+            b,
+            [(o.a, a_off, &[vm, vk], &a_strides), (o.b, b_off, &[vk, vn], &b_strides)],
+            accumulate,
+        );
     }
 }
 
 /// The valid extents of a body tile of `tile` and of the tail (when `len % tile != 0`).
-fn variants(len: i64, tile: i64) -> Vec<i64> {
+pub(super) fn variants(len: i64, tile: i64) -> Vec<i64> {
     let body = len.min(tile);
     match len % tile {
         r if r != 0 && len > tile => vec![body, r],

@@ -3,6 +3,8 @@
 
 pub mod access;
 pub mod build;
+pub mod conv_plan;
+pub mod lower_conv;
 pub mod lower_matmul;
 pub mod lower_vector;
 pub mod model;
