@@ -117,11 +117,8 @@ impl Emitter<'_, '_> {
         let out =
             self.outs.iter().find(|(v, _)| *v == (vm, vn)).map(|(_, v)| *v).ok_or("no output buffer")?;
         let plane = s.oh * s.ow;
-        let y = b.linear(
-            &[(n, s.o * plane), (g, s.og() * plane), (ob, t.m * plane), (row, s.ow), (cb, t.n)],
-            r.start * s.ow + c.start,
-        );
-        self.bufs.drain(b, out, self.k.out, y, [vm, vn], plane);
+        let y = [(n, s.o * plane), (g, s.og() * plane), (ob, t.m * plane), (row, s.ow), (cb, t.n)];
+        self.bufs.drain(b, out, self.k.out, (&y, r.start * s.ow + c.start), [vm, vn], plane);
         Ok(())
     }
 

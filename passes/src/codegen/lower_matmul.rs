@@ -189,17 +189,19 @@ impl CubeBufs {
         b.op("npuvec.mmad", &[self.a0, self.b0, self.c0], &attrs, &[], 0);
     }
 
-    /// `fixpipe` of the accumulator to `out` and its store to `gm` at `off` (row pitch `pitch`).
+    /// `fixpipe` of the accumulator to `out` and its store to `gm` at the element `offset`
+    /// (the terms and constant of [`Builder::linear`]) with row pitch `pitch`.
     pub fn drain(
         &self,
         b: &mut Builder<'_, '_>,
         out: ValueId,
         gm: ValueId,
-        off: ValueId,
+        offset: (&[(Option<ValueId>, i64)], i64),
         block: [i64; 2],
         pitch: i64,
     ) {
         b.op("npuvec.fixpipe", &[self.c0, out], &[], &[], 0);
+        let off = b.linear(offset.0, offset.1);
         let (sz, st) = (i64_array(b.ctx, &block), i64_array(b.ctx, &[pitch, 1]));
         b.op("npuvec.store", &[out, gm, off], &[("sizes", sz), ("strides", st)], &[], 0);
     }
@@ -277,8 +279,8 @@ impl Grid {
         }
         let out =
             o.outs.iter().find(|(shape, _)| *shape == (vm, vn)).map(|(_, v)| *v).ok_or("no output buffer")?;
-        let off = b.linear(&[(bi, s.m * s.n), (Some(mi), self.tm * s.n), (Some(ni), self.tn)], 0);
-        o.bufs.drain(b, out, o.c, off, [vm, vn], s.n);
+        let terms = [(bi, s.m * s.n), (Some(mi), self.tm * s.n), (Some(ni), self.tn)];
+        o.bufs.drain(b, out, o.c, (&terms, 0), [vm, vn], s.n);
         Ok(())
     }
 

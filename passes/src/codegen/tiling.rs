@@ -297,7 +297,11 @@ impl MatmulTiling {
     ) -> Result<MatmulTiling, String> {
         let op = ir.block_ops(body).find(|&o| ir.op(o).name.starts_with("hl.")).ok_or("an empty kernel")?;
         let s = if ir.op(op).name == "hl.conv2d" {
-            super::conv_plan::ConvShape::of_op(ir, op)?.as_matmul()
+            let conv = super::conv_plan::ConvShape::of_op(ir, op)?;
+            // Every output must see a valid tap (see `conv_plan.rs`).
+            conv.classes(0)?;
+            conv.classes(1)?;
+            conv.as_matmul()
         } else {
             MatmulShape::of_op(ir, op)?
         };
