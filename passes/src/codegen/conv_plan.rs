@@ -2,9 +2,9 @@
 //! the padding is ever read or multiplied.
 //!
 //! Per batch element and group, `Y[O/g, OH*OW] = W[O/g, K] x Col[K, OH*OW]` with `K = (c, kh,
-//! kw)` (the OIHW weight is that `[O, K]` matrix, row-major). A result tile is one output row
-//! `oh` and a run of `ow`; the valid taps of a pixel are a range of `kh` (from `oh`) times a
-//! range of `kw` (from `ow`). Output rows with the same `kh` range form a *row class*, output
+//! kw)` (the OIHW weight is that `[O, K]` matrix, row-major). A result tile is a run of pixels
+//! along one output row (or, when that makes fewer tiles, one output column); the valid taps
+//! of a pixel are a range of `kh` (from `oh`) times a range of `kw` (from `ow`). Output rows with the same `kh` range form a *row class*, output
 //! columns with the same `kw` range a *column class*; every tile of a class pair reads the same
 //! taps, so its contraction is a static list of chunks, each a contiguous range of `K` (one
 //! zero-padded `[m, k]` block of `W`) against a strided 2-4-D view of the input (the matching
@@ -20,7 +20,7 @@
 use kiln_compiler::{Ir, OpId};
 use kiln_dialects::hl::accessors::int_list;
 
-use super::tiling::MatmulShape;
+use super::tiling::{cdiv, MatmulShape, MatmulTiling};
 
 /// The dims of one `hl.conv2d` (NCHW input, OIHW weight, NCHW result).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -137,6 +137,24 @@ impl ConvShape {
         }
     }
 
+    /// The tile grid of a class pair with lines `l` under tiles `t`: pixel blocks, lines,
+    /// output-channel blocks, groups, batch (innermost first).
+    pub fn tile_extents(&self, l: &Lines, t: &MatmulTiling) -> [i64; 5] {
+        [cdiv(l.pixels, t.n), l.lines, cdiv(self.og(), t.m), self.groups, self.n]
+    }
+
+    /// The tiles of every class pair under tiles `t`.
+    pub fn tiles(&self, t: &MatmulTiling) -> Result<i64, String> {
+        let (rows, cols) = (self.classes(0)?, self.classes(1)?);
+        let mut n = 0;
+        for r in &rows {
+            for c in &cols {
+                n += self.tile_extents(&Lines::of(r, c, t.n), t).iter().product::<i64>();
+            }
+        }
+        Ok(n)
+    }
+
     /// The row classes (axis 0, over `oh`) or column classes (axis 1, over `ow`).
     pub fn classes(&self, axis: usize) -> Result<Vec<Class>, String> {
         let (outs, ins, taps) =
@@ -160,10 +178,12 @@ impl ConvShape {
     }
 
     /// The contraction of a tile whose taps are `kh` in `rows` and `kw` in `cols`, with
-    /// chunks of at most `tk` elements of `K`. `n` is the tile's pixel count.
-    pub fn chunks(&self, rows: &Class, cols: &Class, tk: i64, n: i64) -> Vec<Group> {
+    /// chunks of at most `tk` elements of `K`. The tile has `n` pixels, `step` input elements
+    /// apart.
+    pub fn chunks(&self, rows: &Class, cols: &Class, tk: i64, n: i64, step: i64) -> Vec<Group> {
         let (kh, kw, hw) = (self.kh, self.kw, self.h * self.w);
-        let ([dh, dw], [_, sw]) = (self.dilation, self.stride);
+        let [dh, dw] = self.dilation;
+        let sw = step;
         let (nkh, nkw) = (rows.hi - rows.lo, cols.hi - cols.lo);
         let (w0, row) = (cols.lo, self.w);
         let mut groups = Vec::new();
@@ -228,6 +248,28 @@ impl ConvShape {
         }
         groups.push(Group { reps: self.cg(), a_step: kh * kw, b_step: hw, a: 0, b: 0, chunks });
         groups
+    }
+}
+
+/// How the tiles of a class pair run: `pixels` per line along an output row (`vertical`
+/// false) or column, `lines` of them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Lines {
+    /// Lines are output columns.
+    pub vertical: bool,
+    /// Pixels per line.
+    pub pixels: i64,
+    /// Lines.
+    pub lines: i64,
+}
+
+impl Lines {
+    /// The orientation with fewer tiles of `tn` pixels for the class pair `r`, `c` (rows on a
+    /// tie).
+    pub fn of(r: &Class, c: &Class, tn: i64) -> Lines {
+        let vertical = c.len * cdiv(r.len, tn) < r.len * cdiv(c.len, tn);
+        let (pixels, lines) = if vertical { (r.len, c.len) } else { (c.len, r.len) };
+        Lines { vertical, pixels, lines }
     }
 }
 

@@ -5,22 +5,21 @@
 //! ```text
 //! %a1, %b1 = npuvec.alloc (l1)   %a0 (l0a)  %b0 (l0b)  %c0 (l0c, f32)  %out (ub, per tail)
 //! for each row class, for each column class:                 // static, unrolled
-//!   scf.for %t = block_idx to tiles step block_num {         // t -> (n, g, o block, oh, ow block)
+//!   scf.for %t = block_idx to tiles step block_num {  // t -> (n, g, o block, line, pixel block)
 //!     [scf.if on the o / ow tail]
 //!       chunks of the class, in ascending K:                 // the first without `accumulate`
 //!         load W[o.., k..] -> %a1 (zero padded); load the input view -> %b1 (zero padded);
 //!         move -> %a0, %b0; mmad %a0, %b0 -> %c0 [accumulate]
 //!       (repeated over channels by an scf.for)
-//!       fixpipe %c0 -> %out; store %out -> Y[n, o.., oh, ow..]
+//!       fixpipe %c0 -> %out; store %out -> Y[n, o.., pixels of the line]
 //!   }
 //! ```
 
 use kiln_compiler::{Context, Ir, OpId, ValueId};
 
 use super::build::{memref_type, At, Builder};
-use super::conv_plan::{Class, ConvShape, Group};
+use super::conv_plan::{Class, ConvShape, Group, Lines};
 use super::lower_matmul::{variants, with_tail, CubeBufs, CubeKernel};
-use super::tiling::cdiv;
 
 /// Lowers the conv2d kernel `kernel` in place.
 pub fn lower_conv_kernel<'c>(ctx: &Context<'c>, ir: &mut Ir<'c>, kernel: OpId) -> Result<(), String> {
@@ -32,10 +31,12 @@ pub fn lower_conv_kernel<'c>(ctx: &Context<'c>, ir: &mut Ir<'c>, kernel: OpId) -
     let bufs = CubeBufs::alloc(&mut b, t, k.in_elem);
     let mut shapes: Vec<(i64, i64)> = Vec::new();
     for vm in variants(s.og(), t.m) {
-        for c in &cols {
-            for vn in variants(c.len, t.n) {
-                if !shapes.contains(&(vm, vn)) {
-                    shapes.push((vm, vn));
+        for r in &rows {
+            for c in &cols {
+                for vn in variants(Lines::of(r, c, t.n).pixels, t.n) {
+                    if !shapes.contains(&(vm, vn)) {
+                        shapes.push((vm, vn));
+                    }
                 }
             }
         }
@@ -49,9 +50,11 @@ pub fn lower_conv_kernel<'c>(ctx: &Context<'c>, ir: &mut Ir<'c>, kernel: OpId) -
     let bid = b.value("npuvec.block_idx", &[], &[], ctx.index_type());
     let nb = b.value("npuvec.block_num", &[], &[], ctx.index_type());
     let e = Emitter { s: &s, k: &k, bufs, outs };
+    // Tiles are numbered across the class pairs; core `block_idx` takes every `block_num`-th.
+    let mut base = 0;
     for r in &rows {
         for c in &cols {
-            e.class_loop(&mut b, r, c, bid, nb)?;
+            base += e.class_loop(&mut b, r, c, base, [bid, nb])?;
         }
     }
     k.finish(ir);
@@ -67,58 +70,78 @@ struct Emitter<'a, 'c> {
     outs: Vec<((i64, i64), ValueId)>,
 }
 
-/// The tile indices: output-column block, output row in the class, output-channel block,
-/// group, batch element (`None` for an axis of one).
+/// The tile indices: pixel block, line (output row or column) in the class, output-channel
+/// block, group, batch element (`None` for an axis of one).
 type Indices = [Option<ValueId>; 5];
 
 impl Emitter<'_, '_> {
-    /// The tile loop of the row class `r` and column class `c`.
+    /// The tile loop of the row class `r` and column class `c`, whose tiles are numbered from
+    /// `base`; returns how many there are.
     fn class_loop(
         &self,
         b: &mut Builder<'_, '_>,
         r: &Class,
         c: &Class,
-        bid: ValueId,
-        nb: ValueId,
-    ) -> Result<(), String> {
+        base: i64,
+        [bid, nb]: [ValueId; 2],
+    ) -> Result<i64, String> {
         let (s, t) = (self.s, &self.k.tiling);
-        let extents = [cdiv(c.len, t.n), r.len, cdiv(s.og(), t.m), s.groups, s.n];
-        let tiles = b.index(extents.iter().product());
-        b.for_loop([bid, tiles, nb], |lb, tile| {
+        let l = Lines::of(r, c, t.n);
+        let extents = s.tile_extents(&l, t);
+        let count = extents.iter().product();
+        // The first tile of this core: (block_idx - base) mod block_num.
+        let first = if base == 0 {
+            bid
+        } else {
+            let at = b.index(base);
+            let shift = b.index_op("arith.remui", at, nb);
+            let up = b.index_op("arith.addi", bid, nb);
+            let d = b.index_op("arith.subi", up, shift);
+            b.index_op("arith.remui", d, nb)
+        };
+        let tiles = b.index(count);
+        b.for_loop([first, tiles, nb], |lb, tile| {
             let idx = split(lb, tile, &extents);
             with_tail(lb, idx[2], s.og(), t.m, &mut |b, vm| {
-                with_tail(b, idx[0], c.len, t.n, &mut |b, vn| self.tile(b, r, c, &idx, vm, vn))
+                with_tail(b, idx[0], l.pixels, t.n, &mut |b, vn| self.tile(b, r, c, l, &idx, vm, vn))
             })
-        })
+        })?;
+        Ok(count)
     }
 
-    /// One tile of `vm` output channels and `vn` pixels of one output row.
+    /// One tile of `vm` output channels and `vn` pixels of one line.
+    #[allow(clippy::too_many_arguments)]
     fn tile(
         &self,
         b: &mut Builder<'_, '_>,
         r: &Class,
         c: &Class,
+        l: Lines,
         idx: &Indices,
         vm: i64,
         vn: i64,
     ) -> Result<(), String> {
         let (s, t) = (self.s, &self.k.tiling);
-        let [cb, row, ob, g, n] = *idx;
+        let [pb, line, ob, g, n] = *idx;
         let ([sh, sw], [dh, dw], hw, k) = (s.stride, s.dilation, s.h * s.w, s.k());
-        // The input element of the tile's first pixel at its first valid tap.
+        // Input and output elements from one pixel to the next along the line, and between lines.
+        let (x_step, x_line, y_step, y_line) =
+            if l.vertical { (sh * s.w, sw, s.ow, 1) } else { (sw, sh * s.w, 1, s.ow) };
+        // The input element of the class's first pixel at its first valid tap.
         let first = (r.start * sh + r.lo * dh - s.pad[0]) * s.w + c.start * sw + c.lo * dw - s.pad[1];
-        let x = b.linear(&[(n, s.c * hw), (g, s.cg() * hw), (row, sh * s.w), (cb, t.n * sw)], first);
+        let x = b.linear(&[(n, s.c * hw), (g, s.cg() * hw), (line, x_line), (pb, t.n * x_step)], first);
         let w = b.linear(&[(g, s.og() * k), (ob, t.m * k)], 0);
         let mut accumulate = false;
-        for group in s.chunks(r, c, t.k, vn) {
+        for group in s.chunks(r, c, t.k, vn, x_step) {
             self.group(b, &group, x, w, vm, accumulate);
             accumulate = true;
         }
         let out =
             self.outs.iter().find(|(v, _)| *v == (vm, vn)).map(|(_, v)| *v).ok_or("no output buffer")?;
         let plane = s.oh * s.ow;
-        let y = [(n, s.o * plane), (g, s.og() * plane), (ob, t.m * plane), (row, s.ow), (cb, t.n)];
-        self.bufs.drain(b, out, self.k.out, (&y, r.start * s.ow + c.start), [vm, vn], plane);
+        let y =
+            [(n, s.o * plane), (g, s.og() * plane), (ob, t.m * plane), (line, y_line), (pb, t.n * y_step)];
+        self.bufs.drain(b, out, self.k.out, (&y, r.start * s.ow + c.start), [vm, vn], [plane, y_step]);
         Ok(())
     }
 

@@ -190,7 +190,7 @@ impl CubeBufs {
     }
 
     /// `fixpipe` of the accumulator to `out` and its store to `gm` at the element `offset`
-    /// (the terms and constant of [`Builder::linear`]) with row pitch `pitch`.
+    /// (the terms and constant of [`Builder::linear`]) with `strides` (rows, cols).
     pub fn drain(
         &self,
         b: &mut Builder<'_, '_>,
@@ -198,11 +198,11 @@ impl CubeBufs {
         gm: ValueId,
         offset: (&[(Option<ValueId>, i64)], i64),
         block: [i64; 2],
-        pitch: i64,
+        strides: [i64; 2],
     ) {
         b.op("npuvec.fixpipe", &[self.c0, out], &[], &[], 0);
         let off = b.linear(offset.0, offset.1);
-        let (sz, st) = (i64_array(b.ctx, &block), i64_array(b.ctx, &[pitch, 1]));
+        let (sz, st) = (i64_array(b.ctx, &block), i64_array(b.ctx, &strides));
         b.op("npuvec.store", &[out, gm, off], &[("sizes", sz), ("strides", st)], &[], 0);
     }
 }
@@ -280,7 +280,7 @@ impl Grid {
         let out =
             o.outs.iter().find(|(shape, _)| *shape == (vm, vn)).map(|(_, v)| *v).ok_or("no output buffer")?;
         let terms = [(bi, s.m * s.n), (Some(mi), self.tm * s.n), (Some(ni), self.tn)];
-        o.bufs.drain(b, out, o.c, (&terms, 0), [vm, vn], s.n);
+        o.bufs.drain(b, out, o.c, (&terms, 0), [vm, vn], [s.n, 1]);
         Ok(())
     }
 

@@ -298,10 +298,10 @@ impl MatmulTiling {
         let op = ir.block_ops(body).find(|&o| ir.op(o).name.starts_with("hl.")).ok_or("an empty kernel")?;
         let s = if ir.op(op).name == "hl.conv2d" {
             let conv = super::conv_plan::ConvShape::of_op(ir, op)?;
-            // Every output must see a valid tap (see `conv_plan.rs`).
-            conv.classes(0)?;
-            conv.classes(1)?;
-            conv.as_matmul()
+            let mut t = Self::fit(&conv.as_matmul(), target, shrink)?;
+            // The tiles of the class pairs (an error when an output sees only padding).
+            t.block_dim = conv.tiles(&t)?.clamp(1, i64::from(target.cores.cube.max(1)));
+            return Ok(t);
         } else {
             MatmulShape::of_op(ir, op)?
         };
