@@ -157,11 +157,12 @@ fn outline_host<'c>(ctx: &Context<'c>, ir: &mut Ir<'c>, diags: &mut Vec<Diagnost
                     let (cube, rest): (Vec<OpId>, Vec<OpId>) =
                         ops.iter().partition(|&&o| lone_kind(ir, o) == Some(KernelKind::Matmul));
                     let (inputs, outputs) = region_inputs_outputs(ir, &rest);
-                    let contiguous = cube.iter().all(|c| {
-                        ops.iter().position(|o| o == c) < ops.iter().position(|o| Some(o) == rest.first())
+                    // The cube kernels launch first: they may not use what the rest computes.
+                    let independent = cube.iter().all(|&c| {
+                        ir.operands(c).iter().all(|&v| ir.defining_op(v).is_none_or(|d| !rest.contains(&d)))
                     });
                     let vector = !cube.is_empty()
-                        && contiguous
+                        && independent
                         && rest.iter().all(|&o| ir.op(o).name != "hl.constant")
                         && VectorModel::analyze_ops(ir, rest.clone(), &inputs, outputs).is_ok();
                     if !why.starts_with("a cube") && !why.starts_with("a mix") {
