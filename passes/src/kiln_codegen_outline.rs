@@ -5,7 +5,9 @@
 //!   `func.func @<host>_kernel<N>` (its body moved there, `fused.yield` -> `func.return`)
 //!   and a `func.call` in its place; a region it cannot lower as one (a `cube`/`mix` region,
 //!   or a vector body the model of `codegen/model.rs` rejects) is first unwrapped into its
-//!   ops, which are then outlined one by one (a remark says why);
+//!   ops: its cube ops become kernels of their own and the rest one vector kernel when the
+//!   model takes it and the cube ops use nothing the rest computes (a conv and its
+//!   batch_norm / relu epilogue), else every op is outlined on its own (a remark says why);
 //! - each compute op outside regions (an elementwise op, a reduction, a matmul, a
 //!   transpose, slice, concat or broadcast) becomes a kernel of its own;
 //! - constants and views (`hl.reshape`, `hl.expand_dims`, `hl.squeeze`) stay in the host.
