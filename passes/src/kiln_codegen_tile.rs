@@ -5,7 +5,8 @@
 //! whose buffers (from the vector model, with in-place reuse) peak at most at the target's
 //! usable UB, the key axis is tiled in `block`s with a tail, and `block_dim` cores take the
 //! tiles round robin. Matmul kernels get `npuvec.tile = {m, n, k, block_dim}` (fractal
-//! multiples of the target's cube). Every kernel gets `npuvec.block_dim`, the cores its
+//! multiples of the target's cube; a conv2d's contraction is `[O / groups, K] x [K, OW]`, see
+//! `codegen/conv_plan.rs`). Every kernel gets `npuvec.block_dim`, the cores its
 //! launches use.
 //!
 //! Runs on: `builtin.module`. Assumes: `kiln-codegen-outline` ran. Guarantees: the IR is

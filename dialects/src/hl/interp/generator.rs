@@ -170,3 +170,18 @@ pub fn random_program(seed: u64, profile: &Profile) -> String {
         types.join(", ")
     )
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn only_the_backend_profile_draws_convolutions_and_only_on_floats() {
+        let convs: Vec<String> =
+            (0..100).map(|s| random_program(s, &BACKEND)).filter(|p| p.contains("hl.conv2d")).collect();
+        assert!(convs.len() >= 10, "only {} of 100 back-end programs convolve", convs.len());
+        assert!(convs.iter().all(|p| !p.contains("xi32>") && p.contains("%k: tensor<1x1x3x3x")));
+        assert!(convs.iter().any(|p| p.contains("dilation = [2, 2]")));
+        assert!((0..100).all(|s| !random_program(s, &FUSION).contains("hl.conv2d")));
+    }
+}
