@@ -195,14 +195,11 @@ fn examples_agree_with_the_interpreter() {
     assert!(checked >= 8, "only {checked} example runs were checked");
 }
 
-/// One `hl.conv2d` of input `x` (NCHW) and weight `w` (OIHW) with `strides`, `padding`,
-/// `dilation` and `groups`, on `dt`.
-fn conv_program(
-    x: [usize; 4],
-    w: [usize; 4],
-    attrs: ([usize; 2], [usize; 4], [usize; 2], usize),
-    dt: &str,
-) -> String {
+/// A convolution's `strides`, `padding`, `dilation` and `groups`.
+type ConvAttrs = ([usize; 2], [usize; 4], [usize; 2], usize);
+
+/// One `hl.conv2d` of input `x` (NCHW) and weight `w` (OIHW) with `attrs`, on `dt`.
+fn conv_program(x: [usize; 4], w: [usize; 4], attrs: ConvAttrs, dt: &str) -> String {
     let ([sh, sw], [pt, pl, pb, pr], [dh, dw], g) = attrs;
     let oh = (x[2] + pt + pb - dh * (w[2] - 1) - 1) / sh + 1;
     let ow = (x[3] + pl + pr - dw * (w[3] - 1) - 1) / sw + 1;
@@ -219,7 +216,7 @@ fn conv_program(
 fn convs_agree_with_the_interpreter() {
     // Odd maps, 1x1 / 3x3 / 5x5 kernels, strides, dilation, asymmetric padding, groups (and
     // depthwise), batch 2, channel counts that leave tails, f16 / bf16.
-    let cases: [([usize; 4], [usize; 4], ([usize; 2], [usize; 4], [usize; 2], usize), &str); 8] = [
+    let cases: [([usize; 4], [usize; 4], ConvAttrs, &str); 8] = [
         ([1, 3, 7, 13], [4, 3, 3, 3], ([1, 1], [1, 1, 1, 1], [1, 1], 1), "f32"),
         ([2, 4, 7, 13], [6, 2, 5, 5], ([1, 1], [2, 1, 2, 3], [1, 1], 2), "f32"),
         ([1, 5, 9, 11], [3, 5, 1, 1], ([2, 2], [0, 0, 0, 0], [1, 1], 1), "f32"),
