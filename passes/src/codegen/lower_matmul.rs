@@ -10,7 +10,9 @@
 //!     fixpipe %c0 -> %out; store %out -> C[m.., n..]
 //! }
 //! ```
-//! The contraction runs in ascending `k` with `f32` accumulation, as the interpreter's.
+//! The contraction runs in ascending `k` with `f32` accumulation, as the interpreter's. The
+//! kernel reading, the cube buffers and their load / move / mmad step, the drain and the tail
+//! branches are shared with the conv2d lowering (`lower_conv.rs`).
 
 use kiln_compiler::{Attribute, Context, FloatKind, Ir, OpId, Type, ValueId};
 
@@ -51,13 +53,15 @@ pub(super) struct CubeKernel<'c> {
     pub old: Vec<OpId>,
     /// The `hl` op.
     pub op: OpId,
-    /// The GM buffers of its two operands.
+    /// The GM buffer of its operand 0.
     pub lhs: ValueId,
+    /// The GM buffer of its operand 1.
     pub rhs: ValueId,
     /// The GM buffer of its result.
     pub out: ValueId,
-    /// The operands' and the result's element types.
+    /// The operands' element type.
     pub in_elem: Type<'c>,
+    /// The result's element type.
     pub out_elem: Type<'c>,
     /// The kernel's tiles.
     pub tiling: MatmulTiling,
@@ -139,10 +143,15 @@ pub(super) fn with_tail(
 /// A cube kernel's on-chip buffers: `A` and `B` in L1 and L0A / L0B, the `f32` accumulator.
 #[derive(Clone, Copy)]
 pub(super) struct CubeBufs {
+    /// `A` in L1.
     pub a1: ValueId,
+    /// `B` in L1.
     pub b1: ValueId,
+    /// `A` in L0A.
     pub a0: ValueId,
+    /// `B` in L0B.
     pub b0: ValueId,
+    /// The accumulator in L0C.
     pub c0: ValueId,
 }
 
