@@ -1,12 +1,21 @@
 // RUN: %kiln-opt %s --split-input-file --verify-diagnostics -p 'builtin.module(kiln-codegen{target=tiny-npu})'
 // Located errors of the kiln-codegen pipeline.
 
-// conv2d has no cube lowering yet (examples/resnet_block.mlir stops here): the error points
-// at the convolution.
-func.func @conv(%x: tensor<1x16x8x8xf32>, %w: tensor<16x16x3x3xf32>) -> tensor<1x16x8x8xf32> {
-  // expected-error@+1 {{no cube lowering for 'hl.conv2d'}}
-  %0 = hl.conv2d %x, %w {padding = [1, 1, 1, 1]} : tensor<1x16x8x8xf32>, tensor<16x16x3x3xf32> -> tensor<1x16x8x8xf32>
-  return %0 : tensor<1x16x8x8xf32>
+// A conv2d whose padding is wider than its kernel's reach has outputs that see only padding:
+// the cube lowering has no tap to start their contraction with, and says which output.
+func.func @conv(%x: tensor<1x2x4x4xf32>, %w: tensor<3x2x1x1xf32>) -> tensor<1x3x4x6xf32> {
+  // expected-error@+1 {{output column 0 of 'hl.conv2d' sees only padding (no cube lowering)}}
+  %0 = hl.conv2d %x, %w {padding = [0, 1, 0, 1]} : tensor<1x2x4x4xf32>, tensor<3x2x1x1xf32> -> tensor<1x3x4x6xf32>
+  return %0 : tensor<1x3x4x6xf32>
+}
+
+// -----
+
+// conv2d on i32 has no cube lowering (the cube multiplies floats).
+func.func @iconv(%x: tensor<1x2x4x4xi32>, %w: tensor<3x2x3x3xi32>) -> tensor<1x3x2x2xi32> {
+  // expected-error@+1 {{element type i32 is not supported by the cube (f32, f16, bf16)}}
+  %0 = hl.conv2d %x, %w : tensor<1x2x4x4xi32>, tensor<3x2x3x3xi32> -> tensor<1x3x2x2xi32>
+  return %0 : tensor<1x3x2x2xi32>
 }
 
 // -----

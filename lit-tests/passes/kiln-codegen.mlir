@@ -1,6 +1,5 @@
-// The named pipeline on every example that has a lowering (resnet_block's conv2d has none:
-// kiln-codegen-invalid.mlir). After it no hl or fused op is left, the host launches kernels on
-// GM buffers, and the output reparses to the same text.
+// The named pipeline on every example. After it no hl or fused op is left, the host launches
+// kernels on GM buffers, and the output reparses to the same text.
 // DEFINE: %{pipeline} = 'builtin.module(func.func(hl-decompose,hl-canonicalize,cse,dce,kiln-fuse{opt-level=2}),kiln-codegen{target=tiny-npu})'
 // RUN: %kiln-opt %S/../../examples/mlp.mlir -p %{pipeline} > %t.mlp
 // RUN: FileCheck %s --check-prefix=MLP --implicit-check-not=hl. --implicit-check-not=fused. < %t.mlp
@@ -11,15 +10,34 @@
 // RUN: %kiln-opt %S/../../examples/transformer_encoder.mlir -p %{pipeline} > %t.enc
 // RUN: FileCheck %s --check-prefix=ENC --implicit-check-not=hl. --implicit-check-not=fused. < %t.enc
 // RUN: %kiln-opt %t.enc | FileCheck %s --check-prefix=ENC
+// RUN: %kiln-opt %S/../../examples/resnet_block.mlir -p %{pipeline} > %t.res
+// RUN: FileCheck %s --check-prefix=RES --implicit-check-not=hl. --implicit-check-not=fused. < %t.res
+// RUN: %kiln-opt %t.res | diff %t.res -
 // The same on ascend910b.
 // REDEFINE: %{pipeline} = 'builtin.module(func.func(hl-decompose,hl-canonicalize,cse,dce,kiln-fuse{opt-level=2}),kiln-codegen{target=ascend910b})'
 // RUN: %kiln-opt %S/../../examples/mlp.mlir -p %{pipeline} | FileCheck %s --check-prefix=910B --implicit-check-not=hl. --implicit-check-not=fused.
 // RUN: %kiln-opt %S/../../examples/llama_block.mlir -p %{pipeline} | FileCheck %s --check-prefix=910B --implicit-check-not=hl. --implicit-check-not=fused.
 // RUN: %kiln-opt %S/../../examples/transformer_encoder.mlir -p %{pipeline} | FileCheck %s --check-prefix=910B --implicit-check-not=hl. --implicit-check-not=fused.
+// RUN: %kiln-opt %S/../../examples/resnet_block.mlir -p %{pipeline} | FileCheck %s --check-prefix=910B --implicit-check-not=hl. --implicit-check-not=fused.
 // Reparsing prints the same module.
 // RUN: %kiln-opt %t.mlp | diff %t.mlp -
 // RUN: %kiln-opt %t.llama | diff %t.llama -
 // RUN: %kiln-opt %t.enc | diff %t.enc -
+
+// Each fused conv + batch_norm region: the conv on the cube, its epilogue one vector kernel.
+// RES-LABEL: func.func private @resnet_block_kernel0(
+// RES-SAME:    npuvec.kind = "matmul"
+// RES:         npuvec.mmad
+// RES:         npuvec.fixpipe
+// RES-LABEL: func.func private @resnet_block_kernel1(
+// RES-SAME:    npuvec.kind = "vector"
+// RES-LABEL: func.func private @resnet_block_kernel2(
+// RES-SAME:    npuvec.kind = "matmul"
+// RES-LABEL: func.func private @resnet_block_kernel3(
+// RES-SAME:    npuvec.kind = "vector"
+// RES-LABEL: func.func @resnet_block(
+// RES-COUNT-4: npuvec.launch
+// RES-NOT:     npuvec.launch
 
 // MLP: module attributes {npuvec.target = "tiny-npu"} {
 // Each linear layer is one mix kernel: the matmul on the cube, then (bias, gelu / bias,

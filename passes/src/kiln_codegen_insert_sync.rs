@@ -118,8 +118,11 @@ impl State {
         }
     }
 
-    fn join(&mut self, other: &State) {
-        self.accesses.extend(other.accesses.iter().cloned());
+    /// Joins the state at the end of another branch that started, as this one, from a state
+    /// of `shared` accesses (those are not repeated: repeats would double the list at every
+    /// `scf.if`).
+    fn join(&mut self, other: &State, shared: usize) {
+        self.accesses.extend(other.accesses[shared..].iter().cloned());
         for (&p, &c) in &other.clock {
             let e = self.clock.entry(p).or_insert(0);
             *e = (*e).max(c);
@@ -252,7 +255,7 @@ impl Sync<'_> {
                         }
                         match &mut joined {
                             None => joined = Some(branch),
-                            Some(j) => j.join(&branch),
+                            Some(j) => j.join(&branch, before.accesses.len()),
                         }
                     }
                     *state = joined.unwrap_or(before);

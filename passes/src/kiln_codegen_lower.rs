@@ -7,7 +7,8 @@
 //! `bufferization` bridges are gone. Vector kernels: `codegen/lower_vector.rs` (tile loop) and
 //! `codegen/vector_ops.rs` (one pattern per `hl` op) and `codegen/staged.rs` (rows longer than
 //! the UB); layout kernels are vector kernels whose input is a view (`codegen/model.rs`);
-//! matmul kernels: `codegen/lower_matmul.rs`.
+//! matmul kernels: `codegen/lower_matmul.rs`; conv2d kernels (matmul kind holding an
+//! `hl.conv2d`): `codegen/lower_conv.rs`.
 //!
 //! Runs on: `builtin.module`. Assumes: `kiln-codegen-tile` and `kiln-codegen-bufferize` ran.
 //! Guarantees: no `hl` op left in kernels; an op without a lowering, an unsupported element
@@ -16,6 +17,11 @@
 use kiln_compiler::pass::PassFailed;
 use kiln_compiler::Diagnostic;
 
+use kiln_compiler::ir::WalkOrder;
+use kiln_compiler::{Ir, OpId};
+
+use crate::codegen::lower_conv::lower_conv_kernel;
+use crate::codegen::lower_matmul::lower_matmul_kernel;
 use crate::codegen::lower_vector::lower_vector_kernel;
 use crate::kiln_codegen_outline::KernelKind;
 use crate::kiln_codegen_tile::{kernel_kind, kernels};
@@ -33,9 +39,8 @@ kiln_compiler::declare_pass! {
         for kernel in kernels(cx.ir, root) {
             let result = match kernel_kind(cx.ir, kernel) {
                 Some(KernelKind::Vector | KernelKind::Layout) => lower_vector_kernel(cx.ctx, cx.ir, kernel),
-                Some(KernelKind::Matmul | KernelKind::Mix) => {
-                    crate::codegen::lower_matmul::lower_matmul_kernel(cx.ctx, cx.ir, kernel)
-                }
+                Some(KernelKind::Matmul) if holds_conv(cx.ir, kernel) => lower_conv_kernel(cx.ctx, cx.ir, kernel),
+                Some(KernelKind::Matmul | KernelKind::Mix) => lower_matmul_kernel(cx.ctx, cx.ir, kernel),
                 None => Ok(()),
             };
             if let Err(message) = result {
@@ -48,4 +53,9 @@ kiln_compiler::declare_pass! {
         }
         Ok(())
     }
+}
+
+/// Whether cube kernel `kernel` holds an `hl.conv2d`.
+fn holds_conv(ir: &Ir<'_>, kernel: OpId) -> bool {
+    ir.walk(kernel, WalkOrder::PreOrder).any(|op| ir.op(op).name == "hl.conv2d")
 }

@@ -5,7 +5,9 @@
 //!   `func.func @<host>_kernel<N>` (its body moved there, `fused.yield` -> `func.return`)
 //!   and a `func.call` in its place; a region it cannot lower as one (a `cube`/`mix` region,
 //!   or a vector body the model of `codegen/model.rs` rejects) is first unwrapped into its
-//!   ops, which are then outlined one by one (a remark says why);
+//!   ops: its cube ops become kernels of their own and the rest one vector kernel when the
+//!   model takes it and the cube ops use nothing the rest computes (a conv and its
+//!   batch_norm / relu epilogue), else every op is outlined on its own (a remark says why);
 //! - each compute op outside regions (an elementwise op, a reduction, a matmul, a
 //!   transpose, slice, concat or broadcast) becomes a kernel of its own;
 //! - constants and views (`hl.reshape`, `hl.expand_dims`, `hl.squeeze`) stay in the host.
@@ -124,7 +126,11 @@ fn mix_kernel(ir: &Ir<'_>, ops: &[OpId]) -> bool {
     let mut body = ops.iter().copied().filter(|&o| ir.op(o).name != "hl.constant");
     let Some(mm) = body.next() else { return false };
     let rest: Vec<OpId> = ops.iter().copied().filter(|&o| o != mm).collect();
-    MatmulShape::of_op(ir, mm).is_ok() && !rest.is_empty() && Epilogue::analyze(ir, mm, &rest).is_ok()
+    let inputs = ir.operands(mm).iter().all(|&v| ir.defining_op(v).is_none_or(|d| !ops.contains(&d)));
+    inputs
+        && MatmulShape::of_op(ir, mm).is_ok()
+        && !rest.is_empty()
+        && Epilogue::analyze(ir, mm, &rest).is_ok()
 }
 
 /// The kernel kind of a lone op, or `None` when it stays in the host.
@@ -173,11 +179,12 @@ fn outline_host<'c>(ctx: &Context<'c>, ir: &mut Ir<'c>, diags: &mut Vec<Diagnost
                     let (cube, rest): (Vec<OpId>, Vec<OpId>) =
                         ops.iter().partition(|&&o| lone_kind(ir, o) == Some(KernelKind::Matmul));
                     let (inputs, outputs) = region_inputs_outputs(ir, &rest);
-                    let contiguous = cube.iter().all(|c| {
-                        ops.iter().position(|o| o == c) < ops.iter().position(|o| Some(o) == rest.first())
+                    // The cube kernels launch first: they may not use what the rest computes.
+                    let independent = cube.iter().all(|&c| {
+                        ir.operands(c).iter().all(|&v| ir.defining_op(v).is_none_or(|d| !rest.contains(&d)))
                     });
                     let vector = !cube.is_empty()
-                        && contiguous
+                        && independent
                         && rest.iter().all(|&o| ir.op(o).name != "hl.constant")
                         && VectorModel::analyze_ops(ir, rest.clone(), &inputs, outputs).is_ok();
                     if !why.starts_with("a cube") && !why.starts_with("a mix") {

@@ -5,10 +5,11 @@
 //! whose buffers (from the vector model, with in-place reuse) peak at most at the target's
 //! usable UB, the key axis is tiled in `block`s with a tail, and `block_dim` cores take the
 //! tiles round robin. A mix kernel's matmul tiles leave room in UB for its epilogue's buffers
-//! (`codegen/epilogue.rs`). A vector kernel whose tiles, sized for half the UB, give every core at
-//! least two is double-buffered (`buffers = 2`: its loads overlap the work on the previous
-//! tile; see `kiln-codegen-plan-ub`). Matmul kernels get `npuvec.tile = {m, n, k, block_dim}` (fractal
-//! multiples of the target's cube). Every kernel gets `npuvec.block_dim`, the cores its
+//! (`codegen/epilogue.rs`). A vector kernel whose tiles, sized for half the UB, give every core
+//! at least two is double-buffered (`buffers = 2`: its loads overlap the work on the previous
+//! tile; see `kiln-codegen-plan-ub`). Matmul kernels get `npuvec.tile = {m, n, k, block_dim}`
+//! (fractal multiples of the target's cube; a conv2d's contraction is `[O / groups, K] x [K,
+//! OW]`, see `codegen/conv_plan.rs`). Every kernel gets `npuvec.block_dim`, the cores its
 //! launches use.
 //!
 //! Runs on: `builtin.module`. Assumes: `kiln-codegen-outline` ran. Guarantees: the IR is

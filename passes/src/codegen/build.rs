@@ -112,6 +112,49 @@ impl<'a, 'c> Builder<'a, 'c> {
         self.value(op, &[a, b], &[], ty)
     }
 
+    /// `constant + sum(index * scale)` over the terms that have an index (`index` itself for
+    /// a scale of 1).
+    pub fn linear(&mut self, terms: &[(Option<ValueId>, i64)], constant: i64) -> ValueId {
+        let mut acc = None;
+        for &(i, scale) in terms {
+            let Some(i) = i else { continue };
+            let term = if scale == 1 {
+                i
+            } else {
+                let c = self.index(scale);
+                self.index_op("arith.muli", i, c)
+            };
+            acc = Some(match acc {
+                Some(a) => self.index_op("arith.addi", a, term),
+                None => term,
+            });
+        }
+        match acc {
+            None => self.index(constant),
+            Some(a) if constant == 0 => a,
+            Some(a) => {
+                let c = self.index(constant);
+                self.index_op("arith.addi", a, c)
+            }
+        }
+    }
+
+    /// `scf.for %iv = lo to hi step step` with the body `body` builds (its `scf.yield` added).
+    pub fn for_loop<R>(
+        &mut self,
+        bounds: [ValueId; 3],
+        body: impl FnOnce(&mut Builder<'_, 'c>, ValueId) -> R,
+    ) -> R {
+        let for_op = self.op("scf.for", &bounds, &[], &[], 1);
+        let blk = self.ir.create_block();
+        self.ir.append_block(self.ir.regions(for_op)[0], blk);
+        let iv = self.ir.add_block_arg(blk, self.ctx.index_type(), Some(self.loc));
+        let mut bb = self.at_end(blk);
+        let r = body(&mut bb, iv);
+        bb.op("scf.yield", &[], &[], &[], 0);
+        r
+    }
+
     /// A new builder appending to `block` with the same location.
     pub fn at_end(&mut self, block: BlockId) -> Builder<'_, 'c> {
         Builder { ctx: self.ctx, ir: self.ir, at: At::End(block), loc: self.loc }

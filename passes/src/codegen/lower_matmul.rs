@@ -12,10 +12,11 @@
 //! }
 //! ```
 //! A mix kernel's epilogue (`epilogue.rs`) runs on the vector unit over the tile in UB, so
-//! its result never goes back to GM in between.
-//! The contraction runs in ascending `k` with `f32` accumulation, as the interpreter's.
+//! its result never goes back to GM in between. The contraction runs in ascending `k` with `f32` accumulation, as the interpreter's. The
+//! kernel reading, the cube buffers and their load / move / mmad step, the drain and the tail
+//! branches are shared with the conv2d lowering (`lower_conv.rs`).
 
-use kiln_compiler::{Context, FloatKind, Ir, OpId, ValueId};
+use kiln_compiler::{Attribute, Context, FloatKind, Ir, OpId, Type, ValueId};
 
 use super::build::{i64_array, memref_type, At, Builder};
 use super::epilogue::{Epilogue, Operand as EpOperand};
@@ -24,110 +25,245 @@ use super::vector_ops::{lower_op, TileOp};
 
 /// Lowers the matmul kernel `kernel` in place.
 pub fn lower_matmul_kernel<'c>(ctx: &Context<'c>, ir: &mut Ir<'c>, kernel: OpId) -> Result<(), String> {
-    let body =
-        ir.regions(kernel).first().and_then(|&r| ir.entry_block(r)).ok_or("a kernel without a body")?;
-    let tiling = ir
-        .attr(kernel, "npuvec.tile")
-        .and_then(MatmulTiling::from_attr)
-        .ok_or("the kernel has no npuvec.tile (run kiln-codegen-tile)")?;
-    let old: Vec<OpId> = ir.block_ops(body).collect();
-    let (mm, epilogue) = Epilogue::of_kernel(ir, body)?;
-    let gm_of = |v: ValueId| -> Result<ValueId, String> {
-        let def = ir
-            .defining_op(v)
-            .filter(|&d| ir.op(d).name == "bufferization.to_tensor")
-            .ok_or("a matmul operand that is not a kernel input")?;
-        Ok(ir.operands(def)[0])
-    };
-    let (a_gm, b_gm) = (gm_of(ir.operands(mm)[0])?, gm_of(ir.operands(mm)[1])?);
-    let inputs_gm: Vec<ValueId> = epilogue.inputs.iter().map(|i| gm_of(i.value)).collect::<Result<_, _>>()?;
-    let mut stores = Vec::new();
-    for &o in old.iter().filter(|&&o| ir.op(o).name == "bufferization.materialize_in_destination") {
-        let slot =
-            epilogue.slot_of.get(&ir.operands(o)[0]).ok_or("a kernel output the matmul does not compute")?;
-        stores.push((*slot, ir.operands(o)[1]));
-    }
-    if stores.is_empty() {
-        return Err("a matmul kernel without an output".into());
-    }
-    let shape = MatmulShape::of_op(ir, mm)?;
-    let in_elem = ir.value_type(ir.operands(mm)[0]).element_type().ok_or("a non-tensor operand")?;
-    let out_elem = ir.value_type(ir.results(mm)[0]).element_type().ok_or("a non-tensor result")?;
-    for t in [in_elem, out_elem] {
-        if !t.is_float() || t.bit_width() == Some(64) {
-            return Err(format!("element type {t} is not supported by the cube (f32, f16, bf16)"));
-        }
-    }
-    let loc = ir.op(kernel).loc;
-    let mut b = Builder::new(ctx, ir, At::Before(old[0]), loc);
-    let g = Grid::new(&shape, &tiling);
-    let f32t = ctx.float_type(FloatKind::F32);
-    let bufs = CubeBufs {
-        a1: b.value("npuvec.alloc", &[], &[], memref_type(ctx, &[g.tm, g.tk], in_elem, "l1")),
-        b1: b.value("npuvec.alloc", &[], &[], memref_type(ctx, &[g.tk, g.tn], in_elem, "l1")),
-        a0: b.value("npuvec.alloc", &[], &[], memref_type(ctx, &[g.tm, g.tk], in_elem, "l0a")),
-        b0: b.value("npuvec.alloc", &[], &[], memref_type(ctx, &[g.tk, g.tn], in_elem, "l0b")),
-        c0: b.value("npuvec.alloc", &[], &[], memref_type(ctx, &[g.tm, g.tn], f32t, "l0c")),
-    };
-    let mut tile_bufs = Vec::new();
+    let k = CubeKernel::of(ir, kernel)?;
+    let shape = MatmulShape::of_op(ir, k.op)?;
+    let mut b = Builder::new(ctx, ir, At::Before(k.old[0]), k.loc);
+    let g = Grid::new(&shape, &k.tiling);
+    let bufs = CubeBufs::alloc(&mut b, &k.tiling, k.in_elem);
+    let mut tiles_bufs = Vec::new();
     for vm in g.m_variants() {
         for vn in g.n_variants() {
-            let ty = memref_type(ctx, &[vm, vn], out_elem, "ub");
-            let slots = (0..epilogue.slots).map(|_| b.value("npuvec.alloc", &[], &[], ty)).collect();
-            let inputs = epilogue
+            let ty = memref_type(ctx, &[vm, vn], k.out_elem, "ub");
+            let slots = (0..k.epilogue.slots).map(|_| b.value("npuvec.alloc", &[], &[], ty)).collect();
+            let inputs = k
+                .epilogue
                 .inputs
                 .iter()
                 .map(|i| {
                     let shape = [if i.rows { vm } else { 1 }, if i.cols { vn } else { 1 }];
-                    b.value("npuvec.alloc", &[], &[], memref_type(ctx, &shape, out_elem, "ub"))
+                    b.value("npuvec.alloc", &[], &[], memref_type(ctx, &shape, k.out_elem, "ub"))
                 })
                 .collect();
-            tile_bufs.push(((vm, vn), TileBufs { slots, inputs }));
+            tiles_bufs.push(((vm, vn), TileBufs { slots, inputs }));
         }
     }
     let bid = b.value("npuvec.block_idx", &[], &[], ctx.index_type());
     let nb = b.value("npuvec.block_num", &[], &[], ctx.index_type());
     let tiles = b.index(g.tiles());
-    let for_op = b.op("scf.for", &[bid, tiles, nb], &[], &[], 1);
-    let lb = b.ir.create_block();
-    b.ir.append_block(b.ir.regions(for_op)[0], lb);
-    let t = b.ir.add_block_arg(lb, ctx.index_type(), Some(loc));
-    let mut lb_build = b.at_end(lb);
-    let idx = g.indices(&mut lb_build, t);
-    let ops = Operands { a: a_gm, b: b_gm, bufs, idx, tiles: tile_bufs, epilogue, inputs_gm, stores };
-    g.emit_variants(&mut lb_build, &ops, None, None)?;
-    lb_build.op("scf.yield", &[], &[], &[], 0);
-    for &op in old.iter().rev() {
-        if ir.op(op).name != "func.return" {
-            ir.erase_op(op);
+    b.for_loop([bid, tiles, nb], |lb, t| {
+        let idx = g.indices(lb, t);
+        let ops = Operands { k: &k, bufs, idx, tiles: tiles_bufs };
+        with_tail(lb, Some(idx.1), shape.m, g.tm, &mut |b, vm| {
+            with_tail(b, Some(idx.2), shape.n, g.tn, &mut |b, vn| g.emit_tile(b, &ops, vm, vn))
+        })
+    })?;
+    k.finish(ir);
+    Ok(())
+}
+
+/// What the lowerings of cube kernels read from a bufferized kernel: one cube op and, for a
+/// mix kernel, the elementwise epilogue on its result.
+pub(super) struct CubeKernel<'c> {
+    /// The body's ops before lowering.
+    pub old: Vec<OpId>,
+    /// The `hl` op.
+    pub op: OpId,
+    /// The GM buffer of its operand 0.
+    pub lhs: ValueId,
+    /// The GM buffer of its operand 1.
+    pub rhs: ValueId,
+    /// The GM buffer of its result (of the first output, when the epilogue has several).
+    pub out: ValueId,
+    /// The epilogue (no ops for a plain cube kernel).
+    pub epilogue: Epilogue,
+    /// The GM buffer of each epilogue input.
+    pub inputs_gm: Vec<ValueId>,
+    /// The kernel outputs: (epilogue slot, GM buffer).
+    pub stores: Vec<(usize, ValueId)>,
+    /// The operands' element type.
+    pub in_elem: Type<'c>,
+    /// The result's element type.
+    pub out_elem: Type<'c>,
+    /// The kernel's tiles.
+    pub tiling: MatmulTiling,
+    /// The kernel's location.
+    pub loc: Attribute<'c>,
+}
+
+impl<'c> CubeKernel<'c> {
+    /// Reads kernel `kernel`.
+    pub fn of(ir: &Ir<'c>, kernel: OpId) -> Result<CubeKernel<'c>, String> {
+        let body =
+            ir.regions(kernel).first().and_then(|&r| ir.entry_block(r)).ok_or("a kernel without a body")?;
+        let tiling = ir
+            .attr(kernel, "npuvec.tile")
+            .and_then(MatmulTiling::from_attr)
+            .ok_or("the kernel has no npuvec.tile (run kiln-codegen-tile)")?;
+        let old: Vec<OpId> = ir.block_ops(body).collect();
+        let (op, epilogue) = Epilogue::of_kernel(ir, body)?;
+        let gm_of = |v: ValueId| -> Result<ValueId, String> {
+            let def = ir
+                .defining_op(v)
+                .filter(|&d| ir.op(d).name == "bufferization.to_tensor")
+                .ok_or("a cube operand that is not a kernel input")?;
+            Ok(ir.operands(def)[0])
+        };
+        let (lhs, rhs) = (gm_of(ir.operands(op)[0])?, gm_of(ir.operands(op)[1])?);
+        let inputs_gm = epilogue.inputs.iter().map(|i| gm_of(i.value)).collect::<Result<_, _>>()?;
+        let mut stores = Vec::new();
+        for &o in old.iter().filter(|&&o| ir.op(o).name == "bufferization.materialize_in_destination") {
+            let slot = epilogue
+                .slot_of
+                .get(&ir.operands(o)[0])
+                .ok_or("a kernel output the cube op does not compute")?;
+            stores.push((*slot, ir.operands(o)[1]));
         }
+        let out = stores.first().map(|&(_, gm)| gm).ok_or("a cube kernel without an output")?;
+        let in_elem = ir.value_type(ir.operands(op)[0]).element_type().ok_or("a non-tensor operand")?;
+        let out_elem = ir.value_type(ir.results(op)[0]).element_type().ok_or("a non-tensor result")?;
+        for t in [in_elem, out_elem] {
+            if !t.is_float() || t.bit_width() == Some(64) {
+                return Err(format!("element type {t} is not supported by the cube (f32, f16, bf16)"));
+            }
+        }
+        Ok(CubeKernel {
+            old,
+            op,
+            lhs,
+            rhs,
+            out,
+            epilogue,
+            inputs_gm,
+            stores,
+            in_elem,
+            out_elem,
+            tiling,
+            loc: ir.op(kernel).loc,
+        })
+    }
+
+    /// Erases the old body (but its return).
+    pub fn finish(&self, ir: &mut Ir<'c>) {
+        for &op in self.old.iter().rev() {
+            if ir.op(op).name != "func.return" {
+                ir.erase_op(op);
+            }
+        }
+    }
+}
+
+/// Emits `body(b, v)` for the valid extent `v` of block `index` of an axis of `len` in tiles of
+/// `tile`: the body tile's, and when there is a tail, under an `scf.if` on the last block, the
+/// tail's (`index` is `None` only for an axis of one block).
+pub(super) fn with_tail(
+    b: &mut Builder<'_, '_>,
+    index: Option<ValueId>,
+    len: i64,
+    tile: i64,
+    body: &mut dyn FnMut(&mut Builder<'_, '_>, i64) -> Result<(), String>,
+) -> Result<(), String> {
+    let v = variants(len, tile);
+    let Some(index) = index.filter(|_| v.len() > 1) else { return body(b, v[0]) };
+    let last = b.index(cdiv(len, tile) - 1);
+    let eq = super::build::i64_attr(b.ctx, 0);
+    let cond = b.value("arith.cmpi", &[index, last], &[("predicate", eq)], b.ctx.int_type(1));
+    let if_op = b.op("scf.if", &[cond], &[], &[], 2);
+    for (region, &e) in [v[1], v[0]].iter().enumerate() {
+        let blk = b.ir.create_block();
+        b.ir.append_block(b.ir.regions(if_op)[region], blk);
+        let mut bb = b.at_end(blk);
+        body(&mut bb, e)?;
+        bb.op("scf.yield", &[], &[], &[], 0);
     }
     Ok(())
 }
 
-/// The kernel's on-chip cube buffers.
-struct CubeBufs {
-    a1: ValueId,
-    b1: ValueId,
-    a0: ValueId,
-    b0: ValueId,
-    c0: ValueId,
+/// A cube kernel's on-chip buffers: `A` and `B` in L1 and L0A / L0B, the `f32` accumulator.
+#[derive(Clone, Copy)]
+pub(super) struct CubeBufs {
+    /// `A` in L1.
+    pub a1: ValueId,
+    /// `B` in L1.
+    pub b1: ValueId,
+    /// `A` in L0A.
+    pub a0: ValueId,
+    /// `B` in L0B.
+    pub b0: ValueId,
+    /// The accumulator in L0C.
+    pub c0: ValueId,
 }
 
-/// What every tile variant uses.
-struct Operands {
-    a: ValueId,
-    b: ValueId,
-    bufs: CubeBufs,
-    /// Batch, m-block and n-block index of the tile.
-    idx: (Option<ValueId>, ValueId, ValueId),
-    /// The UB buffers of each (rows, cols) variant.
-    tiles: Vec<((i64, i64), TileBufs)>,
-    epilogue: Epilogue,
-    /// The GM buffer of each epilogue input.
-    inputs_gm: Vec<ValueId>,
-    /// The kernel outputs: (slot, GM buffer).
-    stores: Vec<(usize, ValueId)>,
+impl CubeBufs {
+    /// Allocates the buffers of tiles `t` with operands of `elem`.
+    pub fn alloc<'c>(b: &mut Builder<'_, 'c>, t: &MatmulTiling, elem: Type<'c>) -> CubeBufs {
+        let ctx = b.ctx;
+        let f32t = ctx.float_type(FloatKind::F32);
+        let mut alloc = |shape: &[i64], elem, space| {
+            b.value("npuvec.alloc", &[], &[], memref_type(ctx, shape, elem, space))
+        };
+        CubeBufs {
+            a1: alloc(&[t.m, t.k], elem, "l1"),
+            b1: alloc(&[t.k, t.n], elem, "l1"),
+            a0: alloc(&[t.m, t.k], elem, "l0a"),
+            b0: alloc(&[t.k, t.n], elem, "l0b"),
+            c0: alloc(&[t.m, t.n], f32t, "l0c"),
+        }
+    }
+
+    /// Loads `A` and `B` blocks (zero-padded) through their views, moves them to L0 and
+    /// multiplies them into the accumulator.
+    pub fn step(
+        &self,
+        b: &mut Builder<'_, '_>,
+        loads: [(ValueId, ValueId, &[i64], &[i64]); 2],
+        accumulate: bool,
+    ) {
+        let pad = b.ctx.unit_attr();
+        for ((gm, off, sizes, strides), dst) in loads.into_iter().zip([self.a1, self.b1]) {
+            let (sz, st) = (i64_array(b.ctx, sizes), i64_array(b.ctx, strides));
+            b.op(
+                "npuvec.load",
+                &[gm, off, dst],
+                &[("sizes", sz), ("strides", st), ("zero_pad", pad)],
+                &[],
+                0,
+            );
+        }
+        b.op("npuvec.move", &[self.a1, self.a0], &[], &[], 0);
+        b.op("npuvec.move", &[self.b1, self.b0], &[], &[], 0);
+        let attrs: Vec<(&str, kiln_compiler::Attribute<'_>)> =
+            if accumulate { vec![("accumulate", pad)] } else { vec![] };
+        b.op("npuvec.mmad", &[self.a0, self.b0, self.c0], &attrs, &[], 0);
+    }
+
+    /// `fixpipe` of the accumulator to `out` and its store to `gm` at the element `offset`
+    /// (the terms and constant of [`Builder::linear`]) with `strides` (rows, cols).
+    pub fn drain(
+        &self,
+        b: &mut Builder<'_, '_>,
+        out: ValueId,
+        gm: ValueId,
+        offset: (&[(Option<ValueId>, i64)], i64),
+        block: [i64; 2],
+        strides: [i64; 2],
+    ) {
+        b.op("npuvec.fixpipe", &[self.c0, out], &[], &[], 0);
+        let off = b.linear(offset.0, offset.1);
+        store(b, out, gm, off, block, strides);
+    }
+}
+
+/// The store of the `block` (rows, cols) in `out` to `gm` at element `off` with `strides`.
+fn store(
+    b: &mut Builder<'_, '_>,
+    out: ValueId,
+    gm: ValueId,
+    off: ValueId,
+    block: [i64; 2],
+    strides: [i64; 2],
+) {
+    let (sz, st) = (i64_array(b.ctx, &block), i64_array(b.ctx, &strides));
+    b.op("npuvec.store", &[out, gm, off], &[("sizes", sz), ("strides", st)], &[], 0);
 }
 
 /// The UB buffers of one tile variant: the epilogue's slots (slot 0: the fixpipe's output) and
@@ -135,6 +271,16 @@ struct Operands {
 struct TileBufs {
     slots: Vec<ValueId>,
     inputs: Vec<ValueId>,
+}
+
+/// What every tile variant uses.
+struct Operands<'k, 'c> {
+    k: &'k CubeKernel<'c>,
+    bufs: CubeBufs,
+    /// Batch, m-block and n-block index of the tile.
+    idx: (Option<ValueId>, ValueId, ValueId),
+    /// The UB buffers of each (rows, cols) variant.
+    tiles: Vec<((i64, i64), TileBufs)>,
 }
 
 /// The tile grid of a matmul.
@@ -178,72 +324,36 @@ impl Grid {
         (bi, mi, ni)
     }
 
-    /// Emits the tile, branching on the m and n tails (`vm` / `vn` fixed once chosen).
-    fn emit_variants(
+    /// One tile of `vm x vn` valid results.
+    fn emit_tile(
         &self,
         b: &mut Builder<'_, '_>,
-        o: &Operands,
-        vm: Option<i64>,
-        vn: Option<i64>,
+        o: &Operands<'_, '_>,
+        vm: i64,
+        vn: i64,
     ) -> Result<(), String> {
-        let (mv, nv) = (self.m_variants(), self.n_variants());
-        let (axis, variants, index, blocks) = match (vm, vn) {
-            (None, _) => (0, &mv, o.idx.1, cdiv(self.s.m, self.tm)),
-            (Some(_), None) => (1, &nv, o.idx.2, cdiv(self.s.n, self.tn)),
-            (Some(m), Some(n)) => return self.emit_tile(b, o, m, n),
-        };
-        let pick = |v: i64| if axis == 0 { (Some(v), vn) } else { (vm, Some(v)) };
-        if variants.len() == 1 {
-            let (m, n) = pick(variants[0]);
-            return self.emit_variants(b, o, m, n);
-        }
-        let last = b.index(blocks - 1);
-        let eq = super::build::i64_attr(b.ctx, 0);
-        let cond = b.value("arith.cmpi", &[index, last], &[("predicate", eq)], b.ctx.int_type(1));
-        let if_op = b.op("scf.if", &[cond], &[], &[], 2);
-        for (region, &v) in [variants[1], variants[0]].iter().enumerate() {
-            let blk = b.ir.create_block();
-            b.ir.append_block(b.ir.regions(if_op)[region], blk);
-            let mut bb = b.at_end(blk);
-            let (m, n) = pick(v);
-            self.emit_variants(&mut bb, o, m, n)?;
-            bb.op("scf.yield", &[], &[], &[], 0);
-        }
-        Ok(())
-    }
-
-    /// One tile of `vm x vn` valid results.
-    fn emit_tile(&self, b: &mut Builder<'_, '_>, o: &Operands, vm: i64, vn: i64) -> Result<(), String> {
         let s = &self.s;
         let (bi, mi, ni) = o.idx;
         let full = s.k / self.tk;
         let tail = s.k % self.tk;
         let first = if full >= 1 { self.tk } else { tail };
         let zero = b.index(0);
-        self.chunk(b, o, zero, first, vm, vn, false, (bi, mi, ni));
+        self.chunk(b, o, zero, first, vm, vn, false);
         if full > 1 {
-            let (one, end) = (b.index(1), b.index(full));
-            let step = b.index(1);
-            let for_op = b.op("scf.for", &[one, end, step], &[], &[], 1);
-            let blk = b.ir.create_block();
-            b.ir.append_block(b.ir.regions(for_op)[0], blk);
-            let kk = b.ir.add_block_arg(blk, b.ctx.index_type(), Some(b.loc));
-            let mut bb = b.at_end(blk);
-            self.chunk(&mut bb, o, kk, self.tk, vm, vn, true, (bi, mi, ni));
-            bb.op("scf.yield", &[], &[], &[], 0);
+            let (one, end, step) = (b.index(1), b.index(full), b.index(1));
+            b.for_loop([one, end, step], |bb, kk| self.chunk(bb, o, kk, self.tk, vm, vn, true));
         }
         if tail > 0 && full >= 1 {
             let kk = b.index(full);
-            self.chunk(b, o, kk, tail, vm, vn, true, (bi, mi, ni));
+            self.chunk(b, o, kk, tail, vm, vn, true);
         }
         let bufs =
             o.tiles.iter().find(|(shape, _)| *shape == (vm, vn)).map(|(_, t)| t).ok_or("no UB tile")?;
         b.op("npuvec.fixpipe", &[o.bufs.c0, bufs.slots[0]], &[], &[], 0);
-        let out_off = self.offset(b, &[(bi, s.m * s.n), (Some(mi), self.tm * s.n), (Some(ni), self.tn)]);
+        let off = b.linear(&[(bi, s.m * s.n), (Some(mi), self.tm * s.n), (Some(ni), self.tn)], 0);
         self.epilogue(b, o, bufs, vm, vn)?;
-        let (sz, st) = (i64_array(b.ctx, &[vm, vn]), i64_array(b.ctx, &[s.n, 1]));
-        for &(slot, gm) in &o.stores {
-            b.op("npuvec.store", &[bufs.slots[slot], gm, out_off], &[("sizes", sz), ("strides", st)], &[], 0);
+        for &(slot, gm) in &o.k.stores {
+            store(b, bufs.slots[slot], gm, off, [vm, vn], [s.n, 1]);
         }
         Ok(())
     }
@@ -252,14 +362,15 @@ impl Grid {
     fn epilogue(
         &self,
         b: &mut Builder<'_, '_>,
-        o: &Operands,
+        o: &Operands<'_, '_>,
         bufs: &TileBufs,
         vm: i64,
         vn: i64,
     ) -> Result<(), String> {
         let s = &self.s;
         let (bi, mi, ni) = o.idx;
-        for ((input, &gm), &dst) in o.epilogue.inputs.iter().zip(&o.inputs_gm).zip(&bufs.inputs) {
+        let e = &o.k.epilogue;
+        for ((input, &gm), &dst) in e.inputs.iter().zip(&o.k.inputs_gm).zip(&bufs.inputs) {
             let cols = if input.cols { s.n } else { 1 };
             let rows = if input.rows { s.m } else { 1 };
             let terms = [
@@ -267,12 +378,12 @@ impl Grid {
                 (Some(mi).filter(|_| input.rows), self.tm * cols),
                 (Some(ni).filter(|_| input.cols), self.tn),
             ];
-            let off = self.offset(b, &terms);
+            let off = b.linear(&terms, 0);
             let sizes = [if input.rows { vm } else { 1 }, if input.cols { vn } else { 1 }];
             let (sz, st) = (i64_array(b.ctx, &sizes), i64_array(b.ctx, &[cols, 1]));
             b.op("npuvec.load", &[gm, off, dst], &[("sizes", sz), ("strides", st)], &[], 0);
         }
-        for (op, operands, slot) in &o.epilogue.ops {
+        for (op, operands, slot) in &e.ops {
             let elem = b.ir.value_type(b.ir.results(*op)[0]).element_type().ok_or("a non-tensor epilogue")?;
             let srcs: Vec<ValueId> = operands
                 .iter()
@@ -292,15 +403,15 @@ impl Grid {
     fn chunk(
         &self,
         b: &mut Builder<'_, '_>,
-        o: &Operands,
+        o: &Operands<'_, '_>,
         kk: ValueId,
         vk: i64,
         vm: i64,
         vn: i64,
         accumulate: bool,
-        (bi, mi, ni): (Option<ValueId>, ValueId, ValueId),
     ) {
         let s = &self.s;
+        let (bi, mi, ni) = o.idx;
         let (m, k, n, tk) = (s.m, s.k, s.n, self.tk);
         let (a_strides, a_terms) = if s.transpose_a {
             ([1, m], [(bi, k * m), (Some(mi), self.tm), (Some(kk), tk * m)])
@@ -312,46 +423,18 @@ impl Grid {
         } else {
             ([n, 1], [(bi, k * n), (Some(kk), tk * n), (Some(ni), self.tn)])
         };
-        let a_off = self.offset(b, &a_terms);
-        let b_off = self.offset(b, &b_terms);
-        let pad = b.ctx.unit_attr();
-        for (gm, off, dst, sizes, strides) in
-            [(o.a, a_off, o.bufs.a1, [vm, vk], a_strides), (o.b, b_off, o.bufs.b1, [vk, vn], b_strides)]
-        {
-            let (sz, st) = (i64_array(b.ctx, &sizes), i64_array(b.ctx, &strides));
-            b.op(
-                "npuvec.load",
-                &[gm, off, dst],
-                &[("sizes", sz), ("strides", st), ("zero_pad", pad)],
-                &[],
-                0,
-            );
-        }
-        b.op("npuvec.move", &[o.bufs.a1, o.bufs.a0], &[], &[], 0);
-        b.op("npuvec.move", &[o.bufs.b1, o.bufs.b0], &[], &[], 0);
-        let attrs: Vec<(&str, kiln_compiler::Attribute<'_>)> =
-            if accumulate { vec![("accumulate", pad)] } else { vec![] };
-        b.op("npuvec.mmad", &[o.bufs.a0, o.bufs.b0, o.bufs.c0], &attrs, &[], 0);
-    }
-
-    /// `sum(index * scale)` over the terms that have an index.
-    fn offset(&self, b: &mut Builder<'_, '_>, terms: &[(Option<ValueId>, i64)]) -> ValueId {
-        let mut acc = None;
-        for &(i, scale) in terms {
-            let Some(i) = i else { continue };
-            let c = b.index(scale);
-            let term = b.index_op("arith.muli", i, c);
-            acc = Some(match acc {
-                Some(a) => b.index_op("arith.addi", a, term),
-                None => term,
-            });
-        }
-        acc.unwrap_or_else(|| b.index(0))
+        let a_off = b.linear(&a_terms, 0);
+        let b_off = b.linear(&b_terms, 0);
+        o.bufs.step(
+            b,
+            [(o.k.lhs, a_off, &[vm, vk], &a_strides), (o.k.rhs, b_off, &[vk, vn], &b_strides)],
+            accumulate,
+        );
     }
 }
 
 /// The valid extents of a body tile of `tile` and of the tail (when `len % tile != 0`).
-fn variants(len: i64, tile: i64) -> Vec<i64> {
+pub(super) fn variants(len: i64, tile: i64) -> Vec<i64> {
     let body = len.min(tile);
     match len % tile {
         r if r != 0 && len > tile => vec![body, r],

@@ -3,8 +3,10 @@
 
 pub mod access;
 pub mod build;
+pub mod conv_plan;
 pub mod double_buffer;
 pub mod epilogue;
+pub mod lower_conv;
 pub mod lower_matmul;
 pub mod lower_vector;
 pub mod model;

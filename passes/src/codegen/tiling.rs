@@ -271,15 +271,6 @@ pub struct MatmulShape {
 }
 
 impl MatmulShape {
-    /// The matmul of the kernel body `body` (its first `hl` op other than a constant).
-    pub fn of(ir: &Ir<'_>, body: kiln_compiler::BlockId) -> Result<MatmulShape, String> {
-        let op = ir
-            .block_ops(body)
-            .find(|&o| ir.op(o).name.starts_with("hl.") && ir.op(o).name != "hl.constant")
-            .ok_or("an empty kernel")?;
-        Self::of_op(ir, op)
-    }
-
     /// The shape of matmul `op`.
     pub fn of_op(ir: &Ir<'_>, op: kiln_compiler::OpId) -> Result<MatmulShape, String> {
         let name = ir.op(op).name;
@@ -333,7 +324,8 @@ pub struct MatmulTiling {
 }
 
 impl MatmulTiling {
-    /// Chooses the tiles of the kernel body `body` on `target`: the largest fractal multiples
+    /// Chooses the tiles of the kernel body `body` (one matmul, batch matmul or conv2d, whose
+    /// contraction is then `[O / groups, K] x [K, OW]`, see `conv_plan.rs`) on `target`: the largest fractal multiples
     /// (up to 128 x 128 x 256) whose L1, L0A, L0B, L0C and UB (the fixpipe output, within the
     /// usable UB divided by `shrink`) footprints fit.
     pub fn choose(
@@ -342,7 +334,24 @@ impl MatmulTiling {
         target: &Target,
         shrink: u64,
     ) -> Result<MatmulTiling, String> {
-        let s = MatmulShape::of(ir, body)?;
+        let op = ir
+            .block_ops(body)
+            .find(|&o| ir.op(o).name.starts_with("hl.") && ir.op(o).name != "hl.constant")
+            .ok_or("an empty kernel")?;
+        let s = if ir.op(op).name == "hl.conv2d" {
+            let conv = super::conv_plan::ConvShape::of_op(ir, op)?;
+            let mut t = Self::fit(&conv.as_matmul(), target, shrink)?;
+            // The tiles of the class pairs (an error when an output sees only padding).
+            t.block_dim = conv.tiles(&t)?.clamp(1, i64::from(target.cores.cube.max(1)));
+            return Ok(t);
+        } else {
+            MatmulShape::of_op(ir, op)?
+        };
+        Self::fit(&s, target, shrink)
+    }
+
+    /// The largest tiles of the matmul `s` that fit `target` (see [`MatmulTiling::choose`]).
+    pub fn fit(s: &MatmulShape, target: &Target, shrink: u64) -> Result<MatmulTiling, String> {
         let f = i64::from(target.cube.fractal.max(1));
         let up = |x: i64| cdiv(x.max(1), f) * f;
         let (mut m, mut n, mut k) = (up(s.m).min(128), up(s.n).min(128), up(s.k).min(256));

@@ -186,15 +186,54 @@ fn examples_agree_with_the_interpreter() {
     for path in names {
         let text = std::fs::read_to_string(&path).unwrap();
         for (i, target) in TARGETS.iter().enumerate() {
-            match check(&text, target, i as u64, true) {
-                Ok(()) => checked += 1,
-                // conv2d has no lowering yet (a located error, see the README).
-                Err(e) if e.contains("no cube lowering for 'hl.conv2d'") => {}
-                Err(e) => panic!("{}: {target}: {e}", path.display()),
+            if let Err(e) = check(&text, target, i as u64, true) {
+                panic!("{}: {target}: {e}", path.display());
+            }
+            checked += 1;
+        }
+    }
+    assert!(checked >= 8, "only {checked} example runs were checked");
+}
+
+/// A convolution's `strides`, `padding`, `dilation` and `groups`.
+type ConvAttrs = ([usize; 2], [usize; 4], [usize; 2], usize);
+
+/// One `hl.conv2d` of input `x` (NCHW) and weight `w` (OIHW) with `attrs`, on `dt`.
+fn conv_program(x: [usize; 4], w: [usize; 4], attrs: ConvAttrs, dt: &str) -> String {
+    let ([sh, sw], [pt, pl, pb, pr], [dh, dw], g) = attrs;
+    let oh = (x[2] + pt + pb - dh * (w[2] - 1) - 1) / sh + 1;
+    let ow = (x[3] + pl + pr - dw * (w[3] - 1) - 1) / sw + 1;
+    let t = |d: [usize; 4]| format!("tensor<{}x{}x{}x{}x{dt}>", d[0], d[1], d[2], d[3]);
+    let (tx, tw, ty) = (t(x), t(w), t([x[0], w[0], oh, ow]));
+    format!(
+        "func.func @conv(%x: {tx}, %w: {tw}) -> {ty} {{\n  %0 = hl.conv2d %x, %w {{strides = [{sh}, {sw}], \
+         padding = [{pt}, {pl}, {pb}, {pr}], dilation = [{dh}, {dw}], groups = {g}}} : {tx}, {tw} -> {ty}\n  \
+         return %0 : {ty}\n}}\n"
+    )
+}
+
+#[test]
+fn convs_agree_with_the_interpreter() {
+    // Odd maps, 1x1 / 3x3 / 5x5 kernels, strides, dilation, asymmetric padding, groups (and
+    // depthwise), batch 2, channel counts that leave tails, f16 / bf16.
+    let cases: [([usize; 4], [usize; 4], ConvAttrs, &str); 8] = [
+        ([1, 3, 7, 13], [4, 3, 3, 3], ([1, 1], [1, 1, 1, 1], [1, 1], 1), "f32"),
+        ([2, 4, 7, 13], [6, 2, 5, 5], ([1, 1], [2, 1, 2, 3], [1, 1], 2), "f32"),
+        ([1, 5, 9, 11], [3, 5, 1, 1], ([2, 2], [0, 0, 0, 0], [1, 1], 1), "f32"),
+        ([1, 3, 13, 7], [4, 3, 3, 3], ([2, 1], [2, 2, 2, 2], [2, 2], 1), "f32"),
+        ([1, 20, 8, 8], [40, 20, 3, 3], ([1, 1], [1, 1, 1, 1], [1, 1], 1), "f16"),
+        ([1, 2, 5, 40], [3, 2, 3, 3], ([1, 1], [1, 0, 1, 0], [1, 1], 1), "bf16"),
+        ([1, 8, 6, 6], [8, 1, 3, 3], ([1, 1], [1, 1, 1, 1], [1, 1], 8), "f32"),
+        ([1, 64, 5, 5], [130, 64, 3, 3], ([1, 1], [1, 1, 1, 1], [1, 1], 1), "f32"),
+    ];
+    for (i, (x, w, attrs, dt)) in cases.into_iter().enumerate() {
+        let text = conv_program(x, w, attrs, dt);
+        for target in TARGETS {
+            if let Err(e) = check(&text, target, i as u64, i % 4 == 0) {
+                panic!("{target}: {e}\n{text}");
             }
         }
     }
-    assert!(checked >= 6, "only {checked} example runs were checked");
 }
 
 #[test]

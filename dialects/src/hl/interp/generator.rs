@@ -17,6 +17,9 @@ pub struct Profile {
     pub dtypes: &'static [&'static str],
     /// Column counts up to which a matmul by `[c, c]` may appear.
     pub matmul_cols: usize,
+    /// Whether a float program may convolve a value, seen as a `[1, 1, r, c]` image, with a
+    /// 3x3 kernel (padding 1, or dilation 2 and padding 2: the shape stays).
+    pub conv: bool,
 }
 
 /// The fusion tests' profile: small shapes, f32 and f16.
@@ -25,15 +28,17 @@ pub const FUSION: Profile = Profile {
     cols: &[1, 7, 16, 33, 64],
     dtypes: &["f16", "f32", "f32", "f32"],
     matmul_cols: usize::MAX,
+    conv: false,
 };
 
 /// The back end's profile: odd shapes, size-1 dims, rows longer than a small target's UB,
-/// f32 / f16 / bf16 / i32.
+/// f32 / f16 / bf16 / i32, convolutions.
 pub const BACKEND: Profile = Profile {
     rows: &[1, 3, 5, 8, 13, 31],
     cols: &[1, 7, 16, 33, 64, 130, 1500, 4099],
     dtypes: &["f32", "f32", "f16", "bf16", "i32"],
     matmul_cols: 64,
+    conv: true,
 };
 
 /// A tiny deterministic generator (SplitMix64).
@@ -64,6 +69,8 @@ pub fn random_program(seed: u64, profile: &Profile) -> String {
     let par = format!("tensor<{c}x{dt}>");
     let w = format!("tensor<{c}x{c}x{dt}>");
     let matmul = c <= profile.matmul_cols && !int;
+    let conv = profile.conv && !int;
+    let (image, kernel) = (format!("tensor<1x1x{r}x{c}x{dt}>"), format!("tensor<1x1x3x3x{dt}>"));
     // (name, kind): 0 full, 1 row, 2 param.
     let mut pool: Vec<(String, u8)> = vec![("%x".into(), 0), ("%y".into(), 0), ("%p".into(), 2)];
     let ty = |k: u8| [&full, &row, &par][k as usize].clone();
@@ -79,6 +86,7 @@ pub fn random_program(seed: u64, profile: &Profile) -> String {
         };
         let choice = match rng.below(10) {
             9 if !matmul => 3,
+            8 if conv && rng.below(2) == 0 => 10,
             x => x,
         };
         let line = match choice {
@@ -116,10 +124,24 @@ pub fn random_program(seed: u64, profile: &Profile) -> String {
                 pool.push((name.clone(), 1));
                 format!("{name} = hl.{op} {a} {{axes = [1], keep_dims = true}} : {full} -> {row}")
             }
-            _ => {
+            9 => {
                 let a = pick_full(&mut rng, &pool);
                 pool.push((name.clone(), 0));
                 format!("{name} = hl.matmul {a}, %w : {full}, {w} -> {full}")
+            }
+            _ => {
+                let a = pick_full(&mut rng, &pool);
+                pool.push((name.clone(), 0));
+                let attrs = if rng.below(2) == 0 {
+                    "padding = [1, 1, 1, 1]"
+                } else {
+                    "padding = [2, 2, 2, 2], dilation = [2, 2]"
+                };
+                format!(
+                    "{name}i = hl.reshape {a} : {full} -> {image}\n  \
+                     {name}c = hl.conv2d {name}i, %k {{{attrs}}} : {image}, {kernel} -> {image}\n  \
+                     {name} = hl.reshape {name}c : {image} -> {full}"
+                )
             }
         };
         body.push_str("  ");
@@ -136,12 +158,30 @@ pub fn random_program(seed: u64, profile: &Profile) -> String {
     }
     let names: Vec<String> = rets.iter().map(|&j| pool[j].0.clone()).collect();
     let types: Vec<String> = rets.iter().map(|&j| ty(pool[j].1)).collect();
-    let w_arg =
+    let mut w_arg =
         if matmul || profile.matmul_cols == usize::MAX { format!(", %w: {w}") } else { String::new() };
+    if conv {
+        w_arg.push_str(&format!(", %k: {kernel}"));
+    }
     format!(
         "func.func @f(%x: {full}, %y: {full}, %p: {par}{w_arg}) -> ({}) {{\n{body}  return {} : {}\n}}\n",
         types.join(", "),
         names.join(", "),
         types.join(", ")
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn only_the_backend_profile_draws_convolutions_and_only_on_floats() {
+        let convs: Vec<String> =
+            (0..100).map(|s| random_program(s, &BACKEND)).filter(|p| p.contains("hl.conv2d")).collect();
+        assert!(convs.len() >= 10, "only {} of 100 back-end programs convolve", convs.len());
+        assert!(convs.iter().all(|p| !p.contains("xi32>") && p.contains("%k: tensor<1x1x3x3x")));
+        assert!(convs.iter().any(|p| p.contains("dilation = [2, 2]")));
+        assert!((0..100).all(|s| !random_program(s, &FUSION).contains("hl.conv2d")));
+    }
 }
