@@ -96,7 +96,7 @@ pub fn plan_block(
         refusals: Vec::new(),
     };
     for i in 0..n as u32 {
-        let traffic = traffic(ir, g, &[i], &mut p.scratch);
+        let traffic = if p.infos[i as usize].free { 0 } else { traffic(ir, g, &[i], &mut p.scratch) };
         p.clusters.push(Some(Cluster { members: vec![i], traffic, ub: 0 }));
     }
     p.gate_remarks();
@@ -251,6 +251,9 @@ impl Planner<'_, '_> {
         }
         let members = merge_sorted(&ca.members, &cb.members);
         let parts = ca.traffic.saturating_add(cb.traffic);
+        // A view alone costs nothing (a host alias), so joining one saves nothing but is free.
+        let views = |c: &Cluster| c.members.iter().all(|&m| self.infos[m as usize].free);
+        let joins_view = views(ca) || views(cb);
         let a_is_larger = ca.members.len() >= cb.members.len();
         if let Some((p, x, rule)) = self.forbidden_inside(&members) {
             let r = &self.opts.rules[rule];
@@ -265,7 +268,7 @@ impl Planner<'_, '_> {
         let allow =
             Allow { stitch: self.opts.stitch() || forced, multi_output: self.opts.multi_output() || forced };
         let an = analyze(self.ir, self.g, &self.infos, self.opts, &members, allow, &mut self.scratch)?;
-        if an.traffic >= parts && !forced {
+        if (an.traffic > parts || (an.traffic == parts && !joins_view)) && !forced {
             return Err("fusing saves no HBM traffic".into());
         }
         let (root, other) = if a_is_larger { (a, b) } else { (b, a) };
@@ -327,6 +330,7 @@ impl Planner<'_, '_> {
             let singles = c
                 .members
                 .iter()
+                .filter(|&&m| !self.infos[m as usize].free)
                 .fold(0u64, |n, &m| n.saturating_add(traffic(self.ir, self.g, &[m], &mut self.scratch)));
             for &m in &c.members {
                 in_region[m as usize] = true;

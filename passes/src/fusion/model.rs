@@ -3,8 +3,10 @@
 //!
 //! **HBM traffic** of a set of ops run as one kernel: every distinct input value read once plus
 //! every output value (a result some op outside the set uses) written once, from
-//! [`num_bytes`]. An op left alone is a kernel of its own with the same formula (an unfused
-//! reshape is counted as a copy). Fusing saves the traffic of the parts minus that of the whole.
+//! [`num_bytes`]. An op left alone is a kernel of its own with the same formula, but a view
+//! (reshape, expand_dims, squeeze) alone is free: the back end makes it an alias of its
+//! operand's GM buffer, not a kernel. Fusing saves the traffic of the parts minus that of the
+//! whole (joining a view saves nothing and costs nothing, so it is allowed).
 //!
 //! **UB footprint** of one tile of a region. A region is tiled by *rows*: a row is the last dim
 //! of each value, or, when a reduction's result is consumed inside the region (stitching), the
