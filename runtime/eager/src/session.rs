@@ -210,12 +210,15 @@ impl Session {
     pub fn assign(&self, dst: &Tensor, src: &Tensor) -> Result<()> {
         let mut inner = self.inner.borrow_mut();
         inner.check_handle(&self.inner, dst)?;
-        let state = inner.check_handle(&self.inner, src)?;
+        inner.check_handle(&self.inner, src)?;
         if dst.ty != src.ty {
             let kind = if dst.ty.dtype == src.ty.dtype { ErrorKind::Shape } else { ErrorKind::DType };
             return Err(EagerError::new(kind, format!("cannot assign a '{}' to a '{}'", src.ty, dst.ty)));
         }
-        inner.overwrite(dst, state)
+        inner.flush_if_read(dst)?;
+        let state = inner.slot_state(src.slot, src.generation)?;
+        inner.overwrite(dst, state);
+        Ok(())
     }
 
     /// Overwrites `dst` in place with host `data` (as many elements as `dst` has, of its
@@ -231,7 +234,9 @@ impl Session {
             ));
         }
         let host = Inner::host_tensor(&dst.ty, crate::host::to_bytes(data))?;
-        inner.overwrite(dst, SlotState::Host(Rc::new(host)))
+        inner.flush_if_read(dst)?;
+        inner.overwrite(dst, SlotState::Host(Rc::new(host)));
+        Ok(())
     }
 }
 
@@ -331,15 +336,20 @@ impl Inner {
         }
     }
 
-    fn overwrite(&mut self, dst: &Tensor, state: SlotState) -> Result<()> {
+    /// Flushes (reason [`FlushReason::Overwrite`]) if the open segment reads `dst`.
+    fn flush_if_read(&mut self, dst: &Tensor) -> Result<()> {
         if self.seg.inputs.contains(&dst.slot) {
             self.flush(FlushReason::Overwrite)?;
         }
+        Ok(())
+    }
+
+    /// Gives `dst` the value `state` (of the open segment, if pending).
+    fn overwrite(&mut self, dst: &Tensor, state: SlotState) {
         if let SlotState::Pending(_) = state {
             self.seg.results.push((dst.slot, dst.generation));
         }
         self.slots[dst.slot as usize].state = state;
-        Ok(())
     }
 
     fn record(
@@ -571,6 +581,7 @@ impl Inner {
         self.stats.prepare_time += start.elapsed();
         let out = self.vm.run(&module, inputs).map_err(|e| EagerError::new(ErrorKind::Run, e.to_string()))?;
         self.stats.segments_run += 1;
+        self.stats.segment_outputs += key.outputs.len() as u64;
         Ok((key.outputs.clone(), out.tensors.into_iter().map(Rc::new).collect()))
     }
 }

@@ -74,6 +74,8 @@ pub struct Stats {
     /// Time from a flush's cache lookup to its launch being ready (lookup, and compile on a
     /// miss), excluding the VM run.
     pub prepare_time: Duration,
+    /// Values written out of segments (the values a live tensor named at the flush).
+    pub segment_outputs: u64,
     /// Segments run on the VM.
     pub segments_run: u64,
     /// Segments flushed with no value read outside them (nothing to compute).
