@@ -3,31 +3,28 @@
 //!
 //! A value is either on the host (its bytes) or pending (a node of the open segment). Ops
 //! are checked as they are recorded, with the `hl` verifier's own type checks
-//! ([`check_types`]), so a mistake is reported at the op. A flush compiles the open segment
+//! ([`check_types`](kiln_dialects::hl::verify::check_types)), so a mistake is reported at the op. A flush compiles the open segment
 //! (or finds it in the cache) with one output per node that a live tensor still names — the
 //! values nothing outside the segment reads stay inside its kernels — runs it, and puts the
 //! outputs on the host. The reasons to flush are [`FlushReason`]'s.
 
 use std::cell::RefCell;
 use std::rc::Rc;
-use std::time::Instant;
 
-use kiln_compiler::{Attribute, OpDef, OwnedContext};
-use kiln_dialects::hl::infer::InferInput;
-use kiln_dialects::hl::interfaces::{FusionCategory, HlOp, Movement};
-use kiln_dialects::hl::verify::check_types;
-use kiln_dialects::hl::CONSTANT;
+use kiln_compiler::{OpDef, OwnedContext};
 use kiln_targets::Target;
 use kiln_vm::{HostTensor, Vm, VmConfig};
-use smallvec::SmallVec;
 
-use crate::cache::{Cache, SegmentKey};
+use crate::cache::Cache;
 use crate::compile::Compiler;
 use crate::error::{EagerError, ErrorKind, Result};
 use crate::flags::Flags;
-use crate::node::{AttrValue, Node, OpKind, Operand, TensorType};
+use crate::node::{AttrValue, Node, TensorType};
 use crate::stats::{FlushReason, Stats};
 use crate::tensor::{Arg, Tensor};
+
+mod flush;
+mod record;
 
 /// Interned bytes past which the session's context starts a new generation.
 const CONTEXT_BUDGET: usize = 32 << 20;
@@ -79,17 +76,6 @@ pub(crate) struct Inner {
     free: Vec<u32>,
     seg: Segment,
     compiled: u64,
-}
-
-fn hl_of(def: &'static OpDef) -> Result<&'static HlOp> {
-    def.interface::<HlOp>().filter(|_| !std::ptr::eq(def, &CONSTANT)).ok_or_else(|| {
-        EagerError::new(ErrorKind::DType, format!("'{}' is not an hl op the session records", def.name))
-    })
-}
-
-/// Whether the message of a failed type check is about element types.
-fn is_dtype_message(message: &str) -> bool {
-    message.contains("element type") || message.contains("values, but got")
 }
 
 impl Session {
@@ -351,244 +337,4 @@ impl Inner {
         }
         self.slots[dst.slot as usize].state = state;
     }
-
-    fn record(
-        &mut self,
-        me: &Rc<RefCell<Inner>>,
-        def: &'static OpDef,
-        args: &[Arg<'_>],
-        attrs: &[(&'static str, AttrValue)],
-        declared: Option<TensorType>,
-    ) -> Result<(u32, u32, TensorType)> {
-        let hl = hl_of(def)?;
-        // Operand types, and the element type scalars take.
-        let mut scalar_dtype = None;
-        for a in args {
-            if let Arg::Tensor(t) = a {
-                self.check_handle(me, t)?;
-                if scalar_dtype.is_none() && t.ty.dtype != kiln_bytecode::isa::DType::I1 {
-                    scalar_dtype = Some(t.ty.dtype);
-                }
-            }
-        }
-        let scalar_dtype = scalar_dtype
-            .or_else(|| {
-                args.iter().find_map(|a| if let Arg::Tensor(t) = a { Some(t.ty.dtype) } else { None })
-            })
-            .unwrap_or(kiln_bytecode::isa::DType::F32);
-        let types: SmallVec<[TensorType; 3]> = args
-            .iter()
-            .map(|a| match a {
-                Arg::Tensor(t) => t.ty.clone(),
-                Arg::Scalar(_) => TensorType::new(scalar_dtype, &[]),
-            })
-            .collect();
-        let ty = self.check(def, hl, &types, attrs, declared.as_ref())?;
-        let constants = args.iter().filter(|a| matches!(a, Arg::Scalar(_))).count();
-        self.flush_before(def, hl, constants + 1)?;
-        // Operands (after the flush: values of a flushed segment are on the host now).
-        let mut operands: SmallVec<[Operand; 3]> = SmallVec::new();
-        for (a, t) in args.iter().zip(&types) {
-            let operand = match a {
-                Arg::Tensor(tensor) => match self.slot_state(tensor.slot, tensor.generation)? {
-                    SlotState::Pending(n) => Operand::Node(n),
-                    _ => Operand::Input(self.input(tensor.slot, t)),
-                },
-                Arg::Scalar(v) => {
-                    self.seg.nodes.push(Node {
-                        kind: OpKind(&CONSTANT),
-                        operands: SmallVec::new(),
-                        attrs: SmallVec::from_iter([("value", AttrValue::Splat(v.to_bits()))]),
-                        ty: t.clone(),
-                    });
-                    Operand::Node(self.seg.nodes.len() as u32 - 1)
-                }
-            };
-            operands.push(operand);
-        }
-        self.seg.nodes.push(Node {
-            kind: OpKind(def),
-            operands,
-            attrs: SmallVec::from(attrs),
-            ty: ty.clone(),
-        });
-        self.stats.ops_recorded += constants as u64 + 1;
-        self.close_after(def, hl);
-        let node = self.seg.nodes.len() as u32 - 1;
-        let (slot, generation) = self.alloc(SlotState::Pending(node));
-        self.seg.results.push((slot, generation));
-        Ok((slot, generation, ty))
-    }
-
-    /// The segment input index of host slot `slot` (pinned on first use).
-    fn input(&mut self, slot: u32, ty: &TensorType) -> u32 {
-        if let Some(i) = self.seg.inputs.iter().position(|&s| s == slot) {
-            return i as u32;
-        }
-        self.retain(slot);
-        self.seg.inputs.push(slot);
-        self.seg.input_types.push(ty.clone());
-        self.seg.inputs.len() as u32 - 1
-    }
-
-    /// The result type of `def` on `types`, checked as the verifier checks it.
-    fn check(
-        &mut self,
-        def: &'static OpDef,
-        hl: &'static HlOp,
-        types: &[TensorType],
-        attrs: &[(&'static str, AttrValue)],
-        declared: Option<&TensorType>,
-    ) -> Result<TensorType> {
-        let checked = self.owner.with(|ctx| {
-            let operands: SmallVec<[_; 3]> = types.iter().map(|t| t.to_type(ctx)).collect();
-            let result = declared.map(|t| t.to_type(ctx));
-            let elem_result = result.unwrap_or_else(|| ctx.tensor_type(&[], ctx.int_type(1)));
-            let built: SmallVec<[(&str, Attribute<'_>); 2]> =
-                attrs.iter().map(|(n, v)| (*n, v.to_attr(ctx, elem_result))).collect();
-            let lookup = |n: &str| built.iter().find(|(k, _)| *k == n).map(|(_, a)| *a);
-            check_types(ctx, hl, &InferInput { operands: &operands, result, attr: &lookup })
-                .map_err(|m| (is_dtype_message(&m), m))
-                .and_then(|t| TensorType::of(t).map_err(|e| (e.kind == ErrorKind::DType, e.message)))
-        });
-        checked.map_err(|(dtype, m)| {
-            EagerError::new(
-                if dtype { ErrorKind::DType } else { ErrorKind::Shape },
-                format!("'{}' op {m}", def.name),
-            )
-        })
-    }
-
-    fn flush_before(&mut self, def: &'static OpDef, hl: &HlOp, new_nodes: usize) -> Result<()> {
-        let cat = hl.category;
-        if let Some(reason) = self.seg.closed {
-            self.flush(reason)?;
-        } else if cat == FusionCategory::Cube {
-            let reason = if self.flags.cube_joins(def.name) {
-                FlushReason::CubeBoundary
-            } else {
-                FlushReason::UnfusableOp
-            };
-            self.flush(reason)?;
-        } else if cat == FusionCategory::Layout(Movement::Copy) {
-            self.flush(FlushReason::UnfusableOp)?;
-        } else if self.seg.cube && !is_epilogue(cat) {
-            self.flush(FlushReason::CubeBoundary)?;
-        }
-        if !self.seg.nodes.is_empty() && self.seg.nodes.len() + new_nodes > self.flags.flush_threshold {
-            self.flush(FlushReason::Capacity)?;
-        }
-        Ok(())
-    }
-
-    fn close_after(&mut self, def: &'static OpDef, hl: &HlOp) {
-        match hl.category {
-            FusionCategory::Cube if self.flags.cube_joins(def.name) => self.seg.cube = true,
-            FusionCategory::Cube | FusionCategory::Layout(Movement::Copy) => {
-                self.seg.closed = Some(FlushReason::UnfusableOp)
-            }
-            FusionCategory::Reduce | FusionCategory::Opaque if self.flags.opt_level < 2 => {
-                self.seg.closed = Some(FlushReason::ReductionBoundary)
-            }
-            _ => {}
-        }
-    }
-
-    /// Compiles (or finds) and runs the open segment, if it has ops; counts `reason`.
-    pub(crate) fn flush(&mut self, reason: FlushReason) -> Result<()> {
-        if self.seg.nodes.is_empty() {
-            return Ok(());
-        }
-        let seg = std::mem::take(&mut self.seg);
-        self.stats.count_flush(reason);
-        let mut outputs: Vec<u32> = seg
-            .results
-            .iter()
-            .filter_map(|&(slot, generation)| match self.slot_state(slot, generation) {
-                Ok(SlotState::Pending(n)) => Some(n),
-                _ => None,
-            })
-            .collect();
-        outputs.sort_unstable();
-        outputs.dedup();
-        let result = if outputs.is_empty() {
-            self.stats.segments_skipped += 1;
-            Ok((Vec::new(), Vec::new()))
-        } else {
-            let inputs: Result<Vec<HostTensor>> = seg
-                .inputs
-                .iter()
-                .map(|&s| match &self.slots[s as usize].state {
-                    SlotState::Host(h) => Ok((**h).clone()),
-                    _ => Err(EagerError::new(ErrorKind::Run, "a segment input is not on the host")),
-                })
-                .collect();
-            let key = SegmentKey {
-                nodes: seg.nodes,
-                inputs: seg.input_types,
-                outputs,
-                fusion: self.flags.fusion_key(),
-            };
-            inputs.and_then(|inputs| self.run(&key, &inputs))
-        };
-        for &(slot, generation) in &seg.results {
-            let s = &mut self.slots[slot as usize];
-            if s.generation != generation {
-                continue;
-            }
-            if let SlotState::Pending(n) = s.state {
-                s.state = match &result {
-                    Ok((outputs, values)) => {
-                        let at = outputs.binary_search(&n).unwrap_or(0);
-                        SlotState::Host(Rc::clone(&values[at]))
-                    }
-                    Err(e) => SlotState::Failed(e.clone()),
-                };
-            }
-        }
-        for &s in &seg.inputs {
-            self.release(s);
-        }
-        result.map(|_| ())
-    }
-
-    /// Prepares (cache or compile) and runs segment `key`; returns its outputs (node indices)
-    /// and their values.
-    fn run(&mut self, key: &SegmentKey, inputs: &[HostTensor]) -> Result<(Vec<u32>, Vec<Rc<HostTensor>>)> {
-        let start = Instant::now();
-        let module = match self.cache.get(key) {
-            Some(m) => {
-                self.stats.cache_hits += 1;
-                m
-            }
-            None => {
-                self.stats.cache_misses += 1;
-                let compiler = match &mut self.compiler {
-                    Some(c) if *c.fusion() == key.fusion => c,
-                    slot => slot.insert(Compiler::new(&key.fusion, &self.target.name)?),
-                };
-                let stem = format!("segment_{:04}", self.compiled);
-                self.compiled += 1;
-                let dump = self.flags.dump_as_text.then(|| (self.flags.dump_dir.as_path(), stem.as_str()));
-                let module = compiler.compile(&mut self.owner, key, &self.target, dump)?;
-                let module = Rc::new(module);
-                self.stats.compile_time += start.elapsed();
-                self.stats.cache_evictions +=
-                    self.cache.insert(key.clone(), Rc::clone(&module), self.flags.cache_size);
-                module
-            }
-        };
-        self.stats.prepare_time += start.elapsed();
-        let out = self.vm.run(&module, inputs).map_err(|e| EagerError::new(ErrorKind::Run, e.to_string()))?;
-        self.stats.segments_run += 1;
-        self.stats.segment_outputs += key.outputs.len() as u64;
-        Ok((key.outputs.clone(), out.tensors.into_iter().map(Rc::new).collect()))
-    }
-}
-
-fn is_epilogue(cat: FusionCategory) -> bool {
-    matches!(
-        cat,
-        FusionCategory::Elementwise | FusionCategory::Broadcast | FusionCategory::Layout(Movement::View)
-    )
 }

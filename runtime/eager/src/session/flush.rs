@@ -1,0 +1,151 @@
+//! The flush rules ([`FlushReason`]) and the flush: the open segment's outputs (the nodes a
+//! live tensor names), its key, the compile cache (compiling on a miss), the VM run, and the
+//! results back on the host.
+
+use std::rc::Rc;
+use std::time::Instant;
+
+use kiln_compiler::OpDef;
+use kiln_dialects::hl::interfaces::{FusionCategory, HlOp, Movement};
+use kiln_vm::HostTensor;
+
+use super::{Inner, SlotState};
+use crate::cache::SegmentKey;
+use crate::compile::Compiler;
+use crate::error::{EagerError, ErrorKind, Result};
+use crate::stats::FlushReason;
+
+impl Inner {
+    pub(super) fn flush_before(&mut self, def: &'static OpDef, hl: &HlOp, new_nodes: usize) -> Result<()> {
+        let cat = hl.category;
+        if let Some(reason) = self.seg.closed {
+            self.flush(reason)?;
+        } else if cat == FusionCategory::Cube {
+            let reason = if self.flags.cube_joins(def.name) {
+                FlushReason::CubeBoundary
+            } else {
+                FlushReason::UnfusableOp
+            };
+            self.flush(reason)?;
+        } else if cat == FusionCategory::Layout(Movement::Copy) {
+            self.flush(FlushReason::UnfusableOp)?;
+        } else if self.seg.cube && !is_epilogue(cat) {
+            self.flush(FlushReason::CubeBoundary)?;
+        }
+        if !self.seg.nodes.is_empty() && self.seg.nodes.len() + new_nodes > self.flags.flush_threshold {
+            self.flush(FlushReason::Capacity)?;
+        }
+        Ok(())
+    }
+
+    pub(super) fn close_after(&mut self, def: &'static OpDef, hl: &HlOp) {
+        match hl.category {
+            FusionCategory::Cube if self.flags.cube_joins(def.name) => self.seg.cube = true,
+            FusionCategory::Cube | FusionCategory::Layout(Movement::Copy) => {
+                self.seg.closed = Some(FlushReason::UnfusableOp)
+            }
+            FusionCategory::Reduce | FusionCategory::Opaque if self.flags.opt_level < 2 => {
+                self.seg.closed = Some(FlushReason::ReductionBoundary)
+            }
+            _ => {}
+        }
+    }
+
+    /// Compiles (or finds) and runs the open segment, if it has ops; counts `reason`.
+    pub(crate) fn flush(&mut self, reason: FlushReason) -> Result<()> {
+        if self.seg.nodes.is_empty() {
+            return Ok(());
+        }
+        let seg = std::mem::take(&mut self.seg);
+        self.stats.count_flush(reason);
+        let mut outputs: Vec<u32> = seg
+            .results
+            .iter()
+            .filter_map(|&(slot, generation)| match self.slot_state(slot, generation) {
+                Ok(SlotState::Pending(n)) => Some(n),
+                _ => None,
+            })
+            .collect();
+        outputs.sort_unstable();
+        outputs.dedup();
+        let result = if outputs.is_empty() {
+            self.stats.segments_skipped += 1;
+            Ok((Vec::new(), Vec::new()))
+        } else {
+            let inputs: Result<Vec<HostTensor>> = seg
+                .inputs
+                .iter()
+                .map(|&s| match &self.slots[s as usize].state {
+                    SlotState::Host(h) => Ok((**h).clone()),
+                    _ => Err(EagerError::new(ErrorKind::Run, "a segment input is not on the host")),
+                })
+                .collect();
+            let key = SegmentKey {
+                nodes: seg.nodes,
+                inputs: seg.input_types,
+                outputs,
+                fusion: self.flags.fusion_key(),
+            };
+            inputs.and_then(|inputs| self.run(&key, &inputs))
+        };
+        for &(slot, generation) in &seg.results {
+            let s = &mut self.slots[slot as usize];
+            if s.generation != generation {
+                continue;
+            }
+            if let SlotState::Pending(n) = s.state {
+                s.state = match &result {
+                    Ok((outputs, values)) => {
+                        let at = outputs.binary_search(&n).unwrap_or(0);
+                        SlotState::Host(Rc::clone(&values[at]))
+                    }
+                    Err(e) => SlotState::Failed(e.clone()),
+                };
+            }
+        }
+        for &s in &seg.inputs {
+            self.release(s);
+        }
+        result.map(|_| ())
+    }
+
+    /// Prepares (cache or compile) and runs segment `key`; returns its outputs (node indices)
+    /// and their values.
+    fn run(&mut self, key: &SegmentKey, inputs: &[HostTensor]) -> Result<(Vec<u32>, Vec<Rc<HostTensor>>)> {
+        let start = Instant::now();
+        let module = match self.cache.get(key) {
+            Some(m) => {
+                self.stats.cache_hits += 1;
+                m
+            }
+            None => {
+                self.stats.cache_misses += 1;
+                let compiler = match &mut self.compiler {
+                    Some(c) if *c.fusion() == key.fusion => c,
+                    slot => slot.insert(Compiler::new(&key.fusion, &self.target.name)?),
+                };
+                let stem = format!("segment_{:04}", self.compiled);
+                self.compiled += 1;
+                let dump = self.flags.dump_as_text.then_some((self.flags.dump_dir.as_path(), stem.as_str()));
+                let module = compiler.compile(&mut self.owner, key, &self.target, dump)?;
+                let module = Rc::new(module);
+                self.stats.compile_time += start.elapsed();
+                self.stats.cache_evictions +=
+                    self.cache.insert(key.clone(), Rc::clone(&module), self.flags.cache_size);
+                module
+            }
+        };
+        self.stats.prepare_time += start.elapsed();
+        let out = self.vm.run(&module, inputs).map_err(|e| EagerError::new(ErrorKind::Run, e.to_string()))?;
+        self.stats.segments_run += 1;
+        self.stats.segment_outputs += key.outputs.len() as u64;
+        Ok((key.outputs.clone(), out.tensors.into_iter().map(Rc::new).collect()))
+    }
+}
+
+fn is_epilogue(cat: FusionCategory) -> bool {
+    matches!(
+        cat,
+        FusionCategory::Elementwise | FusionCategory::Broadcast | FusionCategory::Layout(Movement::View)
+    )
+}
