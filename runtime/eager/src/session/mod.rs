@@ -71,6 +71,8 @@ pub(crate) struct Inner {
     owner: OwnedContext,
     compiler: Option<Compiler>,
     cache: Cache,
+    /// Result types of signatures already checked.
+    checked: rustc_hash::FxHashMap<record::CheckKey, TensorType>,
     stats: Stats,
     slots: Vec<Slot>,
     free: Vec<u32>,
@@ -106,6 +108,7 @@ impl Session {
             owner,
             compiler: None,
             cache: Cache::default(),
+            checked: Default::default(),
             stats: Stats::default(),
             slots: Vec::new(),
             free: Vec::new(),

@@ -27,6 +27,14 @@ fn is_dtype_message(message: &str) -> bool {
     message.contains("element type") || message.contains("values, but got")
 }
 
+/// What a type check depends on: the op, the operand types, the attributes, the declared
+/// result type.
+pub(super) type CheckKey =
+    (OpKind, SmallVec<[TensorType; 3]>, SmallVec<[(&'static str, AttrValue); 2]>, Option<TensorType>);
+
+/// Checked signatures remembered at most (then forgotten all at once).
+const CHECKED_LIMIT: usize = 4096;
+
 impl Inner {
     pub(super) fn record(
         &mut self,
@@ -107,7 +115,8 @@ impl Inner {
         self.seg.inputs.len() as u32 - 1
     }
 
-    /// The result type of `def` on `types`, checked as the verifier checks it.
+    /// The result type of `def` on `types`, checked as the verifier checks it (remembered:
+    /// an op recorded again on the same types is not checked again).
     fn check(
         &mut self,
         def: &'static OpDef,
@@ -116,6 +125,10 @@ impl Inner {
         attrs: &[(&'static str, AttrValue)],
         declared: Option<&TensorType>,
     ) -> Result<TensorType> {
+        let key: CheckKey = (OpKind(def), SmallVec::from(types), SmallVec::from(attrs), declared.cloned());
+        if let Some(ty) = self.checked.get(&key) {
+            return Ok(ty.clone());
+        }
         let checked = self.owner.with(|ctx| {
             let operands: SmallVec<[_; 3]> = types.iter().map(|t| t.to_type(ctx)).collect();
             let result = declared.map(|t| t.to_type(ctx));
@@ -127,11 +140,16 @@ impl Inner {
                 .map_err(|m| (is_dtype_message(&m), m))
                 .and_then(|t| TensorType::of(t).map_err(|e| (e.kind == ErrorKind::DType, e.message)))
         });
-        checked.map_err(|(dtype, m)| {
+        let ty = checked.map_err(|(dtype, m)| {
             EagerError::new(
                 if dtype { ErrorKind::DType } else { ErrorKind::Shape },
                 format!("'{}' op {m}", def.name),
             )
-        })
+        })?;
+        if self.checked.len() >= CHECKED_LIMIT {
+            self.checked.clear();
+        }
+        self.checked.insert(key, ty.clone());
+        Ok(ty)
     }
 }
