@@ -9,7 +9,7 @@ use kiln_compiler::OpDef;
 use kiln_dialects::hl::interfaces::{FusionCategory, HlOp, Movement};
 use kiln_vm::HostTensor;
 
-use super::{Inner, SlotState};
+use super::{Inner, Segment, SlotState};
 use crate::cache::SegmentKey;
 use crate::compile::Compiler;
 use crate::error::{EagerError, ErrorKind, Result};
@@ -56,13 +56,17 @@ impl Inner {
         if self.seg.nodes.is_empty() {
             return Ok(());
         }
-        let seg = std::mem::take(&mut self.seg);
+        let capacity = self.flags.flush_threshold.min(64);
+        let seg = std::mem::replace(&mut self.seg, Segment::with_capacity(capacity));
         self.stats.count_flush(reason);
         let mut outputs: Vec<u32> = seg
             .results
             .iter()
-            .filter_map(|&(slot, generation)| match self.slot_state(slot, generation) {
-                Ok(SlotState::Pending(n)) => Some(n),
+            .filter_map(|&(slot, generation)| match &self.slots[slot as usize] {
+                s if s.generation == generation => match s.state {
+                    SlotState::Pending(n) => Some(n),
+                    _ => None,
+                },
                 _ => None,
             })
             .collect();

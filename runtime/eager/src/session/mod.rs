@@ -63,6 +63,13 @@ struct Segment {
     cube: bool,
 }
 
+impl Segment {
+    /// An empty segment with room for `ops` nodes.
+    fn with_capacity(ops: usize) -> Segment {
+        Segment { nodes: Vec::with_capacity(ops), results: Vec::with_capacity(ops), ..Segment::default() }
+    }
+}
+
 pub(crate) struct Inner {
     flags: Flags,
     warnings: Vec<String>,
