@@ -66,6 +66,17 @@ impl TensorType {
         Ok(TensorType::new(dtype, shape))
     }
 
+    /// An error for a type with a zero dim (the back end does not tile empty tensors).
+    pub fn check_not_empty(&self) -> Result<()> {
+        if self.shape.contains(&0) {
+            return Err(EagerError::new(
+                ErrorKind::Shape,
+                format!("zero-size tensors are not supported: '{self}'"),
+            ));
+        }
+        Ok(())
+    }
+
     /// The VM's spec of this type.
     pub fn spec(&self) -> kiln_bytecode::module::TensorSpec {
         kiln_bytecode::module::TensorSpec {

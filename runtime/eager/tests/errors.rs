@@ -74,3 +74,31 @@ fn a_failed_segment_fails_its_values_not_the_session() {
     let small = s.tensor(&[1.0f32; 4], &[4]).unwrap();
     assert_eq!(small.neg().unwrap().to_vec::<f32>().unwrap(), vec![-1.0; 4]);
 }
+
+#[test]
+fn edge_shapes_give_results_or_errors_never_panics() {
+    let s = session();
+    let a = s.tensor(&[2.0f32], &[]).unwrap();
+    assert_eq!(a.neg().unwrap().to_vec::<f32>().unwrap(), vec![-2.0], "rank 0");
+    let e = s.tensor::<f32>(&[], &[0, 4]).unwrap_err();
+    assert_eq!(
+        (e.kind, e.message.as_str()),
+        (ErrorKind::Shape, "zero-size tensors are not supported: 'tensor<0x4xf32>'")
+    );
+    let w = s.tensor(&[1.0f32; 4], &[4]).unwrap();
+    let e = w.slice(&[2], &[2], &[1]).unwrap_err();
+    assert_eq!(e.message, "'hl.slice' op zero-size tensors are not supported: 'tensor<0xf32>'");
+    let b = s.tensor(&[1.0f32; 6], &[2, 3]).unwrap();
+    let e = b.op(
+        &kiln_dialects::hl::ARGMAX,
+        &[kiln_eager::Arg::Tensor(&b)],
+        &[("axis", kiln_eager::AttrValue::Int(0))],
+        None,
+    );
+    assert!(e.unwrap_err().message.contains("no 'i64' tensors"));
+    // The back end has no lowering for `hl.concat` yet: a compile error on the value.
+    let c = b.concat(&[&b], 0).unwrap();
+    assert_eq!(c.shape(), vec![4, 3]);
+    assert_eq!(c.to_vec::<f32>().unwrap_err().kind, ErrorKind::Compile);
+    assert_eq!(b.transpose(&[1, 0]).unwrap().cast(DType::I32).unwrap().to_vec::<i32>().unwrap(), vec![1; 6]);
+}

@@ -131,7 +131,9 @@ impl Inner {
                 let stem = format!("segment_{:04}", self.compiled);
                 self.compiled += 1;
                 let dump = self.flags.dump_as_text.then_some((self.flags.dump_dir.as_path(), stem.as_str()));
-                let module = compiler.compile(&mut self.owner, key, &self.target, dump)?;
+                let owner = &mut self.owner;
+                let target = &self.target;
+                let module = contain(ErrorKind::Compile, || compiler.compile(owner, key, target, dump))?;
                 let module = Rc::new(module);
                 self.stats.compile_time += start.elapsed();
                 self.stats.cache_evictions +=
@@ -140,10 +142,34 @@ impl Inner {
             }
         };
         self.stats.prepare_time += start.elapsed();
-        let out = self.vm.run(&module, inputs).map_err(|e| EagerError::new(ErrorKind::Run, e.to_string()))?;
+        let vm = &self.vm;
+        let out = contain(ErrorKind::Run, || {
+            vm.run(&module, inputs).map_err(|e| EagerError::new(ErrorKind::Run, e.to_string()))
+        })?;
         self.stats.segments_run += 1;
         self.stats.segment_outputs += key.outputs.len() as u64;
         Ok((key.outputs.clone(), out.tensors.into_iter().map(Rc::new).collect()))
+    }
+}
+
+/// Runs `f`, turning a panic inside the compiler or the VM (a bug there) into an error of
+/// `kind`, so that it never unwinds through the session (or across a language boundary).
+fn contain<T>(kind: ErrorKind, f: impl FnOnce() -> Result<T>) -> Result<T> {
+    std::panic::catch_unwind(std::panic::AssertUnwindSafe(f)).unwrap_or_else(|payload| {
+        let what = payload
+            .downcast_ref::<&str>()
+            .map(|s| s.to_string())
+            .or_else(|| payload.downcast_ref::<String>().cloned())
+            .unwrap_or_else(|| "unknown panic".into());
+        Err(EagerError::new(kind, format!("internal error in the segment's {}: {what}", kind_name(kind))))
+    })
+}
+
+fn kind_name(kind: ErrorKind) -> &'static str {
+    if kind == ErrorKind::Compile {
+        "compilation"
+    } else {
+        "run"
     }
 }
 

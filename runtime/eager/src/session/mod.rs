@@ -246,6 +246,7 @@ impl Drop for Inner {
 
 impl Inner {
     fn host_tensor(ty: &TensorType, bytes: Vec<u8>) -> Result<HostTensor> {
+        ty.check_not_empty()?;
         let expected = ty.numel() * ty.dtype.bytes() as usize;
         if bytes.len() != expected {
             return Err(EagerError::new(

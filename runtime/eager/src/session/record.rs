@@ -139,6 +139,7 @@ impl Inner {
             check_types(ctx, hl, &InferInput { operands: &operands, result, attr: &lookup })
                 .map_err(|m| (is_dtype_message(&m), m))
                 .and_then(|t| TensorType::of(t).map_err(|e| (e.kind == ErrorKind::DType, e.message)))
+                .and_then(|t| t.check_not_empty().map(|()| t).map_err(|e| (false, e.message)))
         });
         let ty = checked.map_err(|(dtype, m)| {
             EagerError::new(
