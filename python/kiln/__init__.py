@@ -135,9 +135,22 @@ def _operand(x):
     return asarray(x)._t
 
 
+def _shape_text(x):
+    shape = tuple(x.shape) if isinstance(x, _kiln.Tensor) else ()
+    return "(" + ",".join(str(d) for d in shape) + ("," if len(shape) == 1 else "") + ")"
+
+
 def _binary(name):
     def op(a, b):
-        return ndarray(_kiln.binary(name, _operand(a), _operand(b)))
+        a, b = _operand(a), _operand(b)
+        try:
+            return ndarray(_kiln.binary(name, a, b))
+        except ValueError as e:
+            if "not broadcast compatible" not in str(e):
+                raise
+            raise ValueError(
+                f"operands could not be broadcast together with shapes {_shape_text(a)} {_shape_text(b)} ({e})"
+            ) from None
     return op
 
 

@@ -6,7 +6,9 @@
 
 use kiln_compiler::OpDef;
 use kiln_dialects::hl;
-use kiln_eager::{Arg, AttrValue, CmpPredicate, DType, EagerError, ErrorKind, Flags, FlushReason, Session, Tensor};
+use kiln_eager::{
+    Arg, AttrValue, CmpPredicate, DType, EagerError, ErrorKind, Flags, FlushReason, Session, Tensor,
+};
 use pyo3::exceptions::{PyRuntimeError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict};
@@ -119,7 +121,8 @@ impl PySession {
 }
 
 fn cmp_of(name: &str) -> PyResult<CmpPredicate> {
-    CmpPredicate::from_keyword(name).ok_or_else(|| PyValueError::new_err(format!("unknown comparison '{name}'")))
+    CmpPredicate::from_keyword(name)
+        .ok_or_else(|| PyValueError::new_err(format!("unknown comparison '{name}'")))
 }
 
 #[pymethods]
@@ -210,7 +213,12 @@ impl PyTensor {
     }
 
     /// Layer normalization over the last dim.
-    fn layer_norm(&self, gamma: PyRef<'_, PyTensor>, beta: PyRef<'_, PyTensor>, epsilon: f32) -> PyResult<PyTensor> {
+    fn layer_norm(
+        &self,
+        gamma: PyRef<'_, PyTensor>,
+        beta: PyRef<'_, PyTensor>,
+        epsilon: f32,
+    ) -> PyResult<PyTensor> {
         wrap(self.tensor.layer_norm(&gamma.tensor, &beta.tensor, epsilon))
     }
 }
