@@ -71,8 +71,8 @@ pub struct Stats {
     pub cache_evictions: u64,
     /// Time spent compiling (misses only).
     pub compile_time: Duration,
-    /// Time from a flush's cache lookup to its launch being ready (lookup, and compile on a
-    /// miss), excluding the VM run.
+    /// Time from a flush's start to its launch being ready (its outputs found, inputs
+    /// gathered, key built, cache lookup, and compile on a miss), excluding the VM run.
     pub prepare_time: Duration,
     /// Values written out of segments (the values a live tensor named at the flush).
     pub segment_outputs: u64,

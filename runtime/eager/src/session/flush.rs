@@ -59,6 +59,7 @@ impl Inner {
         let capacity = self.flags.flush_threshold.min(64);
         let seg = std::mem::replace(&mut self.seg, Segment::with_capacity(capacity));
         self.stats.count_flush(reason);
+        let start = Instant::now();
         let mut outputs: Vec<u32> = seg
             .results
             .iter()
@@ -90,7 +91,7 @@ impl Inner {
                 outputs,
                 fusion: self.flags.fusion_key(),
             };
-            inputs.and_then(|inputs| self.run(&key, &inputs))
+            inputs.and_then(|inputs| self.run(&key, &inputs, start))
         };
         for &(slot, generation) in &seg.results {
             let s = &mut self.slots[slot as usize];
@@ -113,10 +114,14 @@ impl Inner {
         result.map(|_| ())
     }
 
-    /// Prepares (cache or compile) and runs segment `key`; returns its outputs (node indices)
-    /// and their values.
-    fn run(&mut self, key: &SegmentKey, inputs: &[HostTensor]) -> Result<(Vec<u32>, Vec<Rc<HostTensor>>)> {
-        let start = Instant::now();
+    /// Prepares (cache or compile) and runs segment `key`, whose flush began at `start`;
+    /// returns its outputs (node indices) and their values.
+    fn run(
+        &mut self,
+        key: &SegmentKey,
+        inputs: &[HostTensor],
+        start: Instant,
+    ) -> Result<(Vec<u32>, Vec<Rc<HostTensor>>)> {
         let module = match self.cache.get(key) {
             Some(m) => {
                 self.stats.cache_hits += 1;
@@ -124,6 +129,7 @@ impl Inner {
             }
             None => {
                 self.stats.cache_misses += 1;
+                let compiling = Instant::now();
                 let compiler = match &mut self.compiler {
                     Some(c) if *c.fusion() == key.fusion => c,
                     slot => slot.insert(Compiler::new(&key.fusion, &self.target.name)?),
@@ -135,7 +141,7 @@ impl Inner {
                 let target = &self.target;
                 let module = contain(ErrorKind::Compile, || compiler.compile(owner, key, target, dump))?;
                 let module = Rc::new(module);
-                self.stats.compile_time += start.elapsed();
+                self.stats.compile_time += compiling.elapsed();
                 self.stats.cache_evictions +=
                     self.cache.insert(key.clone(), Rc::clone(&module), self.flags.cache_size);
                 module
