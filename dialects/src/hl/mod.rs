@@ -17,7 +17,7 @@ pub mod interp;
 
 mod ops;
 mod syntax;
-mod verify;
+pub mod verify;
 
 pub use ops::*;
 

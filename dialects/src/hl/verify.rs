@@ -1,11 +1,11 @@
 //! The one verifier shared by every `hl` op: operand element types as the op's interface
 //! allows, and the declared result type compatible with the inferred one.
 
-use kiln_compiler::{Context, Diagnostic, Ir, OpId};
+use kiln_compiler::{Context, Diagnostic, Ir, OpId, Type};
 
 use super::accessors::tensor_parts;
 use super::infer::{compatible, InferInput};
-use super::interfaces::{hl_op, DTypes};
+use super::interfaces::{hl_op, DTypes, HlOp};
 
 pub(crate) fn verify_hl<'c>(ctx: &Context<'c>, ir: &Ir<'c>, op: OpId) -> Result<(), Diagnostic<'c>> {
     check(ctx, ir, op).map_err(|message| Diagnostic::op_error(ir, op, message))
@@ -15,7 +15,17 @@ pub(crate) fn verify_hl<'c>(ctx: &Context<'c>, ir: &Ir<'c>, op: OpId) -> Result<
 fn check<'c>(ctx: &Context<'c>, ir: &Ir<'c>, op: OpId) -> Result<(), String> {
     let Some(h) = hl_op(ir, op) else { return Ok(()) };
     let operands: Vec<_> = ir.operands(op).iter().map(|&v| ir.value_type(v)).collect();
-    for (i, &t) in operands.iter().enumerate() {
+    let result = ir.results(op).first().map(|&r| ir.value_type(r));
+    let attr = |name: &str| ir.attr(op, name);
+    check_types(ctx, h, &InferInput { operands: &operands, result, attr: &attr }).map(|_| ())
+}
+
+/// Checks an `hl` op's operand and declared result types as the verifier does (element types
+/// the op's interface allows, the declared result compatible with the inferred one) and
+/// returns the result type: the declared one when given, else the inferred one. The message
+/// has no op prefix. The eager session checks each op with this as it is recorded.
+pub fn check_types<'c>(ctx: &Context<'c>, h: &HlOp, input: &InferInput<'_, 'c>) -> Result<Type<'c>, String> {
+    for (i, &t) in input.operands.iter().enumerate() {
         let elem = tensor_parts(t).map(|(_, e)| e);
         if !elem.is_some_and(|e| h.dtypes.accepts(e)) {
             return Err(format!(
@@ -24,8 +34,7 @@ fn check<'c>(ctx: &Context<'c>, ir: &Ir<'c>, op: OpId) -> Result<(), String> {
             ));
         }
     }
-    let result = ir.results(op).first().map(|&r| ir.value_type(r));
-    if let Some(r) = result {
+    if let Some(r) = input.result {
         if !tensor_parts(r).is_some_and(|(_, e)| DTypes::Any.accepts(e)) {
             return Err(format!(
                 "result #0 must be ranked tensor of {} values, but got '{r}'",
@@ -33,12 +42,12 @@ fn check<'c>(ctx: &Context<'c>, ir: &Ir<'c>, op: OpId) -> Result<(), String> {
             ));
         }
     }
-    let attr = |name: &str| ir.attr(op, name);
-    let inferred = (h.infer)(ctx, &InferInput { operands: &operands, result, attr: &attr })?;
-    match result {
+    let inferred = (h.infer)(ctx, input)?;
+    match input.result {
         Some(r) if !compatible(inferred, r) => {
             Err(format!("inferred type '{inferred}' is incompatible with result type '{r}'"))
         }
-        _ => Ok(()),
+        Some(r) => Ok(r),
+        None => Ok(inferred),
     }
 }

@@ -1,0 +1,270 @@
+//! `kiln._kiln`: the eager session for Python. Arrays cross as bytes (the `kiln` package turns
+//! them into numpy arrays); errors become Python exceptions: shape errors `ValueError`, element
+//! type errors `TypeError`, malformed flags `ValueError`, the rest `RuntimeError`. Nothing
+//! panics across the boundary: every fallible call returns a `PyResult`.
+#![deny(missing_docs)]
+
+use kiln_compiler::OpDef;
+use kiln_dialects::hl;
+use kiln_eager::{
+    Arg, AttrValue, CmpPredicate, DType, EagerError, ErrorKind, Flags, FlushReason, Session, Tensor,
+};
+use pyo3::exceptions::{PyRuntimeError, PyTypeError, PyValueError};
+use pyo3::prelude::*;
+use pyo3::types::{PyBytes, PyDict};
+
+fn py_err(e: EagerError) -> PyErr {
+    match e.kind {
+        ErrorKind::Shape | ErrorKind::Flags => PyValueError::new_err(e.message),
+        ErrorKind::DType => PyTypeError::new_err(e.message),
+        _ => PyRuntimeError::new_err(e.message),
+    }
+}
+
+fn dtype_of(name: &str) -> PyResult<DType> {
+    Ok(match name {
+        "f32" => DType::F32,
+        "f16" => DType::F16,
+        "bf16" => DType::BF16,
+        "i32" => DType::I32,
+        "i8" => DType::I8,
+        "i1" => DType::I1,
+        other => return Err(PyTypeError::new_err(format!("kiln has no '{other}' arrays"))),
+    })
+}
+
+/// An eager session.
+#[pyclass(unsendable, name = "Session")]
+struct PySession {
+    session: Session,
+    warnings: Vec<String>,
+}
+
+/// A value of a session.
+#[pyclass(unsendable, name = "Tensor")]
+struct PyTensor {
+    tensor: Tensor,
+}
+
+fn wrap(r: kiln_eager::Result<Tensor>) -> PyResult<PyTensor> {
+    r.map(|tensor| PyTensor { tensor }).map_err(py_err)
+}
+
+/// A tensor or a float, as an op operand.
+#[derive(FromPyObject)]
+enum Operand<'py> {
+    Tensor(PyRef<'py, PyTensor>),
+    Float(f64),
+}
+
+impl Operand<'_> {
+    fn arg(&self) -> Arg<'_> {
+        match self {
+            Operand::Tensor(t) => Arg::Tensor(&t.tensor),
+            Operand::Float(v) => Arg::Scalar(*v),
+        }
+    }
+}
+
+#[pymethods]
+impl PySession {
+    /// A session with the flags of `KILN_FUSION_FLAGS` and then `flags`.
+    #[new]
+    fn new(flags: &str) -> PyResult<PySession> {
+        let mut parsed = Flags::from_env().map_err(py_err)?;
+        let mut warnings = std::mem::take(&mut parsed.warnings);
+        warnings.extend(parsed.flags.apply(flags).map_err(py_err)?);
+        let session = Session::new(parsed.flags).map_err(py_err)?;
+        Ok(PySession { session, warnings })
+    }
+
+    /// The warnings of the flags the session was created with.
+    fn warnings(&self) -> Vec<String> {
+        self.warnings.clone()
+    }
+
+    /// A tensor from little-endian `data` of `shape` and `dtype` (`f32`, `f16`, `i32`, ...).
+    fn tensor(&self, data: &[u8], shape: Vec<usize>, dtype: &str) -> PyResult<PyTensor> {
+        wrap(self.session.tensor_from_bytes(data.to_vec(), &shape, dtype_of(dtype)?))
+    }
+
+    /// Flushes what is pending.
+    fn sync(&self) -> PyResult<()> {
+        self.session.sync().map_err(py_err)
+    }
+
+    /// Applies a flags string; returns its warnings.
+    fn set_flags(&self, flags: &str) -> PyResult<Vec<String>> {
+        self.session.set_flags(flags).map_err(py_err)
+    }
+
+    /// The counters, as a dict.
+    fn stats<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        let s = self.session.stats();
+        let d = PyDict::new(py);
+        d.set_item("ops_recorded", s.ops_recorded)?;
+        d.set_item("cache_hits", s.cache_hits)?;
+        d.set_item("cache_misses", s.cache_misses)?;
+        d.set_item("cache_evictions", s.cache_evictions)?;
+        d.set_item("compile_seconds", s.compile_time.as_secs_f64())?;
+        d.set_item("prepare_seconds", s.prepare_time.as_secs_f64())?;
+        d.set_item("segments_run", s.segments_run)?;
+        d.set_item("segments_skipped", s.segments_skipped)?;
+        d.set_item("segment_outputs", s.segment_outputs)?;
+        let flushes = PyDict::new(py);
+        for r in FlushReason::ALL {
+            flushes.set_item(r.name(), s.flushes_for(r))?;
+        }
+        d.set_item("flushes", flushes)?;
+        Ok(d)
+    }
+}
+
+fn cmp_of(name: &str) -> PyResult<CmpPredicate> {
+    CmpPredicate::from_keyword(name)
+        .ok_or_else(|| PyValueError::new_err(format!("unknown comparison '{name}'")))
+}
+
+#[pymethods]
+impl PyTensor {
+    /// The dims.
+    #[getter]
+    fn shape(&self) -> Vec<usize> {
+        self.tensor.shape()
+    }
+
+    /// The element type (`f32`, `i1`, ...).
+    #[getter]
+    fn dtype(&self) -> &'static str {
+        self.tensor.dtype().name()
+    }
+
+    /// The elements as little-endian bytes (flushes if pending).
+    fn to_bytes<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyBytes>> {
+        let host = self.tensor.host().map_err(py_err)?;
+        Ok(PyBytes::new(py, &host.bytes))
+    }
+
+    /// A unary op by name (`exp`, `neg`, `abs`, ...).
+    fn unary(&self, name: &str) -> PyResult<PyTensor> {
+        let t = &self.tensor;
+        wrap(match name {
+            "neg" => t.neg(),
+            "abs" => t.abs(),
+            "exp" => t.exp(),
+            "log" => t.log(),
+            "sqrt" => t.sqrt(),
+            "rsqrt" => t.rsqrt(),
+            "reciprocal" => t.reciprocal(),
+            "tanh" => t.tanh(),
+            "sigmoid" => t.sigmoid(),
+            "relu" => t.relu(),
+            "silu" => t.silu(),
+            "erf" => t.erf(),
+            "floor" => t.floor(),
+            "ceil" => t.ceil(),
+            "round" => t.round(),
+            "sign" => t.sign(),
+            "logical_not" => t.logical_not(),
+            other => return Err(PyValueError::new_err(format!("unknown unary op '{other}'"))),
+        })
+    }
+
+    /// A reduction by name (`sum`, `max`, `min`, `prod`, `mean`) over `axes`.
+    fn reduce(&self, name: &str, axes: Vec<i64>, keep_dims: bool) -> PyResult<PyTensor> {
+        let t = &self.tensor;
+        wrap(match name {
+            "sum" => t.sum(&axes, keep_dims),
+            "max" => t.max(&axes, keep_dims),
+            "min" => t.min(&axes, keep_dims),
+            "prod" => t.prod(&axes, keep_dims),
+            "mean" => t.mean(&axes, keep_dims),
+            other => return Err(PyValueError::new_err(format!("unknown reduction '{other}'"))),
+        })
+    }
+
+    /// Conversion to `dtype`.
+    fn cast(&self, dtype: &str) -> PyResult<PyTensor> {
+        wrap(self.tensor.cast(dtype_of(dtype)?))
+    }
+
+    /// Matrix product (batched for rank 3).
+    fn matmul(&self, other: PyRef<'_, PyTensor>) -> PyResult<PyTensor> {
+        if self.tensor.shape().len() == 3 {
+            wrap(self.tensor.batch_matmul(&other.tensor, false, false))
+        } else {
+            wrap(self.tensor.matmul(&other.tensor, false, false))
+        }
+    }
+
+    /// The same elements in `shape`.
+    fn reshape(&self, shape: Vec<i64>) -> PyResult<PyTensor> {
+        wrap(self.tensor.reshape(&shape))
+    }
+
+    /// Dims permuted by `perm`.
+    fn transpose(&self, perm: Vec<i64>) -> PyResult<PyTensor> {
+        wrap(self.tensor.transpose(&perm))
+    }
+
+    /// Softmax along `axis`.
+    fn softmax(&self, axis: i64) -> PyResult<PyTensor> {
+        wrap(self.tensor.softmax(axis))
+    }
+
+    /// Layer normalization over the last dim.
+    fn layer_norm(
+        &self,
+        gamma: PyRef<'_, PyTensor>,
+        beta: PyRef<'_, PyTensor>,
+        epsilon: f32,
+    ) -> PyResult<PyTensor> {
+        wrap(self.tensor.layer_norm(&gamma.tensor, &beta.tensor, epsilon))
+    }
+}
+
+/// A binary op by name (`add`, `sub`, `mul`, `div`, `pow`, `maximum`, `minimum`, `and`,
+/// `or`) or a comparison (`eq`, `ne`, `lt`, `le`, `gt`, `ge`); either operand may be a float.
+#[pyfunction]
+fn binary(name: &str, a: Operand<'_>, b: Operand<'_>) -> PyResult<PyTensor> {
+    let session = match (&a, &b) {
+        (Operand::Tensor(t), _) | (_, Operand::Tensor(t)) => t.tensor.session().map_err(py_err)?,
+        _ => return Err(PyTypeError::new_err("at least one operand must be a kiln array")),
+    };
+    let def = |n: &str| -> Option<&'static OpDef> {
+        Some(match n {
+            "add" => &hl::ADD,
+            "sub" => &hl::SUB,
+            "mul" => &hl::MUL,
+            "div" => &hl::DIV,
+            "pow" => &hl::POW,
+            "maximum" => &hl::MAXIMUM,
+            "minimum" => &hl::MINIMUM,
+            "and" => &hl::AND,
+            "or" => &hl::OR,
+            _ => return None,
+        })
+    };
+    let args = [a.arg(), b.arg()];
+    wrap(match def(name) {
+        Some(def) => session.record(def, &args, &[], None),
+        None => session.record(&hl::CMP, &args, &[("predicate", AttrValue::Cmp(cmp_of(name)?))], None),
+    })
+}
+
+/// `where(cond, a, b)`; `a` and `b` may be floats.
+#[pyfunction]
+fn select(cond: PyRef<'_, PyTensor>, a: Operand<'_>, b: Operand<'_>) -> PyResult<PyTensor> {
+    let session = cond.tensor.session().map_err(py_err)?;
+    wrap(session.record(&hl::SELECT, &[Arg::Tensor(&cond.tensor), a.arg(), b.arg()], &[], None))
+}
+
+/// The native module.
+#[pymodule]
+fn _kiln(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_class::<PySession>()?;
+    m.add_class::<PyTensor>()?;
+    m.add_function(wrap_pyfunction!(binary, m)?)?;
+    m.add_function(wrap_pyfunction!(select, m)?)?;
+    Ok(())
+}

@@ -1,0 +1,99 @@
+//! Criterion benchmark of the eager session's overheads (VM execution excluded):
+//! - `record_op`: recording one op (checked with the `hl` inference) on a 1K-element `f32`
+//!   tensor;
+//! - `chain8_miss`: an 8-op elementwise chain on 1K elements, recorded and compiled (a cache
+//!   miss: `--cache_size=1` and two alternating shapes of 1024 elements);
+//! - `chain8_hit`: the same chain from its first recorded op to the launch being ready when
+//!   the cache has it.
+//!
+//! The flush's own share is [`Stats::prepare_time`] (cache lookup, compile on a miss), so the
+//! figures are record time + prepare time, without the VM run.
+//! Run: `cargo bench -p kiln-eager --bench eager` (criterion prints the median range).
+
+use std::time::{Duration, Instant};
+
+use criterion::{criterion_group, criterion_main, Criterion};
+use kiln_eager::{Flags, Session, Tensor};
+
+fn session(flags: &str) -> Session {
+    Session::new(Flags::parse(flags).unwrap().flags).unwrap()
+}
+
+/// add, mul, exp, add, maximum, mul, sub, tanh.
+fn chain8(x: &Tensor, y: &Tensor) -> Tensor {
+    let t = x.add(y).unwrap();
+    let t = t.mul(x).unwrap();
+    let t = t.exp().unwrap();
+    let t = t.add(y).unwrap();
+    let t = t.maximum(x).unwrap();
+    let t = t.mul(y).unwrap();
+    let t = t.sub(x).unwrap();
+    t.tanh().unwrap()
+}
+
+/// Records the chain on one of `inputs` and flushes it; the time to the launch being ready.
+fn capture(s: &Session, inputs: &(Tensor, Tensor)) -> Duration {
+    let before = s.stats().prepare_time;
+    let start = Instant::now();
+    let out = chain8(&inputs.0, &inputs.1);
+    let recorded = start.elapsed();
+    s.sync().unwrap();
+    drop(out);
+    recorded + (s.stats().prepare_time - before)
+}
+
+fn bench(c: &mut Criterion) {
+    let data = vec![0.5f32; 1024];
+    let s = session("--flush_threshold=64");
+    let x = s.tensor(&data, &[1024]).unwrap();
+    c.bench_function("record_op", |b| {
+        b.iter_custom(|iters| {
+            let mut total = Duration::ZERO;
+            let mut left = iters;
+            while left > 0 {
+                let n = left.min(63);
+                let start = Instant::now();
+                let mut t = x.neg().unwrap();
+                for _ in 1..n {
+                    t = t.neg().unwrap();
+                }
+                total += start.elapsed();
+                drop(t);
+                // Nothing reads the chain: the flush compiles and runs nothing.
+                s.sync().unwrap();
+                left -= n;
+            }
+            total
+        })
+    });
+
+    let s = session("--cache_size=1");
+    let shapes: Vec<(Tensor, Tensor)> = [&[1024usize][..], &[32, 32][..]]
+        .iter()
+        .map(|sh| (s.tensor(&data, sh).unwrap(), s.tensor(&data, sh).unwrap()))
+        .collect();
+    let mut group = c.benchmark_group("eager");
+    group.sample_size(20);
+    let mut i = 0;
+    group.bench_function("chain8_miss", |b| {
+        b.iter_custom(|iters| {
+            (0..iters)
+                .map(|_| {
+                    i += 1;
+                    capture(&s, &shapes[i % 2])
+                })
+                .sum()
+        })
+    });
+    assert_eq!(s.stats().cache_hits, 0, "every chain8_miss iteration compiled");
+    group.finish();
+
+    let s = session("");
+    let inputs = (s.tensor(&data, &[1024]).unwrap(), s.tensor(&data, &[1024]).unwrap());
+    capture(&s, &inputs);
+    c.bench_function("chain8_hit", |b| b.iter_custom(|iters| (0..iters).map(|_| capture(&s, &inputs)).sum()));
+    assert_eq!(s.stats().cache_misses, 1, "chain8_hit compiled once");
+}
+
+criterion_group!(benches, bench);
+criterion_main!(benches);

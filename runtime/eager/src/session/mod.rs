@@ -1,0 +1,351 @@
+//! The session: values in slots (a handle is a slot index and generation), the open segment
+//! of recorded ops, the flush rules, and running flushed segments on the VM.
+//!
+//! A value is either on the host (its bytes) or pending (a node of the open segment). Ops
+//! are checked as they are recorded, with the `hl` verifier's own type checks
+//! ([`check_types`](kiln_dialects::hl::verify::check_types)), so a mistake is reported at the op. A flush compiles the open segment
+//! (or finds it in the cache) with one output per node that a live tensor still names — the
+//! values nothing outside the segment reads stay inside its kernels — runs it, and puts the
+//! outputs on the host. The reasons to flush are [`FlushReason`]'s.
+
+use std::cell::RefCell;
+use std::rc::Rc;
+
+use kiln_compiler::{OpDef, OwnedContext};
+use kiln_targets::Target;
+use kiln_vm::{HostTensor, Vm, VmConfig};
+
+use crate::cache::Cache;
+use crate::compile::Compiler;
+use crate::error::{EagerError, ErrorKind, Result};
+use crate::flags::Flags;
+use crate::node::{AttrValue, Node, TensorType};
+use crate::stats::{FlushReason, Stats};
+use crate::tensor::{Arg, Tensor};
+
+mod flush;
+mod record;
+
+/// Interned bytes past which the session's context starts a new generation.
+const CONTEXT_BUDGET: usize = 32 << 20;
+
+/// An eager JIT session. Tensors name values in it; dropping it flushes what is pending,
+/// after which its tensors can no longer be read.
+pub struct Session {
+    pub(crate) inner: Rc<RefCell<Inner>>,
+}
+
+#[derive(Clone, Debug)]
+pub(crate) enum SlotState {
+    Free,
+    Host(Rc<HostTensor>),
+    Pending(u32),
+    Failed(EagerError),
+}
+
+pub(crate) struct Slot {
+    pub(crate) generation: u32,
+    refs: u32,
+    pub(crate) state: SlotState,
+}
+
+#[derive(Default)]
+struct Segment {
+    nodes: Vec<Node>,
+    /// Slots read as inputs (each pinned by one reference until the flush).
+    inputs: Vec<u32>,
+    input_types: Vec<TensorType>,
+    /// Slots made pending in this segment, with their generation.
+    results: Vec<(u32, u32)>,
+    /// The reason the next op flushes the segment first.
+    closed: Option<FlushReason>,
+    /// Started by a cube op: only its elementwise epilogue joins.
+    cube: bool,
+}
+
+impl Segment {
+    /// An empty segment with room for `ops` nodes.
+    fn with_capacity(ops: usize) -> Segment {
+        Segment { nodes: Vec::with_capacity(ops), results: Vec::with_capacity(ops), ..Segment::default() }
+    }
+}
+
+pub(crate) struct Inner {
+    flags: Flags,
+    warnings: Vec<String>,
+    target: Target,
+    vm: Vm,
+    owner: OwnedContext,
+    compiler: Option<Compiler>,
+    cache: Cache,
+    /// Result types of signatures already checked.
+    checked: rustc_hash::FxHashMap<record::CheckKey, TensorType>,
+    stats: Stats,
+    slots: Vec<Slot>,
+    free: Vec<u32>,
+    seg: Segment,
+    compiled: u64,
+}
+
+impl Session {
+    /// A session with `flags` on the default target (`ascend910b`) and the VM's default
+    /// limits.
+    pub fn new(flags: Flags) -> Result<Session> {
+        Session::with_target(flags, kiln_targets::DEFAULT_TARGET, VmConfig::default())
+    }
+
+    /// A session with the flags of `KILN_FUSION_FLAGS` (see [`Session::warnings`]).
+    pub fn from_env() -> Result<Session> {
+        let parsed = Flags::from_env()?;
+        let session = Session::new(parsed.flags)?;
+        session.inner.borrow_mut().warnings = parsed.warnings;
+        Ok(session)
+    }
+
+    /// A session on `target` (a name or a TOML path) with VM limits `config`.
+    pub fn with_target(flags: Flags, target: &str, config: VmConfig) -> Result<Session> {
+        let target = Target::load(target).map_err(|e| EagerError::new(ErrorKind::Flags, e.to_string()))?;
+        let mut owner = OwnedContext::new(kiln_dialects::all_dialects());
+        owner.set_budget(Some(CONTEXT_BUDGET));
+        let inner = Inner {
+            flags,
+            warnings: Vec::new(),
+            vm: Vm::with_config(&target, config),
+            target,
+            owner,
+            compiler: None,
+            cache: Cache::default(),
+            checked: Default::default(),
+            stats: Stats::default(),
+            slots: Vec::new(),
+            free: Vec::new(),
+            seg: Segment::default(),
+            compiled: 0,
+        };
+        Ok(Session { inner: Rc::new(RefCell::new(inner)) })
+    }
+
+    /// A tensor of `shape` holding `data` (row-major).
+    pub fn tensor<T: crate::host::Element>(&self, data: &[T], shape: &[usize]) -> Result<Tensor> {
+        self.tensor_from_bytes(crate::host::to_bytes(data), shape, T::DTYPE)
+    }
+
+    /// A tensor of `shape` and `dtype` holding little-endian `bytes` (`i1`: one byte each).
+    pub fn tensor_from_bytes(
+        &self,
+        bytes: Vec<u8>,
+        shape: &[usize],
+        dtype: kiln_bytecode::isa::DType,
+    ) -> Result<Tensor> {
+        let ty = TensorType::new(dtype, &shape.iter().map(|&d| d as i64).collect::<Vec<_>>());
+        let host = Inner::host_tensor(&ty, bytes)?;
+        let mut inner = self.inner.borrow_mut();
+        let (slot, generation) = inner.alloc(SlotState::Host(Rc::new(host)));
+        drop(inner);
+        Ok(Tensor::new(Rc::downgrade(&self.inner), slot, generation, ty))
+    }
+
+    /// Records `def` on `args` with attributes `attrs` (`declared`: the result type of ops
+    /// whose result is given, not derived: `hl.cast`, `hl.reshape`, `hl.broadcast_to`).
+    /// Scalars become rank-0 constants of the element type of the first tensor operand that
+    /// is not `i1` (no promotion).
+    pub fn record(
+        &self,
+        def: &'static OpDef,
+        args: &[Arg<'_>],
+        attrs: &[(&'static str, AttrValue)],
+        declared: Option<TensorType>,
+    ) -> Result<Tensor> {
+        let (slot, generation, ty) =
+            self.inner.borrow_mut().record(&self.inner, def, args, attrs, declared)?;
+        Ok(Tensor::new(Rc::downgrade(&self.inner), slot, generation, ty))
+    }
+
+    /// Flushes the open segment (reason [`FlushReason::Sync`]).
+    pub fn sync(&self) -> Result<()> {
+        self.inner.borrow_mut().flush(FlushReason::Sync)
+    }
+
+    /// Applies a flags string; returns its warnings.
+    pub fn set_flags(&self, text: &str) -> Result<Vec<String>> {
+        let mut inner = self.inner.borrow_mut();
+        let warnings = inner.flags.apply(text)?;
+        let capacity = inner.flags.cache_size;
+        let evicted = inner.cache.shrink(capacity);
+        inner.stats.cache_evictions += evicted;
+        Ok(warnings)
+    }
+
+    /// The flags.
+    pub fn flags(&self) -> Flags {
+        self.inner.borrow().flags.clone()
+    }
+
+    /// The warnings of the flags the session was created with from the environment.
+    pub fn warnings(&self) -> Vec<String> {
+        self.inner.borrow().warnings.clone()
+    }
+
+    /// The counters.
+    pub fn stats(&self) -> Stats {
+        self.inner.borrow().stats.clone()
+    }
+
+    /// Compiled segments in the cache.
+    pub fn cache_len(&self) -> usize {
+        self.inner.borrow().cache.len()
+    }
+
+    /// Ops in the open segment.
+    pub fn pending_ops(&self) -> usize {
+        self.inner.borrow().seg.nodes.len()
+    }
+
+    /// Overwrites `dst` in place with the value of `src` (same type). A segment that reads
+    /// `dst`'s old value is flushed first ([`FlushReason::Overwrite`]).
+    pub fn assign(&self, dst: &Tensor, src: &Tensor) -> Result<()> {
+        let mut inner = self.inner.borrow_mut();
+        inner.check_handle(&self.inner, dst)?;
+        inner.check_handle(&self.inner, src)?;
+        if dst.ty != src.ty {
+            let kind = if dst.ty.dtype == src.ty.dtype { ErrorKind::Shape } else { ErrorKind::DType };
+            return Err(EagerError::new(kind, format!("cannot assign a '{}' to a '{}'", src.ty, dst.ty)));
+        }
+        inner.flush_if_read(dst)?;
+        let state = inner.slot_state(src.slot, src.generation)?;
+        inner.overwrite(dst, state);
+        Ok(())
+    }
+
+    /// Overwrites `dst` in place with host `data` (as many elements as `dst` has, of its
+    /// element type). A segment that reads `dst`'s old value is flushed first
+    /// ([`FlushReason::Overwrite`]).
+    pub fn write<T: crate::host::Element>(&self, dst: &Tensor, data: &[T]) -> Result<()> {
+        let mut inner = self.inner.borrow_mut();
+        inner.check_handle(&self.inner, dst)?;
+        if T::DTYPE != dst.ty.dtype {
+            return Err(EagerError::new(
+                ErrorKind::DType,
+                format!("cannot write {} data to a '{}'", T::DTYPE.name(), dst.ty),
+            ));
+        }
+        let host = Inner::host_tensor(&dst.ty, crate::host::to_bytes(data))?;
+        inner.flush_if_read(dst)?;
+        inner.overwrite(dst, SlotState::Host(Rc::new(host)));
+        Ok(())
+    }
+}
+
+impl Drop for Inner {
+    fn drop(&mut self) {
+        // Nothing can read the results any more; the flush still runs the pending work (and
+        // writes its dumps). Its error has nobody to go to.
+        let _ = self.flush(FlushReason::SessionDrop);
+    }
+}
+
+impl Inner {
+    fn host_tensor(ty: &TensorType, bytes: Vec<u8>) -> Result<HostTensor> {
+        ty.check_not_empty()?;
+        let expected = ty.numel() * ty.dtype.bytes() as usize;
+        if bytes.len() != expected {
+            return Err(EagerError::new(
+                ErrorKind::Shape,
+                format!(
+                    "cannot make a '{ty}' from {} elements ({} expected)",
+                    bytes.len() / ty.dtype.bytes() as usize,
+                    ty.numel()
+                ),
+            ));
+        }
+        Ok(HostTensor { spec: ty.spec(), bytes })
+    }
+
+    fn alloc(&mut self, state: SlotState) -> (u32, u32) {
+        let slot = Slot { generation: 0, refs: 1, state };
+        match self.free.pop() {
+            Some(i) => {
+                let s = &mut self.slots[i as usize];
+                let generation = s.generation;
+                *s = Slot { generation, ..slot };
+                (i, generation)
+            }
+            None => {
+                self.slots.push(slot);
+                (self.slots.len() as u32 - 1, 0)
+            }
+        }
+    }
+
+    /// Whether slot `slot` holds a value of generation `generation`.
+    pub(crate) fn owns(&self, slot: u32, generation: u32) -> bool {
+        self.slots
+            .get(slot as usize)
+            .is_some_and(|s| s.generation == generation && !matches!(s.state, SlotState::Free))
+    }
+
+    /// Adds a reference to slot `i`.
+    pub(crate) fn retain(&mut self, i: u32) {
+        self.slots[i as usize].refs += 1;
+    }
+
+    /// Drops a reference to slot `i`; the last one frees it.
+    pub(crate) fn release(&mut self, i: u32) {
+        let s = &mut self.slots[i as usize];
+        s.refs -= 1;
+        if s.refs == 0 {
+            s.state = SlotState::Free;
+            s.generation = s.generation.wrapping_add(1);
+            self.free.push(i);
+        }
+    }
+
+    /// The state of `t`'s slot, if `t` is a live handle of this session.
+    pub(crate) fn check_handle(&self, me: &Rc<RefCell<Inner>>, t: &Tensor) -> Result<SlotState> {
+        if !std::ptr::eq(t.session.as_ptr(), Rc::as_ptr(me)) {
+            return Err(EagerError::new(ErrorKind::StaleHandle, "the tensor belongs to another session"));
+        }
+        self.slot_state(t.slot, t.generation)
+    }
+
+    pub(crate) fn slot_state(&self, slot: u32, generation: u32) -> Result<SlotState> {
+        match self.slots.get(slot as usize) {
+            Some(s) if s.generation == generation && !matches!(s.state, SlotState::Free) => match &s.state {
+                SlotState::Failed(e) => Err(e.clone()),
+                state => Ok(state.clone()),
+            },
+            _ => Err(EagerError::new(
+                ErrorKind::StaleHandle,
+                format!("stale tensor handle (slot {slot}, generation {generation}): its value was released"),
+            )),
+        }
+    }
+
+    /// The host value of slot `slot`, flushing (reason [`FlushReason::HostRead`]) if it is
+    /// pending.
+    pub(crate) fn read(&mut self, slot: u32, generation: u32) -> Result<Rc<HostTensor>> {
+        if let SlotState::Pending(_) = self.slot_state(slot, generation)? {
+            self.flush(FlushReason::HostRead)?;
+        }
+        match self.slot_state(slot, generation)? {
+            SlotState::Host(h) => Ok(h),
+            _ => Err(EagerError::new(ErrorKind::Run, "the value was not computed")),
+        }
+    }
+
+    /// Flushes (reason [`FlushReason::Overwrite`]) if the open segment reads `dst`.
+    fn flush_if_read(&mut self, dst: &Tensor) -> Result<()> {
+        if self.seg.inputs.contains(&dst.slot) {
+            self.flush(FlushReason::Overwrite)?;
+        }
+        Ok(())
+    }
+
+    /// Gives `dst` the value `state` (of the open segment, if pending).
+    fn overwrite(&mut self, dst: &Tensor, state: SlotState) {
+        if let SlotState::Pending(_) = state {
+            self.seg.results.push((dst.slot, dst.generation));
+        }
+        self.slots[dst.slot as usize].state = state;
+    }
+}

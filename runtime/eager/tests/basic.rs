@@ -1,0 +1,32 @@
+//! The session's core: recording, host reads, outputs, handles.
+
+use kiln_eager::{ErrorKind, Flags, FlushReason, Session};
+
+fn session(flags: &str) -> Session {
+    Session::new(Flags::parse(flags).unwrap().flags).unwrap()
+}
+
+#[test]
+fn a_chain_runs_as_one_segment() {
+    let s = session("");
+    let x = s.tensor(&[1.0f32, -2.0, 3.0, -4.0, 0.5, 6.0], &[2, 3]).unwrap();
+    let y = x.mul(2.0).unwrap().add(&x).unwrap().abs().unwrap().sub(1.0).unwrap();
+    assert_eq!(s.stats().segments_run, 0, "recording runs nothing");
+    assert_eq!(y.to_vec::<f32>().unwrap(), vec![2.0, 5.0, 8.0, 11.0, 0.5, 17.0]);
+    let st = s.stats();
+    assert_eq!((st.segments_run, st.cache_misses), (1, 1));
+    assert_eq!(st.flushes_for(FlushReason::HostRead), 1);
+    assert_eq!(y.shape(), vec![2, 3]);
+}
+
+#[test]
+fn shape_mismatch_is_reported_at_the_op_naming_both_shapes() {
+    let s = session("");
+    let a = s.tensor(&[0.0f32; 6], &[2, 3]).unwrap();
+    let b = s.tensor(&[0.0f32; 4], &[4]).unwrap();
+    let e = a.add(&b).unwrap_err();
+    assert_eq!(e.kind, ErrorKind::Shape);
+    assert!(e.message.starts_with("'hl.add' op"), "{e}");
+    assert!(e.message.contains("tensor<2x3xf32>") && e.message.contains("tensor<4xf32>"), "{e}");
+    assert_eq!(s.pending_ops(), 0, "nothing is recorded");
+}

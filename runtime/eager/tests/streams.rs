@@ -1,0 +1,171 @@
+//! Random op streams (the `hl` program generator's programs, replayed op by op into a
+//! session) with flushes forced at random points, and intermediate tensors dropped at random:
+//! the results are bit-identical to op-by-op execution (every op its own segment and kernel,
+//! `--opt_level=0 --flush_threshold=1`, on the same VM) and, with exact transcendentals, to
+//! the `hl` interpreter.
+
+use std::collections::HashMap;
+
+use bumpalo::Bump;
+use kiln_compiler::{Context, Ir, OpId, ValueId};
+use kiln_dialects::hl::interp::generator::{random_program, BACKEND, FUSION};
+use kiln_dialects::hl::interp::program::run_function;
+use kiln_dialects::hl::interp::{random_tensor, Tensor as Value};
+use kiln_eager::{Arg, AttrValue, Flags, Session, Tensor};
+use kiln_run::convert::{from_host, to_host};
+use kiln_vm::VmConfig;
+
+/// SplitMix64, for the forced flushes.
+struct Rng(u64);
+
+impl Rng {
+    fn below(&mut self, n: u64) -> u64 {
+        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        (z ^ (z >> 31)) % n
+    }
+}
+
+fn session(flags: &str) -> Session {
+    let config = VmConfig { exact_transcendentals: true, ..VmConfig::default() };
+    Session::with_target(Flags::parse(flags).unwrap().flags, kiln_targets::DEFAULT_TARGET, config).unwrap()
+}
+
+fn attrs_of(ir: &Ir<'_>, op: OpId) -> Vec<(&'static str, AttrValue)> {
+    let entries = ir.op(op).properties.and_then(|p| p.as_dict()).unwrap_or(&[]);
+    entries
+        .iter()
+        .map(|e| match e.name {
+            "axes" => {
+                let axes = e.value.as_array().unwrap().iter().map(|a| a.as_int().unwrap() as i64).collect();
+                ("axes", AttrValue::Ints(axes))
+            }
+            "keep_dims" => {
+                ("keep_dims", AttrValue::Bool(kiln_dialects::hl::accessors::bool_attr(Some(e.value))))
+            }
+            other => panic!("the generator writes no attribute '{other}'"),
+        })
+        .collect()
+}
+
+/// Replays the body of `func` into `s` on `inputs`; `force`: flush and drop at random.
+fn replay(
+    s: &Session,
+    ir: &Ir<'_>,
+    func: OpId,
+    inputs: &[Value],
+    mut force: Option<&mut Rng>,
+) -> Vec<Vec<u8>> {
+    let block = ir.entry_block(ir.regions(func)[0]).unwrap();
+    let mut env: HashMap<ValueId, Tensor> = HashMap::new();
+    for (&arg, v) in ir.block_args(block).iter().zip(inputs) {
+        let h = to_host(v).unwrap();
+        let shape: Vec<usize> = v.shape().to_vec();
+        env.insert(arg, s.tensor_from_bytes(h.bytes, &shape, h.spec.dtype).unwrap());
+    }
+    let ops: Vec<OpId> = ir.block_ops(block).collect();
+    let (ret, body) = ops.split_last().unwrap();
+    let returned: Vec<ValueId> = ir.operands(*ret).to_vec();
+    for &op in body {
+        let def = ir.op(op).def.unwrap();
+        let args: Vec<Arg<'_>> = ir.operands(op).iter().map(|v| Arg::Tensor(&env[v])).collect();
+        let t = s.record(def, &args, &attrs_of(ir, op), None).unwrap();
+        env.insert(ir.results(op)[0], t);
+        if let Some(rng) = force.as_deref_mut() {
+            match rng.below(8) {
+                0 => s.sync().unwrap(),
+                1 => {
+                    let keys: Vec<ValueId> = env.keys().copied().collect();
+                    let k = keys[rng.below(keys.len() as u64) as usize];
+                    env[&k].host().unwrap();
+                }
+                2 | 3 => {
+                    // Drop a value that no later op reads and nobody returns.
+                    let here = body.iter().position(|&o| o == op).unwrap();
+                    let dead = env.keys().copied().find(|v| {
+                        !returned.contains(v) && ir.uses(*v).iter().all(|u| body[..=here].contains(&u.op))
+                    });
+                    if let Some(v) = dead {
+                        env.remove(&v);
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+    returned.iter().map(|v| env[v].host().unwrap().bytes.clone()).collect()
+}
+
+/// Checks program `seed`; returns the segments run op by op and fused.
+fn check_program(
+    seed: u64,
+    profile: &kiln_dialects::hl::interp::generator::Profile,
+    interp: bool,
+) -> (u64, u64) {
+    let text = random_program(seed, profile);
+    let arena = Bump::new();
+    let ctx = Context::new(&arena, kiln_dialects::all_dialects());
+    let module = kiln_compiler::syntax::parse_source(&ctx, &text, "gen.mlir").unwrap();
+    let ir = &module.ir;
+    let body = ir.entry_block(ir.regions(module.top)[0]).unwrap();
+    let func = ir.block_ops(body).next().unwrap();
+    let entry = ir.entry_block(ir.regions(func)[0]).unwrap();
+    let inputs: Vec<Value> = ir
+        .block_args(entry)
+        .iter()
+        .enumerate()
+        .map(|(i, &a)| {
+            let t = ir.value_type(a);
+            let (shape, elem) = kiln_dialects::hl::accessors::tensor_parts(t).unwrap();
+            let dtype = kiln_dialects::hl::interp::program::dtype_of(elem).unwrap();
+            random_tensor(dtype, shape.iter().map(|&d| d as usize).collect(), seed * 31 + i as u64)
+        })
+        .collect();
+    let single = session("--opt_level=0 --flush_threshold=1");
+    let op_by_op = replay(&single, ir, func, &inputs, None);
+    let mut rng = Rng(seed);
+    let level = 1 + rng.below(2);
+    let threshold = 2 + rng.below(12);
+    let fused = session(&format!("--opt_level={level} --flush_threshold={threshold} --enable_ops=MatMul"));
+    let got = replay(&fused, ir, func, &inputs, Some(&mut rng));
+    assert_eq!(got, op_by_op, "seed {seed}: fused (opt_level {level}) differs from op-by-op\n{text}");
+    if interp {
+        let expected = run_function(&ctx, ir, func, &inputs).unwrap();
+        for (i, (bytes, want)) in got.iter().zip(&expected).enumerate() {
+            let want = to_host(want).unwrap();
+            if *bytes != want.bytes {
+                let vm = from_host(&kiln_vm::HostTensor { spec: want.spec.clone(), bytes: bytes.clone() })
+                    .unwrap();
+                panic!("seed {seed}: result #{i} differs from the interpreter: {:?}\n{text}", vm.to_f64s());
+            }
+        }
+    }
+    (single.stats().segments_run, fused.stats().segments_run)
+}
+
+/// Sums the segments of `seeds`, and checks that fusing ran fewer.
+fn check_all(
+    seeds: std::ops::Range<u64>,
+    profile: &kiln_dialects::hl::interp::generator::Profile,
+    interp: bool,
+) {
+    let (mut single, mut fused) = (0, 0);
+    for seed in seeds {
+        let (s, f) = check_program(seed, profile, interp);
+        single += s;
+        fused += f;
+    }
+    assert!(fused * 2 < single, "segments fused: {fused}, op by op: {single}");
+}
+
+#[test]
+fn random_streams_match_op_by_op_and_the_interpreter() {
+    check_all(0..24, &FUSION, true);
+}
+
+#[test]
+fn random_backend_streams_match_op_by_op() {
+    check_all(100..112, &BACKEND, false);
+}
