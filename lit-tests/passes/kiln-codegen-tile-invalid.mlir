@@ -31,3 +31,12 @@ func.func private @long_kernel0(%a: tensor<2x1000000xf32>) -> tensor<2x1xf32> at
   %r = hl.reduce_sum %e {axes = [1], keep_dims = true} : tensor<2x1000000xf32> -> tensor<2x1xf32>
   return %r : tensor<2x1xf32>
 }
+
+// -----
+
+// A zero-size tensor has no tile (and no element to compute).
+// expected-error@+1 {{kiln-codegen cannot tile a kernel over the zero-size tensor<0x64xf32>}}
+func.func private @empty_kernel0(%a: tensor<0x64xf32>) -> tensor<0x64xf32> attributes {npuvec.core = #npuvec.core<aiv>, npuvec.kind = "vector"} {
+  %e = hl.exp %a : tensor<0x64xf32>
+  return %e : tensor<0x64xf32>
+}

@@ -14,7 +14,8 @@
 //!
 //! Runs on: `builtin.module`. Assumes: `kiln-codegen-outline` ran. Guarantees: the IR is
 //! unchanged apart from the attribute; a kernel with a dynamic shape is a located error
-//! ("kiln-codegen needs static shapes"), as is one whose single row does not fit the UB.
+//! ("kiln-codegen needs static shapes"), as is one over a zero-size tensor or one whose single row
+//! does not fit the UB.
 
 use kiln_compiler::ir::WalkOrder;
 use kiln_compiler::{Context, Diagnostic, Ir, OpId};
@@ -78,6 +79,14 @@ pub fn tile_kernel<'c>(
 ) -> Result<(), String> {
     let body =
         ir.regions(kernel).first().and_then(|&r| ir.entry_block(r)).ok_or("a kernel without a body")?;
+    let values = ir
+        .block_ops(body)
+        .flat_map(|o| ir.results(o).iter().copied())
+        .chain(ir.block_args(body).iter().copied());
+    if let Some(empty) = values.map(|v| ir.value_type(v)).find(|t| t.shape().is_some_and(|s| s.contains(&0)))
+    {
+        return Err(format!("kiln-codegen cannot tile a kernel over the zero-size {empty}"));
+    }
     let attr = match kernel_kind(ir, kernel) {
         Some(kind @ (KernelKind::Vector | KernelKind::Layout)) => {
             let args = ir.block_args(body).to_vec();
