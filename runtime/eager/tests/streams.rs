@@ -11,7 +11,7 @@ use kiln_compiler::{Context, Ir, OpId, ValueId};
 use kiln_dialects::hl::interp::generator::{random_program, BACKEND, FUSION};
 use kiln_dialects::hl::interp::program::run_function;
 use kiln_dialects::hl::interp::{random_tensor, Tensor as Value};
-use kiln_eager::{Arg, AttrValue, Flags, Session, Tensor};
+use kiln_eager::{Arg, AttrValue, Flags, Session, Tensor, TensorType};
 use kiln_run::convert::{from_host, to_host};
 use kiln_vm::VmConfig;
 
@@ -71,7 +71,10 @@ fn replay(
     for &op in body {
         let def = ir.op(op).def.unwrap();
         let args: Vec<Arg<'_>> = ir.operands(op).iter().map(|v| Arg::Tensor(&env[v])).collect();
-        let t = s.record(def, &args, &attrs_of(ir, op), None).unwrap();
+        // Ops whose result type is given, not derived, declare it.
+        let declared = matches!(def.name, "hl.cast" | "hl.reshape" | "hl.broadcast_to")
+            .then(|| TensorType::of(ir.value_type(ir.results(op)[0])).unwrap());
+        let t = s.record(def, &args, &attrs_of(ir, op), declared).unwrap();
         env.insert(ir.results(op)[0], t);
         if let Some(rng) = force.as_deref_mut() {
             match rng.below(8) {
@@ -98,13 +101,17 @@ fn replay(
     returned.iter().map(|v| env[v].host().unwrap().bytes.clone()).collect()
 }
 
-/// Checks program `seed`; returns the segments run op by op and fused.
+/// Checks program `seed`; returns the segments run op by op and fused, or `None` for a
+/// program with a convolution (not among the session's ops).
 fn check_program(
     seed: u64,
     profile: &kiln_dialects::hl::interp::generator::Profile,
     interp: bool,
-) -> (u64, u64) {
+) -> Option<(u64, u64)> {
     let text = random_program(seed, profile);
+    if text.contains("hl.conv2d") {
+        return None;
+    }
     let arena = Bump::new();
     let ctx = Context::new(&arena, kiln_dialects::all_dialects());
     let module = kiln_compiler::syntax::parse_source(&ctx, &text, "gen.mlir").unwrap();
@@ -142,30 +149,38 @@ fn check_program(
             }
         }
     }
-    (single.stats().segments_run, fused.stats().segments_run)
+    Some((single.stats().segments_run, fused.stats().segments_run))
 }
 
-/// Sums the segments of `seeds`, and checks that fusing ran fewer.
+/// Checks `count` programs from seed `first` on (skipping those with convolutions), sums their
+/// segments, and checks that fusing ran fewer.
 fn check_all(
-    seeds: std::ops::Range<u64>,
+    first: u64,
+    count: usize,
     profile: &kiln_dialects::hl::interp::generator::Profile,
     interp: bool,
 ) {
-    let (mut single, mut fused) = (0, 0);
-    for seed in seeds {
-        let (s, f) = check_program(seed, profile, interp);
-        single += s;
-        fused += f;
+    let (mut single, mut fused, mut checked) = (0, 0, 0);
+    for seed in first..first + 10 * count as u64 {
+        if checked == count {
+            break;
+        }
+        if let Some((s, f)) = check_program(seed, profile, interp) {
+            single += s;
+            fused += f;
+            checked += 1;
+        }
     }
+    assert_eq!(checked, count, "programs without convolutions from seed {first}");
     assert!(fused * 2 < single, "segments fused: {fused}, op by op: {single}");
 }
 
 #[test]
 fn random_streams_match_op_by_op_and_the_interpreter() {
-    check_all(0..24, &FUSION, true);
+    check_all(0, 24, &FUSION, true);
 }
 
 #[test]
 fn random_backend_streams_match_op_by_op() {
-    check_all(100..112, &BACKEND, false);
+    check_all(100, 12, &BACKEND, false);
 }
