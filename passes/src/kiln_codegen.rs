@@ -4,7 +4,8 @@
 //! Runs, in order: `kiln-codegen-outline`, `kiln-codegen-tile`, `kiln-codegen-bufferize`,
 //! `kiln-codegen-lower`, `kiln-codegen-plan-ub`, `kiln-codegen-insert-sync`, then `cse` and
 //! `canonicalize` to share the index arithmetic the tile loops repeat. The steps that depend on
-//! the hardware (tile, plan-ub, insert-sync) take the pipeline's `target`. The module gets
+//! the hardware (tile, plan-ub, insert-sync) take the pipeline's `target`; `double-buffer`
+//! (default true) goes to the tile step. The module gets
 //! `npuvec.target = "<name>"`.
 //!
 //! Runs on: `builtin.module`. Assumes: verified IR (typically after `kiln-fuse`).
@@ -15,24 +16,28 @@ use kiln_compiler::pass::{parse_pipeline, Instrumentation, PassFailed};
 use kiln_targets::Target;
 
 use crate::codegen::build::set_attr;
-use crate::codegen::options::{load_target, TARGET_SPECS};
+use crate::codegen::options::{load_target, TILE_SPECS};
 
 kiln_compiler::declare_pass! {
-    struct KilnCodegen { target: Target, spec: String }
+    struct KilnCodegen { target: Target, spec: String, double_buffer: bool }
     name: "kiln-codegen",
     summary: "Lower fused hl to planned, synchronized npuvec kernels for a target",
     description: "outline, tile, bufferize, lower, plan-ub, insert-sync (each kiln-codegen-<step>), then cse \
                   and canonicalize.",
     anchor: "builtin.module",
-    options: TARGET_SPECS,
+    options: TILE_SPECS,
     create(o) {
-        Ok(KilnCodegen { target: load_target("kiln-codegen", o)?, spec: o.get_str("target").to_string() })
+        Ok(KilnCodegen {
+            target: load_target("kiln-codegen", o)?,
+            spec: o.get_str("target").to_string(),
+            double_buffer: o.get_bool("double-buffer"),
+        })
     }
 
     fn run(&mut self, cx, root) {
-        let t = &self.spec;
+        let (t, db) = (&self.spec, self.double_buffer);
         let text = format!(
-            "kiln-codegen-outline, kiln-codegen-tile{{target={t}}}, kiln-codegen-bufferize, kiln-codegen-lower, \
+            "kiln-codegen-outline, kiln-codegen-tile{{target={t} double-buffer={db}}}, kiln-codegen-bufferize, kiln-codegen-lower, \
              kiln-codegen-plan-ub{{target={t}}}, kiln-codegen-insert-sync{{target={t}}}, cse, canonicalize"
         );
         let mut pm = parse_pipeline(&text, &crate::registry()).map_err(|e| {

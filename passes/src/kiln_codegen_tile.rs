@@ -24,27 +24,27 @@ use kiln_targets::Target;
 use crate::codegen::build::{i64_attr, set_attr};
 use crate::codegen::epilogue::Epilogue;
 use crate::codegen::model::VectorModel;
-use crate::codegen::options::{load_target, TARGET_SPECS};
+use crate::codegen::options::{load_target, TILE_SPECS};
 use crate::codegen::tiling::{MatmulTiling, Tiling};
 use crate::kiln_codegen_outline::KernelKind;
 
 kiln_compiler::declare_pass! {
-    struct Tile { target: Target }
+    struct Tile { target: Target, double_buffer: bool }
     name: "kiln-codegen-tile",
     summary: "Choose each kernel's tile shape from the target",
     description: "Attaches npuvec.tile to every kernel: rows per tile under the usable UB, key axis, \
                   tail and block_dim.",
     anchor: "builtin.module",
-    options: TARGET_SPECS,
+    options: TILE_SPECS,
     create(o) {
-        Ok(Tile { target: load_target("kiln-codegen-tile", o)? })
+        Ok(Tile { target: load_target("kiln-codegen-tile", o)?, double_buffer: o.get_bool("double-buffer") })
     }
 
     fn run(&mut self, cx, root) {
         let kernels = kernels(cx.ir, root);
         let mut failed = false;
         for kernel in kernels {
-            if let Err(message) = tile_kernel(cx.ctx, cx.ir, kernel, &self.target, 1) {
+            if let Err(message) = tile_kernel(cx.ctx, cx.ir, kernel, &self.target, 1, self.double_buffer) {
                 cx.diagnostics.push(Diagnostic::op_error(cx.ir, kernel, message));
                 failed = true;
             }
@@ -69,13 +69,15 @@ pub fn kernel_kind(ir: &Ir<'_>, op: OpId) -> Option<KernelKind> {
     KernelKind::from_name(attr.as_str()?)
 }
 
-/// Chooses and attaches the tile of one kernel, within the usable UB divided by `shrink`.
+/// Chooses and attaches the tile of one kernel, within the usable UB divided by `shrink`
+/// (`double_buffer`: a vector kernel may be double-buffered).
 pub fn tile_kernel<'c>(
     ctx: &Context<'c>,
     ir: &mut Ir<'c>,
     kernel: OpId,
     target: &Target,
     shrink: u64,
+    double_buffer: bool,
 ) -> Result<(), String> {
     let body =
         ir.regions(kernel).first().and_then(|&r| ir.entry_block(r)).ok_or("a kernel without a body")?;
@@ -91,7 +93,7 @@ pub fn tile_kernel<'c>(
         Some(kind @ (KernelKind::Vector | KernelKind::Layout)) => {
             let args = ir.block_args(body).to_vec();
             let model = VectorModel::analyze(ir, body, &args)?;
-            let tiling = if kind == KernelKind::Vector {
+            let tiling = if kind == KernelKind::Vector && double_buffer {
                 Tiling::choose_buffered(ctx, ir, &model, target, shrink)?
             } else {
                 Tiling::choose(ctx, ir, &model, target, shrink)?

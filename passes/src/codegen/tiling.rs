@@ -8,7 +8,7 @@
 //! the most whose buffers' peak of aligned live bytes (from [`VectorModel::buffers`]) fits the
 //! target's usable UB, then fewer so that every core gets a tile when there are enough rows.
 
-use kiln_compiler::{Attribute, Context, Ir, NamedAttr};
+use kiln_compiler::{Attribute, Context, Ir, NamedAttr, ValueId};
 use kiln_targets::Target;
 
 use super::build::i64_attr;
@@ -182,8 +182,10 @@ impl Tiling {
     }
 
     /// [`Tiling::choose`] for a double-buffered tile loop when that pays: within half the
-    /// budget, the tiles give every core at least two (so one can load while the other
-    /// computes) and rows are whole (no column chunks). Otherwise the single-buffered choice.
+    /// budget the rows are whole (no column chunks), every core gets at least two tiles, and the
+    /// estimate of [`Tiling::pipe_cycles`] is lower with the loads of one tile under the work of
+    /// the other than with twice the tile in turn (each DMA transfer has a setup cost, so halving
+    /// the tile does not always pay). Otherwise the single-buffered choice.
     pub fn choose_buffered<'c>(
         ctx: &Context<'c>,
         ir: &Ir<'c>,
@@ -191,12 +193,51 @@ impl Tiling {
         target: &Target,
         shrink: u64,
     ) -> Result<Tiling, String> {
-        if let Ok(t) = Tiling::choose(ctx, ir, model, target, shrink.max(1).saturating_mul(2)) {
-            if t.col_block == model.cols() && t.tiles(model) >= 2 * t.block_dim {
-                return Ok(Tiling { buffers: 2, ..t });
-            }
+        let single = Tiling::choose(ctx, ir, model, target, shrink)?;
+        let Ok(half) = Tiling::choose(ctx, ir, model, target, shrink.max(1).saturating_mul(2)) else {
+            return Ok(single);
+        };
+        if half.col_block != model.cols() || half.tiles(model) < 2 * half.block_dim {
+            return Ok(single);
         }
-        Tiling::choose(ctx, ir, model, target, shrink)
+        let per_core = |t: &Tiling| cdiv(t.tiles(model), t.block_dim).max(1) as u64;
+        let (l1, v1, s1) = single.pipe_cycles(ctx, ir, model, target);
+        let (l2, v2, s2) = half.pipe_cycles(ctx, ir, model, target);
+        let in_turn = per_core(&single) * (l1 + v1 + s1);
+        let overlapped = (per_core(&half) - 1) * l2.max(v2).max(s2) + l2 + v2 + s2;
+        Ok(if overlapped < in_turn { Tiling { buffers: 2, ..half } } else { single })
+    }
+
+    /// Estimated cycles of one body tile on MTE2 (loads), V and MTE3 (stores), from the
+    /// target's rates: a DMA setup per transfer plus bytes over the pipe's rate, and one vector
+    /// repeat per op and row per `repeat_bytes` of the row.
+    pub fn pipe_cycles<'c>(
+        &self,
+        ctx: &Context<'c>,
+        ir: &Ir<'c>,
+        model: &VectorModel,
+        target: &Target,
+    ) -> (u64, u64, u64) {
+        let bufs = model.buffers(ctx, ir);
+        let rows = self.block
+            * model.kept.iter().filter(|&&a| a > self.key).map(|&a| model.domain[a]).product::<i64>();
+        let bytes = |v: &ValueId| {
+            let spec = bufs.of.get(v).map(|&i| &bufs.specs[i])?;
+            let r = if spec.rows { rows } else { 1 } as u64;
+            let c = if spec.cols { self.col_block } else { 1 } as u64;
+            Some(r * c * elem_bytes(spec))
+        };
+        let setup = (u64::from(target.costs.dma_setup_ns) * u64::from(target.clock.mhz)).div_ceil(1000);
+        let transfers = |vs: &[ValueId], rate: u32| -> u64 {
+            vs.iter().filter_map(bytes).map(|b| setup + b.div_ceil(u64::from(rate.max(1)))).sum()
+        };
+        let p = &target.pipes;
+        let load = transfers(&model.inputs, p.mte2_bytes_per_cycle);
+        let store = transfers(&model.outputs, p.mte3_bytes_per_cycle);
+        let row_repeats = (self.col_block as u64 * 4).div_ceil(target.vector.repeat_bytes.max(1));
+        let vector =
+            model.ops.len() as u64 * rows as u64 * row_repeats * u64::from(p.vector_cycles_per_repeat);
+        (load, vector, store)
     }
 
     /// The number of tiles of `model` under this tiling.
