@@ -127,3 +127,39 @@ func.func @long(%x: tensor<4x5000xf32>) -> tensor<4x1xf32> {
   %0 = hl.reduce_sum %x {axes = [1], keep_dims = true} : tensor<4x5000xf32> -> tensor<4x1xf32>
   return %0 : tensor<4x1xf32>
 }
+
+// -----
+
+// A 20000-wide row in chunks of 2500: the first chunk starts the fold, the other seven run in
+// an scf.for whose index makes the GM offset (no unrolling, so no limit on the chunk count).
+// CHECK-LABEL: func.func private @longer_kernel0(
+// CHECK-SAME:      col_block = 2500 : i64
+// CHECK-NEXT:    %[[CH:.*]] = npuvec.alloc : memref<1x2500xf32, #npuvec.space<ub>>
+// CHECK-NEXT:    %[[ACC:.*]] = npuvec.alloc : memref<1x1xf32, #npuvec.space<ub>>
+// CHECK:         scf.for
+// CHECK:           %[[ROW:.*]] = arith.muli %{{.*}}, %c20000 : index
+// CHECK:           npuvec.load ins(%arg0[%[[ROW]]] : {{.*}}) outs(%[[CH]] : {{.*}}) sizes [2500] strides [1]
+// CHECK-NEXT:      npuvec.reduce max ins(%[[CH]] : {{.*}}) outs(%[[ACC]] : memref<1x1xf32, #npuvec.space<ub>>){{$}}
+// CHECK-NEXT:      %[[C1:.*]] = arith.constant 1 : index
+// CHECK-NEXT:      %[[C8:.*]] = arith.constant 8 : index
+// CHECK-NEXT:      %[[STEP:.*]] = arith.constant 1 : index
+// CHECK-NEXT:      scf.for %[[K:.*]] = %[[C1]] to %[[C8]] step %[[STEP]] {
+// CHECK-NEXT:        %[[W:.*]] = arith.constant 2500 : index
+// CHECK-NEXT:        %[[SHIFT:.*]] = arith.muli %[[K]], %[[W]] : index
+// CHECK-NEXT:        %[[AT:.*]] = arith.addi %[[ROW]], %[[SHIFT]] : index
+// CHECK-NEXT:        npuvec.load ins(%arg0[%[[AT]]] : {{.*}}) outs(%[[CH]] : {{.*}}) sizes [2500] strides [1]
+// CHECK-NEXT:        npuvec.reduce max ins(%[[CH]] : {{.*}}) outs(%[[ACC]] : {{.*}}) {accumulate}
+// CHECK-NEXT:      }
+// CHECK-NEXT:      npuvec.store ins(%[[ACC]] : {{.*}}) {{.*}} sizes [1] strides [1]
+// The column output: every chunk (16 of 1250) in a loop.
+// CHECK-LABEL: func.func private @longer_kernel1(
+// CHECK:           scf.for %[[J:.*]] = %{{.*}} to %c16 step %{{.*}} {
+// CHECK:             npuvec.load
+// CHECK-NEXT:        npuvec.sub
+// CHECK:             npuvec.store {{.*}} sizes [1250] strides [1]
+// CHECK-NEXT:      }
+func.func @longer(%x: tensor<4x20000xf32>) -> (tensor<4x1xf32>, tensor<4x20000xf32>) {
+  %0 = hl.reduce_max %x {axes = [1], keep_dims = true} : tensor<4x20000xf32> -> tensor<4x1xf32>
+  %1 = hl.sub %x, %0 : tensor<4x20000xf32>, tensor<4x1xf32> -> tensor<4x20000xf32>
+  return %0, %1 : tensor<4x1xf32>, tensor<4x20000xf32>
+}

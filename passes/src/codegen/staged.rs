@@ -6,8 +6,10 @@
 //! and folds the chunk into the reduction's accumulator (`accumulate` after the first chunk, so
 //! the fold runs in column order, as the interpreter's); between stages, the row values whose
 //! operands are ready are computed once. A last pass over the chunks computes and stores the
-//! column outputs. Chunks are unrolled (at most `MAX_CHUNKS`), each of static width; every
-//! value has its own buffer (`VectorModel::staged_buffers`), so recomputation clobbers nothing.
+//! column outputs. The full chunks after the first run in an `scf.for` (the chunk index makes
+//! the GM offsets), the first and the tail chunk on their own (the first starts each fold, the
+//! tail has its own width); every value has its own buffer (`VectorModel::staged_buffers`), so
+//! recomputation clobbers nothing.
 
 use rustc_hash::{FxHashMap, FxHashSet};
 
@@ -18,6 +20,14 @@ use super::lower_vector::{is_view, load, Strides, Tile};
 use super::model::Buffers;
 use super::tiling::cdiv;
 use super::vector_ops::{lower_op, reduce_finish, reduce_kind, reduce_partial, TileOp};
+
+/// Where a chunk starts: a static first column, or chunk number `kk` (a loop index) of full
+/// chunks.
+#[derive(Clone, Copy)]
+enum Col {
+    At(i64),
+    Chunk(ValueId),
+}
 
 impl Tile<'_> {
     /// Emits a staged tile of `rows` rows; `sets` holds the buffers of each chunk width.
@@ -70,22 +80,23 @@ impl Tile<'_> {
             let x = b.ir.operands(red)[0];
             let (inputs, ops) = self.cone(b.ir, bufs, &[x], &avail);
             let acc = bufs.temp.get(&red).map_or(row_set[bufs.of[&result]], |&k| row_set[k]);
-            for c in 0..chunks {
-                self.chunk(
-                    b,
-                    bufs,
-                    set(c),
-                    rows,
-                    c * chunk,
-                    width(c),
-                    axis,
-                    &inputs,
-                    &ops,
-                    offsets,
-                    strides_of,
-                )?;
-                let src = if has_cols(&x) { set(c)[bufs.of[&x]] } else { row_set[bufs.of[&x]] };
-                reduce_partial(b, kind, src, acc, c > 0);
+            let src = |c: i64| if has_cols(&x) { set(c)[bufs.of[&x]] } else { row_set[bufs.of[&x]] };
+            let fold = |b: &mut Builder<'_, 'c>, c: i64, at: Col| -> Result<(), String> {
+                self.chunk(b, bufs, set(c), rows, at, width(c), axis, &inputs, &ops, offsets, strides_of)?;
+                reduce_partial(b, kind, src(c), acc, c > 0);
+                Ok(())
+            };
+            // Chunk 0 starts the fold; the other full chunks loop; the tail chunk comes last.
+            fold(b, 0, Col::At(0))?;
+            let full = total / chunk;
+            if full > 2 {
+                let (lo, hi, one) = (b.index(1), b.index(full), b.index(1));
+                b.for_loop([lo, hi, one], |bb, kk| fold(bb, 1, Col::Chunk(kk)))?;
+            } else if full == 2 {
+                fold(b, 1, Col::At(chunk))?;
+            }
+            if chunks > full.max(1) {
+                fold(b, chunks - 1, Col::At((chunks - 1) * chunk))?;
             }
             reduce_finish(b, red, acc, row_set[bufs.of[&result]], mean)?;
             avail.insert(result);
@@ -94,14 +105,14 @@ impl Tile<'_> {
         // Column outputs, chunk by chunk; then row outputs.
         let col_outputs: Vec<ValueId> = self.outputs.iter().copied().filter(|v| has_cols(v)).collect();
         let (inputs, ops) = self.cone(b.ir, bufs, &col_outputs, &avail);
-        for c in 0..chunks {
-            self.chunk(b, bufs, set(c), rows, c * chunk, width(c), axis, &inputs, &ops, offsets, strides_of)?;
+        let pass = |b: &mut Builder<'_, 'c>, c: i64, at: Col| -> Result<(), String> {
+            self.chunk(b, bufs, set(c), rows, at, width(c), axis, &inputs, &ops, offsets, strides_of)?;
             for (&v, &gm) in self.outputs.iter().zip(self.out_gm) {
                 if has_cols(&v) {
                     let spec = &bufs.specs[bufs.of[&v]];
                     let strides = strides_of(b.ir, v, true);
                     let (sizes, st) = self.geo.view(m, &strides, spec.rows, true, rows, Some(width(c)));
-                    let start = self.start(b, spec.rows, &strides, offsets, c * chunk * strides[axis]);
+                    let start = self.start(b, spec.rows, &strides, offsets, at, strides[axis], chunk);
                     let (s, t) = (i64_array(b.ctx, &sizes), i64_array(b.ctx, &st));
                     b.op(
                         "npuvec.store",
@@ -112,13 +123,24 @@ impl Tile<'_> {
                     );
                 }
             }
+            Ok(())
+        };
+        let full = if col_outputs.is_empty() { 0 } else { total / chunk };
+        if full > 1 {
+            let (lo, hi, one) = (b.index(0), b.index(full), b.index(1));
+            b.for_loop([lo, hi, one], |bb, kk| pass(bb, 0, Col::Chunk(kk)))?;
+        } else if full == 1 {
+            pass(b, 0, Col::At(0))?;
+        }
+        if !col_outputs.is_empty() && chunks > full {
+            pass(b, chunks - 1, Col::At((chunks - 1) * chunk))?;
         }
         for (&v, &gm) in self.outputs.iter().zip(self.out_gm) {
             if !has_cols(&v) {
                 let spec = &bufs.specs[bufs.of[&v]];
                 let strides = strides_of(b.ir, v, true);
                 let (sizes, st) = self.geo.view(m, &strides, spec.rows, false, rows, None);
-                let start = self.start(b, spec.rows, &strides, offsets, 0);
+                let start = self.start(b, spec.rows, &strides, offsets, Col::At(0), 0, 0);
                 let (s, t) = (i64_array(b.ctx, &sizes), i64_array(b.ctx, &st));
                 b.op(
                     "npuvec.store",
@@ -132,26 +154,41 @@ impl Tile<'_> {
         Ok(())
     }
 
-    /// The GM start of a value's chunk: its tile offset (or its base, without rows) plus `extra`.
+    /// The GM start of a value's chunk: its tile offset (or its base, without rows) plus the
+    /// chunk's first column `at` times the column stride `stride` (`chunk` columns per chunk).
+    #[allow(clippy::too_many_arguments)]
     fn start(
         &self,
         b: &mut Builder<'_, '_>,
         rows: bool,
         strides: &Strides,
         offsets: &FxHashMap<Strides, ValueId>,
-        extra: i64,
+        at: Col,
+        stride: i64,
+        chunk: i64,
     ) -> ValueId {
         let base = strides.last().copied().unwrap_or(0);
-        match offsets.get(strides) {
-            Some(&o) if rows => {
-                if extra == 0 {
-                    o
-                } else {
-                    let e = b.index(extra);
-                    b.index_op("arith.addi", o, e)
+        let tile = match offsets.get(strides) {
+            Some(&o) if rows => Some(o),
+            _ => None,
+        };
+        match at {
+            Col::At(first) => {
+                let extra = first * stride;
+                match tile {
+                    Some(o) if extra == 0 => o,
+                    Some(o) => {
+                        let e = b.index(extra);
+                        b.index_op("arith.addi", o, e)
+                    }
+                    None => b.index(base + extra),
                 }
             }
-            _ => b.index(base + extra),
+            Col::Chunk(kk) => {
+                let shift = b.linear(&[(Some(kk), chunk * stride)], 0);
+                let origin = tile.unwrap_or_else(|| b.index(base));
+                b.index_op("arith.addi", origin, shift)
+            }
         }
     }
 
@@ -214,7 +251,7 @@ impl Tile<'_> {
         bufs: &Buffers<'c>,
         set: &[ValueId],
         rows: i64,
-        first: i64,
+        at: Col,
         width: i64,
         axis: usize,
         inputs: &[ValueId],
@@ -227,7 +264,7 @@ impl Tile<'_> {
             let spec = &bufs.specs[k];
             let strides = strides_of(b.ir, v, false);
             let (sizes, st) = self.geo.view(self.model, &strides, spec.rows, true, rows, Some(width));
-            let start = self.start(b, spec.rows, &strides, offsets, first * strides[axis]);
+            let start = self.start(b, spec.rows, &strides, offsets, at, strides[axis], width);
             load(b, self.gm_of[&v], start, set[k], &sizes, &st);
         }
         for &op in ops {

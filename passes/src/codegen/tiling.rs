@@ -122,12 +122,6 @@ impl Tiling {
                 }
             }
             cols = lo;
-            if cdiv(full_cols, cols) > MAX_CHUNKS {
-                return Err(format!(
-                    "a row of {full_cols} elements would take {} column chunks of {cols} (at most {MAX_CHUNKS})",
-                    cdiv(full_cols, cols)
-                ));
-            }
         }
         let footprint = |rows: i64| {
             let tail = full_cols % cols;
@@ -280,9 +274,6 @@ impl Tiling {
         })
     }
 }
-
-/// The most column chunks a staged tile is unrolled into.
-pub const MAX_CHUNKS: i64 = 64;
 
 /// `ceil(a / b)` for positive `b`.
 pub fn cdiv(a: i64, b: i64) -> i64 {

@@ -281,3 +281,21 @@ fn double_buffered_kernels_agree_with_the_interpreter() {
         }
     }
 }
+
+/// Rows far longer than the UB: reduced in more chunks than any unrolling would allow (about
+/// 76 on tiny-npu), with a column output after the reduction and a tail chunk.
+const LONG_ROWS: &str = "func.func @f(%a: tensor<3x100003xf32>, %b: tensor<3x100003xf32>) -> (tensor<3x1xf32>, tensor<3x100003xf32>) {
+  %0 = hl.mul %a, %b : tensor<3x100003xf32>
+  %1 = hl.reduce_sum %0 {axes = [1], keep_dims = true} : tensor<3x100003xf32> -> tensor<3x1xf32>
+  %2 = hl.sub %0, %1 : tensor<3x100003xf32>, tensor<3x1xf32> -> tensor<3x100003xf32>
+  return %1, %2 : tensor<3x1xf32>, tensor<3x100003xf32>
+}";
+
+#[test]
+fn rows_of_many_chunks_agree_with_the_interpreter() {
+    for target in TARGETS {
+        if let Err(e) = check(LONG_ROWS, target, 7, true) {
+            panic!("{target}: {e}");
+        }
+    }
+}
