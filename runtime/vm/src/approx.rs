@@ -54,7 +54,7 @@ pub(crate) fn exp(x: f32) -> f32 {
     p = p * r + 8.333_452e-3;
     p = p * r + 4.166_579_6e-2;
     p = p * r + 1.666_666_5e-1;
-    p = p * r + 5.000_000_1e-1;
+    p = p * r + 0.5;
     let e = p * (r * r) + r + 1.0;
     // `|n| <= 150`: two factors in the normal range; the first product is exact.
     let half = n >> 1;
@@ -67,10 +67,10 @@ pub(crate) fn tanh(x: f32) -> f32 {
     let ax = x.abs();
     let x2 = x * x;
     let mut q = -5.704_988_7e-3;
-    q = q * x2 + 2.063_908_9e-2;
+    q = q * x2 + 2.063_909e-2;
     q = q * x2 - 5.373_971_6e-2;
     q = q * x2 + 1.333_144_2e-1;
-    q = q * x2 - 3.333_328_2e-1;
+    q = q * x2 - 0.333_332_8;
     let small = q * x2 * ax + ax;
     let big = 1.0 - 2.0 / (exp(2.0 * ax) + 1.0);
     (if ax < 0.625 { small } else { big }).copysign(x)
