@@ -10,10 +10,10 @@
 //! `x + x^3 Q(x^2)` (degree-4 `Q`) for `|x| < 0.625` and `1 - 2 / (e^{2|x|} + 1)` beyond, with
 //! the sign of `x`; both sides are computed and one is selected, so there is no per-element
 //! branch. `sigmoid` is `1 / (1 + e^-x)` in `f64` (Cody-Waite, degree-11 Taylor polynomial),
-//! rounded to `f32` once, because its consumers need near bit-exactness: in `swiglu` the
-//! `f32` forms' one or two ulps, on most elements, sum through a 256-term contraction to
-//! absolute errors near `1e-4` in results of magnitude 4000, which `kiln-run --check`'s
-//! `atol 1e-5` rejects on the elements that cancel to near 0 (`examples/llama_block.mlir`);
+//! rounded to `f32` once, because its consumers need near bit-exactness: an `f32` form (at
+//! most 2 ulps) failed `kiln-run --check` on `examples/llama_block.mlir`, whose `swiglu` errors
+//! sum through the 256-term down projection into results up to about 4700 in magnitude, so
+//! that an element that cancels to 0.13 was off by 5e-5 (the tolerance there is about 2.3e-5);
 //! the `f64` form differs from `libm` only when the exact value lies within about `2e-14`
 //! relative of an `f32` rounding boundary.
 //!
