@@ -58,7 +58,7 @@ fn op_name(op: UnaryOp) -> String {
 
 /// `Unary`: `dst = op(src)`. With `exact`, `exp`, `tanh` and `sigmoid` call `libm` as the
 /// interpreter does; otherwise they use the vectorizable [`crate::approx`] forms (at most one
-/// `f32` ulp from `libm`).
+/// `f32` ulp from `libm`; `sigmoid` identical).
 pub(crate) fn unary(
     mem: &mut Mem,
     s: &mut Scratch,
