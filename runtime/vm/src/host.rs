@@ -65,7 +65,8 @@ pub struct VmConfig {
     /// Host threads per launch (0: the machine's available parallelism).
     pub threads: usize,
     /// Compute `exp`, `tanh` and `sigmoid` with `libm`, bit-identical to the interpreter
-    /// (else with vectorizable approximations within one `f32` ulp of it).
+    /// (else with vectorizable approximations: at most one `f32` ulp from it, `sigmoid`
+    /// identical).
     pub exact_transcendentals: bool,
 }
 

@@ -57,8 +57,8 @@ fn op_name(op: UnaryOp) -> String {
 }
 
 /// `Unary`: `dst = op(src)`. With `exact`, `exp`, `tanh` and `sigmoid` call `libm` as the
-/// interpreter does; otherwise they use the vectorizable [`crate::approx`] forms (within one
-/// `f32` ulp).
+/// interpreter does; otherwise they use the vectorizable [`crate::approx`] forms (at most one
+/// `f32` ulp from `libm`; `sigmoid` identical).
 pub(crate) fn unary(
     mem: &mut Mem,
     s: &mut Scratch,
