@@ -22,6 +22,7 @@ use kiln_compiler::{Context, Diagnostic, Ir, OpId};
 use kiln_targets::Target;
 
 use crate::codegen::build::{i64_attr, set_attr};
+use crate::codegen::conv_plan::ConvShape;
 use crate::codegen::epilogue::Epilogue;
 use crate::codegen::model::VectorModel;
 use crate::codegen::options::{load_target, TILE_SPECS};
@@ -100,7 +101,13 @@ pub fn tile_kernel<'c>(
             };
             tiling.attr(ctx)
         }
-        Some(KernelKind::Matmul) => MatmulTiling::choose(ir, body, target, shrink)?.attr(ctx),
+        Some(KernelKind::Matmul) => {
+            let conv = ir.block_ops(body).find(|&o| ir.op(o).name == "hl.conv2d");
+            match conv {
+                Some(op) => ConvShape::of_op(ir, op)?.tiling(target, shrink)?.attr(ctx),
+                None => MatmulTiling::choose(ir, body, target, shrink)?.attr(ctx),
+            }
+        }
         Some(KernelKind::Mix) => {
             // The fixpipe's output and the epilogue's UB buffers share the UB.
             let (_, epilogue) = Epilogue::of_kernel(ir, body)?;

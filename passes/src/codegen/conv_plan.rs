@@ -20,6 +20,8 @@
 use kiln_compiler::{Ir, OpId};
 use kiln_dialects::hl::accessors::int_list;
 
+use kiln_targets::Target;
+
 use super::tiling::{cdiv, MatmulShape, MatmulTiling};
 
 /// The dims of one `hl.conv2d` (NCHW input, OIHW weight, NCHW result).
@@ -141,6 +143,15 @@ impl ConvShape {
     /// output-channel blocks, groups, batch (innermost first).
     pub fn tile_extents(&self, l: &Lines, t: &MatmulTiling) -> [i64; 5] {
         [cdiv(l.pixels, t.n), l.lines, cdiv(self.og(), t.m), self.groups, self.n]
+    }
+
+    /// The tiles of this conv on `target` (within the usable UB divided by `shrink`): the
+    /// contraction's fitted tiles, and the cores from the class-pair tiles (an error when an
+    /// output sees only padding).
+    pub fn tiling(&self, target: &Target, shrink: u64) -> Result<MatmulTiling, String> {
+        let mut t = MatmulTiling::fit(&self.as_matmul(), target, shrink)?;
+        t.block_dim = self.tiles(&t)?.clamp(1, i64::from(target.cores.cube.max(1)));
+        Ok(t)
     }
 
     /// The tiles of every class pair under tiles `t`.

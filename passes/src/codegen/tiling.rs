@@ -356,10 +356,10 @@ pub struct MatmulTiling {
 }
 
 impl MatmulTiling {
-    /// Chooses the tiles of the kernel body `body` (one matmul, batch matmul or conv2d, whose
-    /// contraction is then `[O / groups, K] x [K, OW]`, see `conv_plan.rs`) on `target`: the largest fractal multiples
-    /// (up to 128 x 128 x 256) whose L1, L0A, L0B, L0C and UB (the fixpipe output, within the
-    /// usable UB divided by `shrink`) footprints fit.
+    /// Chooses the tiles of the kernel body `body` (one matmul or batch matmul, the first `hl`
+    /// op other than a constant; conv2d: `ConvShape::tiling` in `conv_plan.rs`) on `target`: the
+    /// largest fractal multiples (up to 128 x 128 x 256) whose L1, L0A, L0B, L0C and UB (the
+    /// fixpipe output, within the usable UB divided by `shrink`) footprints fit.
     pub fn choose(
         ir: &Ir<'_>,
         body: kiln_compiler::BlockId,
@@ -370,16 +370,7 @@ impl MatmulTiling {
             .block_ops(body)
             .find(|&o| ir.op(o).name.starts_with("hl.") && ir.op(o).name != "hl.constant")
             .ok_or("an empty kernel")?;
-        let s = if ir.op(op).name == "hl.conv2d" {
-            let conv = super::conv_plan::ConvShape::of_op(ir, op)?;
-            let mut t = Self::fit(&conv.as_matmul(), target, shrink)?;
-            // The tiles of the class pairs (an error when an output sees only padding).
-            t.block_dim = conv.tiles(&t)?.clamp(1, i64::from(target.cores.cube.max(1)));
-            return Ok(t);
-        } else {
-            MatmulShape::of_op(ir, op)?
-        };
-        Self::fit(&s, target, shrink)
+        Self::fit(&MatmulShape::of_op(ir, op)?, target, shrink)
     }
 
     /// The largest tiles of the matmul `s` that fit `target` (see [`MatmulTiling::choose`]).
