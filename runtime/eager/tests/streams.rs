@@ -10,23 +10,10 @@ use bumpalo::Bump;
 use kiln_compiler::{Context, Ir, OpId, ValueId};
 use kiln_dialects::hl::interp::generator::{random_program, BACKEND, FUSION};
 use kiln_dialects::hl::interp::program::run_function;
-use kiln_dialects::hl::interp::{random_tensor, Tensor as Value};
+use kiln_dialects::hl::interp::{random_tensor, SplitMix64 as Rng, Tensor as Value};
 use kiln_eager::{Arg, AttrValue, Flags, Session, Tensor, TensorType};
 use kiln_run::convert::{from_host, to_host};
 use kiln_vm::VmConfig;
-
-/// SplitMix64, for the forced flushes.
-struct Rng(u64);
-
-impl Rng {
-    fn below(&mut self, n: u64) -> u64 {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        (z ^ (z >> 31)) % n
-    }
-}
 
 fn session(flags: &str) -> Session {
     let config = VmConfig { exact_transcendentals: true, ..VmConfig::default() };
@@ -81,7 +68,7 @@ fn replay(
                 0 => s.sync().unwrap(),
                 1 => {
                     let keys: Vec<ValueId> = env.keys().copied().collect();
-                    let k = keys[rng.below(keys.len() as u64) as usize];
+                    let k = keys[rng.below(keys.len())];
                     env[&k].host().unwrap();
                 }
                 2 | 3 => {

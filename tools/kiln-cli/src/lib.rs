@@ -1,6 +1,7 @@
 //! Command-line conventions that Kiln's tools share with LLVM's (`mlir-opt`, `FileCheck`):
 //! the message for an unknown argument with the nearest known option, and one exit status for
-//! usage errors. A leaf crate: the tools depend on it, it depends on nothing.
+//! usage errors, and [`parse`], which gives a clap command line both. A leaf crate: the tools
+//! depend on it, it depends on clap only.
 #![deny(missing_docs)]
 
 /// The exit status of a usage error (an unknown or malformed argument), as LLVM's
@@ -49,6 +50,35 @@ pub fn unknown_argument<'a>(argv0: &str, arg: &str, options: impl IntoIterator<I
         out.push_str(&format!("{prog}: Did you mean '{dashes}{near}'?\n"));
     }
     out
+}
+
+/// Parses `args` (program name first) into `C`: an unknown argument prints
+/// [`unknown_argument`] with `C`'s long options and gives [`USAGE_ERROR`]; `--help` and
+/// `--version` print and give success; other clap errors print and give [`USAGE_ERROR`].
+pub fn parse<C: clap::Parser>(
+    args: &[std::ffi::OsString],
+    default_name: &str,
+) -> Result<C, std::process::ExitCode> {
+    use std::process::ExitCode;
+    match C::try_parse_from(args) {
+        Ok(cli) => Ok(cli),
+        Err(e) if e.kind() == clap::error::ErrorKind::UnknownArgument => {
+            let argv0 =
+                args.first().map_or_else(|| default_name.into(), |a| a.to_string_lossy().into_owned());
+            let arg = match e.get(clap::error::ContextKind::InvalidArg) {
+                Some(clap::error::ContextValue::String(a)) => a.clone(),
+                _ => String::new(),
+            };
+            let command = C::command();
+            let known: Vec<&str> = command.get_arguments().filter_map(|a| a.get_long()).collect();
+            eprint!("{}", unknown_argument(&argv0, &arg, known));
+            Err(ExitCode::from(USAGE_ERROR))
+        }
+        Err(e) => {
+            let _ = e.print();
+            Err(if e.use_stderr() { ExitCode::from(USAGE_ERROR) } else { ExitCode::SUCCESS })
+        }
+    }
 }
 
 /// The program name LLVM prints before its messages: the file name of `argv0`.

@@ -15,7 +15,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use bumpalo::Bump;
-use clap::{CommandFactory, Parser};
+use clap::Parser;
 use kiln_compiler::syntax::parse_bytes;
 use kiln_compiler::verifier::verify;
 use kiln_compiler::{Context, Diagnostic, Ir, OpId, SourceMgr, DYNAMIC};
@@ -83,23 +83,9 @@ struct Cli {
 /// Runs kiln-run with command-line `args` (program name first); returns the exit status.
 pub fn run_main(args: impl IntoIterator<Item = OsString>) -> ExitCode {
     let args: Vec<OsString> = args.into_iter().collect();
-    let cli = match Cli::try_parse_from(&args) {
+    let cli: Cli = match kiln_cli::parse(&args, "kiln-run") {
         Ok(cli) => cli,
-        Err(e) if e.kind() == clap::error::ErrorKind::UnknownArgument => {
-            let argv0 = args.first().map_or_else(|| "kiln-run".into(), |a| a.to_string_lossy().into_owned());
-            let arg = match e.get(clap::error::ContextKind::InvalidArg) {
-                Some(clap::error::ContextValue::String(a)) => a.clone(),
-                _ => String::new(),
-            };
-            let command = Cli::command();
-            let known: Vec<&str> = command.get_arguments().filter_map(|a| a.get_long()).collect();
-            eprint!("{}", kiln_cli::unknown_argument(&argv0, &arg, known));
-            return ExitCode::from(kiln_cli::USAGE_ERROR);
-        }
-        Err(e) => {
-            let _ = e.print();
-            return if e.use_stderr() { ExitCode::from(kiln_cli::USAGE_ERROR) } else { ExitCode::SUCCESS };
-        }
+        Err(code) => return code,
     };
     match run(&cli) {
         Ok((out, agree)) => {

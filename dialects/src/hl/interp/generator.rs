@@ -6,6 +6,8 @@
 //! get several consumers and diamonds form; it returns the last value and one or two earlier
 //! ones. A [`Profile`] fixes the shapes, element types and ops drawn from.
 
+use super::random::SplitMix64;
+
 /// What a generator draws from.
 #[derive(Clone, Copy, Debug)]
 pub struct Profile {
@@ -41,26 +43,9 @@ pub const BACKEND: Profile = Profile {
     conv: true,
 };
 
-/// A tiny deterministic generator (SplitMix64).
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
-    }
-
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-}
-
 /// The program of `seed` under `profile` (MLIR text of one `func.func @f`).
 pub fn random_program(seed: u64, profile: &Profile) -> String {
-    let mut rng = Rng(seed);
+    let mut rng = SplitMix64(seed);
     let (r, c) = (profile.rows[rng.below(profile.rows.len())], profile.cols[rng.below(profile.cols.len())]);
     let dt = profile.dtypes[rng.below(profile.dtypes.len())];
     let int = dt.starts_with('i');
@@ -78,7 +63,7 @@ pub fn random_program(seed: u64, profile: &Profile) -> String {
     let n = 4 + rng.below(14);
     for i in 0..n {
         let name = format!("%v{i}");
-        let pick_full = |rng: &mut Rng, pool: &[(String, u8)]| {
+        let pick_full = |rng: &mut SplitMix64, pool: &[(String, u8)]| {
             let fulls: Vec<&(String, u8)> = pool.iter().filter(|(_, k)| *k == 0).collect();
             // Prefer recent values: chains and diamonds.
             let j = fulls.len() - 1 - rng.below(fulls.len().min(3));

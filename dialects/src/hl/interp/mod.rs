@@ -47,7 +47,7 @@ pub use error::{InterpError, Result};
 pub use layout::{concat, expand_dims, reshape, slice, squeeze, transpose};
 pub use linalg::{batch_matmul, conv2d, matmul, Conv2dParams};
 pub use npy::{decode_npy, encode_npy, read_npy, write_npy};
-pub use random::random_tensor;
+pub use random::{random_tensor, SplitMix64};
 pub use reduce::{argmax, argmin, reduce, ReduceOp};
 pub use tensor::{Tensor, TensorData};
 pub use unary::{unary, GeluApprox, UnaryOp};

@@ -5,11 +5,13 @@ use super::lanes::Lanes;
 use super::tensor::Tensor;
 use super::DType;
 
-/// SplitMix64 (Steele, Lea and Flood): a tiny generator with good statistical quality.
-struct SplitMix64(u64);
+/// SplitMix64 (Steele, Lea and Flood): a tiny generator with good statistical quality, for
+/// deterministic test data and programs (seed it with `SplitMix64(seed)`).
+pub struct SplitMix64(pub u64);
 
 impl SplitMix64 {
-    fn next(&mut self) -> u64 {
+    /// The next 64 random bits.
+    pub fn next_u64(&mut self) -> u64 {
         self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
         let mut z = self.0;
         z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
@@ -18,8 +20,13 @@ impl SplitMix64 {
     }
 
     /// A uniform integer in `lo..hi` (`lo < hi`; the modulo bias is negligible for test data).
-    fn range(&mut self, lo: i64, hi: i64) -> i64 {
-        lo + (self.next() % (hi - lo) as u64) as i64
+    pub fn range(&mut self, lo: i64, hi: i64) -> i64 {
+        lo + (self.next_u64() % (hi - lo) as u64) as i64
+    }
+
+    /// A uniform index below `n` (`n > 0`).
+    pub fn below(&mut self, n: usize) -> usize {
+        (self.next_u64() % n as u64) as usize
     }
 }
 
@@ -42,7 +49,7 @@ pub fn random_tensor(dtype: DType, shape: Vec<usize>, seed: u64) -> Tensor {
             let scale = 2f32.powi(-step_bits);
             Lanes::Float((0..count).map(|_| rng.range(-half, half) as f32 * scale).collect())
         }
-        DType::I1 => Lanes::Bool((0..count).map(|_| rng.next() >> 63 == 1).collect()),
+        DType::I1 => Lanes::Bool((0..count).map(|_| rng.next_u64() >> 63 == 1).collect()),
         DType::I8 => Lanes::Int((0..count).map(|_| rng.range(-10, 11)).collect()),
         DType::I32 | DType::I64 => Lanes::Int((0..count).map(|_| rng.range(-100, 101)).collect()),
     };
