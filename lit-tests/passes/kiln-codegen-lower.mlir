@@ -163,3 +163,33 @@ func.func @longer(%x: tensor<4x20000xf32>) -> (tensor<4x1xf32>, tensor<4x20000xf
   %1 = hl.sub %x, %0 : tensor<4x20000xf32>, tensor<4x1xf32> -> tensor<4x20000xf32>
   return %0, %1 : tensor<4x1xf32>, tensor<4x20000xf32>
 }
+
+// -----
+
+// A row over three reduced axes (60000 elements) is chunked along the last one, one index of
+// the other two at a time: index 0 starts the fold, the other 14 run in an scf.for over their
+// flattened index, split by divui/remui into the two axes' indices for the GM offset.
+// CHECK-LABEL: func.func private @three_axes_kernel0(
+// CHECK-SAME:      col_block = 4000 : i64
+// CHECK:           %[[ROW:.*]] = arith.muli %{{.*}}, %c60000 : index
+// CHECK:           npuvec.load ins(%arg0[%[[ROW]]] : {{.*}}) outs(%[[CH:.*]] : memref<1x4000xf32, #npuvec.space<ub>>) sizes [4000] strides [1]
+// CHECK-NEXT:      npuvec.reduce sum ins(%[[CH]] : {{.*}}) outs(%[[ACC:.*]] : memref<1x1xf32, #npuvec.space<ub>>){{$}}
+// CHECK:           scf.for %[[Q:.*]] = %{{.*}} to %c15 step %{{.*}} {
+// CHECK-NEXT:        %[[C5:.*]] = arith.constant 5 : index
+// CHECK-NEXT:        %[[J:.*]] = arith.remui %[[Q]], %[[C5]] : index
+// CHECK-NEXT:        %[[C5B:.*]] = arith.constant 5 : index
+// CHECK-NEXT:        %[[I:.*]] = arith.divui %[[Q]], %[[C5B]] : index
+// CHECK-NEXT:        %[[S2:.*]] = arith.constant 4000 : index
+// CHECK-NEXT:        %[[T2:.*]] = arith.muli %[[J]], %[[S2]] : index
+// CHECK-NEXT:        %[[S1:.*]] = arith.constant 20000 : index
+// CHECK-NEXT:        %[[T1:.*]] = arith.muli %[[I]], %[[S1]] : index
+// CHECK-NEXT:        %[[T:.*]] = arith.addi %[[T2]], %[[T1]] : index
+// CHECK-NEXT:        %[[AT:.*]] = arith.addi %[[ROW]], %[[T]] : index
+// CHECK-NEXT:        npuvec.load ins(%arg0[%[[AT]]] : {{.*}}) outs(%[[CH]] : {{.*}}) sizes [4000] strides [1]
+// CHECK-NEXT:        npuvec.reduce sum ins(%[[CH]] : {{.*}}) outs(%[[ACC]] : {{.*}}) {accumulate}
+// CHECK-NEXT:      }
+// CHECK-NEXT:      npuvec.store ins(%[[ACC]] : {{.*}}) {{.*}} sizes [1] strides [1]
+func.func @three_axes(%x: tensor<2x3x5x4000xf32>) -> tensor<2xf32> {
+  %0 = hl.reduce_sum %x {axes = [1, 2, 3]} : tensor<2x3x5x4000xf32> -> tensor<2xf32>
+  return %0 : tensor<2xf32>
+}

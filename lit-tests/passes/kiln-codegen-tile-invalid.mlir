@@ -13,17 +13,6 @@ func.func private @dyn_kernel0(%a: tensor<?x64xf32>) -> tensor<?x64xf32> attribu
 
 // -----
 
-// A row that does not fit the UB is reduced in column chunks; a row over two reduced axes has
-// no single column axis to chunk.
-// expected-error@+1 {{a row of 8192 elements needs 32800 bytes of UB, more than the 16384 bytes available}}
-func.func private @wide_kernel0(%a: tensor<4x64x128xf32>) -> tensor<4x1x1xf32> attributes {npuvec.core = #npuvec.core<aiv>, npuvec.kind = "vector"} {
-  %e = hl.exp %a : tensor<4x64x128xf32>
-  %r = hl.reduce_sum %e {axes = [1, 2], keep_dims = true} : tensor<4x64x128xf32> -> tensor<4x1x1xf32>
-  return %r : tensor<4x1x1xf32>
-}
-
-// -----
-
 // A zero-size tensor has no tile (and no element to compute).
 // expected-error@+1 {{kiln-codegen cannot tile a kernel over the zero-size tensor<0x64xf32>}}
 func.func private @empty_kernel0(%a: tensor<0x64xf32>) -> tensor<0x64xf32> attributes {npuvec.core = #npuvec.core<aiv>, npuvec.kind = "vector"} {

@@ -55,3 +55,17 @@ func.func private @matmul_kernel0(%a: tensor<100x300xf32>, %b: tensor<300x200xf3
   %0 = hl.matmul %a, %b : tensor<100x300xf32>, tensor<300x200xf32> -> tensor<100x200xf32>
   return %0 : tensor<100x200xf32>
 }
+
+// -----
+
+// A row over two reduced axes (8192 f32) does not fit tiny-npu's UB: it is chunked along the
+// last reduced axis (`col_block` = 128, the whole axis), one index of the other at a time.
+// TINY-LABEL: func.func private @wide_kernel0(
+// TINY-SAME:    col_block = 128 : i64
+// 910B-LABEL: func.func private @wide_kernel0(
+// 910B-SAME:    col_block = 8192 : i64
+func.func private @wide_kernel0(%a: tensor<4x64x128xf32>) -> tensor<4x1x1xf32> attributes {npuvec.core = #npuvec.core<aiv>, npuvec.kind = "vector"} {
+  %e = hl.exp %a : tensor<4x64x128xf32>
+  %r = hl.reduce_sum %e {axes = [1, 2], keep_dims = true} : tensor<4x64x128xf32> -> tensor<4x1x1xf32>
+  return %r : tensor<4x1x1xf32>
+}

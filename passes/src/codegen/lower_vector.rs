@@ -78,8 +78,9 @@ pub fn lower_vector_kernel<'c>(ctx: &Context<'c>, ir: &mut Ir<'c>, kernel: OpId)
     }
     let cols = model.cols();
     let mut col_variants = vec![tiling.col_block];
-    if cols % tiling.col_block != 0 {
-        col_variants.push(cols % tiling.col_block);
+    let chunked = if staged { model.chunk_axis_len() } else { cols };
+    if chunked % tiling.col_block != 0 {
+        col_variants.push(chunked % tiling.col_block);
     }
     let mut table: BufTable = FxHashMap::default();
     for (k, spec) in bufs.specs.iter().enumerate() {
@@ -339,8 +340,14 @@ impl Geometry {
             }
         }
         if with_cols {
+            let chunked = model.col_axes().last().copied();
             for &a in &model.reduced {
-                let size = if model.domain[a] > 1 { chunk.unwrap_or(model.domain[a]) } else { 1 };
+                // A chunk is `chunk` columns of the last long reduced axis, one of the others.
+                let size = match chunk {
+                    Some(c) if Some(a) == chunked => c,
+                    Some(_) => 1,
+                    None => model.domain[a],
+                };
                 if size > 1 {
                     dims.push((size, strides[a]));
                 }

@@ -493,11 +493,17 @@ impl VectorModel {
         b
     }
 
-    /// The one reduced axis longer than 1, when there is exactly one (a row can then be cut
-    /// into column chunks).
-    pub fn col_axis(&self) -> Option<usize> {
-        let long: Vec<usize> = self.reduced.iter().copied().filter(|&a| self.domain[a] > 1).collect();
-        (long.len() == 1).then(|| long[0])
+    /// The reduced axes longer than 1, ascending. A row too long for the UB is cut into
+    /// column chunks along the last of them, one index of the others at a time (see
+    /// `staged.rs`).
+    pub fn col_axes(&self) -> Vec<usize> {
+        self.reduced.iter().copied().filter(|&a| self.domain[a] > 1).collect()
+    }
+
+    /// The length of the axis a staged row is chunked along (the last of
+    /// [`VectorModel::col_axes`]), or 1 when no reduced axis is longer than 1.
+    pub fn chunk_axis_len(&self) -> i64 {
+        self.col_axes().last().map_or(1, |&a| self.domain[a])
     }
 }
 

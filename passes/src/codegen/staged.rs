@@ -10,6 +10,11 @@
 //! the GM offsets), the first and the tail chunk on their own (the first starts each fold, the
 //! tail has its own width); every value has its own buffer (`VectorModel::staged_buffers`), so
 //! recomputation clobbers nothing.
+//!
+//! With several reduced axes longer than 1, chunks run along the last of them, one index of the
+//! others at a time: index 0 of the others first (its first chunk starts the fold), then the
+//! rest in an `scf.for` over their flattened index `q` (every chunk accumulates), so the fold
+//! still runs in the row-major order of the reduced elements.
 
 use rustc_hash::{FxHashMap, FxHashSet};
 
@@ -17,16 +22,49 @@ use kiln_compiler::{Ir, OpId, ValueId};
 
 use super::build::{i64_array, Builder};
 use super::lower_vector::{is_view, load, Strides, Tile};
-use super::model::Buffers;
+use super::model::{Buffers, VectorModel};
 use super::tiling::cdiv;
 use super::vector_ops::{lower_op, reduce_finish, reduce_kind, reduce_partial, TileOp};
 
-/// Where a chunk starts: a static first column, or chunk number `kk` (a loop index) of full
-/// chunks.
+/// Where a chunk starts along the chunked axis: a static first column, or chunk number `kk` (a
+/// loop index) of full chunks.
 #[derive(Clone, Copy)]
 enum Col {
     At(i64),
     Chunk(ValueId),
+}
+
+/// Where a chunk is: the index of each other long reduced axis (`(axis, index)`; none for
+/// index 0 of all) and its start along the chunked axis.
+#[derive(Clone, Copy)]
+struct At<'a> {
+    rep: &'a [(usize, ValueId)],
+    col: Col,
+}
+
+/// The index of each axis of `others` (ascending, row-major) in their flattened index `q`.
+fn rep_indices(
+    b: &mut Builder<'_, '_>,
+    m: &VectorModel,
+    others: &[usize],
+    q: ValueId,
+) -> Vec<(usize, ValueId)> {
+    let mut inner = 1i64;
+    let mut out = Vec::with_capacity(others.len());
+    for (k, &a) in others.iter().enumerate().rev() {
+        let mut i = q;
+        if inner > 1 {
+            let d = b.index(inner);
+            i = b.index_op("arith.divui", i, d);
+        }
+        if k > 0 {
+            let d = b.index(m.domain[a]);
+            i = b.index_op("arith.remui", i, d);
+        }
+        out.push((a, i));
+        inner *= m.domain[a];
+    }
+    out
 }
 
 impl Tile<'_> {
@@ -43,8 +81,10 @@ impl Tile<'_> {
         strides_of: &dyn Fn(&Ir<'c>, ValueId, bool) -> Strides,
     ) -> Result<(), String> {
         let m = self.model;
-        let axis = m.col_axis().ok_or("a staged tile needs one column axis")?;
-        let total = m.cols();
+        let col_axes = m.col_axes();
+        let (&axis, others) = col_axes.split_last().ok_or("a staged tile needs a reduced axis")?;
+        let total = m.domain[axis];
+        let reps: i64 = others.iter().map(|&a| m.domain[a]).product();
         let chunks = cdiv(total, chunk);
         let width = |c: i64| if c == chunks - 1 && total % chunk != 0 { total % chunk } else { chunk };
         let set = |c: i64| &sets.iter().find(|(w, _)| *w == width(c)).expect("a set per chunk width").1;
@@ -81,22 +121,41 @@ impl Tile<'_> {
             let (inputs, ops) = self.cone(b.ir, bufs, &[x], &avail);
             let acc = bufs.temp.get(&red).map_or(row_set[bufs.of[&result]], |&k| row_set[k]);
             let src = |c: i64| if has_cols(&x) { set(c)[bufs.of[&x]] } else { row_set[bufs.of[&x]] };
-            let fold = |b: &mut Builder<'_, 'c>, c: i64, at: Col| -> Result<(), String> {
+            let fold = |b: &mut Builder<'_, 'c>,
+                        c: i64,
+                        at: At<'_>,
+                        accumulate: bool|
+             -> Result<(), String> {
                 self.chunk(b, bufs, set(c), rows, at, width(c), axis, &inputs, &ops, offsets, strides_of)?;
-                reduce_partial(b, kind, src(c), acc, c > 0);
+                reduce_partial(b, kind, src(c), acc, accumulate);
                 Ok(())
             };
-            // Chunk 0 starts the fold; the other full chunks loop; the tail chunk comes last.
-            fold(b, 0, Col::At(0))?;
-            let full = total / chunk;
-            if full > 2 {
-                let (lo, hi, one) = (b.index(1), b.index(full), b.index(1));
-                b.for_loop([lo, hi, one], |bb, kk| fold(bb, 1, Col::Chunk(kk)))?;
-            } else if full == 2 {
-                fold(b, 1, Col::At(chunk))?;
-            }
-            if chunks > full.max(1) {
-                fold(b, chunks - 1, Col::At((chunks - 1) * chunk))?;
+            // One index of the other reduced axes: its chunk 0, the other full chunks in a
+            // loop, the tail chunk last. Chunk 0 of the first index starts the fold.
+            let fold_row = |b: &mut Builder<'_, 'c>,
+                            rep: &[(usize, ValueId)],
+                            first: bool|
+             -> Result<(), String> {
+                fold(b, 0, At { rep, col: Col::At(0) }, !first)?;
+                let full = total / chunk;
+                if full > 2 {
+                    let (lo, hi, one) = (b.index(1), b.index(full), b.index(1));
+                    b.for_loop([lo, hi, one], |bb, kk| fold(bb, 1, At { rep, col: Col::Chunk(kk) }, true))?;
+                } else if full == 2 {
+                    fold(b, 1, At { rep, col: Col::At(chunk) }, true)?;
+                }
+                if chunks > full.max(1) {
+                    fold(b, chunks - 1, At { rep, col: Col::At((chunks - 1) * chunk) }, true)?;
+                }
+                Ok(())
+            };
+            fold_row(b, &[], true)?;
+            if reps > 1 {
+                let (lo, hi, one) = (b.index(1), b.index(reps), b.index(1));
+                b.for_loop([lo, hi, one], |bb, q| {
+                    let rep = rep_indices(bb, m, others, q);
+                    fold_row(bb, &rep, false)
+                })?;
             }
             reduce_finish(b, red, acc, row_set[bufs.of[&result]], mean)?;
             avail.insert(result);
@@ -105,7 +164,7 @@ impl Tile<'_> {
         // Column outputs, chunk by chunk; then row outputs.
         let col_outputs: Vec<ValueId> = self.outputs.iter().copied().filter(|v| has_cols(v)).collect();
         let (inputs, ops) = self.cone(b.ir, bufs, &col_outputs, &avail);
-        let pass = |b: &mut Builder<'_, 'c>, c: i64, at: Col| -> Result<(), String> {
+        let pass = |b: &mut Builder<'_, 'c>, c: i64, at: At<'_>| -> Result<(), String> {
             self.chunk(b, bufs, set(c), rows, at, width(c), axis, &inputs, &ops, offsets, strides_of)?;
             for (&v, &gm) in self.outputs.iter().zip(self.out_gm) {
                 if has_cols(&v) {
@@ -125,22 +184,35 @@ impl Tile<'_> {
             }
             Ok(())
         };
-        let full = if col_outputs.is_empty() { 0 } else { total / chunk };
-        if full > 1 {
-            let (lo, hi, one) = (b.index(0), b.index(full), b.index(1));
-            b.for_loop([lo, hi, one], |bb, kk| pass(bb, 0, Col::Chunk(kk)))?;
-        } else if full == 1 {
-            pass(b, 0, Col::At(0))?;
-        }
-        if !col_outputs.is_empty() && chunks > full {
-            pass(b, chunks - 1, Col::At((chunks - 1) * chunk))?;
+        let pass_row = |b: &mut Builder<'_, 'c>, rep: &[(usize, ValueId)]| -> Result<(), String> {
+            let full = total / chunk;
+            if full > 1 {
+                let (lo, hi, one) = (b.index(0), b.index(full), b.index(1));
+                b.for_loop([lo, hi, one], |bb, kk| pass(bb, 0, At { rep, col: Col::Chunk(kk) }))?;
+            } else if full == 1 {
+                pass(b, 0, At { rep, col: Col::At(0) })?;
+            }
+            if chunks > full {
+                pass(b, chunks - 1, At { rep, col: Col::At((chunks - 1) * chunk) })?;
+            }
+            Ok(())
+        };
+        if !col_outputs.is_empty() && reps > 1 {
+            let (lo, hi, one) = (b.index(0), b.index(reps), b.index(1));
+            b.for_loop([lo, hi, one], |bb, q| {
+                let rep = rep_indices(bb, m, others, q);
+                pass_row(bb, &rep)
+            })?;
+        } else if !col_outputs.is_empty() {
+            pass_row(b, &[])?;
         }
         for (&v, &gm) in self.outputs.iter().zip(self.out_gm) {
             if !has_cols(&v) {
                 let spec = &bufs.specs[bufs.of[&v]];
                 let strides = strides_of(b.ir, v, true);
                 let (sizes, st) = self.geo.view(m, &strides, spec.rows, false, rows, None);
-                let start = self.start(b, spec.rows, &strides, offsets, Col::At(0), 0, 0);
+                let start =
+                    self.start(b, spec.rows, &strides, offsets, At { rep: &[], col: Col::At(0) }, 0, 0);
                 let (s, t) = (i64_array(b.ctx, &sizes), i64_array(b.ctx, &st));
                 b.op(
                     "npuvec.store",
@@ -155,7 +227,8 @@ impl Tile<'_> {
     }
 
     /// The GM start of a value's chunk: its tile offset (or its base, without rows) plus the
-    /// chunk's first column `at` times the column stride `stride` (`chunk` columns per chunk).
+    /// chunk's first column `at` times the column stride `stride` (`chunk` columns per chunk),
+    /// plus the indices of the other reduced axes times their strides.
     #[allow(clippy::too_many_arguments)]
     fn start(
         &self,
@@ -163,16 +236,23 @@ impl Tile<'_> {
         rows: bool,
         strides: &Strides,
         offsets: &FxHashMap<Strides, ValueId>,
-        at: Col,
+        at: At<'_>,
         stride: i64,
         chunk: i64,
     ) -> ValueId {
         let base = strides.last().copied().unwrap_or(0);
-        let tile = match offsets.get(strides) {
+        let mut tile = match offsets.get(strides) {
             Some(&o) if rows => Some(o),
             _ => None,
         };
-        match at {
+        let terms: Vec<(Option<ValueId>, i64)> =
+            at.rep.iter().filter(|&&(a, _)| strides[a] != 0).map(|&(a, i)| (Some(i), strides[a])).collect();
+        if !terms.is_empty() {
+            let origin = tile.unwrap_or_else(|| b.index(base));
+            let shift = b.linear(&terms, 0);
+            tile = Some(b.index_op("arith.addi", origin, shift));
+        }
+        match at.col {
             Col::At(first) => {
                 let extra = first * stride;
                 match tile {
@@ -251,7 +331,7 @@ impl Tile<'_> {
         bufs: &Buffers<'c>,
         set: &[ValueId],
         rows: i64,
-        at: Col,
+        at: At<'_>,
         width: i64,
         axis: usize,
         inputs: &[ValueId],

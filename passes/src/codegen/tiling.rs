@@ -26,8 +26,9 @@ pub struct Tiling {
     pub block_dim: i64,
     /// Bytes a tile's buffers need at their peak.
     pub peak_bytes: u64,
-    /// Columns per chunk: all of them, or fewer when a row does not fit the UB (the row is then
-    /// reduced chunk by chunk, see `staged.rs`).
+    /// Columns per chunk: all of them, or, when a row does not fit the UB, at most the length of
+    /// the last reduced axis longer than 1 (the row is then reduced chunk by chunk along that
+    /// axis, one index of the other reduced axes at a time, see `staged.rs`).
     pub col_block: i64,
     /// Copies of each buffer: 1, or 2 when the tile loop is double-buffered (the loads of one
     /// tile overlap the vector work and the stores of the one before; `kiln-codegen-plan-ub`
@@ -94,14 +95,15 @@ impl Tiling {
         if peak_bytes(target, &specs, 1, cols) > budget {
             // A row does not fit: reduce it in column chunks, as wide as one row's buffers allow.
             let need = peak_bytes(target, &specs, 1, cols);
-            if model.col_axis().is_none() {
+            let along = model.chunk_axis_len();
+            if along == 1 {
                 return Err(format!("a row of {cols} elements needs {need} bytes of UB, more than the {budget} bytes available"));
             }
             specs = model.staged_buffers(ctx, ir).specs;
             // Both chunk widths are live at once: the tail chunk's buffers come on top.
             let col_specs: Vec<BufSpec<'_>> = specs.iter().filter(|s| s.cols).cloned().collect();
             let staged = |rows: i64, c: i64| {
-                let tail = full_cols % c;
+                let tail = along % c;
                 peak_bytes(target, &specs, rows, c)
                     + if tail > 0 { peak_bytes(target, &col_specs, rows, tail) } else { 0 }
             };
@@ -112,7 +114,7 @@ impl Tiling {
                     peak_bytes(target, &specs, 1, 1)
                 ));
             }
-            let (mut lo, mut hi) = (1i64, cols);
+            let (mut lo, mut hi) = (1i64, along);
             while lo < hi {
                 let mid = lo + (hi - lo + 1) / 2;
                 if fits_cols(mid) {
@@ -123,8 +125,9 @@ impl Tiling {
             }
             cols = lo;
         }
+        // The tail chunk of a staged row (none when the row is whole).
+        let tail = if cols < full_cols { model.chunk_axis_len() % cols } else { 0 };
         let footprint = |rows: i64| {
-            let tail = full_cols % cols;
             let col_specs: Vec<BufSpec<'_>> = specs.iter().filter(|s| s.cols).cloned().collect();
             peak_bytes(target, &specs, rows, cols)
                 + if tail > 0 { peak_bytes(target, &col_specs, rows, tail) } else { 0 }
