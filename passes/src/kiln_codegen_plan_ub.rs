@@ -22,8 +22,10 @@
 //!
 //! Runs on: `builtin.module`. Assumes: `kiln-codegen-lower` ran. Guarantees: no
 //! `npuvec.alloc` left; a kernel whose buffers do not fit is a located error stating the
-//! required and the available bytes (the tile pass sizes tiles with the same placement, so this
-//! only fires when a kernel's buffers were written by hand or the tile was forced).
+//! required and the available bytes. The tile pass sizes tiles with the same placement, so this
+//! fires only when a kernel's buffers were written by hand, its tiles were sized for a larger
+//! `ub-budget`, or a tile estimate is off; the named pipeline `kiln-codegen` then retiles such a
+//! kernel smaller before it reports the error.
 
 use rustc_hash::{FxHashMap, FxHashSet};
 
@@ -53,18 +55,32 @@ kiln_compiler::declare_pass! {
     }
 
     fn run(&mut self, cx, root) {
-        let mut failed = false;
-        for kernel in kernels(cx.ir, root) {
-            if let Err(message) = plan_kernel(cx.ctx, cx.ir, kernel, &self.target) {
-                cx.diagnostics.push(Diagnostic::op_error(cx.ir, kernel, message));
-                failed = true;
-            }
+        let failures = plan_module(cx.ctx, cx.ir, root, &self.target);
+        for (kernel, message) in &failures {
+            cx.diagnostics.push(Diagnostic::op_error(cx.ir, *kernel, message.clone()));
         }
-        if failed {
-            return Err(PassFailed);
+        if failures.is_empty() {
+            Ok(())
+        } else {
+            Err(PassFailed)
         }
-        Ok(())
     }
+}
+
+/// Plans every kernel under `root`; the kernels that do not fit, with the reason.
+pub fn plan_module<'c>(
+    ctx: &Context<'c>,
+    ir: &mut Ir<'c>,
+    root: OpId,
+    target: &Target,
+) -> Vec<(OpId, String)> {
+    let mut failures = Vec::new();
+    for kernel in kernels(ir, root) {
+        if let Err(message) = plan_kernel(ctx, ir, kernel, target) {
+            failures.push((kernel, message));
+        }
+    }
+    failures
 }
 
 /// The memory space keyword of a memref type (`ub`, `l1`, ...).

@@ -10,7 +10,8 @@
 //! tile; see `kiln-codegen-plan-ub`). Matmul kernels get `npuvec.tile = {m, n, k, block_dim}`
 //! (fractal multiples of the target's cube; a conv2d's contraction is `[O / groups, K] x [K,
 //! OW]`, see `codegen/conv_plan.rs`). Every kernel gets `npuvec.block_dim`, the cores its
-//! launches use.
+//! launches use. With `ub-budget=N` the tiles are sized for N bytes of UB instead of the
+//! target's usable UB (the plan is still checked against the target by `kiln-codegen-plan-ub`).
 //!
 //! Runs on: `builtin.module`. Assumes: `kiln-codegen-outline` ran. Guarantees: the IR is
 //! unchanged apart from the attribute; a kernel with a dynamic shape is a located error
@@ -18,6 +19,7 @@
 //! does not fit the UB.
 
 use kiln_compiler::ir::WalkOrder;
+use kiln_compiler::pass::PassFailed;
 use kiln_compiler::{Context, Diagnostic, Ir, OpId};
 use kiln_targets::Target;
 
@@ -25,7 +27,7 @@ use crate::codegen::build::{i64_attr, set_attr};
 use crate::codegen::conv_plan::ConvShape;
 use crate::codegen::epilogue::Epilogue;
 use crate::codegen::model::VectorModel;
-use crate::codegen::options::{load_target, TILE_SPECS};
+use crate::codegen::options::{load_target, tile_target, TILE_SPECS};
 use crate::codegen::tiling::{MatmulTiling, Tiling};
 use crate::kiln_codegen_outline::KernelKind;
 
@@ -38,23 +40,38 @@ kiln_compiler::declare_pass! {
     anchor: "builtin.module",
     options: TILE_SPECS,
     create(o) {
-        Ok(Tile { target: load_target("kiln-codegen-tile", o)?, double_buffer: o.get_bool("double-buffer") })
+        let target = tile_target(&load_target("kiln-codegen-tile", o)?, o);
+        Ok(Tile { target, double_buffer: o.get_bool("double-buffer") })
     }
 
     fn run(&mut self, cx, root) {
-        let kernels = kernels(cx.ir, root);
-        let mut failed = false;
-        for kernel in kernels {
-            if let Err(message) = tile_kernel(cx.ctx, cx.ir, kernel, &self.target, 1, self.double_buffer) {
-                cx.diagnostics.push(Diagnostic::op_error(cx.ir, kernel, message));
-                failed = true;
-            }
-        }
-        if failed {
-            return Err(kiln_compiler::pass::PassFailed);
-        }
-        Ok(())
+        tile_module(cx.ctx, cx.ir, root, &self.target, self.double_buffer, &|_, _| 1, cx.diagnostics)
     }
+}
+
+/// Tiles every kernel under `root`, kernel `k` within the usable UB divided by `shrink(k)`;
+/// each kernel that cannot be tiled is a located error in `diagnostics`.
+pub fn tile_module<'c>(
+    ctx: &Context<'c>,
+    ir: &mut Ir<'c>,
+    root: OpId,
+    target: &Target,
+    double_buffer: bool,
+    shrink: &dyn Fn(&Ir<'c>, OpId) -> u64,
+    diagnostics: &mut Vec<Diagnostic<'c>>,
+) -> Result<(), PassFailed> {
+    let mut failed = false;
+    for kernel in kernels(ir, root) {
+        let by = shrink(ir, kernel);
+        if let Err(message) = tile_kernel(ctx, ir, kernel, target, by, double_buffer) {
+            diagnostics.push(Diagnostic::op_error(ir, kernel, message));
+            failed = true;
+        }
+    }
+    if failed {
+        return Err(PassFailed);
+    }
+    Ok(())
 }
 
 /// The kernel functions under `root`, with their kinds.

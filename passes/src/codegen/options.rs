@@ -12,7 +12,7 @@ pub const TARGET_SPECS: &[PassOptionSpec] = &[PassOptionSpec {
     default: DEFAULT_TARGET,
 }];
 
-/// `target=<name or path> double-buffer=<bool>`.
+/// `target=<name or path> double-buffer=<bool> ub-budget=<bytes>`.
 pub const TILE_SPECS: &[PassOptionSpec] = &[
     TARGET_SPECS[0],
     PassOptionSpec {
@@ -21,9 +21,26 @@ pub const TILE_SPECS: &[PassOptionSpec] = &[
         kind: OptionKind::Bool,
         default: "true",
     },
+    PassOptionSpec {
+        name: "ub-budget",
+        help: "Bytes of UB the tiles are sized for (0: the target's usable UB)",
+        kind: OptionKind::UInt,
+        default: "0",
+    },
 ];
 
 /// Loads the target an instance of pass `pass` was given.
 pub fn load_target(pass: &str, options: &PassOptions) -> Result<Target, String> {
     Target::load(options.get_str("target")).map_err(|e| format!("{pass}: {e}"))
+}
+
+/// The target the tiles are sized for: `target` with `ub-budget` (when not 0) as its usable
+/// UB. Only the tile step sees it; the UB plan is checked against the real target.
+pub fn tile_target(target: &Target, options: &PassOptions) -> Target {
+    let mut t = target.clone();
+    let budget = options.get_int("ub-budget");
+    if budget > 0 {
+        t.memory.ub_usable_bytes = budget as u64;
+    }
+    t
 }
