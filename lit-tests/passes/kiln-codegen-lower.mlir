@@ -193,3 +193,65 @@ func.func @three_axes(%x: tensor<2x3x5x4000xf32>) -> tensor<2xf32> {
   %0 = hl.reduce_sum %x {axes = [1, 2, 3]} : tensor<2x3x5x4000xf32> -> tensor<2xf32>
   return %0 : tensor<2xf32>
 }
+
+// -----
+
+// A matmul whose result is split into heads ([20, 512] -> [20, 2, 256] -> [2, 20, 256]) is one
+// kernel that stores each tile through the permuted layout. A tile of 128 columns lies inside
+// a head of 256: head `n / 2` (GM stride 20 * 256), at column `(n % 2) * 128` of it.
+// CHECK-LABEL: func.func private @split_heads_kernel0(
+// CHECK-SAME:      memref<2x20x256xf32, #npuvec.space<gm>>
+// CHECK-SAME:      npuvec.kind = "matmul"
+// CHECK:           npuvec.fixpipe
+// CHECK-NEXT:      %[[C2:.*]] = arith.constant 2 : index
+// CHECK-NEXT:      %[[HEAD:.*]] = arith.divui %[[N:.*]], %[[C2]] : index
+// CHECK-NEXT:      %[[AT:.*]] = arith.remui %[[N]], %[[C2]] : index
+// CHECK:           arith.muli %[[HEAD]], %c5120 : index
+// CHECK:           arith.muli %[[AT]], %c128{{.*}} : index
+// CHECK:           npuvec.store ins(%{{.*}} : memref<20x128xf32, #npuvec.space<ub>>) outs(%{{.*}} : memref<2x20x256xf32, #npuvec.space<gm>>) sizes [20, 128] strides [256, 1]
+// CHECK-NOT:     npuvec.kind = "layout"
+// CHECK-LABEL: func.func @split_heads(
+func.func @split_heads(%x: tensor<20x32xf32>, %w: tensor<32x512xf32>) -> tensor<2x20x256xf32> {
+  %r = fused.region cube (%a = %x, %b = %w) : (tensor<20x32xf32>, tensor<32x512xf32>) -> tensor<2x20x256xf32> {
+    %0 = hl.matmul %a, %b : tensor<20x32xf32>, tensor<32x512xf32> -> tensor<20x512xf32>
+    %1 = hl.reshape %0 : tensor<20x512xf32> -> tensor<20x2x256xf32>
+    %2 = hl.transpose %1 {perm = [1, 0, 2]} : tensor<20x2x256xf32> -> tensor<2x20x256xf32>
+    fused.yield %2 : tensor<2x20x256xf32>
+  }
+  return %r : tensor<2x20x256xf32>
+}
+
+// -----
+
+// Tiles of whole heads store as [rows, heads, columns of a head] blocks.
+// CHECK-LABEL: func.func private @whole_heads_kernel0(
+// CHECK:           npuvec.store ins(%{{.*}} : memref<16x64xf32, #npuvec.space<ub>>) outs(%{{.*}} : memref<4x16x16xf32, #npuvec.space<gm>>) sizes [16, 4, 16] strides [16, 256, 1]
+func.func @whole_heads(%x: tensor<16x64xf32>, %w: tensor<64x64xf32>) -> tensor<4x16x16xf32> {
+  %r = fused.region cube (%a = %x, %b = %w) : (tensor<16x64xf32>, tensor<64x64xf32>) -> tensor<4x16x16xf32> {
+    %0 = hl.matmul %a, %b : tensor<16x64xf32>, tensor<64x64xf32> -> tensor<16x64xf32>
+    %1 = hl.reshape %0 : tensor<16x64xf32> -> tensor<16x4x16xf32>
+    %2 = hl.transpose %1 {perm = [1, 0, 2]} : tensor<16x4x16xf32> -> tensor<4x16x16xf32>
+    fused.yield %2 : tensor<4x16x16xf32>
+  }
+  return %r : tensor<4x16x16xf32>
+}
+
+// -----
+
+// Merging heads after a batch matmul ([4, 16, 16] -> [16, 4, 16] -> [16, 64]): batch `b` of
+// the result lands at column 16 * b, rows 64 apart.
+// CHECK-LABEL: func.func private @merge_heads_kernel0(
+// CHECK:           npuvec.fixpipe
+// CHECK-NEXT:      %[[C16:.*]] = arith.constant 16 : index
+// CHECK-NEXT:      %{{.*}} = arith.muli %{{.*}}, %[[C16]] : index
+// CHECK-NEXT:      %[[C1024:.*]] = arith.constant 1024 : index
+// CHECK:           npuvec.store ins(%{{.*}} : memref<16x16xf32, #npuvec.space<ub>>) outs(%{{.*}} : memref<16x64xf32, #npuvec.space<gm>>) sizes [16, 16] strides [64, 1]
+func.func @merge_heads(%p: tensor<4x16x16xf32>, %v: tensor<4x16x16xf32>) -> tensor<16x64xf32> {
+  %r = fused.region cube (%a = %p, %b = %v) : (tensor<4x16x16xf32>, tensor<4x16x16xf32>) -> tensor<16x64xf32> {
+    %0 = hl.batch_matmul %a, %b : tensor<4x16x16xf32>
+    %1 = hl.transpose %0 {perm = [1, 0, 2]} : tensor<4x16x16xf32> -> tensor<16x4x16xf32>
+    %2 = hl.reshape %1 : tensor<16x4x16xf32> -> tensor<16x64xf32>
+    fused.yield %2 : tensor<16x64xf32>
+  }
+  return %r : tensor<16x64xf32>
+}

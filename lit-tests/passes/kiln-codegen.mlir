@@ -65,20 +65,22 @@
 // MLP-NEXT:    return %[[OUT]] : memref<8x256xf32, #npuvec.space<gm>>
 
 // LLAMA: module attributes {npuvec.target = "tiny-npu"} {
-// LLAMA:       func.func private @llama_block_kernel17(
+// LLAMA:       func.func private @llama_block_kernel13(
 // LLAMA-LABEL: func.func @llama_block(
 // LLAMA-NEXT:    memref.alloc() : memref<16x64xf32, #npuvec.space<gm>>
 // LLAMA-NEXT:    npuvec.launch @llama_block_kernel0(
-// LLAMA:         npuvec.launch @llama_block_kernel17(
+// LLAMA:         npuvec.launch @llama_block_kernel13(
 // LLAMA:         return %{{.*}} : memref<16x64xf32, #npuvec.space<gm>>
 
 // ENC: module attributes {npuvec.target = "tiny-npu"} {
-// ENC:       func.func private @encoder_kernel14(
+// ENC:       func.func private @encoder_kernel10(
 // ENC-LABEL: func.func @encoder(
-// ENC-NEXT:    %[[Q:.*]] = memref.alloc() : memref<16x64xf32, #npuvec.space<gm>>
+// The Q projection stores its heads ([4, 16, 16]) directly: no layout kernel after it.
+// ENC-NEXT:    %[[Q:.*]] = memref.alloc() : memref<4x16x16xf32, #npuvec.space<gm>>
 // ENC-NEXT:    npuvec.launch @encoder_kernel0(%arg0, %arg1, %[[Q]])
-// ENC-NEXT:    npuvec.reshape %[[Q]] : memref<16x64xf32, #npuvec.space<gm>> -> memref<16x4x16xf32, #npuvec.space<gm>>
-// ENC:         npuvec.launch @encoder_kernel14(
+// ENC-NEXT:    %[[K:.*]] = memref.alloc() : memref<4x16x16xf32, #npuvec.space<gm>>
+// ENC-NEXT:    npuvec.launch @encoder_kernel1(%arg0, %arg2, %[[K]])
+// ENC:         npuvec.launch @encoder_kernel10(
 // ENC:         return %{{.*}} : memref<16x64xf32, #npuvec.space<gm>>
 
 // 910B: module attributes {npuvec.target = "ascend910b"} {

@@ -5,7 +5,9 @@
 //!   `func.func @<host>_kernel<N>` (its body moved there, `fused.yield` -> `func.return`)
 //!   and a `func.call` in its place; a region it cannot lower as one (a `cube`/`mix` region,
 //!   or a vector body the model of `codegen/model.rs` rejects) is first unwrapped into its
-//!   ops: its cube ops become kernels of their own and the rest one vector kernel when the
+//!   ops: a matmul whose result only goes through views and transposes to the region's output
+//!   (attention's head split or merge) is one matmul kernel storing through that layout; else
+//!   its cube ops become kernels of their own and the rest one vector kernel when the
 //!   model takes it and the cube ops use nothing the rest computes (a conv and its
 //!   batch_norm / relu epilogue), else every op is outlined on its own (a remark says why);
 //! - each compute op outside regions (an elementwise op, a reduction, a matmul, a
@@ -35,6 +37,7 @@ use kiln_dialects::hl::interfaces::{hl_op, FusionCategory, Movement};
 use crate::codegen::build::npuvec_enum;
 use crate::codegen::epilogue::Epilogue;
 use crate::codegen::model::VectorModel;
+use crate::codegen::store_view::StoreView;
 use crate::codegen::tiling::MatmulShape;
 
 kiln_compiler::declare_pass! {
@@ -133,6 +136,21 @@ fn mix_kernel(ir: &Ir<'_>, ops: &[OpId]) -> bool {
         && Epilogue::analyze(ir, mm, &rest).is_ok()
 }
 
+/// Whether `ops` (a region's body) are one matmul whose result goes through views and
+/// transposes only (a head split or merge) to the region's one output: one matmul kernel that
+/// stores through the composed layout (`codegen/store_view.rs`), when a tile of 16-column
+/// fractals can store whole heads.
+fn viewed_matmul(ir: &Ir<'_>, ops: &[OpId]) -> bool {
+    let body: Vec<OpId> = ops.iter().copied().filter(|&o| ir.op(o).name != "hl.constant").collect();
+    let Some((&mm, chain)) = body.split_first() else { return false };
+    let inputs = ir.operands(mm).iter().all(|&v| ir.defining_op(v).is_none_or(|d| !ops.contains(&d)));
+    let (_, outputs) = region_inputs_outputs(ir, ops);
+    let Ok(shape) = MatmulShape::of_op(ir, mm) else { return false };
+    inputs
+        && StoreView::of_ops(ir, mm, chain, &outputs)
+            .is_some_and(|(_, view)| (1..=8).any(|i| view.n_tile_ok(shape.n, 16 * i)))
+}
+
 /// The kernel kind of a lone op, or `None` when it stays in the host.
 fn lone_kind(ir: &Ir<'_>, op: OpId) -> Option<KernelKind> {
     let name = ir.op(op).name;
@@ -174,6 +192,7 @@ fn outline_host<'c>(ctx: &Context<'c>, ir: &mut Ir<'c>, diags: &mut Vec<Diagnost
             match whole {
                 Ok(()) => groups.push((ops, KernelKind::Vector)),
                 Err(_) if mix_kernel(ir, &ops) => groups.push((ops, KernelKind::Mix)),
+                Err(_) if viewed_matmul(ir, &ops) => groups.push((ops, KernelKind::Matmul)),
                 Err(why) => {
                     // Cube ops alone, then the rest as one vector kernel when the model takes it.
                     let (cube, rest): (Vec<OpId>, Vec<OpId>) =

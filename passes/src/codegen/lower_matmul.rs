@@ -20,6 +20,7 @@ use kiln_compiler::{Attribute, Context, FloatKind, Ir, OpId, Type, ValueId};
 
 use super::build::{i64_array, memref_type, At, Builder};
 use super::epilogue::{Epilogue, Operand as EpOperand};
+use super::store_view::{Cols, StoreView};
 use super::tiling::{cdiv, MatmulShape, MatmulTiling};
 use super::vector_ops::{lower_op, TileOp};
 
@@ -80,6 +81,9 @@ pub(super) struct CubeKernel<'c> {
     pub inputs_gm: Vec<ValueId>,
     /// The kernel outputs: (epilogue slot, GM buffer).
     pub stores: Vec<(usize, ValueId)>,
+    /// The layout the result is stored in when views and transposes follow the matmul
+    /// (`store_view.rs`); dense otherwise.
+    pub view: Option<StoreView>,
     /// The operands' element type.
     pub in_elem: Type<'c>,
     /// The result's element type.
@@ -100,7 +104,15 @@ impl<'c> CubeKernel<'c> {
             .and_then(MatmulTiling::from_attr)
             .ok_or("the kernel has no npuvec.tile (run kiln-codegen-tile)")?;
         let old: Vec<OpId> = ir.block_ops(body).collect();
-        let (op, epilogue) = Epilogue::of_kernel(ir, body)?;
+        let viewed = StoreView::of_body(ir, body);
+        let (op, epilogue) = match &viewed {
+            Some((chain, _)) => {
+                let mm = ir.defining_op(ir.operands(chain[0])[0]).ok_or("a view of no matmul")?;
+                (mm, Epilogue::analyze(ir, mm, &[])?)
+            }
+            None => Epilogue::of_kernel(ir, body)?,
+        };
+        let chain_end = viewed.as_ref().and_then(|(chain, _)| chain.last()).map(|&o| ir.results(o)[0]);
         let gm_of = |v: ValueId| -> Result<ValueId, String> {
             let def = ir
                 .defining_op(v)
@@ -112,11 +124,13 @@ impl<'c> CubeKernel<'c> {
         let inputs_gm = epilogue.inputs.iter().map(|i| gm_of(i.value)).collect::<Result<_, _>>()?;
         let mut stores = Vec::new();
         for &o in old.iter().filter(|&&o| ir.op(o).name == "bufferization.materialize_in_destination") {
-            let slot = epilogue
-                .slot_of
-                .get(&ir.operands(o)[0])
-                .ok_or("a kernel output the cube op does not compute")?;
-            stores.push((*slot, ir.operands(o)[1]));
+            let v = ir.operands(o)[0];
+            let slot = match epilogue.slot_of.get(&v) {
+                Some(&slot) => slot,
+                None if Some(v) == chain_end => 0,
+                None => return Err("a kernel output the cube op does not compute".into()),
+            };
+            stores.push((slot, ir.operands(o)[1]));
         }
         let out = stores.first().map(|&(_, gm)| gm).ok_or("a cube kernel without an output")?;
         let in_elem = ir.value_type(ir.operands(op)[0]).element_type().ok_or("a non-tensor operand")?;
@@ -135,6 +149,7 @@ impl<'c> CubeKernel<'c> {
             epilogue,
             inputs_gm,
             stores,
+            view: viewed.map(|(_, view)| view),
             in_elem,
             out_elem,
             tiling,
@@ -249,20 +264,14 @@ impl CubeBufs {
     ) {
         b.op("npuvec.fixpipe", &[self.c0, out], &[], &[], 0);
         let off = b.linear(offset.0, offset.1);
-        store(b, out, gm, off, block, strides);
+        store(b, out, gm, off, &block, &strides);
     }
 }
 
-/// The store of the `block` (rows, cols) in `out` to `gm` at element `off` with `strides`.
-fn store(
-    b: &mut Builder<'_, '_>,
-    out: ValueId,
-    gm: ValueId,
-    off: ValueId,
-    block: [i64; 2],
-    strides: [i64; 2],
-) {
-    let (sz, st) = (i64_array(b.ctx, &block), i64_array(b.ctx, &strides));
+/// The store of the `block` (rows, cols; or rows, heads, cols of a head) in `out` to `gm` at
+/// element `off` with `strides`.
+fn store(b: &mut Builder<'_, '_>, out: ValueId, gm: ValueId, off: ValueId, block: &[i64], strides: &[i64]) {
+    let (sz, st) = (i64_array(b.ctx, block), i64_array(b.ctx, strides));
     b.op("npuvec.store", &[out, gm, off], &[("sizes", sz), ("strides", st)], &[], 0);
 }
 
@@ -333,7 +342,6 @@ impl Grid {
         vn: i64,
     ) -> Result<(), String> {
         let s = &self.s;
-        let (bi, mi, ni) = o.idx;
         let full = s.k / self.tk;
         let tail = s.k % self.tk;
         let first = if full >= 1 { self.tk } else { tail };
@@ -350,12 +358,74 @@ impl Grid {
         let bufs =
             o.tiles.iter().find(|(shape, _)| *shape == (vm, vn)).map(|(_, t)| t).ok_or("no UB tile")?;
         b.op("npuvec.fixpipe", &[o.bufs.c0, bufs.slots[0]], &[], &[], 0);
-        let off = b.linear(&[(bi, s.m * s.n), (Some(mi), self.tm * s.n), (Some(ni), self.tn)], 0);
+        let dense = StoreView { batch: vec![], m: s.n, n: Cols::One(1) };
+        let view = o.k.view.as_ref().unwrap_or(&dense);
+        let (off, sizes, strides) = self.store_block(b, view, o.idx, vm, vn);
         self.epilogue(b, o, bufs, vm, vn)?;
         for &(slot, gm) in &o.k.stores {
-            store(b, bufs.slots[slot], gm, off, [vm, vn], [s.n, 1]);
+            store(b, bufs.slots[slot], gm, off, &sizes, &strides);
         }
         Ok(())
+    }
+
+    /// The GM offset, sizes and strides of the store of a `vm x vn` result tile at `idx`
+    /// (batch, m block, n block) in layout `view` (dense when it has no batch strides: batch
+    /// elements `m * n` apart).
+    fn store_block(
+        &self,
+        b: &mut Builder<'_, '_>,
+        view: &StoreView,
+        idx: (Option<ValueId>, ValueId, ValueId),
+        vm: i64,
+        vn: i64,
+    ) -> (ValueId, Vec<i64>, Vec<i64>) {
+        let s = &self.s;
+        let (bi, mi, ni) = idx;
+        let mut terms: Vec<(Option<ValueId>, i64)> = Vec::new();
+        match (bi, view.batch.as_slice()) {
+            (Some(bi), []) => terms.push((Some(bi), s.m * s.n)),
+            (Some(bi), strides) => {
+                // The flattened batch index split into the batch dims (row-major).
+                let mut inner = 1i64;
+                for (j, (&dim, &stride)) in s.batch.iter().zip(strides).enumerate().rev() {
+                    let mut i = bi;
+                    if inner > 1 {
+                        let d = b.index(inner);
+                        i = b.index_op("arith.divui", i, d);
+                    }
+                    if j > 0 {
+                        let d = b.index(dim);
+                        i = b.index_op("arith.remui", i, d);
+                    }
+                    terms.push((Some(i), stride));
+                    inner *= dim;
+                }
+            }
+            (None, _) => {}
+        }
+        terms.push((Some(mi), self.tm * view.m));
+        let (sizes, strides) = match view.n {
+            Cols::One(stride) => {
+                terms.push((Some(ni), self.tn * stride));
+                (vec![vm, vn], vec![view.m, stride])
+            }
+            Cols::Heads { d, head_stride, stride } if self.tn % d == 0 || self.tn >= s.n => {
+                // Whole heads: [rows, heads, d].
+                terms.push((Some(ni), self.tn / d * head_stride));
+                (vec![vm, vn / d, d], vec![view.m, head_stride, stride])
+            }
+            Cols::Heads { d, head_stride, stride } => {
+                // Inside one head (`d % tn == 0`): head `ni / (d / tn)`, at column
+                // `(ni % (d / tn)) * tn` of it.
+                let per = b.index(d / self.tn);
+                let head = b.index_op("arith.divui", ni, per);
+                let at = b.index_op("arith.remui", ni, per);
+                terms.push((Some(head), head_stride));
+                terms.push((Some(at), self.tn * stride));
+                (vec![vm, vn], vec![view.m, stride])
+            }
+        };
+        (b.linear(&terms, 0), sizes, strides)
     }
 
     /// The epilogue on a `vm x vn` result tile in slot 0: its input tiles loaded, then its ops.

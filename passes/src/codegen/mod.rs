@@ -13,5 +13,6 @@ pub mod model;
 pub mod options;
 pub mod placement;
 pub mod staged;
+pub mod store_view;
 pub mod tiling;
 pub mod vector_ops;

@@ -14,6 +14,7 @@ use kiln_targets::Target;
 use super::build::i64_attr;
 use super::model::{BufSpec, VectorModel};
 use super::placement::{place, Item};
+use super::store_view::StoreView;
 
 /// A vector kernel's tiling.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -373,7 +374,18 @@ impl MatmulTiling {
             .block_ops(body)
             .find(|&o| ir.op(o).name.starts_with("hl.") && ir.op(o).name != "hl.constant")
             .ok_or("an empty kernel")?;
-        Self::fit(&MatmulShape::of_op(ir, op)?, target, shrink)
+        let shape = MatmulShape::of_op(ir, op)?;
+        let mut t = Self::fit(&shape, target, shrink)?;
+        // A result stored through a head split: tiles of whole heads or inside one head.
+        if let Some((_, view)) = StoreView::of_body(ir, body) {
+            let f = i64::from(target.cube.fractal.max(1));
+            t.n =
+                (1..=t.n / f).rev().map(|i| i * f).find(|&n| view.n_tile_ok(shape.n, n)).ok_or_else(
+                    || format!("no tile of {f}-column fractals stores whole heads of the result"),
+                )?;
+            t.block_dim = Self::cores_for(&shape, target, t.m, t.n);
+        }
+        Ok(t)
     }
 
     /// The largest tiles of the matmul `s` that fit `target` (see [`MatmulTiling::choose`]).
@@ -405,9 +417,13 @@ impl MatmulTiling {
                 ));
             }
         }
+        Ok(MatmulTiling { m, n, k, block_dim: Self::cores_for(s, target, m, n) })
+    }
+
+    /// The cube cores tiles of `m x n` of `s` take: one a tile, at most the target's.
+    fn cores_for(s: &MatmulShape, target: &Target, m: i64, n: i64) -> i64 {
         let tiles = s.batch.iter().product::<i64>() * cdiv(s.m, m) * cdiv(s.n, n);
-        let cores = i64::from(target.cores.cube.max(1));
-        Ok(MatmulTiling { m, n, k, block_dim: tiles.clamp(1, cores) })
+        tiles.clamp(1, i64::from(target.cores.cube.max(1)))
     }
 
     /// The `npuvec.tile` attribute: `{block_dim = N, k = K, m = M, n = N}`.

@@ -146,7 +146,7 @@ fn run(cli: &Cli) -> Result<(String, bool), String> {
         let results = reference.expect("interpreted");
         return Ok((print_results(cli, &results)?, true));
     }
-    vm::keep_only_entry(&ctx, &mut module.ir, module.top, func);
+    vm::keep_only_entry(&ctx, &mut module.ir, module.top, func)?;
     let target = kiln_targets::Target::load(&cli.target).map_err(|e| format!("kiln-run: error: {e}\n"))?;
     let program =
         kiln_emit::compile::compile(&ctx, &mut module.ir, module.top, &target, &cli.target, !cli.no_fuse)

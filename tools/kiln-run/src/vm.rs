@@ -14,9 +14,10 @@ use kiln_vm::{HostTensor, Vm};
 use crate::convert::{from_host, interp_type, to_host};
 use crate::Cli;
 
-/// Makes every public function but `entry` private, so that the compiled host program is
-/// `entry`'s.
-pub fn keep_only_entry<'c>(ctx: &Context<'c>, ir: &mut Ir<'c>, top: OpId, entry: OpId) {
+/// Makes every public function but `entry` private and erases those it does not reference
+/// (`symbol-dce`), so that the compiled host program is `entry`'s and the back end does not
+/// see the others' `hl` ops.
+pub fn keep_only_entry<'c>(ctx: &Context<'c>, ir: &mut Ir<'c>, top: OpId, entry: OpId) -> Result<(), String> {
     let funcs: Vec<OpId> = ir
         .regions(top)
         .iter()
@@ -32,6 +33,10 @@ pub fn keep_only_entry<'c>(ctx: &Context<'c>, ir: &mut Ir<'c>, top: OpId, entry:
         entries.push(kiln_compiler::NamedAttr { name: vis, value: private });
         data.properties = Some(ctx.dict_attr(&entries));
     }
+    let mut pm = kiln_compiler::pass::parse_pipeline("builtin.module(symbol-dce)", &kiln_passes::registry())?;
+    let mut diags = Vec::new();
+    pm.run(ctx, ir, top, &mut kiln_compiler::pass::Instrumentation::default(), &mut diags)
+        .map_err(|_| format!("kiln-run: error: symbol-dce failed: {diags:?}\n"))
 }
 
 /// Loads bytecode and runs it on seeded or given inputs.

@@ -345,3 +345,51 @@ fn rows_over_several_reduced_axes_agree_with_the_interpreter() {
         }
     }
 }
+
+/// Matmuls whose results go through a head split or merge (reshape and transpose) to the
+/// output, stored through the permuted layout by the matmul kernel: whole heads per tile,
+/// inside one head, two batch dims, f16.
+const HEAD_VIEWS: [&str; 4] = [
+    "\
+func.func @split_heads(%x: tensor<32x64xf32>, %w: tensor<64x256xf32>) -> tensor<2x32x128xf32> {
+  %0 = hl.matmul %x, %w : tensor<32x64xf32>, tensor<64x256xf32> -> tensor<32x256xf32>
+  %1 = hl.reshape %0 : tensor<32x256xf32> -> tensor<32x2x128xf32>
+  %2 = hl.transpose %1 {perm = [1, 0, 2]} : tensor<32x2x128xf32> -> tensor<2x32x128xf32>
+  return %2 : tensor<2x32x128xf32>
+}",
+    "\
+func.func @merge_heads(%p: tensor<2x4x16x16xf16>, %v: tensor<2x4x16x16xf16>) -> tensor<2x16x64xf16> {
+  %0 = hl.batch_matmul %p, %v : tensor<2x4x16x16xf16>
+  %1 = hl.transpose %0 {perm = [0, 2, 1, 3]} : tensor<2x4x16x16xf16> -> tensor<2x16x4x16xf16>
+  %2 = hl.reshape %1 : tensor<2x16x4x16xf16> -> tensor<2x16x64xf16>
+  return %2 : tensor<2x16x64xf16>
+}",
+    "\
+func.func @split_heads_wide(%x: tensor<20x48xf32>, %w: tensor<48x768xf32>) -> tensor<12x20x64xf32> {
+  %0 = hl.matmul %x, %w : tensor<20x48xf32>, tensor<48x768xf32> -> tensor<20x768xf32>
+  %1 = hl.reshape %0 : tensor<20x768xf32> -> tensor<20x12x64xf32>
+  %2 = hl.transpose %1 {perm = [1, 0, 2]} : tensor<20x12x64xf32> -> tensor<12x20x64xf32>
+  return %2 : tensor<12x20x64xf32>
+}",
+    "\
+func.func @wide_heads(%x: tensor<20x32xf32>, %w: tensor<32x512xf32>) -> tensor<2x20x256xf32> {
+  %r = fused.region cube (%a = %x, %b = %w) : (tensor<20x32xf32>, tensor<32x512xf32>) -> tensor<2x20x256xf32> {
+    %0 = hl.matmul %a, %b : tensor<20x32xf32>, tensor<32x512xf32> -> tensor<20x512xf32>
+    %1 = hl.reshape %0 : tensor<20x512xf32> -> tensor<20x2x256xf32>
+    %2 = hl.transpose %1 {perm = [1, 0, 2]} : tensor<20x2x256xf32> -> tensor<2x20x256xf32>
+    fused.yield %2 : tensor<2x20x256xf32>
+  }
+  return %r : tensor<2x20x256xf32>
+}",
+];
+
+#[test]
+fn matmuls_stored_through_head_views_agree_with_the_interpreter() {
+    for (i, program) in HEAD_VIEWS.iter().enumerate() {
+        for target in TARGETS {
+            if let Err(e) = check(program, target, 21 + i as u64, i == 0) {
+                panic!("program {i} on {target}: {e}");
+            }
+        }
+    }
+}
