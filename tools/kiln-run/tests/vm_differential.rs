@@ -335,15 +335,21 @@ func.func @main(%a: tensor<2x9x11x13x40xi32>) -> (tensor<2x1x1x1x1xi32>, tensor<
 }",
 ];
 
-#[test]
-fn rows_over_several_reduced_axes_agree_with_the_interpreter() {
-    for (i, program) in SEVERAL_AXES.iter().enumerate() {
+/// `check` of each of `programs` on both targets (seeds from `seed` on; the first program
+/// also through mlir-opt).
+fn check_programs(programs: &[&str], seed: u64) {
+    for (i, program) in programs.iter().enumerate() {
         for target in TARGETS {
-            if let Err(e) = check(program, target, 11 + i as u64, i == 0) {
+            if let Err(e) = check(program, target, seed + i as u64, i == 0) {
                 panic!("program {i} on {target}: {e}");
             }
         }
     }
+}
+
+#[test]
+fn rows_over_several_reduced_axes_agree_with_the_interpreter() {
+    check_programs(&SEVERAL_AXES, 11);
 }
 
 /// Matmuls whose results go through a head split or merge (reshape and transpose) to the
@@ -385,11 +391,5 @@ func.func @wide_heads(%x: tensor<20x32xf32>, %w: tensor<32x512xf32>) -> tensor<2
 
 #[test]
 fn matmuls_stored_through_head_views_agree_with_the_interpreter() {
-    for (i, program) in HEAD_VIEWS.iter().enumerate() {
-        for target in TARGETS {
-            if let Err(e) = check(program, target, 21 + i as u64, i == 0) {
-                panic!("program {i} on {target}: {e}");
-            }
-        }
-    }
+    check_programs(&HEAD_VIEWS, 21);
 }
