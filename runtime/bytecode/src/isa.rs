@@ -675,6 +675,45 @@ pub enum Inst {
 }
 
 impl Inst {
+    /// The on-chip buffers the instruction names (sources, mask and destination); none for
+    /// scalar, control and sync instructions.
+    pub fn bufs(&self) -> Vec<&Buf> {
+        fn src(s: &Src) -> Option<&Buf> {
+            match s {
+                Src::Buf(b) => Some(b),
+                Src::Imm(_) => None,
+            }
+        }
+        match self {
+            Inst::Load { dst, .. } | Inst::Fill { dst, .. } => vec![dst],
+            Inst::Store { src, .. } => vec![src],
+            Inst::Copy { dst, src }
+            | Inst::Unary { dst, src, .. }
+            | Inst::Reduce { dst, src, .. }
+            | Inst::Broadcast { dst, src }
+            | Inst::Cast { dst, src, .. }
+            | Inst::Transpose { dst, src }
+            | Inst::MoveL1 { dst, src }
+            | Inst::Fixpipe { dst, src, .. } => vec![dst, src],
+            Inst::Binary { dst, a, b, .. } | Inst::Cmp { dst, a, b, .. } => {
+                [Some(dst), src(a), src(b)].into_iter().flatten().collect()
+            }
+            Inst::Select { dst, mask, a, b } => {
+                [Some(dst), Some(mask), src(a), src(b)].into_iter().flatten().collect()
+            }
+            Inst::Mmad { c, a, b, .. } => vec![c, a, b],
+            Inst::Const { .. }
+            | Inst::Scalar { .. }
+            | Inst::BlockIdx { .. }
+            | Inst::BlockNum { .. }
+            | Inst::For { .. }
+            | Inst::If { .. }
+            | Inst::SetFlag { .. }
+            | Inst::WaitFlag { .. }
+            | Inst::Barrier { .. } => vec![],
+        }
+    }
+
     /// The instruction's mnemonic, for messages and traces (`load`, `set_flag`).
     pub fn mnemonic(&self) -> &'static str {
         match self {

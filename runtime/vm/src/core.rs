@@ -35,6 +35,8 @@ enum Frame {
 pub(crate) struct CoreState {
     regs: [i64; NUM_REGS],
     mem: Mem,
+    /// The bytes of each memory the kernel's code can touch (cleared before each block).
+    extent: [usize; 5],
     scratch: Scratch,
     flags: Vec<u32>,
     frames: Vec<Frame>,
@@ -101,23 +103,31 @@ fn buf_access(b: &Buf, write: bool) -> Access {
 }
 
 impl CoreState {
-    /// A fresh core for kernels of `kernel`'s kind.
-    pub fn new(target: &Target, kernel: &Kernel) -> CoreState {
+    /// A core for `kernel` on memories `mem` (of the kernel's core kind; cleared as far as the
+    /// kernel reaches before each block).
+    pub fn new(target: &Target, kernel: &Kernel, mem: Mem) -> CoreState {
         let pipes = Pipe::ALL.len();
         CoreState {
             regs: [0; NUM_REGS],
-            mem: Mem::new(target, kernel.core),
+            extent: mem.extent(&kernel.code),
+            mem,
             scratch: Scratch::default(),
             flags: vec![0; pipes * pipes * target.sync.event_ids as usize],
             frames: Vec::new(),
         }
     }
 
+    /// Its memories, for another core.
+    pub fn into_mem(self) -> Mem {
+        self.mem
+    }
+
     /// Runs block `block` of the launch with at most `budget` steps; adds to `counters` and
     /// reports each instruction to `sink`. Returns the steps taken: one per instruction plus
     /// one per vector repeat, 4096 cube MACs or 256 bytes moved (loop
-    /// bodies per iteration) plus, for starting the core, one per 256 on-chip bytes it
-    /// clears, so that a huge `block_dim` is bounded by the budget too.
+    /// bodies per iteration) plus, for starting the core, one and one per 256 on-chip bytes it
+    /// clears (those the kernel can touch), so that a huge `block_dim` is bounded by the budget
+    /// too.
     pub fn run(
         &mut self,
         l: &LaunchCtx,
@@ -127,7 +137,7 @@ impl CoreState {
         counters: &mut Counters,
     ) -> Result<u64, VmError> {
         self.regs = [0; NUM_REGS];
-        self.mem.clear();
+        self.mem.clear(&self.extent);
         self.flags.fill(0);
         self.frames.clear();
         let code = &l.kernel.code;
@@ -137,7 +147,8 @@ impl CoreState {
             inst: Some(pc as u32),
             message,
         };
-        let (mut pc, mut end, mut steps) = (0usize, code.len(), 1 + self.mem.bytes() / 256);
+        let (mut pc, mut end, mut steps) =
+            (0usize, code.len(), 1 + self.extent.iter().sum::<usize>() as u64 / 256);
         if steps > budget {
             return Err(locate(0, format!("step budget of {budget} steps exhausted")));
         }

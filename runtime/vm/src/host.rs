@@ -8,7 +8,9 @@
 //! map fresh pages for their outputs.
 //!
 //! Cores of a launch run on up to `available_parallelism` host threads (`std::thread::scope`,
-//! blocks split into contiguous chunks, one reused core state per thread). With an event sink
+//! the calling thread one of them; blocks split into contiguous chunks, one core state per
+//! thread, its on-chip memories taken from and given back to the VM's spares so that launches
+//! do not allocate and zero them anew; each block clears only the bytes its kernel can touch). With an event sink
 //! the cores run one after the other on the calling thread, in block order, so the sink needs
 //! no synchronization and the stream is deterministic; correct programs give the same results
 //! either way (cores of a launch write disjoint GM ranges, and atomics commute up to float
@@ -19,15 +21,16 @@
 //! fails once the total passes the budget.
 
 use std::borrow::Cow;
-use std::sync::RwLock;
+use std::sync::{Mutex, RwLock};
 
-use kiln_bytecode::module::{BufferRef, Module, TensorSpec};
+use kiln_bytecode::module::{BufferRef, Core, Module, TensorSpec};
 use kiln_targets::Target;
 
 use crate::core::{CoreState, LaunchCtx};
 use crate::counters::{Counters, RunCounters};
 use crate::event::Event;
 use crate::gm::{Args, GmBuffer};
+use crate::mem::Mem;
 use crate::VmError;
 
 /// A tensor crossing the host boundary: a spec and its little-endian bytes.
@@ -82,10 +85,13 @@ impl Default for VmConfig {
 }
 
 /// The virtual machine for one target.
-#[derive(Clone, Debug)]
 pub struct Vm {
     target: Target,
     config: VmConfig,
+    /// On-chip memories of finished cores, kept for the next launch (allocating and zeroing a
+    /// core's megabytes per launch dominated small launches); a core clears the bytes its
+    /// kernel can touch before each block, so a reused memory behaves as a fresh one.
+    spare: Mutex<Vec<Mem>>,
 }
 
 /// `tensor<4x8xf32>`.
@@ -94,15 +100,28 @@ pub fn spec_string(spec: &TensorSpec) -> String {
     format!("tensor<{dims}{}>", spec.dtype.name())
 }
 
+impl Clone for Vm {
+    /// The same target and configuration (the clone keeps no spare memories of its own yet).
+    fn clone(&self) -> Vm {
+        Vm::with_config(&self.target, self.config)
+    }
+}
+
+impl std::fmt::Debug for Vm {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Vm").field("target", &self.target.name).field("config", &self.config).finish()
+    }
+}
+
 impl Vm {
     /// A VM for `target` with the default limits.
     pub fn new(target: &Target) -> Vm {
-        Vm { target: target.clone(), config: VmConfig::default() }
+        Vm::with_config(target, VmConfig::default())
     }
 
     /// A VM for `target` with `config`.
     pub fn with_config(target: &Target, config: VmConfig) -> Vm {
-        Vm { target: target.clone(), config }
+        Vm { target: target.clone(), config, spare: Mutex::new(Vec::new()) }
     }
 
     /// Runs `module` on `inputs`.
@@ -318,6 +337,23 @@ impl Vm {
         Ok(buffers)
     }
 
+    /// The on-chip memories for a core of kind `core`: a spare one of that kind, or new ones.
+    fn take_mem(&self, core: Core) -> Mem {
+        let mut spare = self.spare.lock().unwrap_or_else(|p| p.into_inner());
+        match spare.iter().position(|m| m.core == Mem::kind(core)) {
+            Some(i) => spare.swap_remove(i),
+            None => Mem::new(&self.target, core),
+        }
+    }
+
+    /// Keeps `mem` for a later core (at most a few per kind: one per host thread).
+    fn give_mem(&self, mem: Mem) {
+        let mut spare = self.spare.lock().unwrap_or_else(|p| p.into_inner());
+        if spare.len() < 16 {
+            spare.push(mem);
+        }
+    }
+
     /// Runs every block of one launch; returns its counters and steps.
     fn launch(
         &self,
@@ -327,13 +363,21 @@ impl Vm {
     ) -> Result<(Counters, u64), VmError> {
         let blocks = ctx.kernel.block_dim;
         if let Some(sink) = sink {
-            let mut state = CoreState::new(&self.target, ctx.kernel);
+            let mut state = CoreState::new(&self.target, ctx.kernel, self.take_mem(ctx.kernel.core));
             let (mut counters, mut steps) = (Counters::default(), 0u64);
+            let mut result = Ok(());
             for b in 0..blocks {
                 let left = budget.saturating_sub(steps);
-                steps += state.run(ctx, b, left, Some(&mut *sink), &mut counters)?;
+                match state.run(ctx, b, left, Some(&mut *sink), &mut counters) {
+                    Ok(s) => steps += s,
+                    Err(e) => {
+                        result = Err(e);
+                        break;
+                    }
+                }
             }
-            return Ok((counters, steps));
+            self.give_mem(state.into_mem());
+            return result.map(|()| (counters, steps));
         }
         let threads = match self.config.threads {
             0 => std::thread::available_parallelism().map_or(1, |n| n.get()),
@@ -343,22 +387,35 @@ impl Vm {
         .max(1);
         let chunk = (blocks as usize).div_ceil(threads) as u32;
         let run_chunk = |first: u32| -> Result<(Counters, u64), VmError> {
-            let mut state = CoreState::new(&self.target, ctx.kernel);
+            let mut state = CoreState::new(&self.target, ctx.kernel, self.take_mem(ctx.kernel.core));
             let (mut counters, mut steps) = (Counters::default(), 0u64);
+            let mut result = Ok(());
             for b in first..(first + chunk).min(blocks) {
-                steps += state.run(ctx, b, budget.saturating_sub(steps), None, &mut counters)?;
+                match state.run(ctx, b, budget.saturating_sub(steps), None, &mut counters) {
+                    Ok(s) => steps += s,
+                    Err(e) => {
+                        result = Err(e);
+                        break;
+                    }
+                }
             }
-            Ok((counters, steps))
+            self.give_mem(state.into_mem());
+            result.map(|()| (counters, steps))
         };
         let results: Vec<Result<(Counters, u64), VmError>> = if threads == 1 {
             vec![run_chunk(0)]
         } else {
+            // The calling thread takes the first chunk itself.
             std::thread::scope(|s| {
                 let handles: Vec<_> =
-                    (0..threads as u32).map(|t| s.spawn(move || run_chunk(t * chunk))).collect();
-                handles
-                    .into_iter()
-                    .map(|h| h.join().unwrap_or_else(|_| Err(VmError::host("a vm thread panicked"))))
+                    (1..threads as u32).map(|t| s.spawn(move || run_chunk(t * chunk))).collect();
+                let first = run_chunk(0);
+                std::iter::once(first)
+                    .chain(
+                        handles
+                            .into_iter()
+                            .map(|h| h.join().unwrap_or_else(|_| Err(VmError::host("a vm thread panicked")))),
+                    )
                     .collect()
             })
         };

@@ -1,7 +1,7 @@
 //! A core's on-chip memories (UB, L1, L0A, L0B, L0C: zeroed byte arrays sized by the target)
 //! and the bounds-checked row access every instruction goes through.
 
-use kiln_bytecode::isa::{Buf, Space};
+use kiln_bytecode::isa::{Buf, Inst, Space};
 use kiln_bytecode::module::Core;
 use kiln_targets::Target;
 
@@ -33,6 +33,8 @@ impl Region {
 pub(crate) struct Mem {
     /// UB, L1, L0A, L0B, L0C (in [`Space::ALL`] order after `Gm`).
     pub spaces: [Vec<u8>; 5],
+    /// Whether it has the cube's memories (L1, L0A, L0B, L0C) besides the UB.
+    pub core: bool,
 }
 
 fn index(space: Space) -> Option<usize> {
@@ -51,9 +53,10 @@ impl Mem {
     /// kernel has every space.
     pub fn new(target: &Target, core: Core) -> Mem {
         let m = &target.memory;
-        let cube = !matches!(core, Core::Aiv);
+        let cube = Mem::kind(core);
         let size = |bytes: u64, present: bool| if present { vec![0u8; bytes as usize] } else { Vec::new() };
         Mem {
+            core: cube,
             spaces: [
                 size(m.ub_bytes, true),
                 size(m.l1_bytes, cube),
@@ -64,15 +67,31 @@ impl Mem {
         }
     }
 
-    /// The bytes of all memories.
-    pub fn bytes(&self) -> u64 {
-        self.spaces.iter().map(|s| s.len() as u64).sum()
+    /// Whether a core of kind `core` has the cube's memories (the value of [`Mem::core`]).
+    pub fn kind(core: Core) -> bool {
+        !matches!(core, Core::Aiv)
     }
 
-    /// Zeroes every memory (a fresh core).
-    pub fn clear(&mut self) {
-        for s in &mut self.spaces {
-            s.fill(0);
+    /// The bytes of each memory that `code` can touch: up to the end of its furthest buffer
+    /// (whole rows of pitch, which covers a zero-padded load's block), at most the memory.
+    pub fn extent(&self, code: &[Inst]) -> [usize; 5] {
+        let mut used = [0usize; 5];
+        for b in code.iter().flat_map(Inst::bufs) {
+            if let Some(i) = index(b.space) {
+                let end = u64::from(b.addr)
+                    + u64::from(b.rows) * u64::from(b.pitch.max(b.cols)) * u64::from(b.dtype.bytes());
+                used[i] = used[i].max(usize::try_from(end).unwrap_or(usize::MAX).min(self.spaces[i].len()));
+            }
+        }
+        used
+    }
+
+    /// Zeroes the first `extent[i]` bytes of each memory: a fresh core, as far as a kernel that
+    /// touches no byte past them can tell.
+    pub fn clear(&mut self, extent: &[usize; 5]) {
+        for (s, &n) in self.spaces.iter_mut().zip(extent) {
+            let n = n.min(s.len());
+            s[..n].fill(0);
         }
     }
 
