@@ -151,12 +151,12 @@ pub(crate) fn map_rows<T: Lane>(
     f: impl Fn(&[T], &mut [T]),
 ) {
     let eb = dtype.bytes() as usize;
+    // The blocks live across rows (no per-row initialization).
+    let (mut xa, mut out) = ([T::default(); BLOCK], [T::default(); BLOCK]);
     for r in 0..dst.rows {
         let p = place(mem, src, r, (dst.space, &dst.row(r)), scratch);
         let (row, around) = mem.split_row(dst, r);
-        let mut xa = [T::default(); BLOCK];
         let la = lanes(&p, &around, scratch, &mut xa);
-        let mut out = [T::default(); BLOCK];
         let n = row.len() / eb;
         for at in (0..n).step_by(BLOCK) {
             let len = BLOCK.min(n - at);
@@ -177,13 +177,13 @@ pub(crate) fn zip_rows<T: Lane, U: Lane>(
     f: impl Fn(T, T) -> U,
 ) {
     let (eb, ob) = (src_dtype.bytes() as usize, dst_dtype.bytes() as usize);
+    let (mut xa, mut xb) = ([T::default(); BLOCK], [T::default(); BLOCK]);
+    let mut out = [U::default(); BLOCK];
     for r in 0..dst.rows {
         let at_row = (dst.space, &dst.row(r));
         let (pa, pb) = (place(mem, a, r, at_row, sa), place(mem, b, r, at_row, sb));
         let (row, around) = mem.split_row(dst, r);
-        let (mut xa, mut xb) = ([T::default(); BLOCK], [T::default(); BLOCK]);
         let (la, lb) = (lanes(&pa, &around, sa, &mut xa), lanes(&pb, &around, sb, &mut xb));
-        let mut out = [U::default(); BLOCK];
         let n = row.len() / ob;
         for at in (0..n).step_by(BLOCK) {
             let len = BLOCK.min(n - at);
@@ -205,16 +205,15 @@ pub(crate) fn select_rows<T: Lane>(
     (m, a, b): (&Plan<i32>, &Plan<T>, &Plan<T>),
 ) {
     let eb = dtype.bytes() as usize;
+    let mut xm = [0i32; BLOCK];
+    let (mut xa, mut xb, mut out) = ([T::default(); BLOCK], [T::default(); BLOCK], [T::default(); BLOCK]);
     for r in 0..dst.rows {
         let at_row = (dst.space, &dst.row(r));
         let pm = place(mem, m, r, at_row, sm);
         let (pa, pb) = (place(mem, a, r, at_row, sa), place(mem, b, r, at_row, sb));
         let (row, around) = mem.split_row(dst, r);
-        let mut xm = [0i32; BLOCK];
-        let (mut xa, mut xb) = ([T::default(); BLOCK], [T::default(); BLOCK]);
         let lm = lanes(&pm, &around, sm, &mut xm);
         let (la, lb) = (lanes(&pa, &around, sa, &mut xa), lanes(&pb, &around, sb, &mut xb));
-        let mut out = [T::default(); BLOCK];
         let n = row.len() / eb;
         for at in (0..n).step_by(BLOCK) {
             let len = BLOCK.min(n - at);
