@@ -9,12 +9,14 @@
 //! the padded input with `count_include_pad`). So padded cells never win a max, and add `+0`
 //! to a sum. `global_avg_pool2d` is `reduce_mean` over every dim after the first two.
 
+use super::budget::Budget;
 use super::elementwise::{binary, BinaryOp};
 use super::error::{bail, Result};
 use super::indexed::pad;
 use super::layout::slice;
 use super::reduce::{reduce, ReduceOp};
 use super::tensor::Tensor;
+use crate::hl::accessors::checked_bytes;
 
 /// The attributes of the windowed pools (ONNX `MaxPool`/`AveragePool`).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -83,6 +85,21 @@ fn padded(x: &Tensor, p: &Pool2dParams, fill: f64) -> Result<(Tensor, [usize; 2]
         bail!("pooling requires a rank-4 (NCHW) input, got rank {}", x.rank());
     }
     let (out, [bottom, right]) = p.cover(x.shape()[2], x.shape()[3])?;
+    // The padded input is an intermediate the caller's budget does not see: bound it by the
+    // default budget, so huge padding is an error, not an allocation that aborts.
+    let dims = [
+        x.shape()[0],
+        x.shape()[1],
+        x.shape()[2] + p.padding[0] + bottom,
+        x.shape()[3] + p.padding[1] + right,
+    ];
+    let bytes = checked_bytes(&dims, x.dtype().byte_size() as u64);
+    if bytes.is_none_or(|b| b > Budget::DEFAULT_LIMIT) {
+        bail!(
+            "pooling input padded to {dims:?} exceeds the interpreter's limit of {} bytes",
+            Budget::DEFAULT_LIMIT
+        );
+    }
     let low = [0, 0, p.padding[0], p.padding[1]];
     Ok((pad(x, &low, &[0, 0, bottom, right], fill)?, out))
 }
@@ -203,5 +220,7 @@ mod tests {
         assert_eq!((g.shape(), g.to_f64s()), (&[1usize, 1, 1, 1][..], vec![1.5]));
         assert!(avg_pool2d(&Tensor::zeros(DType::I32, vec![1, 1, 2, 2]), &params(1, 1, 0), false).is_err());
         assert!(max_pool2d(&image(2, 2), &params(3, 1, 0)).unwrap_err().message().contains("exceeds"));
+        let huge = Pool2dParams { strides: [1 << 20; 2], padding: [1 << 20; 4], ..params(1, 1, 0) };
+        assert!(max_pool2d(&image(1, 1), &huge).unwrap_err().message().contains("interpreter's limit"));
     }
 }
