@@ -12,7 +12,7 @@
 //! - `dropout(x)` -> `x` (inference);
 //! - the ops model importers emit (`split`, `conv2d` with a bias, `global_avg_pool2d`,
 //!   `batch_matmul` of operands of different ranks, `pad`, `max_pool2d`, `avg_pool2d`,
-//!   `iota`, `trilu`) as [`model`] describes, exactly.
+//!   `iota`, `trilu`) as `hl_decompose/model.rs` describes, exactly.
 //!
 //! Means keep dims so they broadcast back. Composites with dynamic dims are kept as they are
 //! (their expansions would need run-time slice bounds, and their primitive types could differ
