@@ -7,6 +7,7 @@ use crate::directives::{self, Define, RunLine};
 use crate::discovery::Test;
 use crate::shell::Shell;
 use crate::subst::{self, Substitution};
+use crate::times::Ran;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
@@ -136,7 +137,7 @@ pub fn run_all(
     order: &[usize],
     options: &RunOptions,
     mut report: impl FnMut(usize, Outcome),
-) -> (Vec<Option<Duration>>, Option<Stop>) {
+) -> (Vec<Option<Ran>>, Option<Stop>) {
     let next = AtomicUsize::new(0);
     let stopped = AtomicBool::new(false);
     let (sender, receiver) = mpsc::channel();
@@ -165,7 +166,7 @@ pub fn run_all(
                 stop.get_or_insert(Stop::MaxTime);
                 continue;
             }
-            durations[index] = Some(elapsed);
+            durations[index] = Some((elapsed, outcome.status.is_failure()));
             failures += usize::from(outcome.status.is_failure());
             report(index, outcome);
             if options.max_failures.is_some_and(|max| failures >= max) {
