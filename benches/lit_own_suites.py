@@ -100,6 +100,10 @@ def translate(cfg):
     if limit:
         if limit.group(1) != "None":
             out.append("recursive-expansion-limit = " + limit.group(1))
+    preamble = re.search(r"preamble_commands\s*=\s*\[([^\]]*)\]", cfg)
+    if preamble:
+        items = [string(m, 1) for m in re.finditer(STRING, preamble.group(1))]
+        out.append("preamble-commands = [" + ", ".join(toml_string(s) for s in items) + "]")
     env = [(string(m, 1), string(m, 3)) for m in re.finditer(
         r"config\.environment\[" + STRING + r"\]\s*=\s*" + STRING, cfg)]
     if env:

@@ -66,6 +66,8 @@ struct SuiteToml {
     substitutions: Vec<SubstitutionToml>,
     #[serde(default)]
     features: Vec<FeatureToml>,
+    #[serde(default)]
+    preamble_commands: Vec<String>,
 }
 
 fn default_excludes() -> Vec<String> {
@@ -120,6 +122,9 @@ pub struct Suite {
     /// How many times substitutions are applied again while they change a
     /// RUN line (lit's `config.recursiveExpansionLimit`); `None`: once.
     pub recursive_expansion_limit: Option<usize>,
+    /// Commands run before every test's RUN lines (lit's
+    /// `ShTest(preamble_commands=...)`); with them, a test needs no RUN line.
+    pub preamble_commands: Vec<String>,
 }
 
 /// Settings in force in one directory of a suite.
@@ -166,6 +171,7 @@ pub fn load_suite(root: &Path, tools: &ToolPaths) -> Result<(Suite, DirConfig), 
         features,
         env,
         recursive_expansion_limit: toml.recursive_expansion_limit,
+        preamble_commands: toml.preamble_commands,
     };
     let config =
         DirConfig { suffixes: toml.suffixes, excludes: toml.excludes, substitutions, unsupported: false };
