@@ -96,6 +96,8 @@ def translate(cfg):
     if suffixes:
         items = [m.group(1) or m.group(2) for m in re.finditer(STRING, suffixes.group(1))]
         out.append("suffixes = [" + ", ".join(toml_string(s) for s in items) + "]")
+    if re.search(r"config\.standalone_tests\s*=\s*True", cfg):
+        out.append("standalone-tests = true")
     limit = re.search(r"config\.recursiveExpansionLimit\s*=\s*(\S+)", cfg)
     if limit:
         if limit.group(1) != "None":
