@@ -6,7 +6,8 @@ status agree.
 
 Each suite's lit.cfg is translated into a kiln-lit.toml (name, suffixes,
 literal substitutions, `lit_config.params` substitutions, environment,
-features, recursive expansion limit) and each lit.local.cfg into a
+features, recursive expansion limit, `standalone_tests`, ShTest's
+`preamble_commands`) and each lit.local.cfg into a
 kiln-lit.local.toml (suffixes, unsupported); suites whose configuration is
 Python beyond that (custom formats, GoogleTest) are left out. The runs are
 the ones lit's own tests make (their options and environment), listed in RUNS
