@@ -6,7 +6,8 @@ status agree.
 
 Each suite's lit.cfg is translated into a kiln-lit.toml (name, suffixes,
 literal substitutions, `lit_config.params` substitutions, environment,
-features, recursive expansion limit) and each lit.local.cfg into a
+features, recursive expansion limit, `standalone_tests`, ShTest's
+`preamble_commands`) and each lit.local.cfg into a
 kiln-lit.local.toml (suffixes, unsupported); suites whose configuration is
 Python beyond that (custom formats, GoogleTest) are left out. The runs are
 the ones lit's own tests make (their options and environment), listed in RUNS
@@ -96,10 +97,16 @@ def translate(cfg):
     if suffixes:
         items = [m.group(1) or m.group(2) for m in re.finditer(STRING, suffixes.group(1))]
         out.append("suffixes = [" + ", ".join(toml_string(s) for s in items) + "]")
+    if re.search(r"config\.standalone_tests\s*=\s*True", cfg):
+        out.append("standalone-tests = true")
     limit = re.search(r"config\.recursiveExpansionLimit\s*=\s*(\S+)", cfg)
     if limit:
         if limit.group(1) != "None":
             out.append("recursive-expansion-limit = " + limit.group(1))
+    preamble = re.search(r"preamble_commands\s*=\s*\[([^\]]*)\]", cfg)
+    if preamble:
+        items = [string(m, 1) for m in re.finditer(STRING, preamble.group(1))]
+        out.append("preamble-commands = [" + ", ".join(toml_string(s) for s in items) + "]")
     env = [(string(m, 1), string(m, 3)) for m in re.finditer(
         r"config\.environment\[" + STRING + r"\]\s*=\s*" + STRING, cfg)]
     if env:

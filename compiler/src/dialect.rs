@@ -60,7 +60,7 @@ pub enum Arity {
 
 impl Arity {
     /// The least count, and the greatest when bounded.
-    fn bounds(self) -> (usize, Option<usize>) {
+    pub(crate) fn bounds(self) -> (usize, Option<usize>) {
         match self {
             Arity::Exactly(k) => (k, Some(k)),
             Arity::AtLeast(k) => (k, None),
@@ -77,14 +77,6 @@ impl Arity {
     pub fn accepts(self, n: usize) -> bool {
         let (min, max) = self.bounds();
         n >= min && max.is_none_or(|m| n <= m)
-    }
-
-    /// "1", "1 or more", as used in MLIR's verifier messages.
-    pub fn describe(self) -> String {
-        match self.bounds() {
-            (k, Some(_)) => k.to_string(),
-            (k, None) => format!("{k} or more"),
-        }
     }
 
     /// The named groups (empty for a bare count).

@@ -25,7 +25,7 @@
 
 use crate::context::Context;
 use crate::diagnostics::Diagnostic;
-use crate::dialect::{OpDef, Trait};
+use crate::dialect::{Arity, OpDef, Trait};
 use crate::ir::{BlockId, Ir, OpId, RegionId, SecondaryMap, ValueDef, WalkOrder};
 use crate::types::{Type, DYNAMIC};
 
@@ -103,16 +103,16 @@ impl<'c> Verifier<'_, 'c> {
     fn verify_declaration(&mut self, op: OpId, def: &'static OpDef) {
         let ir = self.ir;
         let counts = [
-            ("operands", def.operands, ir.operands(op).len()),
-            ("results", def.results, ir.results(op).len()),
-            ("regions", def.regions, ir.regions(op).len()),
-            ("successors", def.successors, ir.successors(op).len()),
+            (Counted::Operands, def.operands, ir.operands(op).len()),
+            (Counted::Results, def.results, ir.results(op).len()),
+            (Counted::Regions, def.regions, ir.regions(op).len()),
+            (Counted::Successors, def.successors, ir.successors(op).len()),
         ];
         let mut counts_hold = true;
         for (what, arity, n) in counts {
             if !arity.accepts(n) {
                 counts_hold = false;
-                self.error(op, format!("expected {} {what}, but found {n}", arity.describe()));
+                self.error(op, count_error(what, arity, n));
             }
         }
         if let Some(message) = counts_hold.then(|| signature::verify_signature(ir, op, def)).flatten() {
@@ -346,4 +346,76 @@ fn same_types<'c>(ir: &Ir<'c>, op: OpId, def: &OpDef) -> bool {
         };
         elem(t) == elem(first) && shapes_fit
     })
+}
+
+/// What a count trait counts.
+#[derive(Clone, Copy)]
+enum Counted {
+    Operands,
+    Results,
+    Regions,
+    Successors,
+}
+
+/// MLIR's message for a count that breaks `arity` (the `verify{Zero,One,N,AtLeastN}...` trait
+/// verifiers of `OpDefinition.cpp`, word for word: only operand and successor messages say
+/// what was found).
+fn count_error(what: Counted, arity: Arity, found: usize) -> String {
+    let (min, max) = arity.bounds();
+    let exact = max.is_some();
+    match what {
+        Counted::Operands => match (min, exact) {
+            (0, true) => "requires zero operands".to_string(),
+            (1, true) => "requires a single operand".to_string(),
+            (k, true) => format!("expected {k} operands, but found {found}"),
+            (k, false) => format!("expected {k} or more operands, but found {found}"),
+        },
+        Counted::Results | Counted::Regions => {
+            let (plural, one) = match what {
+                Counted::Results => ("results", "result"),
+                _ => ("regions", "region"),
+            };
+            match (min, exact) {
+                (0, true) => format!("requires zero {plural}"),
+                (1, true) => format!("requires one {one}"),
+                (k, true) => format!("expected {k} {plural}"),
+                (k, false) => format!("expected {k} or more {plural}"),
+            }
+        }
+        Counted::Successors => match (min, exact) {
+            (1, true) => format!("requires 1 successor but found {found}"),
+            (k, true) => format!("requires {k} successors but found {found}"),
+            (k, false) => format!("requires at least {k} successors but found {found}"),
+        },
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{count_error, Counted};
+    use crate::dialect::Arity;
+
+    /// Each message as mlir-opt 22 prints it (checked with `arith.addi`, `arith.index_cast`,
+    /// `arith.constant`, `arith.addui_extended`, `memref.store`, `scf.if`, `cf.br` and
+    /// `cf.cond_br`; the lit tree compares the first ones with mlir-opt directly).
+    #[test]
+    fn count_messages_are_mlirs() {
+        let cases = [
+            (Counted::Operands, Arity::Exactly(0), 1, "requires zero operands"),
+            (Counted::Operands, Arity::Exactly(1), 2, "requires a single operand"),
+            (Counted::Operands, Arity::Exactly(2), 3, "expected 2 operands, but found 3"),
+            (Counted::Operands, Arity::AtLeast(2), 1, "expected 2 or more operands, but found 1"),
+            (Counted::Results, Arity::Exactly(0), 1, "requires zero results"),
+            (Counted::Results, Arity::Exactly(1), 2, "requires one result"),
+            (Counted::Results, Arity::Exactly(2), 1, "expected 2 results"),
+            (Counted::Results, Arity::AtLeast(1), 0, "expected 1 or more results"),
+            (Counted::Regions, Arity::Exactly(0), 1, "requires zero regions"),
+            (Counted::Regions, Arity::Exactly(2), 1, "expected 2 regions"),
+            (Counted::Successors, Arity::Exactly(1), 0, "requires 1 successor but found 0"),
+            (Counted::Successors, Arity::Exactly(2), 1, "requires 2 successors but found 1"),
+        ];
+        for (what, arity, found, message) in cases {
+            assert_eq!(count_error(what, arity, found), message);
+        }
+    }
 }

@@ -103,3 +103,46 @@ func.func @index_cast(%a: i32) {
   %0 = "arith.index_cast"(%a) : (i32) -> i64
   return
 }
+
+// -----
+
+// Counts, in the words of MLIR's count traits (NOperands, OneOperand, ZeroOperands,
+// OneResult, ZeroRegions).
+func.func @addi_operand_count(%a: i32, %b: i32, %c: i32) {
+  // expected-error @+1 {{'arith.addi' op expected 2 operands, but found 3}}
+  %0 = "arith.addi"(%a, %b, %c) : (i32, i32, i32) -> i32
+  return
+}
+
+// -----
+
+func.func @index_cast_operand_count(%a: i32) {
+  // expected-error @+1 {{'arith.index_cast' op requires a single operand}}
+  %0 = "arith.index_cast"(%a, %a) : (i32, i32) -> index
+  return
+}
+
+// -----
+
+func.func @constant_operand_count(%a: i32) {
+  // expected-error @+1 {{'arith.constant' op requires zero operands}}
+  %0 = "arith.constant"(%a) <{value = 1 : i32}> : (i32) -> i32
+  return
+}
+
+// -----
+
+func.func @addi_result_count(%a: i32, %b: i32) {
+  // expected-error @+1 {{'arith.addi' op requires one result}}
+  %0:2 = "arith.addi"(%a, %b) : (i32, i32) -> (i32, i32)
+  return
+}
+
+// -----
+
+func.func @addi_region_count(%a: i32, %b: i32) {
+  // expected-error @+1 {{'arith.addi' op requires zero regions}}
+  %0 = "arith.addi"(%a, %b) ({
+  }) : (i32, i32) -> i32
+  return
+}

@@ -10,7 +10,7 @@
 // Without --verify-diagnostics each chunk reports and the run fails; a valid chunk between
 // invalid ones still prints.
 // ERRS: error: 'hl.add' op expected 2 operands, but found 1
-// ERRS: error: 'hl.neg' op expected 1 results, but found 2
+// ERRS: error: 'hl.neg' op requires one result
 // ERRS-NOT: internal error
 
 //===----------------------------------------------------------------------===//
@@ -26,7 +26,7 @@ func.func @operand_count(%a: tensor<4xf32>) {
 // -----
 
 func.func @operand_count_unary(%a: tensor<4xf32>) {
-  // expected-error @+1 {{'hl.neg' op expected 1 operands, but found 2}}
+  // expected-error @+1 {{'hl.neg' op requires a single operand}}
   %0 = "hl.neg"(%a, %a) : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
   return
 }
@@ -42,7 +42,7 @@ func.func @operand_count_select(%c: tensor<4xi1>, %a: tensor<4xf32>) {
 // -----
 
 func.func @constant_operands(%a: tensor<4xf32>) {
-  // expected-error @+1 {{'hl.constant' op expected 0 operands, but found 1}}
+  // expected-error @+1 {{'hl.constant' op requires zero operands}}
   %0 = "hl.constant"(%a) <{value = dense<1.0> : tensor<4xf32>}> : (tensor<4xf32>) -> tensor<4xf32>
   return
 }
@@ -50,7 +50,7 @@ func.func @constant_operands(%a: tensor<4xf32>) {
 // -----
 
 func.func @result_count(%a: tensor<4xf32>) {
-  // expected-error @+1 {{'hl.neg' op expected 1 results, but found 2}}
+  // expected-error @+1 {{'hl.neg' op requires one result}}
   %0:2 = "hl.neg"(%a) : (tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>)
   return
 }

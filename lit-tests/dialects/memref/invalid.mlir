@@ -130,3 +130,19 @@ func.func @alignment() {
   %0 = "memref.alloc"() <{alignment = 48 : i64, operandSegmentSizes = array<i32: 0, 0>}> : () -> memref<4xf32>
   return
 }
+
+// -----
+
+func.func @dealloc_results(%m: memref<f32>) {
+  // expected-error @+1 {{'memref.dealloc' op requires zero results}}
+  %0 = "memref.dealloc"(%m) : (memref<f32>) -> f32
+  return
+}
+
+// -----
+
+func.func @dealloc_operands() {
+  // expected-error @+1 {{'memref.dealloc' op requires a single operand}}
+  "memref.dealloc"() : () -> ()
+  return
+}

@@ -199,3 +199,13 @@ func.func @yield_parent(%x: f32) {
   // expected-error @+1 {{'scf.yield' op expects parent op to be one of 'scf.execute_region, scf.for, scf.if, scf.index_switch, scf.while'}}
   "scf.yield"(%x) : (f32) -> ()
 }
+
+// -----
+
+func.func @if_region_count(%c: i1) {
+  // expected-error @+1 {{'scf.if' op expected 2 regions}}
+  "scf.if"(%c) ({
+    "scf.yield"() : () -> ()
+  }) : (i1) -> ()
+  return
+}

@@ -8,6 +8,10 @@
 //!
 //! whose label names the directive type and check-file line (`'N` numbers
 //! several results of one directive, `imp1` is the first implicit pattern).
+//!
+//! With colours, the escapes are those FileCheck 22 writes: line numbers in
+//! bold black, input in bold (under `-v`, unmatched input on a cyan
+//! background), each annotation line in its marker's colour.
 
 use std::collections::HashMap;
 use std::fmt::Write;
@@ -15,7 +19,7 @@ use std::fmt::Write;
 use crate::cli::DumpFilter;
 use crate::matcher::{Diag, MatchType};
 use crate::pattern::{CheckKind, CheckType};
-use crate::source::ansi::{BOLD, CYAN, CYAN_BACKGROUND, GREEN, MAGENTA, RED, RESET};
+use crate::source::ansi::{BLACK, BOLD, CYAN, CYAN_BACKGROUND, GREEN, MAGENTA, RED, RESET};
 use crate::source::{BufferId, Loc, SourceManager};
 
 /// The explanation printed by `--dump-input=help`, with LLVM's colours
@@ -96,24 +100,40 @@ pub struct LabelSources {
     pub implicit: Vec<BufferId>,
 }
 
+/// How the dump is filtered and drawn.
+#[derive(Clone, Copy, Debug)]
+pub struct DumpOptions {
+    /// `--dump-input-filter`.
+    pub filter: DumpFilter,
+    /// `--dump-input-context`.
+    pub context: usize,
+    /// `--dump-input-label-width`.
+    pub min_label_width: usize,
+    /// Colours (`--color`, or stderr is a terminal).
+    pub color: bool,
+    /// `-v`/`-vv`: with colours, input outside good matches is highlighted.
+    pub verbose: bool,
+}
+
 struct Marker {
     lead: u8,
     note: String,
     filters_as_error: bool,
+    color: &'static str,
 }
 
 fn marker(ty: MatchType) -> Marker {
-    let (lead, note, filters_as_error) = match ty {
-        MatchType::FoundAndExpected => (b'^', "", false),
-        MatchType::FoundButExcluded => (b'!', "error: no match expected", true),
-        MatchType::FoundButWrongLine => (b'!', "error: match on wrong line", true),
-        MatchType::FoundButDiscarded => (b'!', "discard: overlaps earlier match", false),
-        MatchType::NoneAndExcluded => (b'X', "", false),
-        MatchType::NoneButExpected => (b'X', "error: no match found", true),
-        MatchType::NoneForInvalidPattern => (b'X', "error: match failed for invalid pattern", true),
-        MatchType::Fuzzy => (b'?', "possible intended match", true),
+    let (lead, color, note, filters_as_error) = match ty {
+        MatchType::FoundAndExpected => (b'^', GREEN, "", false),
+        MatchType::FoundButExcluded => (b'!', RED, "error: no match expected", true),
+        MatchType::FoundButWrongLine => (b'!', RED, "error: match on wrong line", true),
+        MatchType::FoundButDiscarded => (b'!', CYAN, "discard: overlaps earlier match", false),
+        MatchType::NoneAndExcluded => (b'X', GREEN, "", false),
+        MatchType::NoneButExpected => (b'X', RED, "error: no match found", true),
+        MatchType::NoneForInvalidPattern => (b'X', RED, "error: match failed for invalid pattern", true),
+        MatchType::Fuzzy => (b'?', MAGENTA, "possible intended match", true),
     };
-    Marker { lead, note: note.to_string(), filters_as_error }
+    Marker { lead, note: note.to_string(), filters_as_error, color }
 }
 
 fn abbreviation(ty: CheckType) -> &'static str {
@@ -139,6 +159,8 @@ struct Annotation {
     /// Exclusive end column; `usize::MAX` means the rest of the line.
     end_col: usize,
     marker: Marker,
+    /// Whether this marks a good match (its input is not highlighted).
+    good_match: bool,
 }
 
 fn build_annotations(
@@ -167,6 +189,7 @@ fn build_annotations(
             *n += 1;
         }
         width = width.max(label.len());
+        let good_match = d.match_ty == MatchType::FoundAndExpected;
         let mut m = marker(d.match_ty);
         if !d.note.is_empty() {
             m.note = d.note.clone();
@@ -186,10 +209,11 @@ fn build_annotations(
                 start_col,
                 end_col,
                 marker: m,
+                good_match,
             });
             continue;
         }
-        let filters = m.filters_as_error;
+        let (filters, color) = (m.filters_as_error, m.color);
         out.push(Annotation {
             index,
             label: label.clone(),
@@ -198,6 +222,7 @@ fn build_annotations(
             start_col,
             end_col: usize::MAX,
             marker: m,
+            good_match,
         });
         for l in start_line + 1..=end_line {
             if end_col == 1 && l == end_line {
@@ -210,7 +235,8 @@ fn build_annotations(
                 line: l,
                 start_col: 1,
                 end_col: if l == end_line { end_col } else { usize::MAX },
-                marker: Marker { lead: b'~', note: String::new(), filters_as_error: filters },
+                marker: Marker { lead: b'~', note: String::new(), filters_as_error: filters, color },
+                good_match,
             });
         }
     }
@@ -236,10 +262,11 @@ pub fn render(
     input: BufferId,
     sources: &LabelSources,
     diags: &[Diag],
-    filter: DumpFilter,
-    context: usize,
-    min_label_width: usize,
+    opts: DumpOptions,
 ) -> Vec<u8> {
+    let DumpOptions { filter, context, min_label_width, color, verbose } = opts;
+    // The escape, or nothing without colours.
+    let paint = |escape: &'static str| if color { escape } else { "" };
     let text = sm.text(input);
     let (mut annotations, label_width) = build_annotations(sm, input, sources, diags);
     annotations.sort_by_key(|a| (a.line, a.index));
@@ -250,6 +277,8 @@ pub fn render(
     let width = (label_width.max(line_count.to_string().len()) + 3).max(min_label_width);
 
     let mut out = b"Input was:\n<<<<<<\n".to_vec();
+    // FileCheck asks a throw-away `WithColor` whether colours are on, which writes these.
+    out.extend_from_slice(format!("{}{}", paint(BOLD), paint(RESET)).as_bytes());
     let mut elided: Vec<u8> = Vec::new();
     let flush_elided = |out: &mut Vec<u8>, elided: &mut Vec<u8>| {
         if elided.is_empty() {
@@ -257,7 +286,9 @@ pub fn render(
         }
         if elided.iter().filter(|&&c| c == b'\n').count() > 3 {
             for _ in 0..3 {
-                out.extend_from_slice(format!("{:>width$}\n", ".").as_bytes());
+                out.extend_from_slice(
+                    format!("{}{:>width$}{}\n", paint(BLACK), ".", paint(RESET)).as_bytes(),
+                );
             }
         } else {
             out.extend_from_slice(elided);
@@ -276,22 +307,44 @@ pub fn render(
         }
         let hide = (prev_in_filter == 0 || prev_in_filter + context < line)
             && (next_in_filter == usize::MAX || line + context < next_in_filter);
-        let mut chunk = format!("{line:>width$}: ").into_bytes();
+        let mut chunk =
+            format!("{}{line:>width$}: {}{}", paint(BLACK), paint(RESET), paint(BOLD)).into_bytes();
+        // Under -v, input outside this line's good matches goes on a cyan background.
+        let highlight = verbose && color;
+        let good: Vec<(usize, usize)> = annotations[ai..]
+            .iter()
+            .take_while(|a| a.line == line)
+            .filter(|a| highlight && a.good_match)
+            .map(|a| (a.start_col, a.end_col))
+            .collect();
+        if highlight {
+            chunk.extend_from_slice(CYAN_BACKGROUND.as_bytes());
+        }
         let line_start = pos;
+        let mut in_match = false;
         while pos < text.len() {
             let c = text[pos];
+            let col = pos - line_start + 1;
             pos += 1;
+            let was_in_match = in_match;
+            in_match = good.iter().any(|&(s, e)| s <= col && col < e);
+            if in_match && !was_in_match {
+                chunk.extend_from_slice(RESET.as_bytes());
+            } else if was_in_match && !in_match {
+                chunk.extend_from_slice(CYAN_BACKGROUND.as_bytes());
+            }
             if c == b'\n' {
                 chunk.push(b' ');
                 break;
             }
             chunk.push(c);
         }
+        chunk.extend_from_slice(paint(RESET).as_bytes());
         chunk.push(b'\n');
         let line_width = pos - line_start;
         while ai < annotations.len() && annotations[ai].line == line {
             let a = &annotations[ai];
-            chunk.extend_from_slice(format!("{:<width$}  ", a.label).as_bytes());
+            chunk.extend_from_slice(format!("{}{:<width$}  ", paint(a.marker.color), a.label).as_bytes());
             let mut col = 1;
             while col < a.start_col {
                 chunk.push(b' ');
@@ -312,6 +365,7 @@ pub fn render(
                 chunk.extend_from_slice(a.marker.note.as_bytes());
             }
             chunk.push(b'\n');
+            chunk.extend_from_slice(paint(RESET).as_bytes());
             ai += 1;
         }
         if hide {

@@ -353,9 +353,13 @@ fn check(opts: &Options, argv: &[String]) -> i32 {
             input_id,
             &sources,
             &diags,
-            opts.dump_filter,
-            opts.dump_context,
-            opts.dump_label_width,
+            dump::DumpOptions {
+                filter: opts.dump_filter,
+                context: opts.dump_context,
+                min_label_width: opts.dump_label_width,
+                color: sm.color,
+                verbose: opts.verbose || opts.very_verbose,
+            },
         ));
         let _ = std::io::stderr().write_all(&out);
     }

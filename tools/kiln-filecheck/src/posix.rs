@@ -11,22 +11,43 @@
 //!   `[:class:]`, `[=c=]` and `[.c.]`; negated brackets never match a newline;
 //! - `{` is literal unless a digit follows it;
 //! - back-references, which the `regex` crate lacks, become a copy of the
-//!   referenced group that is compared with the original after matching.
+//!   referenced group (to find where a match may start) and are then matched
+//!   by backtracking.
 //!
-//! One known difference remains: POSIX picks the leftmost-longest match while
-//! the `regex` crate picks the leftmost-first one, which can differ for
-//! alternations such as `a|ab`.
+//! Matches are POSIX's leftmost-longest, as `regexec` finds them: the
+//! `regex` crate finds the leftmost start, and from there a `PikeVM` that
+//! ignores match priority (`MatchKind::All`) finds the longest end; its groups
+//! are those of the most preferred path to that end (BSD `regexec` prefers
+//! longer earlier subexpressions instead, which can assign groups differently
+//! for the same match). Patterns with back-references go through the
+//! backtracking matcher of `backtrack`, as `regexec` sends them to `backref()`.
+
+mod backtrack;
 
 use regex::bytes::{Regex, RegexBuilder};
+use regex_automata::nfa::thompson::{self, pikevm::PikeVM};
+use regex_automata::util::syntax;
+use regex_automata::{Anchored, Input, MatchKind};
+use regex_syntax::hir::Hir;
 
 /// A compiled POSIX regex.
 #[derive(Clone, Debug)]
 pub struct PosixRegex {
+    /// Leftmost-first; finds where matches start. With back-references, a
+    /// copy of each referenced group stands for the reference, so this
+    /// accepts a superset of the pattern's matches.
     re: Regex,
+    engine: Engine,
     /// For each POSIX group (1-based, index 0 unused), its Rust group index.
     group_map: Vec<usize>,
-    /// Pairs of (copy group, original group) that must capture equal text.
-    backrefs: Vec<(usize, usize)>,
+}
+
+/// How a match found to start somewhere is extended to its longest end.
+#[derive(Clone, Debug)]
+enum Engine {
+    Longest(Box<PikeVM>),
+    /// The pattern's syntax tree and its (copy group, original group) pairs.
+    Backrefs(Box<Hir>, Vec<(usize, usize)>),
 }
 
 /// Byte ranges of a match: index 0 is the whole match, then one entry per
@@ -41,36 +62,77 @@ pub fn count_groups(src: &[u8]) -> Result<usize, &'static str> {
     Ok(t.nsub)
 }
 
+const SIZE_LIMIT: usize = 64 << 20;
+
 impl PosixRegex {
     /// Compiles a POSIX ERE; errors carry the `regerror` text.
     pub fn new(src: &[u8], ignore_case: bool) -> Result<Self, String> {
         let mut t = Translator::new(src, false);
         t.top_level().map_err(str::to_string)?;
         let pattern = format!("(?m{}){}", if ignore_case { "i" } else { "" }, t.out);
-        let re = RegexBuilder::new(&pattern)
-            .unicode(false)
-            .size_limit(64 << 20)
-            .build()
-            .map_err(|_| "invalid regular expression".to_string())?;
-        Ok(PosixRegex { re, group_map: t.group_map, backrefs: t.backrefs })
+        fn invalid(_: impl std::error::Error) -> String {
+            "invalid regular expression".to_string()
+        }
+        let re =
+            RegexBuilder::new(&pattern).unicode(false).size_limit(SIZE_LIMIT).build().map_err(invalid)?;
+        let engine = if t.backrefs.is_empty() {
+            let vm = PikeVM::builder()
+                .configure(PikeVM::config().match_kind(MatchKind::All))
+                .syntax(syntax::Config::new().unicode(false).utf8(false))
+                .thompson(thompson::Config::new().utf8(false).nfa_size_limit(Some(SIZE_LIMIT)))
+                .build(&pattern)
+                .map_err(invalid)?;
+            Engine::Longest(Box::new(vm))
+        } else {
+            let hir = regex_syntax::ParserBuilder::new()
+                .unicode(false)
+                .utf8(false)
+                .build()
+                .parse(&pattern)
+                .map_err(invalid)?;
+            Engine::Backrefs(Box::new(hir), t.backrefs)
+        };
+        Ok(PosixRegex { re, engine, group_map: t.group_map })
     }
 
-    /// Finds the first match in `hay`. `^` and `$` also match at the ends of
-    /// `hay` and around newlines.
+    /// Finds the leftmost-longest match in `hay`. `^` and `$` also match at
+    /// the ends of `hay` and around newlines.
     pub fn find(&self, hay: &[u8]) -> Option<Groups> {
-        let mut locs = self.re.capture_locations();
-        let mut start = 0;
-        while start <= hay.len() {
-            let m = self.re.captures_read_at(&mut locs, hay, start)?;
-            let text = |i: usize| locs.get(i).map(|(s, e)| &hay[s..e]);
-            if self.backrefs.iter().all(|&(copy, orig)| text(copy) == text(orig)) {
-                let mut groups = vec![Some((m.start(), m.end()))];
-                groups.extend(self.group_map.iter().skip(1).map(|&g| locs.get(g)));
-                return Some(groups);
+        let slots = match &self.engine {
+            Engine::Longest(vm) => {
+                let start = self.re.find(hay)?.start();
+                let mut caps = vm.create_captures();
+                vm.search(
+                    &mut vm.create_cache(),
+                    &Input::new(hay).range(start..).anchored(Anchored::Yes),
+                    &mut caps,
+                );
+                let span = |g: usize| caps.get_group(g).map(|s| (s.start, s.end));
+                return Some(self.groups(span));
             }
-            start = m.start() + 1;
-        }
-        None
+            Engine::Backrefs(hir, copies) => {
+                let mut from = 0;
+                loop {
+                    let start = self.re.find_at(hay, from)?.start();
+                    let groups = self.re.captures_len();
+                    if let Some(slots) = backtrack::Search::new(hay, groups, copies).longest(hir, start) {
+                        break slots;
+                    }
+                    from = start + 1;
+                    if from > hay.len() {
+                        return None;
+                    }
+                }
+            }
+        };
+        Some(self.groups(|g| Some((slots[2 * g]?, slots[2 * g + 1]?))))
+    }
+
+    /// The POSIX groups of a match, given the span of each Rust group.
+    fn groups(&self, span: impl Fn(usize) -> Option<(usize, usize)>) -> Groups {
+        let mut groups = vec![span(0)];
+        groups.extend(self.group_map.iter().skip(1).map(|&g| span(g)));
+        groups
     }
 }
 
@@ -485,6 +547,25 @@ mod tests {
     #[test]
     fn backreferences_compare_text() {
         assert_eq!(first(r"([a-z]+)-\1", "ab-cd xy-xy"), Some("xy-xy".into()));
+    }
+
+    #[test]
+    fn matches_are_leftmost_longest() {
+        assert_eq!(first("a|ab", "xab"), Some("ab".into()));
+        assert_eq!(first("a*(ab)?", "aab"), Some("aab".into()));
+        assert_eq!(first("(a|ab)(c|bcd)", "abcd"), Some("abcd".into()));
+        let r = PosixRegex::new(b"x(a|ab)", false).unwrap();
+        assert_eq!(r.find(b"xab").unwrap(), vec![Some((0, 3)), Some((1, 3))]);
+    }
+
+    #[test]
+    fn backreferences_backtrack_through_greedy_groups() {
+        let re = r"%(.*) = hl\.dropout %\1";
+        assert_eq!(first(re, "%5 = hl.dropout %5 : tensor<4xf32>"), Some("%5 = hl.dropout %5".into()));
+        assert_eq!(first(re, "%5 = hl.dropout %6 : tensor<4xf32>"), None);
+        assert_eq!(first(r"(a*)b\1", "aabaaa"), Some("aabaa".into()));
+        assert_eq!(first(r"(a|ab)\1c", "ababc"), Some("ababc".into()));
+        assert_eq!(first(r"(x)?y\1", "y"), None);
     }
 
     #[test]

@@ -35,6 +35,13 @@ fn usage_messages_match_llvm_filecheck() {
     std::fs::write(dir.join("empty.txt"), "").expect("empty input");
     std::fs::write(dir.join("in.txt"), "a\n\tx y\n").expect("input");
     std::fs::write(dir.join("a.txt"), "CHECK: a\nCHECK-NEXT: {{x}} y\n").expect("check file");
+    std::fs::write(dir.join("d.txt"), "CHECK: foo\nCHECK-NEXT: bar\nCHECK-NOT: baz\nCHECK: qux\n")
+        .expect("check");
+    std::fs::write(dir.join("din.txt"), "foo\nxbar\nbar\nbaz\nzzz\n").expect("input");
+    std::fs::write(dir.join("e.txt"), "CHECK: a\nCHECK-DAG: b\nCHECK-DAG: b\nCHECK: c\nCHECK: q\n")
+        .expect("check");
+    let lines: String = (1..=30).map(|i| format!("line {i} a b\n")).collect();
+    std::fs::write(dir.join("ein.txt"), lines + "c\nz\n").expect("input");
     let cases: &[&[&str]] = &[
         &["-D", "c.txt"],
         &["c.txt", "-D", "X=1"],
@@ -58,7 +65,14 @@ fn usage_messages_match_llvm_filecheck() {
         // its support library, such as --stats, so only near misses of FileCheck's own agree).
         &["--chek-prefix=X", "c.txt"],
         &["--strict-whitespac", "c.txt"],
-        // Colours: diagnostics and the dump help (the dump itself is not coloured yet).
+        // Colours: diagnostics, the dump help, and the annotated input dump (markers of
+        // every colour, -v highlighting of unmatched input, elided lines).
+        &["d.txt", "--input-file", "din.txt", "--color", "--dump-input=always"],
+        &["d.txt", "--input-file", "din.txt", "--color", "-v", "--dump-input=always"],
+        &["d.txt", "--input-file", "din.txt", "--color", "-vv"],
+        &["e.txt", "--input-file", "ein.txt", "--color", "-vv"],
+        &["e.txt", "--input-file", "ein.txt", "--color", "--dump-input-context=1"],
+        &["e.txt", "--input-file", "ein.txt", "--color", "--dump-input-filter=all", "-v"],
         &["--dump-input=help", "--color"],
         &["--dump-input=help", "--color=false"],
         &["c.txt", "--input-file", "in.txt", "--color", "--dump-input=never"],

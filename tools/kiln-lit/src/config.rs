@@ -10,6 +10,7 @@ use crate::tools::{which, ToolPaths};
 use serde::Deserialize;
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
+use std::io::Write;
 use std::path::{Path, PathBuf};
 
 /// The file marking a suite's root.
@@ -53,9 +54,11 @@ impl std::error::Error for ConfigError {}
 #[serde(deny_unknown_fields, rename_all = "kebab-case")]
 struct SuiteToml {
     name: String,
+    #[serde(default)]
     suffixes: Vec<String>,
-    #[serde(default = "default_excludes")]
-    excludes: Vec<String>,
+    excludes: Option<Vec<String>>,
+    #[serde(default)]
+    standalone_tests: bool,
     #[serde(default)]
     pass_env: Vec<String>,
     #[serde(default)]
@@ -66,6 +69,8 @@ struct SuiteToml {
     substitutions: Vec<SubstitutionToml>,
     #[serde(default)]
     features: Vec<FeatureToml>,
+    #[serde(default)]
+    preamble_commands: Vec<String>,
 }
 
 fn default_excludes() -> Vec<String> {
@@ -120,6 +125,9 @@ pub struct Suite {
     /// How many times substitutions are applied again while they change a
     /// RUN line (lit's `config.recursiveExpansionLimit`); `None`: once.
     pub recursive_expansion_limit: Option<usize>,
+    /// Commands run before every test's RUN lines (lit's
+    /// `ShTest(preamble_commands=...)`); with them, a test needs no RUN line.
+    pub preamble_commands: Vec<String>,
 }
 
 /// Settings in force in one directory of a suite.
@@ -133,6 +141,9 @@ pub struct DirConfig {
     pub substitutions: Vec<Substitution>,
     /// Whether every test here is unsupported.
     pub unsupported: bool,
+    /// Whether directories are never searched for tests, only tests named
+    /// on the command line run (lit's `config.standalone_tests`).
+    pub standalone: bool,
 }
 
 /// The directory of the nearest `kiln-lit.toml` at or above `path`.
@@ -166,9 +177,23 @@ pub fn load_suite(root: &Path, tools: &ToolPaths) -> Result<(Suite, DirConfig), 
         features,
         env,
         recursive_expansion_limit: toml.recursive_expansion_limit,
+        preamble_commands: toml.preamble_commands,
     };
-    let config =
-        DirConfig { suffixes: toml.suffixes, excludes: toml.excludes, substitutions, unsupported: false };
+    if toml.standalone_tests && (!toml.suffixes.is_empty() || toml.excludes.is_some()) {
+        // As lit, which warns and then discovers nothing; a closed stderr loses only the warning.
+        let _ = writeln!(
+            std::io::stderr(),
+            "kiln-lit: {}: warning: standalone-tests set but suffixes or excludes are also set",
+            file.display()
+        );
+    }
+    let config = DirConfig {
+        suffixes: toml.suffixes,
+        excludes: toml.excludes.unwrap_or_else(default_excludes),
+        substitutions,
+        unsupported: false,
+        standalone: toml.standalone_tests,
+    };
     Ok((suite, config))
 }
 

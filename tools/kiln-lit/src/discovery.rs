@@ -82,6 +82,9 @@ impl Finder<'_> {
     }
 
     fn walk(&mut self, suite: &Arc<Suite>, dir: &Path, config: &DirConfig) -> Result<(), ConfigError> {
+        if config.standalone {
+            return Ok(());
+        }
         let unreadable = |e: std::io::Error| ConfigError { file: dir.to_path_buf(), message: e.to_string() };
         let mut entries: Vec<PathBuf> = std::fs::read_dir(dir)
             .map_err(unreadable)?

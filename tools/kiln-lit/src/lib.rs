@@ -116,10 +116,14 @@ pub struct Options {
     /// `;`-separated tests whose XFAIL is ignored (wins over `--xfail`).
     #[arg(long, value_name = "LIST", env = "LIT_XFAIL_NOT", default_value = "")]
     pub xfail_not: String,
-    /// The order tests start in: `smart` (as lit: tests never timed first, then the slowest
-    /// first, from the suite's `.kiln_lit_test_times`) or `lexical` (discovery order).
+    /// The order tests start in: `smart` (as lit: previously failed tests first, then the
+    /// slowest first, from the suite's `.lit_test_times.txt`) or `lexical` (discovery order).
     #[arg(long, value_enum, default_value = "smart")]
     pub order: TestOrder,
+    /// Only run the tests that failed in the previous run (as recorded in
+    /// `.lit_test_times.txt`).
+    #[arg(long)]
+    pub filter_failed: bool,
     /// Directory searched first for tools (default: kiln-lit's own).
     #[arg(long, env = "KILN_BIN_DIR")]
     pub bin_dir: Option<PathBuf>,
@@ -132,7 +136,7 @@ pub struct Options {
 /// The order tests start in (see [`Options::order`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
 pub enum TestOrder {
-    /// Slowest first, by the recorded durations.
+    /// Previously failed first, then slowest first, by the recorded times.
     Smart,
     /// Discovery order.
     Lexical,
@@ -193,7 +197,11 @@ fn run_checked(options: Options) -> Result<i32, String> {
     let filter_out = compile(options.filter_out.as_deref(), "--filter-out")?;
     let timeout = seconds(options.timeout, "--timeout")?;
     let max_time = seconds(options.max_time, "--max-time")?;
-    let bin_dir = options.bin_dir.clone().or_else(|| {
+    let bin_dir = match &options.bin_dir {
+        Some(dir) => Some(std::path::absolute(dir).map_err(|e| format!("--bin-dir {}: {e}", dir.display()))?),
+        None => None,
+    };
+    let bin_dir = bin_dir.or_else(|| {
         let exe = std::env::current_exe().ok()?;
         Some(exe.parent()?.to_path_buf())
     });
@@ -204,11 +212,15 @@ fn run_checked(options: Options) -> Result<i32, String> {
         return Err("did not discover any tests for the given paths".to_string());
     }
     let discovered = tests.len();
-    let (tests, excluded): (Vec<_>, Vec<_>) = tests.into_iter().partition(|t| {
+    let previous = times::previous(&tests);
+    let (selected, excluded): (Vec<_>, Vec<_>) = tests.into_iter().zip(previous).partition(|(t, time)| {
         let name = t.full_name();
         filter.as_ref().is_none_or(|re| re.is_match(&name))
             && filter_out.as_ref().is_none_or(|re| !re.is_match(&name))
+            && (!options.filter_failed || times::failed(*time))
     });
+    let (tests, previous): (Vec<_>, Vec<_>) = selected.into_iter().unzip();
+    let excluded: Vec<_> = excluded.into_iter().map(|(t, _)| t).collect();
     if tests.is_empty() {
         if options.allow_empty_runs {
             return Ok(0);
@@ -256,7 +268,7 @@ fn run_checked(options: Options) -> Result<i32, String> {
         xfail_not: list(&options.xfail_not),
     };
     let order = match options.order {
-        TestOrder::Smart => times::order(&tests),
+        TestOrder::Smart => times::order(&tests, &previous),
         TestOrder::Lexical => (0..tests.len()).collect(),
     };
     let (durations, stop) = runner::run_all(&tests, &order, &run_options, |index, outcome| {

@@ -3,10 +3,11 @@
 //! running many tests until lit's limits (`--max-failures`, `--max-time`)
 //! stop the run.
 
-use crate::directives::{self, Define, RunLine};
+use crate::directives::{self, Define};
 use crate::discovery::Test;
 use crate::shell::Shell;
 use crate::subst::{self, Substitution};
+use crate::times::Ran;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
@@ -136,7 +137,7 @@ pub fn run_all(
     order: &[usize],
     options: &RunOptions,
     mut report: impl FnMut(usize, Outcome),
-) -> (Vec<Option<Duration>>, Option<Stop>) {
+) -> (Vec<Option<Ran>>, Option<Stop>) {
     let next = AtomicUsize::new(0);
     let stopped = AtomicBool::new(false);
     let (sender, receiver) = mpsc::channel();
@@ -165,7 +166,7 @@ pub fn run_all(
                 stop.get_or_insert(Stop::MaxTime);
                 continue;
             }
-            durations[index] = Some(elapsed);
+            durations[index] = Some((elapsed, outcome.status.is_failure()));
             failures += usize::from(outcome.status.is_failure());
             report(index, outcome);
             if options.max_failures.is_some_and(|max| failures >= max) {
@@ -216,7 +217,8 @@ fn evaluate(test: &Test, options: &RunOptions, attempts: &mut Option<(u32, u32)>
             format!("Test does not support the following features and/or targets: {list}"),
         );
     }
-    if directives.run.is_empty() {
+    let preamble = &test.suite.preamble_commands;
+    if directives.run.is_empty() && preamble.is_empty() {
         return (Status::Unresolved, "Test has no 'RUN:' line".to_string());
     }
     let dir = test.path.parent().unwrap_or(&test.suite.root).to_path_buf();
@@ -227,15 +229,22 @@ fn evaluate(test: &Test, options: &RunOptions, attempts: &mut Option<(u32, u32)>
     let mut subs = test.config.substitutions.clone();
     subs.extend(subst::builtins(&test.path, &tmp_base));
     let mut defines = directives.defines.iter().peekable();
+    let limit = test.suite.recursive_expansion_limit;
     let mut script = Vec::new();
+    for command in preamble {
+        match subst::expand(command, &subs, features, limit) {
+            Ok(command) => script.push(ScriptLine { label: "preamble command line".to_string(), command }),
+            Err(e) => return (Status::Unresolved, e),
+        }
+    }
     for (index, run) in directives.run.iter().enumerate() {
         while let Some(define) = defines.next_if(|d| d.before_run <= index) {
             if let Err(e) = apply_define(&mut subs, define) {
                 return (Status::Unresolved, e);
             }
         }
-        match subst::expand(&run.command, &subs, features, test.suite.recursive_expansion_limit) {
-            Ok(command) => script.push(RunLine { line: run.line, command }),
+        match subst::expand(&run.command, &subs, features, limit) {
+            Ok(command) => script.push(ScriptLine { label: format!("RUN: at line {}", run.line), command }),
             Err(e) => return (Status::Unresolved, e),
         }
     }
@@ -298,11 +307,18 @@ fn apply_define(subs: &mut Vec<Substitution>, define: &Define) -> Result<(), Str
     Ok(())
 }
 
+/// A command of a test's script, after substitution, and how lit's log
+/// names it (`RUN: at line N`, `preamble command line`).
+struct ScriptLine {
+    label: String,
+    command: String,
+}
+
 /// Runs the commands, stopping at the first failure, and formats the log
 /// like lit's.
 fn run_script(
     test: &Test,
-    script: &[RunLine],
+    script: &[ScriptLine],
     timeout: Option<Duration>,
     run_deadline: Option<Instant>,
 ) -> (Status, String) {
@@ -312,16 +328,14 @@ fn run_script(
     let mut code = 0;
     for run in script {
         if run.command.is_empty() {
-            shell
-                .log()
-                .push_str(&format!("# RUN: at line {} has no command after substitutions\n", run.line));
+            shell.log().push_str(&format!("# {} has no command after substitutions\n", run.label));
             continue;
         }
-        shell.log().push_str(&format!("# RUN: at line {}\n{}\n", run.line, run.command));
+        shell.log().push_str(&format!("# {}\n{}\n", run.label, run.command));
         match shell.run(&run.command) {
             Ok(status) => code = status,
             Err(_) => {
-                let log = format!("# shell parser error on RUN: at line {}: {}\n", run.line, run.command);
+                let log = format!("# shell parser error on {}: {}\n", run.label, run.command);
                 let output = format!("Exit Code: 1\n\nCommand Output (stdout):\n--\n{log}\n--\n");
                 return (Status::Unresolved, output);
             }

@@ -100,6 +100,11 @@ pub struct Options {
     #[arg(long)]
     pub mlir_print_local_scope: bool,
 
+    /// Print elements attributes with more elements than this (splats aside) as
+    /// `dense_resource<__elided__>`, as mlir-opt does.
+    #[arg(long, value_name = "N")]
+    pub mlir_elide_elementsattrs_if_larger: Option<usize>,
+
     /// Do not wrap the input in an implicit `builtin.module`: the file must hold exactly one
     /// top-level op, which becomes the op the pipeline runs on.
     #[arg(long)]

@@ -115,6 +115,7 @@ fn run_inner(opts: &Options, registry: &PassRegistry, io: &mut Io<'_>) -> Result
         generic: opts.mlir_print_op_generic,
         debug_info: opts.mlir_print_debuginfo,
         local_scope: opts.mlir_print_local_scope,
+        elide_elements_above: opts.mlir_elide_elementsattrs_if_larger,
     };
     let printer = printer_for(style);
     let mut instr = Instrumentation::default();
@@ -339,7 +340,7 @@ fn verify_roundtrip<'c>(
     file_name: &str,
     allow_unregistered: bool,
 ) -> Result<(), Diagnostic<'c>> {
-    let generic = Style { generic: true, debug_info: true, local_scope: false };
+    let generic = Style { generic: true, debug_info: true, ..Style::default() };
     let reference = frontend::print_module(ctx, module, generic);
     let op_error = |msg: String| {
         let name = module.ir.op(module.top).name;

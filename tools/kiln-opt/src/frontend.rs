@@ -13,11 +13,18 @@ pub struct Style {
     pub debug_info: bool,
     /// `--mlir-print-local-scope`.
     pub local_scope: bool,
+    /// `--mlir-elide-elementsattrs-if-larger`.
+    pub elide_elements_above: Option<usize>,
 }
 
 impl Style {
     fn options(self) -> PrintOptions {
-        PrintOptions { generic: self.generic, debug_info: self.debug_info, local_scope: self.local_scope }
+        PrintOptions {
+            generic: self.generic,
+            debug_info: self.debug_info,
+            local_scope: self.local_scope,
+            elide_elements_above: self.elide_elements_above,
+        }
     }
 }
 

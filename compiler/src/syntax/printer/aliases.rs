@@ -139,6 +139,8 @@ pub(crate) struct AliasTable<'c> {
     pub resource_handles: IndexSet<&'c str>,
     /// `distinct[..]` attributes in order of first print: their printed ids.
     distinct: RefCell<IndexSet<Attribute<'c>>>,
+    /// `--mlir-elide-elementsattrs-if-larger` (see [`AliasLookup::elements_limit`]).
+    pub elements_limit: Option<usize>,
 }
 
 struct Collector<'a, 'c> {
@@ -234,6 +236,9 @@ impl<'c> AliasLookup<'c> for AliasTable<'c> {
     fn distinct_id(&self, a: Attribute<'c>) -> u64 {
         self.distinct.borrow_mut().insert_full(a).0 as u64
     }
+    fn elements_limit(&self) -> Option<usize> {
+        self.elements_limit
+    }
 }
 
 /// The table without one entry: used to print an alias's own definition.
@@ -257,6 +262,9 @@ impl<'c> AliasLookup<'c> for Hide<'_, 'c> {
     }
     fn distinct_id(&self, a: Attribute<'c>) -> u64 {
         self.table.distinct_id(a)
+    }
+    fn elements_limit(&self) -> Option<usize> {
+        self.table.elements_limit
     }
 }
 

@@ -29,6 +29,9 @@ pub struct PrintOptions {
     pub debug_info: bool,
     /// Print everything inline: no aliases, no resource section (`--mlir-print-local-scope`).
     pub local_scope: bool,
+    /// Print elements attributes with more elements than this, splats aside, as
+    /// `dense_resource<__elided__>` (`--mlir-elide-elementsattrs-if-larger`).
+    pub elide_elements_above: Option<usize>,
 }
 
 /// How deeply custom printers may nest before ops fall back to the generic form.
@@ -167,7 +170,8 @@ fn print_resources(out: &mut String, m: &Module<'_>, handles: &indexmap::IndexSe
 impl<'p, 'c> OpAsmPrinter<'p, 'c> {
     fn new(ctx: &'p Context<'c>, ir: &'p Ir<'c>, root: OpId, opts: &'p PrintOptions) -> Self {
         let names = Names::new(ir, root, opts.generic);
-        let aliases = AliasTable::collect(ctx, ir, root, opts.debug_info, !opts.local_scope);
+        let mut aliases = AliasTable::collect(ctx, ir, root, opts.debug_info, !opts.local_scope);
+        aliases.elements_limit = opts.elide_elements_above;
         OpAsmPrinter {
             ctx,
             ir,

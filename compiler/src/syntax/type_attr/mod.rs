@@ -211,6 +211,11 @@ pub trait AliasLookup<'c> {
     fn attr_alias(&self, a: Attribute<'c>) -> Option<&str>;
     /// The alias of `t`, with its leading `!`.
     fn type_alias(&self, t: Type<'c>) -> Option<&str>;
+    /// Elements attributes with more elements than this, splats aside, print as
+    /// `dense_resource<__elided__>` (`--mlir-elide-elementsattrs-if-larger`); by default none do.
+    fn elements_limit(&self) -> Option<usize> {
+        None
+    }
     /// The id to print for the `distinct[..]<...>` attribute `a`: by default its id in the
     /// context; a module printer numbers them from 0 in print order, as mlir-opt.
     fn distinct_id(&self, a: Attribute<'c>) -> u64 {

@@ -62,6 +62,9 @@ fn dialect_symbol(out: &mut String, sigil: char, dialect: &str, body: &str) {
     out.push_str(body);
 }
 
+/// What an elided elements attribute prints as (MLIR's `printElidedElementsAttr`).
+const ELIDED: &str = "dense_resource<__elided__>";
+
 struct Printer<'o, 'l, 'c> {
     out: &'o mut String,
     aliases: &'l dyn AliasLookup<'c>,
@@ -322,6 +325,10 @@ impl<'c> Printer<'_, '_, 'c> {
                 }
                 None
             }
+            AttrKind::DenseElements { ty, data } if self.elided(ty, data) => {
+                self.out.push_str(ELIDED);
+                Some(ty)
+            }
             AttrKind::DenseElements { ty, data } => {
                 self.out.push_str("dense<");
                 self.dense(ty, data, true);
@@ -349,6 +356,14 @@ impl<'c> Printer<'_, '_, 'c> {
                 }
                 self.out.push('>');
                 return;
+            }
+            AttrKind::Sparse { ty, indices, values }
+                if [indices, values].iter().any(
+                    |a| matches!(*a.kind(), AttrKind::DenseElements { ty, data } if self.elided(ty, data)),
+                ) =>
+            {
+                self.out.push_str(ELIDED);
+                Some(ty)
             }
             AttrKind::Sparse { ty, indices, values } => {
                 self.out.push_str("sparse<");
@@ -457,6 +472,17 @@ impl<'c> Printer<'_, '_, 'c> {
                 write!(self.out, "{}", i128::from_le_bytes(le) as i64).unwrap();
             }
         }
+    }
+
+    /// Whether `--mlir-elide-elementsattrs-if-larger` elides these elements (MLIR's
+    /// `shouldElideElementsAttr`: more elements than the limit, and not a splat).
+    fn elided(&self, ty: Type<'c>, data: DenseData<'c>) -> bool {
+        let n = num_elements(ty);
+        let splat = match data {
+            DenseData::Raw { splat, .. } => splat || n == 1,
+            DenseData::Strings(strs) => strs.len() == 1,
+        };
+        self.aliases.elements_limit().is_some_and(|limit| n > limit && !splat)
     }
 
     fn dense(&mut self, ty: Type<'c>, data: DenseData<'c>, allow_hex: bool) {

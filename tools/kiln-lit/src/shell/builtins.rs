@@ -176,15 +176,25 @@ fn nonprinting(data: &[u8]) -> Vec<u8> {
     out
 }
 
+/// `mkdir [-p] DIR...` as lit's: an existing directory is no error, with or
+/// without `-p`; no operand is lit's internal shell error (status 127).
 fn mkdir(args: &[String], cwd: &Path, io: &mut Io) -> i32 {
     let parents = args.iter().any(|a| a == "-p");
+    let dirs: Vec<&String> = args.iter().filter(|a| *a != "-p").collect();
+    if dirs.is_empty() {
+        return fail(io, 127, "Error: 'mkdir' is missing an operand");
+    }
     let mut code = 0;
-    for dir in args.iter().filter(|a| *a != "-p") {
+    for dir in dirs {
         if dir.starts_with('-') {
             return fail(io, 1, format!("Unsupported: 'mkdir': option {dir} not recognized"));
         }
         let path = cwd.join(dir);
-        let result = if parents { std::fs::create_dir_all(&path) } else { std::fs::create_dir(&path) };
+        let result = if parents {
+            std::fs::create_dir_all(&path)
+        } else {
+            std::fs::create_dir(&path).or_else(|e| if path.is_dir() { Ok(()) } else { Err(e) })
+        };
         if let Err(e) = result {
             code = fail(io, 1, format!("Error: 'mkdir' command failed, {}", os_message(&e)));
         }

@@ -1,7 +1,10 @@
 //! The `diff` builtin: compares two files (`-` is stdin) line by line and
 //! prints a unified diff; exit code 0 when equal, 1 when different, 2 on
 //! trouble. Options as lit's: `-u`, `-U N`, `-b`, `-w`,
-//! `--strip-trailing-cr`.
+//! `--strip-trailing-cr`, and `-r`, which compares two directory trees as
+//! lit's does (names in sorted order; "Only in", "File ... is a directory
+//! while file ... is a regular file", and a diff per pair of differing files,
+//! all with absolute paths).
 
 use super::builtins::{fail, os_message, Io};
 use std::io::{Read, Write};
@@ -16,6 +19,7 @@ struct Flags {
     ignore_space_change: bool,
     ignore_all_space: bool,
     strip_trailing_cr: bool,
+    recursive: bool,
 }
 
 /// One step of an alignment of the old lines with the new ones, with the
@@ -36,8 +40,13 @@ enum EditKind {
 
 /// Runs `diff` with `args`.
 pub fn diff(args: &[String], cwd: &Path, io: &mut Io) -> i32 {
-    let mut flags =
-        Flags { context: 3, ignore_space_change: false, ignore_all_space: false, strip_trailing_cr: false };
+    let mut flags = Flags {
+        context: 3,
+        ignore_space_change: false,
+        ignore_all_space: false,
+        strip_trailing_cr: false,
+        recursive: false,
+    };
     let mut files = Vec::new();
     let mut args = args.iter();
     while let Some(arg) = args.next() {
@@ -46,6 +55,7 @@ pub fn diff(args: &[String], cwd: &Path, io: &mut Io) -> i32 {
             "-b" => flags.ignore_space_change = true,
             "-w" => flags.ignore_all_space = true,
             "--strip-trailing-cr" => flags.strip_trailing_cr = true,
+            "-r" => flags.recursive = true,
             "-U" => match args.next().and_then(|n| n.parse().ok()) {
                 Some(n) => flags.context = n,
                 None => return fail(io, 2, "Unsupported: 'diff': bad -U argument"),
@@ -63,13 +73,83 @@ pub fn diff(args: &[String], cwd: &Path, io: &mut Io) -> i32 {
     let [old_name, new_name] = files[..] else {
         return fail(io, 2, "Error: missing or extra operand");
     };
+    if !flags.recursive {
+        return compare_files(old_name, new_name, cwd, &flags, io);
+    }
+    if old_name == "-" || new_name == "-" {
+        return fail(io, 2, "Error: cannot recursively compare '-'");
+    }
+    match compare_trees(&cwd.join(old_name), &cwd.join(new_name), &flags, io) {
+        Ok(code) => code,
+        Err(e) => fail(io, 2, format!("Error: 'diff' command failed, {}", os_message(&e))),
+    }
+}
+
+/// Compares two trees (files or directories) as lit's `compareDirTrees`.
+fn compare_trees(old: &Path, new: &Path, flags: &Flags, io: &mut Io) -> std::io::Result<i32> {
+    let (old_dir, new_dir) = (old.is_dir(), new.is_dir());
+    if !old_dir && !new_dir {
+        let name = |p: &Path| p.to_string_lossy().into_owned();
+        return Ok(compare_files(&name(old), &name(new), Path::new("/"), flags, io));
+    }
+    if old_dir != new_dir {
+        let file = if old_dir { new } else { old };
+        let empty = if std::fs::metadata(file)?.len() == 0 { "empty " } else { "" };
+        let (old_kind, new_kind) = if old_dir {
+            ("a directory".to_string(), format!("a regular {empty}file"))
+        } else {
+            (format!("a regular {empty}file"), "a directory".to_string())
+        };
+        writeln!(
+            io.stdout,
+            "File {} is {old_kind} while file {} is {new_kind}",
+            old.display(),
+            new.display()
+        )?;
+        return Ok(1);
+    }
+    let (old_names, new_names) = (sorted_names(old)?, sorted_names(new)?);
+    let (mut i, mut j, mut code) = (0, 0, 0);
+    while i < old_names.len() || j < new_names.len() {
+        let order = match (old_names.get(i), new_names.get(j)) {
+            (Some(a), Some(b)) => a.cmp(b),
+            (Some(_), None) => std::cmp::Ordering::Less,
+            _ => std::cmp::Ordering::Greater,
+        };
+        match order {
+            std::cmp::Ordering::Less => {
+                writeln!(io.stdout, "Only in {}: {}", old.display(), old_names[i].to_string_lossy())?;
+                (i, code) = (i + 1, 1);
+            }
+            std::cmp::Ordering::Greater => {
+                writeln!(io.stdout, "Only in {}: {}", new.display(), new_names[j].to_string_lossy())?;
+                (j, code) = (j + 1, 1);
+            }
+            std::cmp::Ordering::Equal => {
+                code |= compare_trees(&old.join(&old_names[i]), &new.join(&new_names[j]), flags, io)?;
+                (i, j) = (i + 1, j + 1);
+            }
+        }
+    }
+    Ok(code)
+}
+
+fn sorted_names(dir: &Path) -> std::io::Result<Vec<std::ffi::OsString>> {
+    let mut names =
+        std::fs::read_dir(dir)?.map(|e| e.map(|e| e.file_name())).collect::<Result<Vec<_>, _>>()?;
+    names.sort();
+    Ok(names)
+}
+
+/// Compares two files (`-` is stdin) and prints their unified diff.
+fn compare_files(old_name: &str, new_name: &str, cwd: &Path, flags: &Flags, io: &mut Io) -> i32 {
     let (old, new) = match (read(old_name, cwd, io), read(new_name, cwd, io)) {
         (Ok(old), Ok(new)) => (old, new),
         (Err(e), _) | (_, Err(e)) => return fail(io, 2, e),
     };
     let old: Vec<&str> = old.split_inclusive('\n').collect();
     let new: Vec<&str> = new.split_inclusive('\n').collect();
-    let key = |line: &str| normalize(line, &flags);
+    let key = |line: &str| normalize(line, flags);
     let old_keys: Vec<String> = old.iter().map(|l| key(l)).collect();
     let new_keys: Vec<String> = new.iter().map(|l| key(l)).collect();
     if old_keys == new_keys {

@@ -42,7 +42,8 @@ enum Status {
 }
 
 /// Commands lit runs inside its own process: they cannot be part of a
-/// pipeline, nor run by `env`.
+/// pipeline, nor run by `env`. `echo` joins them when it is not part of a
+/// pipeline (`env` cannot run it then either).
 const IN_PROCESS: &[&str] = &["cd", "export", "mkdir", "rm", ":"];
 
 /// What a stage runs.
@@ -148,8 +149,11 @@ impl Shell {
     }
 
     fn run_pipeline(&mut self, commands: &[Command]) -> i32 {
-        let stages: Result<Vec<Stage>, (usize, String)> =
-            commands.iter().enumerate().map(|(k, c)| self.prepare(c).map_err(|e| (k, e))).collect();
+        let stages: Result<Vec<Stage>, (usize, String)> = commands
+            .iter()
+            .enumerate()
+            .map(|(k, c)| self.prepare(c, commands.len() == 1).map_err(|e| (k, e)))
+            .collect();
         let stages = match stages {
             Ok(stages) => stages,
             Err((k, message)) => {
@@ -187,8 +191,9 @@ impl Shell {
         code
     }
 
-    /// Peels `not` and `env` off `command` and finds what it runs.
-    fn prepare<'c>(&self, command: &'c Command) -> Result<Stage<'c>, String> {
+    /// Peels `not` and `env` off `command` and finds what it runs; `alone`
+    /// when it is not part of a pipeline (lit then runs `echo` in process).
+    fn prepare<'c>(&self, command: &'c Command, alone: bool) -> Result<Stage<'c>, String> {
         let mut args: Vec<String> = Vec::new();
         for word in &command.args {
             args.extend(expand_word(word, &self.cwd));
@@ -210,7 +215,7 @@ impl Shell {
                 }
                 Some("env") => {
                     args.remove(0);
-                    apply_env_args(&mut args, &mut env)?;
+                    apply_env_args(&mut args, &mut env);
                     env_used = true;
                     last_was_env = true;
                 }
@@ -232,7 +237,7 @@ impl Shell {
                 None => Program::External(self.find_program(name, &env)?),
             },
         };
-        if IN_PROCESS.contains(&name.as_str()) && env_used {
+        if env_used && (IN_PROCESS.contains(&name.as_str()) || alone && name == "echo") {
             return Err(format!("Error: 'env' cannot call '{name}'"));
         }
         if !matches!(program, Program::External(_)) && nots.iter().any(|&crash| crash) {
@@ -534,24 +539,27 @@ fn expand_word(word: &Word, cwd: &Path) -> Vec<String> {
 }
 
 /// Applies `env`'s options (`-u NAME`, `-i`) and `NAME=value` arguments,
-/// removing them from `args`.
-fn apply_env_args(args: &mut Vec<String>, env: &mut BTreeMap<String, String>) -> Result<(), String> {
-    while let Some(arg) = args.first().cloned() {
+/// removing them from `args`, as lit's `updateEnv` does (a `-u` without a
+/// name unsets nothing).
+fn apply_env_args(args: &mut Vec<String>, env: &mut BTreeMap<String, String>) {
+    let mut unset_next = false;
+    let mut used = args.len();
+    for (i, arg) in args.iter().enumerate() {
         if arg == "-u" {
-            let name = args.get(1).ok_or("Error: 'env' option -u requires a name")?.clone();
-            env.remove(&name);
-            args.drain(..2);
-        } else if arg == "-i" || arg == "-" {
+            unset_next = true;
+        } else if arg == "-i" {
             env.clear();
-            args.remove(0);
-        } else if let Some((name, value)) = arg.split_once('=').filter(|(n, _)| !n.is_empty()) {
+        } else if unset_next {
+            unset_next = false;
+            env.remove(arg);
+        } else if let Some((name, value)) = arg.split_once('=') {
             env.insert(name.to_string(), value.to_string());
-            args.remove(0);
         } else {
+            used = i;
             break;
         }
     }
-    Ok(())
+    args.drain(..used);
 }
 
 fn status_of(status: ExitStatus) -> Status {

@@ -105,7 +105,10 @@ fn command(tokens: &mut Tokens) -> Result<Command, String> {
                 let Some(Token::Redirect { fd, op }) = tokens.next() else {
                     unreachable!("peeked a redirect")
                 };
-                let Some(Token::Word(word)) = tokens.next() else {
+                // lit's parser takes an empty word ("") for the end of input here.
+                let Some(Token::Word(word)) =
+                    tokens.next().filter(|t| !matches!(t, Token::Word(w) if w.text.is_empty()))
+                else {
                     return Err(format!("missing file name after '{op}'"));
                 };
                 redirects.extend(redirect(fd, op, word)?);
@@ -113,7 +116,8 @@ fn command(tokens: &mut Tokens) -> Result<Command, String> {
             _ => break,
         }
     }
-    if args.is_empty() {
+    // As in lit's parser, a command whose first word is empty ("") is no command.
+    if args.first().is_none_or(|w| w.text.is_empty()) {
         return Err("empty command".to_string());
     }
     Ok(Command { args, redirects })
@@ -181,7 +185,7 @@ mod tests {
 
     #[test]
     fn errors() {
-        for bad in ["", "a |", "| a", "a &&", "a >", "a & b", "a 3>x", "a >&x"] {
+        for bad in ["", "a |", "| a", "a &&", "a >", "a & b", "a 3>x", "a >&x", "\"\" x", "a > ''"] {
             assert!(parse(bad).is_err(), "{bad}");
         }
     }
