@@ -1152,7 +1152,7 @@ func.func @iota_bool() {
 // -----
 
 func.func @iota_operands(%x: tensor<4xi32>) {
-  // expected-error @+1 {{'hl.iota' op expected 0 operands, but found 1}}
+  // expected-error @+1 {{'hl.iota' op requires zero operands}}
   %0 = "hl.iota"(%x) <{dimension = 0 : i64}> : (tensor<4xi32>) -> tensor<4xi32>
   return
 }
