@@ -9,7 +9,7 @@ use indexmap::IndexMap;
 use kiln_compiler::rewrite::Rewriter;
 use kiln_compiler::verifier::verify;
 use kiln_compiler::{AttrKind, Attribute, Context, Ir, Module, NamedAttr, OpDef, OpId, OperationState};
-use kiln_compiler::{SourceMgr, Type, ValueId};
+use kiln_compiler::{FloatKind, SourceMgr, Type, TypeKind, ValueId};
 use kiln_dialects::builtin::MODULE;
 use kiln_dialects::func::{FUNC_OP, RETURN_OP};
 use kiln_dialects::hl::accessors::tensor_parts;
@@ -50,6 +50,8 @@ pub(crate) struct Importer<'r, 'a, 'c, 'm> {
     pub done: HashSet<usize>,
     /// Graph output names (a value the graph returns is never folded away).
     pub outputs: HashSet<&'m str>,
+    /// The name of the node being imported (names the blobs of folded constants).
+    current: &'m str,
 }
 
 /// Imports `model` as `builtin.module { func.func @main }`.
@@ -111,6 +113,7 @@ pub(crate) fn import<'c>(
         users: HashMap::new(),
         done: HashSet::new(),
         outputs: graph.output.iter().map(|o| o.name.as_str()).collect(),
+        current: "",
     };
     for (name, &arg) in arg_names.iter().zip(&args) {
         imp.values.insert(name, Val { id: arg, konst: None });
@@ -132,6 +135,7 @@ pub(crate) fn import<'c>(
             continue;
         }
         imp.b.set_loc(node_loc(ctx, node));
+        imp.current = node_name(node);
         let results = ops::import_node(&mut imp, i).map_err(|e| node_error(node, &e))?;
         imp.define(node, results).map_err(|e| node_error(node, &e))?;
     }
@@ -372,26 +376,43 @@ impl<'r, 'a, 'c, 'm> Importer<'r, 'a, 'c, 'm> {
         attrs: &[(&str, Attribute<'c>)],
         result: Option<Type<'c>>,
     ) -> Result<Val, String> {
+        let mut results = self.op_results(def, operands, attrs, result)?;
+        Ok(results.swap_remove(0))
+    }
+
+    /// [`Importer::op`] for an op of several results (`hl.split`): every result.
+    pub fn op_results(
+        &mut self,
+        def: &'static OpDef,
+        operands: &[&Val],
+        attrs: &[(&str, Attribute<'c>)],
+        result: Option<Type<'c>>,
+    ) -> Result<Vec<Val>, String> {
         let ids: Vec<ValueId> = operands.iter().map(|v| v.id).collect();
-        let id = self.b.create(def, &ids, attrs, result)?;
+        let first = self.b.create(def, &ids, attrs, result)?;
+        let op = self.b.rw.ir().defining_op(first).ok_or("the builder created no op")?;
+        let results: Vec<ValueId> = self.b.rw.ir().results(op).to_vec();
+        let plain = || results.iter().map(|&id| Val { id, konst: None }).collect();
         let consts: Option<Vec<&Rc<Tensor>>> = operands.iter().map(|v| v.konst.as_ref()).collect();
-        let Some(consts) = consts.filter(|c| !c.is_empty()) else { return Ok(Val { id, konst: None }) };
-        let ty = self.b.rw.ir().value_type(id);
-        let numel =
-            tensor_parts(ty).map_or(usize::MAX, |(s, _)| s.iter().map(|&d| d.max(0) as usize).product());
-        if numel > MAX_FOLD_ELEMENTS || consts.iter().any(|t| t.numel() > MAX_FOLD_ELEMENTS) {
-            return Ok(Val { id, konst: None });
+        let Some(consts) = consts.filter(|c| !c.is_empty()) else { return Ok(plain()) };
+        let numel = |ty: Type<'_>| {
+            tensor_parts(ty).map_or(usize::MAX, |(s, _)| s.iter().map(|&d| d.max(0) as usize).product())
+        };
+        let too_big = results.iter().any(|&r| numel(self.b.rw.ir().value_type(r)) > MAX_FOLD_ELEMENTS)
+            || consts.iter().any(|t| t.numel() > MAX_FOLD_ELEMENTS);
+        if too_big {
+            return Ok(plain());
         }
-        let Some(op) = self.b.rw.ir().defining_op(id) else { return Ok(Val { id, konst: None }) };
         let tensors: Vec<Tensor> = consts.iter().map(|t| (***t).clone()).collect();
         match eval_op(self.b.rw.ir(), op, &tensors) {
-            Ok(t) => {
+            Ok(values) => {
                 self.b.rw.erase_op(op);
-                self.constant(t, def.name.trim_start_matches("hl."))
+                let name = self.current;
+                values.into_iter().map(|t| self.constant(t, name)).collect()
             }
             // An op the interpreter rejects on these values stays, and the verifier or a run
             // reports it at its location.
-            Err(_) => Ok(Val { id, konst: None }),
+            Err(_) => Ok(plain()),
         }
     }
 
@@ -416,9 +437,21 @@ impl<'r, 'a, 'c, 'm> Importer<'r, 'a, 'c, 'm> {
 
     /// An `f32` float attribute.
     pub fn f32_attr(&self, value: f64) -> Attribute<'c> {
+        self.number_attr(self.ctx().float_type(FloatKind::F32), value)
+    }
+
+    /// `value` as an attribute of scalar type `ty`: a float (rounded to nearest even) or an
+    /// integer (truncated).
+    pub fn number_attr(&self, ty: Type<'c>, value: f64) -> Attribute<'c> {
         let ctx = self.ctx();
-        let ty = ctx.float_type(kiln_compiler::FloatKind::F32);
-        ctx.attr(AttrKind::Float { bits: u128::from((value as f32).to_bits()), ty })
+        let bits = match *ty.kind() {
+            TypeKind::Float(FloatKind::F32) => u128::from((value as f32).to_bits()),
+            TypeKind::Float(FloatKind::F16) => u128::from(half::f16::from_f64(value).to_bits()),
+            TypeKind::Float(FloatKind::BF16) => u128::from(half::bf16::from_f64(value).to_bits()),
+            TypeKind::Float(FloatKind::F64) => u128::from(value.to_bits()),
+            _ => return ctx.int_attr(value as i128, ty),
+        };
+        ctx.attr(AttrKind::Float { bits, ty })
     }
 
     /// A bool attribute.

@@ -1,6 +1,6 @@
 //! Shape and data movement: `Reshape` (0 and -1), `Flatten`, `Squeeze` / `Unsqueeze` (axes as
 //! attribute or input), `Transpose`, `Expand`, `Concat`, `Slice` (inputs), `Split` (sizes as
-//! attribute, input or `num_outputs`).
+//! attribute, input or `num_outputs`), `Gather`, `Pad`.
 
 use kiln_dialects::hl;
 use kiln_dialects::hl::infer::broadcast_shapes;
@@ -206,14 +206,58 @@ pub(super) fn split(imp: &mut Importer<'_, '_, '_, '_>, index: usize) -> Result<
     if sizes.iter().any(|&s| s < 0) || sizes.iter().sum::<i64>() != extent {
         return Err(format!("split sizes {sizes:?} do not add up to dim {axis} ({extent})"));
     }
-    let mut results = Vec::with_capacity(sizes.len());
-    let mut at = 0;
-    for &s in &sizes {
-        let (mut lo, mut hi) = (vec![0; dims.len()], dims.clone());
-        lo[axis] = at;
-        hi[axis] = at + s;
-        results.push(slice_dims(imp, &x, &lo, &hi, &vec![1; dims.len()])?);
-        at += s;
+    if sizes.len() == 1 {
+        return Ok(vec![x]);
     }
-    Ok(results)
+    let attrs = [("axis", imp.int_attr(axis as i64)), ("sizes", imp.ints_attr(&sizes))];
+    imp.op_results(&hl::SPLIT, &[&x], &attrs, None)
+}
+
+/// `Gather(data, indices, axis)`: `hl.gather` (folded when both are constants).
+pub(super) fn gather(imp: &mut Importer<'_, '_, '_, '_>, index: usize) -> Result<Vec<Val>, String> {
+    let node = &imp.nodes[index];
+    let (x, i) = (imp.input(node, 0)?, imp.input(node, 1)?);
+    let axis = norm_axis(attr_int(node, "axis", 0)?, imp.shape(&x).len())?;
+    let attr = imp.int_attr(axis as i64);
+    Ok(vec![imp.op(&hl::GATHER, &[&x, &i], &[("axis", attr)], None)?])
+}
+
+/// `Pad(data, pads, constant_value?, axes?)` in `constant` mode: `hl.pad` (pads >= 0).
+pub(super) fn pad(imp: &mut Importer<'_, '_, '_, '_>, index: usize) -> Result<Vec<Val>, String> {
+    let node = &imp.nodes[index];
+    let mode = super::attr_str(node, "mode", "constant")?;
+    if mode != "constant" {
+        return Err(format!("only `mode = constant` is supported, not '{mode}'"));
+    }
+    let x = imp.input(node, 0)?;
+    let rank = imp.shape(&x).len();
+    let pads = imp.const_ints(&imp.input(node, 1)?, "input `pads`")?;
+    let axes = match imp.opt_input(node, 3)? {
+        Some(a) => imp
+            .const_ints(&a, "input `axes`")?
+            .iter()
+            .map(|&a| norm_axis(a, rank))
+            .collect::<Result<_, _>>()?,
+        None => (0..rank).collect::<Vec<usize>>(),
+    };
+    if pads.len() != 2 * axes.len() || pads.iter().any(|&p| p < 0) {
+        return Err(format!("`pads` {pads:?} must be 2 integers >= 0 per padded axis"));
+    }
+    let (mut low, mut high) = (vec![0; rank], vec![0; rank]);
+    for (i, &a) in axes.iter().enumerate() {
+        low[a] = pads[i];
+        high[a] = pads[axes.len() + i];
+    }
+    if low.iter().chain(&high).all(|&p| p == 0) {
+        return Ok(vec![x]);
+    }
+    let value = match imp.opt_input(node, 2)? {
+        Some(v) => {
+            *imp.const_f64s(&v, "input `constant_value`")?.first().ok_or("`constant_value` is empty")?
+        }
+        None => 0.0,
+    };
+    let value = imp.number_attr(imp.elem(&x), value);
+    let attrs = [("low", imp.ints_attr(&low)), ("high", imp.ints_attr(&high)), ("value", value)];
+    Ok(vec![imp.op(&hl::PAD, &[&x], &attrs, None)?])
 }

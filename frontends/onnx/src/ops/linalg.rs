@@ -1,7 +1,7 @@
 //! Contractions and normalizations: `MatMul` (numpy batch broadcasting, 1-D operands),
 //! `Gemm`, `Conv` (2-D, bias, `auto_pad`, a following `BatchNormalization` folded into
 //! constant weights), `BatchNormalization`, `LayerNormalization` (any axis), `Softmax` /
-//! `LogSoftmax`, `GlobalAveragePool`.
+//! `LogSoftmax`, `MaxPool` / `AveragePool` / `GlobalAveragePool`.
 
 use kiln_dialects::hl;
 use kiln_dialects::hl::interp::Tensor;
@@ -10,8 +10,8 @@ use super::{attr_float, attr_int, attr_ints, attr_str, norm_axis};
 use crate::graph::{Importer, Val};
 
 /// `MatMul(a, b)`: `hl.matmul` for rank 2, `hl.batch_matmul` when either operand has batch
-/// dims (the lower-rank operand gets leading unit dims); a 1-D operand becomes a matrix whose
-/// unit dim the result drops, as numpy's `matmul`.
+/// dims (it broadcasts them, `[B, S, K] x [K, N]` included); a 1-D operand becomes a matrix
+/// whose unit dim the result drops, as numpy's `matmul`.
 pub(super) fn matmul(imp: &mut Importer<'_, '_, '_, '_>, index: usize) -> Result<Vec<Val>, String> {
     let node = &imp.nodes[index];
     let (mut a, mut b) = (imp.input(node, 0)?, imp.input(node, 1)?);
@@ -26,19 +26,8 @@ pub(super) fn matmul(imp: &mut Importer<'_, '_, '_, '_>, index: usize) -> Result
         b = imp.reshape(&b, &[sb[0], 1])?;
     }
     let (ra, rb) = (imp.shape(&a).len(), imp.shape(&b).len());
-    let y = if ra == 2 && rb == 2 {
-        imp.op(&hl::MATMUL, &[&a, &b], &[], None)?
-    } else {
-        let rank = ra.max(rb);
-        let lift = |imp: &mut Importer<'_, '_, '_, '_>, v: &Val| -> Result<Val, String> {
-            let s = imp.shape(v);
-            let mut shape = vec![1; rank - s.len()];
-            shape.extend(s);
-            imp.reshape(v, &shape)
-        };
-        let (a, b) = (lift(imp, &a)?, lift(imp, &b)?);
-        imp.op(&hl::BATCH_MATMUL, &[&a, &b], &[], None)?
-    };
+    let def = if ra == 2 && rb == 2 { &hl::MATMUL } else { &hl::BATCH_MATMUL };
+    let y = imp.op(def, &[&a, &b], &[], None)?;
     let mut shape = imp.shape(&y);
     let n = shape.len();
     if sb.len() == 1 {
@@ -156,7 +145,7 @@ fn foldable_batch_norm(
     Ok(Some((bn, scale, shift)))
 }
 
-/// `Conv` (2-D, NCHW): `hl.conv2d`, the bias added per channel; a `BatchNormalization` that
+/// `Conv` (2-D, NCHW): `hl.conv2d` (the bias its third operand); a `BatchNormalization` that
 /// only reads it is folded into constant weights: `w' = w * s`, `b' = b * s + (beta - mean * s)`
 /// with `s = gamma / sqrt(var + epsilon)`.
 pub(super) fn conv(imp: &mut Importer<'_, '_, '_, '_>, index: usize) -> Result<Vec<Val>, String> {
@@ -210,12 +199,9 @@ pub(super) fn conv(imp: &mut Importer<'_, '_, '_, '_>, index: usize) -> Result<V
     if groups != 1 {
         attrs.push(("groups", imp.int_attr(groups)));
     }
-    let mut y = imp.op(&hl::CONV2D, &[&x, &w], &attrs, None)?;
-    if let Some(b) = bias {
-        let n = imp.shape(&b).iter().product::<i64>();
-        let b = imp.reshape(&b, &[n, 1, 1])?;
-        y = imp.op(&hl::ADD, &[&y, &b], &[], None)?;
-    }
+    let mut operands = vec![&x, &w];
+    operands.extend(bias.as_ref());
+    let y = imp.op(&hl::CONV2D, &operands, &attrs, None)?;
     if let Some((bn, name)) = bn_output {
         imp.done.insert(bn);
         imp.bind(name, y.clone());
@@ -288,15 +274,52 @@ pub(super) fn softmax(imp: &mut Importer<'_, '_, '_, '_>, index: usize) -> Resul
     Ok(vec![imp.op(def, &[&x], &[("axis", attr)], None)?])
 }
 
-/// `GlobalAveragePool`: the mean over every spatial dim, kept as size 1.
+/// `GlobalAveragePool` (NCHW): `hl.global_avg_pool2d`.
 pub(super) fn global_average_pool(
     imp: &mut Importer<'_, '_, '_, '_>,
     index: usize,
 ) -> Result<Vec<Val>, String> {
     let node = &imp.nodes[index];
     let x = imp.input(node, 0)?;
-    let rank = imp.shape(&x).len() as i64;
-    let axes: Vec<i64> = (2..rank).collect();
-    let attrs = [("axes", imp.ints_attr(&axes)), ("keep_dims", imp.bool_attr(true))];
-    Ok(vec![imp.op(&hl::REDUCE_MEAN, &[&x], &attrs, None)?])
+    if imp.shape(&x).len() != 4 {
+        return Err("only 2-D pooling (a rank-4 input) is supported".into());
+    }
+    Ok(vec![imp.op(&hl::GLOBAL_AVG_POOL2D, &[&x], &[], None)?])
+}
+
+/// `MaxPool` / `AveragePool` (2-D, NCHW): `hl.max_pool2d` / `hl.avg_pool2d` with `kernel`,
+/// `strides`, `padding` (from `pads` or `auto_pad`), `dilation`, `ceil_mode` and
+/// `count_include_pad`. `MaxPool`'s `Indices` output is not supported.
+pub(super) fn pool(imp: &mut Importer<'_, '_, '_, '_>, index: usize) -> Result<Vec<Val>, String> {
+    let node = &imp.nodes[index];
+    if node.output.iter().skip(1).any(|o| !o.is_empty()) {
+        return Err("the `Indices` output is not supported".into());
+    }
+    let x = imp.input(node, 0)?;
+    let xs = imp.shape(&x);
+    if xs.len() != 4 {
+        return Err("only 2-D pooling (a rank-4 input) is supported".into());
+    }
+    let kernel = attr_ints(node, "kernel_shape")?.ok_or("attribute `kernel_shape` is missing")?;
+    if kernel.len() != 2 || kernel.iter().any(|&k| k < 1) {
+        return Err(format!("`kernel_shape` {kernel:?} must be 2 integers >= 1"));
+    }
+    let strides = pair(node, "strides")?;
+    let dilation = pair(node, "dilations")?;
+    let padding = window_padding(node, &xs[2..], &kernel, &strides, &dilation)?;
+    let max = node.op_type == "MaxPool";
+    let mut attrs = vec![("kernel", imp.ints_attr(&kernel)), ("strides", imp.ints_attr(&strides))];
+    attrs.push(("padding", imp.ints_attr(&padding)));
+    if dilation != [1, 1] {
+        attrs.push(("dilation", imp.ints_attr(&dilation)));
+    }
+    if attr_int(node, "ceil_mode", 0)? != 0 {
+        attrs.push(("ceil_mode", imp.bool_attr(true)));
+    }
+    if !max {
+        let include = attr_int(node, "count_include_pad", 0)? != 0;
+        attrs.push(("count_include_pad", imp.bool_attr(include)));
+    }
+    let def = if max { &hl::MAX_POOL2D } else { &hl::AVG_POOL2D };
+    Ok(vec![imp.op(def, &[&x], &attrs, None)?])
 }

@@ -25,6 +25,7 @@ const OPS: &[(&str, ImportFn)] = &[
     ("Abs", elementwise::unary),
     ("Add", elementwise::binary),
     ("And", elementwise::binary),
+    ("AveragePool", linalg::pool),
     ("BatchNormalization", linalg::batch_norm),
     ("Cast", elementwise::cast),
     ("Ceil", elementwise::unary),
@@ -41,6 +42,7 @@ const OPS: &[(&str, ImportFn)] = &[
     ("Expand", layout::expand),
     ("Flatten", layout::flatten),
     ("Floor", elementwise::unary),
+    ("Gather", layout::gather),
     ("Gelu", elementwise::gelu),
     ("Gemm", linalg::gemm),
     ("GlobalAveragePool", linalg::global_average_pool),
@@ -57,11 +59,13 @@ const OPS: &[(&str, ImportFn)] = &[
     ("LogSoftmax", linalg::softmax),
     ("MatMul", linalg::matmul),
     ("Max", elementwise::variadic),
+    ("MaxPool", linalg::pool),
     ("Min", elementwise::variadic),
     ("Mul", elementwise::binary),
     ("Neg", elementwise::unary),
     ("Not", elementwise::unary),
     ("Or", elementwise::binary),
+    ("Pad", layout::pad),
     ("Pow", elementwise::binary),
     ("Range", source::range),
     ("Reciprocal", elementwise::unary),
@@ -222,5 +226,19 @@ pub(crate) fn norm_axis(axis: i64, rank: usize) -> Result<usize, String> {
         Ok(a as usize)
     } else {
         Err(format!("axis {axis} is out of range for rank {rank}"))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::OPS;
+
+    #[test]
+    fn the_op_table_is_sorted_for_binary_search() {
+        let names: Vec<&str> = OPS.iter().map(|(n, _)| *n).collect();
+        let mut sorted = names.clone();
+        sorted.sort_unstable();
+        sorted.dedup();
+        assert_eq!(names, sorted);
     }
 }

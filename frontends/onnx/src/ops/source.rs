@@ -1,5 +1,5 @@
 //! Ops whose values are known at import: `Constant`, `ConstantOfShape`, `Shape`, `Range`,
-//! and `Trilu` (a constant mask and `hl.select`, folded when its input is a constant).
+//! and `Trilu` (`hl.trilu`, folded when its input is a constant).
 
 use kiln_dialects::hl;
 use kiln_dialects::hl::interp::{DType, Tensor, TensorData};
@@ -102,8 +102,7 @@ pub(super) fn range(imp: &mut Importer<'_, '_, '_, '_>, index: usize) -> Result<
     Ok(vec![imp.constant(t, "range")?])
 }
 
-/// `Trilu(x, k?, upper)`: `select(mask, x, 0)` with the `[M, N]` mask of the kept cells
-/// (lower: `j - i <= k`; upper: `j - i >= k`).
+/// `Trilu(x, k?, upper)`: `hl.trilu` (folded when `x` is a constant).
 pub(super) fn trilu(imp: &mut Importer<'_, '_, '_, '_>, index: usize) -> Result<Vec<Val>, String> {
     let node = &imp.nodes[index];
     let x = imp.input(node, 0)?;
@@ -112,21 +111,6 @@ pub(super) fn trilu(imp: &mut Importer<'_, '_, '_, '_>, index: usize) -> Result<
         None => 0,
     };
     let upper = attr_int(node, "upper", 1)? != 0;
-    let shape = imp.shape(&x);
-    let [.., m, n] = shape[..] else { return Err("`Trilu` needs an input of rank >= 2".into()) };
-    let (m, n) = (m as usize, n as usize);
-    let keep: Vec<bool> = (0..m * n)
-        .map(|c| {
-            let d = (c % n) as i64 - (c / n) as i64;
-            if upper {
-                d >= k
-            } else {
-                d <= k
-            }
-        })
-        .collect();
-    let mask = Tensor::new(vec![m, n], TensorData::I1(keep)).map_err(|e| e.message().to_string())?;
-    let mask = imp.constant(mask, "trilu_mask")?;
-    let zero = imp.scalar_like(&x, 0.0)?;
-    Ok(vec![imp.op(&hl::SELECT, &[&mask, &x, &zero], &[], None)?])
+    let attrs = [("upper", imp.bool_attr(upper)), ("k", imp.int_attr(k))];
+    Ok(vec![imp.op(&hl::TRILU, &[&x], &attrs, None)?])
 }
