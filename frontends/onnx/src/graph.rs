@@ -156,7 +156,6 @@ pub(crate) fn import<'c>(
         d.properties = Some(ctx.dict_attr(&entries));
     });
     erase_dead_constants(&mut rw, block);
-    drop(rw);
     verify(ctx, &ir, top).map_err(|diags| {
         let sm = SourceMgr::new();
         ImportError::new(diags.iter().map(|d| sm.render(d)).collect::<String>().trim_end().to_string())

@@ -110,15 +110,22 @@ fn pair(node: &onnx_protobuf::NodeProto, name: &str) -> Result<Vec<i64>, String>
     Ok(v)
 }
 
+/// A `BatchNormalization` folded into a conv: its node, and per output channel the scale
+/// `gamma / sqrt(var + eps)` and the shift `beta - mean * scale`.
+struct FoldedNorm {
+    node: usize,
+    scale: Vec<f64>,
+    shift: Vec<f64>,
+}
+
 /// The `BatchNormalization` that is the only reader of `conv`'s output, when its parameters
-/// and the conv's weights (and bias) are constants: its index and `(scale, shift)` per
-/// output channel.
+/// and the conv's weights (and bias) are constants.
 fn foldable_batch_norm(
     imp: &Importer<'_, '_, '_, '_>,
     conv: usize,
     w: &Val,
     bias: Option<&Val>,
-) -> Result<Option<(usize, Vec<f64>, Vec<f64>)>, String> {
+) -> Result<Option<FoldedNorm>, String> {
     let out = imp.nodes[conv].output.first().map_or("", String::as_str);
     let Some(&[bn]) = imp.users.get(out).map(Vec::as_slice) else { return Ok(None) };
     let node = &imp.nodes[bn];
@@ -142,7 +149,7 @@ fn foldable_batch_norm(
     let (gamma, beta, mean, var) = (&p[0], &p[1], &p[2], &p[3]);
     let scale: Vec<f64> = gamma.iter().zip(var).map(|(g, v)| g / (v + eps).sqrt()).collect();
     let shift: Vec<f64> = beta.iter().zip(mean).zip(&scale).map(|((b, m), s)| b - m * s).collect();
-    Ok(Some((bn, scale, shift)))
+    Ok(Some(FoldedNorm { node: bn, scale, shift }))
 }
 
 /// `Conv` (2-D, NCHW): `hl.conv2d` (the bias its third operand); a `BatchNormalization` that
@@ -163,7 +170,7 @@ pub(super) fn conv(imp: &mut Importer<'_, '_, '_, '_>, index: usize) -> Result<V
     let groups = attr_int(node, "group", 1)?;
     let padding = window_padding(node, &xs[2..], &ws[2..], &strides, &dilation)?;
     let mut bn_output = None;
-    if let Some((bn, scale, shift)) = foldable_batch_norm(imp, index, &w, bias.as_ref())? {
+    if let Some(FoldedNorm { node: bn, scale, shift }) = foldable_batch_norm(imp, index, &w, bias.as_ref())? {
         let out_c = ws[0] as usize;
         if scale.len() != out_c {
             return Err(format!(
