@@ -119,7 +119,11 @@ fn every_unsupported_op_type_is_reported_at_once_with_its_nodes() {
         &folder("unsupported"),
         &bytes,
         &[],
-        &["2 unsupported ONNX op types", "`NonMaxSuppression`: nodes `nms_a`, `nms_b`", "`TopK`: node `topk`"],
+        &[
+            "2 unsupported ONNX op types",
+            "`NonMaxSuppression`: nodes `nms_a`, `nms_b`",
+            "`TopK`: node `topk`",
+        ],
     );
 }
 
@@ -169,7 +173,12 @@ fn a_symbolic_dim_needs_an_input_shape() {
         &["graph input `x` has a symbolic dim `batch` (dim #0)", "--input-shape x="],
     );
     fails(&folder("symbolic_rank"), &bytes, &["--input-shape", "x=2x3x4"], &["rank 3", "declares rank 2"]);
-    fails(&folder("symbolic_name"), &bytes, &["--input-shape", "z=2x3"], &["`z`, which is not a graph input"]);
+    fails(
+        &folder("symbolic_name"),
+        &bytes,
+        &["--input-shape", "z=2x3"],
+        &["`z`, which is not a graph input"],
+    );
     fails(&folder("symbolic_spec"), &bytes, &["--input-shape", "x=2xq"], &["invalid --input-shape 'x=2xq'"]);
 }
 
