@@ -9,7 +9,10 @@
 //! - `gelu` -> `0.5*x*(1+erf(x*(1/sqrt 2)))` or the tanh form;
 //! - `silu(x)` -> `x * sigmoid(x)`; `swiglu(x)` -> `silu(a) * b` over the halves of `axis`;
 //! - `bias_add(x, b, axis)` -> broadcast `add` (reshaping `b` when `axis` is not the last);
-//! - `dropout(x)` -> `x` (inference).
+//! - `dropout(x)` -> `x` (inference);
+//! - the ops model importers emit (`split`, `conv2d` with a bias, `global_avg_pool2d`,
+//!   `batch_matmul` of operands of different ranks, `pad`, `max_pool2d`, `avg_pool2d`,
+//!   `iota`, `trilu`) as [`model`] describes, exactly.
 //!
 //! Means keep dims so they broadcast back. Composites with dynamic dims are kept as they are
 //! (their expansions would need run-time slice bounds, and their primitive types could differ
@@ -25,6 +28,8 @@ use kiln_dialects::hl::accessors::{float_value, normalize_axis, tensor_parts};
 use kiln_dialects::hl::attrs::GeluApproximation;
 use kiln_dialects::hl::builder::HlBuilder;
 use kiln_dialects::hl::{self as hl};
+
+mod model;
 
 /// The composites this pass knows.
 const COMPOSITES: &[&str] = &[
@@ -47,7 +52,9 @@ kiln_compiler::declare_pass! {
     name: "hl-decompose",
     summary: "Expand composite hl ops into primitives",
     description: "softmax, log_softmax, layer_norm, rms_norm, batch_norm, gelu, silu, swiglu, bias_add and \
-                  dropout become reductions and elementwise ops.",
+                  dropout become reductions and elementwise ops; split, pad, iota, trilu, the pools, conv2d \
+                  with a bias and rank-broadcasting batch_matmul become slices, concats, constants and \
+                  the ops that lower.",
     options: &[PassOptionSpec {
         name: "ops",
         help: "Comma-separated composites to expand (default: all)",
@@ -56,11 +63,13 @@ kiln_compiler::declare_pass! {
     }],
     create(o) {
         let mut only: Vec<String> = o.get_list("ops").into_iter().map(str::to_string).collect();
-        if let Some(bad) = only.iter().find(|n| !COMPOSITES.contains(&n.as_str())) {
-            return Err(format!("hl-decompose: unknown composite '{bad}'; known: {}", COMPOSITES.join(", ")));
+        let known = |n: &str| COMPOSITES.contains(&n) || model::MODEL_OPS.contains(&n);
+        if let Some(bad) = only.iter().find(|n| !known(n.as_str())) {
+            let all: Vec<&str> = COMPOSITES.iter().chain(model::MODEL_OPS).copied().collect();
+            return Err(format!("hl-decompose: unknown composite '{bad}'; known: {}", all.join(", ")));
         }
         if only.is_empty() {
-            only = COMPOSITES.iter().map(|s| s.to_string()).collect();
+            only = COMPOSITES.iter().chain(model::MODEL_OPS).map(|s| s.to_string()).collect();
         }
         Ok(Decompose { only })
     }
@@ -72,8 +81,9 @@ kiln_compiler::declare_pass! {
             .walk(root, WalkOrder::PreOrder)
             .filter_map(|op| {
                 let short = cx.ir.op(op).name.strip_prefix("hl.")?;
-                let known = COMPOSITES.iter().find(|c| **c == short)?;
-                self.only.iter().any(|o| o == known).then_some((op, *known))
+                let known = COMPOSITES.iter().chain(model::MODEL_OPS).find(|c| **c == short)?;
+                let wanted = self.only.iter().any(|o| o == known) && model::applies(cx.ir, op, known);
+                wanted.then_some((op, *known))
             })
             .collect();
         let mut failed = false;
@@ -83,11 +93,16 @@ kiln_compiler::declare_pass! {
                 continue;
             }
             let mut rw = Rewriter::new(cx.ctx, cx.ir);
-            match expand(&mut rw, op, short) {
+            let expansion = if model::MODEL_OPS.contains(&short) {
+                model::expand(&mut rw, op, short)
+            } else {
+                expand(&mut rw, op, short).map(|v| vec![v])
+            };
+            match expansion {
                 // A composite that is its own input (`%0 = hl.dropout %0` in a graph region)
                 // cannot be forwarded and stays.
-                Ok(v) => {
-                    if !rw.replace_op(op, &[v]) {
+                Ok(values) => {
+                    if !rw.replace_op(op, &values) {
                         cx.add_statistic(
                             "num-self-kept",
                             "Composites kept because they use their own result",

@@ -94,7 +94,7 @@ pub fn iota<'c>(ctx: &Context<'c>, input: &InferInput<'_, 'c>) -> Result<Type<'c
     }
     let dimension =
         (input.attr)("dimension").and_then(|a| a.as_int()).ok_or("requires integer attribute 'dimension'")?;
-    if !(0..shape.len() as i128).contains(&i128::from(dimension)) {
+    if !(0..shape.len() as i128).contains(&dimension) {
         return Err(format!("attribute 'dimension' {dimension} is out of range for rank {}", shape.len()));
     }
     Ok(ty)

@@ -58,6 +58,22 @@ impl Pool2dParams {
         let out = span.div_ceil(stride) + 1;
         Ok(if (out - 1) * stride >= size + begin { out - 1 } else { out })
     }
+
+    /// For an input of spatial size `[h, w]`: the output size `[oh, ow]` and the padding after
+    /// the input (bottom, right) that covers every window, ceil-mode windows included.
+    pub fn cover(&self, h: usize, w: usize) -> Result<([usize; 2], [usize; 2])> {
+        let out = [self.output_size(0, h)?, self.output_size(1, w)?];
+        let reach = |a: usize, size: usize| {
+            let needed = (out[a] - 1) * self.strides[a] + self.extent(a);
+            self.padding[a + 2].max(needed.saturating_sub(size + self.padding[a]))
+        };
+        Ok((out, [reach(0, h), reach(1, w)]))
+    }
+
+    /// The first padded-input row and column kernel tap `t` (row-major) reads.
+    pub fn tap_origin(&self, t: usize) -> [usize; 2] {
+        [t / self.kernel[1] * self.dilation[0], t % self.kernel[1] * self.dilation[1]]
+    }
 }
 
 /// The input padded with `fill` to cover every window (ceil-mode windows included), and the
@@ -66,30 +82,24 @@ fn padded(x: &Tensor, p: &Pool2dParams, fill: f64) -> Result<(Tensor, [usize; 2]
     if x.rank() != 4 {
         bail!("pooling requires a rank-4 (NCHW) input, got rank {}", x.rank());
     }
-    let (h, w) = (x.shape()[2], x.shape()[3]);
-    let out = [p.output_size(0, h)?, p.output_size(1, w)?];
-    let reach = |a: usize, size: usize| {
-        let needed = (out[a] - 1) * p.strides[a] + p.extent(a);
-        p.padding[a + 2].max(needed.saturating_sub(size + p.padding[a]))
-    };
+    let (out, [bottom, right]) = p.cover(x.shape()[2], x.shape()[3])?;
     let low = [0, 0, p.padding[0], p.padding[1]];
-    let high = [0, 0, reach(0, h), reach(1, w)];
-    Ok((pad(x, &low, &high, fill)?, out))
+    Ok((pad(x, &low, &[0, 0, bottom, right], fill)?, out))
 }
 
-/// The slice of the padded input read by kernel tap `(i, j)` of every window.
-fn tap(padded: &Tensor, p: &Pool2dParams, out: [usize; 2], i: usize, j: usize) -> Result<Tensor> {
+/// The slice of the padded input read by kernel tap `t` (row-major) of every window.
+fn tap(padded: &Tensor, p: &Pool2dParams, out: [usize; 2], t: usize) -> Result<Tensor> {
     let s = padded.shape();
-    let (row, col) = (i * p.dilation[0], j * p.dilation[1]);
+    let [row, col] = p.tap_origin(t);
     let limits = [s[0], s[1], row + (out[0] - 1) * p.strides[0] + 1, col + (out[1] - 1) * p.strides[1] + 1];
     slice(padded, &[0, 0, row, col], &limits, &[1, 1, p.strides[0], p.strides[1]])
 }
 
 /// Every tap's slice combined by `op` in row-major tap order.
 fn combine(padded: &Tensor, p: &Pool2dParams, out: [usize; 2], op: BinaryOp) -> Result<Tensor> {
-    let mut acc = tap(padded, p, out, 0, 0)?;
+    let mut acc = tap(padded, p, out, 0)?;
     for t in 1..p.kernel[0] * p.kernel[1] {
-        acc = binary(op, &acc, &tap(padded, p, out, t / p.kernel[1], t % p.kernel[1])?)?;
+        acc = binary(op, &acc, &tap(padded, p, out, t)?)?;
     }
     Ok(acc)
 }
