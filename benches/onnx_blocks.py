@@ -17,6 +17,7 @@ Measures only; asserts nothing. Needs onnx, onnxruntime and numpy.
 import argparse
 import os
 import re
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -33,6 +34,7 @@ def ort_nodes(path, out):
     so = ort.SessionOptions()
     so.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
     so.optimized_model_filepath = out
+    so.log_severity_level = 3
     ort.InferenceSession(path, so, providers=["CPUExecutionProvider"])
     return len(onnx.load(out).graph.node)
 
@@ -95,6 +97,7 @@ def main():
         print(f"{g.name:<26} {len(model.graph.node):>5} {n_ort:>5} | " + " | ".join(f"{c:>16}" for c in cells))
     for e in errors:
         print(f"  {e}")
+    shutil.rmtree(tmp)
 
 
 if __name__ == "__main__":
