@@ -85,3 +85,18 @@ pub fn import_model<'c>(
     let model = model::load(bytes, path)?;
     graph::import(ctx, &model, options)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::parse_input_shape;
+
+    #[test]
+    fn input_shapes_parse_as_name_equals_dims() {
+        assert_eq!(parse_input_shape("x=1x128"), Ok(("x".to_string(), vec![1, 128])));
+        assert_eq!(parse_input_shape("a=b=2"), Ok(("a=b".to_string(), vec![2])));
+        assert_eq!(parse_input_shape("scalar="), Ok(("scalar".to_string(), vec![])));
+        assert!(parse_input_shape("x").unwrap_err().contains("expected 'name=1x128'"));
+        assert!(parse_input_shape("x=1x-2").unwrap_err().contains("dims must be integers >= 0"));
+        assert!(parse_input_shape("x=1xx2").is_err());
+    }
+}

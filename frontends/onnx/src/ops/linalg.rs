@@ -129,7 +129,8 @@ fn foldable_batch_norm(
     let out = imp.nodes[conv].output.first().map_or("", String::as_str);
     let Some(&[bn]) = imp.users.get(out).map(Vec::as_slice) else { return Ok(None) };
     let node = &imp.nodes[bn];
-    let only_y = node.output.iter().skip(1).all(String::is_empty);
+    let only_y = node.output.first().is_some_and(|o| !o.is_empty())
+        && node.output.iter().skip(1).all(String::is_empty);
     if node.op_type != "BatchNormalization"
         || node.input.first().map(String::as_str) != Some(out)
         || imp.outputs.contains(out)

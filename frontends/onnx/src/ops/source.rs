@@ -8,6 +8,9 @@ use super::{attr_float, attr_floats, attr_int, attr_ints, attr_tensor};
 use crate::consts::decode_tensor;
 use crate::graph::{Importer, Val};
 
+/// The largest constant `ConstantOfShape` and `Range` make (2^28 elements, 1 GiB of f32).
+const MAX_ELEMENTS: usize = 1 << 28;
+
 /// `Constant(value | value_float | value_floats | value_int | value_ints)`.
 pub(super) fn constant(imp: &mut Importer<'_, '_, '_, '_>, index: usize) -> Result<Vec<Val>, String> {
     let node = &imp.nodes[index];
@@ -86,7 +89,7 @@ pub(super) fn range(imp: &mut Importer<'_, '_, '_, '_>, index: usize) -> Result<
         return Err("`delta` must not be 0".into());
     }
     let n = ((limit - start) / delta).ceil().max(0.0);
-    if n > (1u64 << 31) as f64 {
+    if n > MAX_ELEMENTS as f64 {
         return Err(format!("the range has {n} elements"));
     }
     let n = n as usize;
