@@ -2,7 +2,9 @@
 
 use indexmap::IndexMap;
 
-use crate::ir::{Ir, OpId};
+use crate::attributes::{AttrKind, Attribute, DenseData, NamedAttr};
+use crate::context::Context;
+use crate::ir::{Ir, OpId, WalkOrder};
 
 /// The `{-# ... #-}` file metadata: section (`dialect_resources`, `external_resources`) ->
 /// dialect or group -> key -> value, each value kept exactly as written (`"0x0400..."`,
@@ -40,4 +42,77 @@ impl Module<'_> {
         self.implicit = false;
         Ok(())
     }
+}
+
+impl<'c> Module<'c> {
+    /// Replaces every op attribute `dense_resource<h> : T` whose blob `h` is in the
+    /// `dialect_resources.builtin` section by the `dense<...> : T` it holds, for consumers
+    /// that read element values (the interpreter, the emitter). A blob is MLIR's hex string:
+    /// a 4-byte little-endian alignment, then the elements' little-endian bytes. Returns how
+    /// many attributes were replaced; a malformed blob is an error naming its handle.
+    pub fn inline_dense_resources(&mut self, ctx: &Context<'c>) -> Result<usize, String> {
+        let Some(blobs) = self.resources.get("dialect_resources").and_then(|d| d.get("builtin")) else {
+            return Ok(0);
+        };
+        let mut decoded: IndexMap<&str, Attribute<'c>> = IndexMap::new();
+        let ops: Vec<OpId> = self.ir.walk(self.top, WalkOrder::PreOrder).collect();
+        let mut count = 0;
+        for op in ops {
+            let data = self.ir.op(op);
+            let uses_resource = |a: &Attribute<'c>| matches!(a.kind(), AttrKind::DenseResource { .. });
+            let in_props = data
+                .properties
+                .and_then(|p| p.as_dict())
+                .is_some_and(|d| d.iter().any(|n| uses_resource(&n.value)));
+            if !in_props && !data.attrs.values().any(uses_resource) {
+                continue;
+            }
+            let mut inline = |a: Attribute<'c>| -> Result<Attribute<'c>, String> {
+                let AttrKind::DenseResource { handle, ty } = *a.kind() else { return Ok(a) };
+                let Some(blob) = blobs.get(handle) else { return Ok(a) };
+                if let Some(&d) = decoded.get(handle) {
+                    return Ok(d);
+                }
+                let bytes = decode_blob(blob)
+                    .ok_or_else(|| format!("resource blob `{handle}` is not a valid hex blob"))?;
+                let bytes = ctx.alloc_bytes(&bytes);
+                let d =
+                    ctx.attr(AttrKind::DenseElements { ty, data: DenseData::Raw { bytes, splat: false } });
+                decoded.insert(handle, d);
+                count += 1;
+                Ok(d)
+            };
+            let props = match data.properties.and_then(|p| p.as_dict()) {
+                Some(entries) if in_props => {
+                    let mut out = Vec::with_capacity(entries.len());
+                    for n in entries {
+                        out.push(NamedAttr { name: n.name, value: inline(n.value)? });
+                    }
+                    Some(ctx.dict_attr(&out))
+                }
+                _ => data.properties,
+            };
+            let mut attrs = data.attrs.clone();
+            for v in attrs.values_mut() {
+                *v = inline(*v)?;
+            }
+            let data = self.ir.op_mut(op);
+            data.properties = props;
+            data.attrs = attrs;
+        }
+        Ok(count)
+    }
+}
+
+/// The bytes of a blob written `"0x<alignment><data>"` (quotes optional), without the
+/// alignment.
+fn decode_blob(text: &str) -> Option<Vec<u8>> {
+    let hex = text.trim_matches('"').strip_prefix("0x")?;
+    if hex.len() % 2 != 0 || hex.len() < 8 {
+        return None;
+    }
+    let digit = |c: u8| (c as char).to_digit(16).map(|d| d as u8);
+    let bytes: Option<Vec<u8>> =
+        hex.as_bytes().chunks(2).map(|p| Some(digit(p[0])? << 4 | digit(p[1])?)).collect();
+    bytes.map(|b| b[4..].to_vec())
 }

@@ -26,6 +26,12 @@ impl<'r, 'a, 'c> HlBuilder<'r, 'a, 'c> {
         HlBuilder { rw, before, loc }
     }
 
+    /// Gives the ops created from now on location `loc` (an importer builds each source node
+    /// at the node's own location).
+    pub fn set_loc(&mut self, loc: Attribute<'c>) {
+        self.loc = loc;
+    }
+
     /// Creates `def(operands) {attrs}` with its result type inferred (or `result` when given,
     /// for ops whose result type is not derived). Inference failures are reported as `Err`.
     pub fn create(

@@ -138,11 +138,11 @@ pub fn constant<'c>(_: &Context<'c>, input: &InferInput<'_, 'c>) -> Result<Type<
     }
     let value = (input.attr)("value").ok_or("requires attribute 'value'")?;
     match *value.kind() {
-        AttrKind::DenseElements { ty, .. } if ty == rt => Ok(rt),
-        AttrKind::DenseElements { ty, .. } => {
+        AttrKind::DenseElements { ty, .. } | AttrKind::DenseResource { ty, .. } if ty == rt => Ok(rt),
+        AttrKind::DenseElements { ty, .. } | AttrKind::DenseResource { ty, .. } => {
             Err(format!("value type '{ty}' does not match result type '{rt}'"))
         }
-        _ => Err("attribute 'value' must be a dense elements attribute".into()),
+        _ => Err("attribute 'value' must be a dense elements or dense resource attribute".into()),
     }
 }
 

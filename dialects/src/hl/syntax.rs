@@ -23,8 +23,8 @@ fn parse<'a, 'c>(p: &mut dyn OpAsmParser<'a, 'c>, state: &mut OperationState<'c>
     let at = p.offset();
     if state.name == "hl.constant" {
         let value = p.parse_attribute()?;
-        let AttrKind::DenseElements { ty, .. } = *value.kind() else {
-            return Err(p.error(at, "expected a dense elements attribute"));
+        let (AttrKind::DenseElements { ty, .. } | AttrKind::DenseResource { ty, .. }) = *value.kind() else {
+            return Err(p.error(at, "expected a dense elements or dense resource attribute"));
         };
         let name = p.context().intern_str("value");
         state.properties = Some(p.context().dict_attr(&[NamedAttr { name, value }]));

@@ -456,7 +456,7 @@ func.func @constant_dynamic() {
 // -----
 
 func.func @constant_not_dense() {
-  // expected-error @+1 {{'hl.constant' op attribute 'value' must be a dense elements attribute}}
+  // expected-error @+1 {{'hl.constant' op attribute 'value' must be a dense elements or dense resource attribute}}
   %0 = "hl.constant"() <{value = 1.0 : f32}> : () -> tensor<4xf32>
   return
 }
@@ -1028,7 +1028,7 @@ func.func @two_types_without_arrow(%a: tensor<4x8xf32>) {
 // -----
 
 func.func @constant_not_dense_custom() {
-  // expected-error @+1 {{expected a dense elements attribute}}
+  // expected-error @+1 {{expected a dense elements or dense resource attribute}}
   %0 = hl.constant 1.0 : f32
   return
 }

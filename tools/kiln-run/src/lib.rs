@@ -129,6 +129,7 @@ fn run(cli: &Cli) -> Result<(String, bool), String> {
     sm.add(name.clone(), String::from_utf8_lossy(&bytes).into_owned());
     let render = |diags: Vec<Diagnostic<'_>>| diags.iter().map(|d| sm.render(d)).collect::<String>();
     let mut module = parse_bytes(&ctx, &bytes, &name).map_err(render)?;
+    module.inline_dense_resources(&ctx).map_err(|e| format!("kiln-run: error: {name}: {e}\n"))?;
     verify(&ctx, &module.ir, module.top).map_err(render)?;
     let func = find_entry(&module.ir, module.top, cli.entry.as_deref())?;
     let mut budget = Budget::new(cli.max_memory);

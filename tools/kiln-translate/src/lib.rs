@@ -1,4 +1,4 @@
-//! `kiln-translate`: between `npuvec` IR and kernel bytecode.
+//! `kiln-translate`: between `npuvec` IR and kernel bytecode, and from ONNX models to `hl`.
 //!
 //! - `kiln-translate --emit-bytecode in.mlir -o out.kbc [--target T]` emits a planned module
 //!   as bytecode. A module that still has `hl` or `fused` ops is first compiled with
@@ -9,6 +9,9 @@
 //! - `kiln-translate --disassemble in.kbc [-o out.mlir]` loads bytecode (decode and validate
 //!   against the target the file names, or `--target`) and prints `npuvec` IR that
 //!   `--emit-bytecode` turns into the identical bytes.
+//! - `kiln-translate --import-onnx model.onnx -o model.mlir [--input-shape name=1x128]...
+//!   [--initializers-as-args]` imports an ONNX model as an `hl` module (see `kiln_onnx`),
+//!   printed with its locations (the node names).
 //!
 //! Errors read `kiln-translate: ...` (IR errors as located diagnostics) and exit with 1; the
 //! output is written to a temporary file next to it and renamed, so nothing is left half-way.
@@ -21,7 +24,7 @@ use std::process::ExitCode;
 
 use bumpalo::Bump;
 use clap::Parser;
-use kiln_compiler::syntax::parse_bytes;
+use kiln_compiler::syntax::{parse_bytes, print_module, PrintOptions};
 use kiln_compiler::verifier::verify;
 use kiln_compiler::{Context, Diagnostic, SourceMgr};
 use kiln_targets::Target;
@@ -34,11 +37,22 @@ struct Cli {
     /// standard input.
     input: PathBuf,
     /// Emit the module as kernel bytecode.
-    #[arg(long, conflicts_with = "disassemble", required_unless_present = "disassemble")]
+    #[arg(long, conflicts_with_all = ["disassemble", "import_onnx"], required_unless_present_any = ["disassemble", "import_onnx"])]
     emit_bytecode: bool,
     /// Print bytecode as npuvec IR.
-    #[arg(long)]
+    #[arg(long, conflicts_with = "import_onnx")]
     disassemble: bool,
+    /// Import an ONNX model as an `hl` module.
+    #[arg(long)]
+    import_onnx: bool,
+    /// With --import-onnx: the shape of a graph input, replacing symbolic dims
+    /// (`name=1x128`; repeatable).
+    #[arg(long, value_name = "NAME=DIMS", requires = "import_onnx")]
+    input_shape: Vec<String>,
+    /// With --import-onnx: floating-point initializers become trailing function arguments
+    /// instead of constants.
+    #[arg(long, requires = "import_onnx")]
+    initializers_as_args: bool,
     /// The output file (`-`: standard output, the default for `--disassemble`).
     #[arg(short = 'o', value_name = "FILE")]
     output: Option<PathBuf>,
@@ -80,7 +94,10 @@ fn run(cli: &Cli) -> Result<(), String> {
     } else {
         std::fs::read(&cli.input).map_err(|e| error(format!("cannot read '{name}': {e}")))?
     };
-    if cli.disassemble {
+    if cli.import_onnx {
+        let text = import_onnx(cli, &bytes)?;
+        write_output(cli.output.as_deref(), text.as_bytes())
+    } else if cli.disassemble {
         let text = disassemble(cli, &bytes, &name)?;
         write_output(cli.output.as_deref(), text.as_bytes())
     } else {
@@ -104,6 +121,19 @@ fn disassemble(cli: &Cli, bytes: &[u8], name: &str) -> Result<String, String> {
     kiln_emit::disassemble(&module, &target).map_err(|e| error(format!("{name}: {e}")))
 }
 
+fn import_onnx(cli: &Cli, bytes: &[u8]) -> Result<String, String> {
+    let input_shapes =
+        cli.input_shape.iter().map(|s| kiln_onnx::parse_input_shape(s)).collect::<Result<_, _>>();
+    let options = kiln_onnx::ImportOptions {
+        input_shapes: input_shapes.map_err(error)?,
+        initializers_as_args: cli.initializers_as_args,
+    };
+    let arena = Bump::new();
+    let ctx = Context::new(&arena, kiln_dialects::all_dialects());
+    let module = kiln_onnx::import_model(&ctx, bytes, &cli.input, &options).map_err(error)?;
+    Ok(print_module(&ctx, &module, &PrintOptions { debug_info: true, ..PrintOptions::default() }))
+}
+
 fn emit_bytecode(cli: &Cli, bytes: &[u8], name: &str) -> Result<Vec<u8>, String> {
     let arena = Bump::new();
     let ctx = Context::new(&arena, kiln_dialects::all_dialects());
@@ -112,6 +142,7 @@ fn emit_bytecode(cli: &Cli, bytes: &[u8], name: &str) -> Result<Vec<u8>, String>
     sm.add(name.to_string(), String::from_utf8_lossy(bytes).into_owned());
     let render = |diags: &[Diagnostic<'_>]| diags.iter().map(|d| sm.render(d)).collect::<String>();
     let mut module = parse_bytes(&ctx, bytes, name).map_err(|d| render(&d))?;
+    module.inline_dense_resources(&ctx).map_err(|e| error(format!("{name}: {e}")))?;
     verify(&ctx, &module.ir, module.top).map_err(|d| render(&d))?;
     let named = module.ir.attr(module.top, "npuvec.target").and_then(|a| a.as_str());
     let named = named.map(|n| String::from_utf8_lossy(n).into_owned());

@@ -1,0 +1,102 @@
+//! `kiln-onnx`: imports an ONNX model (a serialized `ModelProto`, opsets 13 to 21) as an `hl`
+//! module, built with the IR builder ([`HlBuilder`](kiln_dialects::hl::builder::HlBuilder)),
+//! never through text.
+//!
+//! The module holds one `func.func @main`: its arguments are the graph's inputs in their order
+//! (then, with [`ImportOptions::initializers_as_args`], the floating-point initializers in
+//! the model's order), its results the graph's outputs in theirs.
+//!
+//! - **Shapes are static.** A symbolic (or missing) dim of an input is an error naming the
+//!   input unless [`ImportOptions::input_shapes`] fixes that input's shape
+//!   (`--input-shape name=1x128`). Every other shape follows from the inputs by `hl`'s type
+//!   inference.
+//! - **Initializers** become `hl.constant`s: small ones (at most [`INLINE_ELEMENTS`]
+//!   elements, or splats) as `dense<...>`, larger ones as `dense_resource<name>` whose blob
+//!   lives in the module's `dialect_resources` section, as MLIR writes them (so the file stays
+//!   small to read and quick to parse). With `initializers_as_args` the floating-point ones are
+//!   trailing function arguments instead; integer initializers (shapes, axes, indices) stay
+//!   constants, since the ops that read them need their values at import.
+//! - **Constant folding.** An op whose operands are all constants is evaluated at import with
+//!   the `hl` interpreter's own evaluation (so `Shape -> Gather -> Concat -> Reshape` chains
+//!   disappear); `Shape`, `Range`, `ConstantOfShape` and `Trilu` of constants fold this way
+//!   or directly. `BatchNormalization` after a `Conv` with constant weights, as its only user,
+//!   is folded into the conv's weights and bias.
+//! - **Locations**: every op gets `loc("node_name")` (a [`NameLoc`], as onnx-mlir names ops
+//!   after their node), or `loc("first_output")` for a node without a name; a function argument
+//!   gets `loc("input_name")`.
+//! - **Errors** are reported before anything is built where they can be: every unsupported
+//!   op type at once with the names of its nodes, an opset outside 13..=21, a file that is not
+//!   an ONNX model, a missing external data file, symbolic dims. An error in a node names it.
+//!
+//! The op table (which ONNX op becomes which `hl` ops) is `docs/frontends/onnx.md`.
+//!
+//! [`NameLoc`]: kiln_compiler::AttrKind::NameLoc
+#![deny(missing_docs)]
+
+mod consts;
+mod error;
+mod graph;
+mod model;
+mod ops;
+
+use std::path::Path;
+
+use kiln_compiler::{Context, Module};
+
+pub use consts::INLINE_ELEMENTS;
+pub use error::ImportError;
+pub use model::{MAX_OPSET, MIN_OPSET};
+pub use ops::supported_ops;
+
+/// How a model is imported.
+#[derive(Clone, Debug, Default)]
+pub struct ImportOptions {
+    /// Shapes that replace the declared shape of the named graph inputs (symbolic dims
+    /// included), in the order given.
+    pub input_shapes: Vec<(String, Vec<i64>)>,
+    /// Floating-point initializers become trailing function arguments instead of constants.
+    pub initializers_as_args: bool,
+}
+
+/// Parses `--input-shape` text: `name=1x128` (a `name` may itself hold `=`: the last one
+/// splits); a rank-0 shape is written `name=`.
+pub fn parse_input_shape(spec: &str) -> Result<(String, Vec<i64>), String> {
+    let (name, dims) = spec
+        .rsplit_once('=')
+        .ok_or_else(|| format!("invalid --input-shape '{spec}': expected 'name=1x128'"))?;
+    let dims: Result<Vec<i64>, _> = if dims.is_empty() {
+        Ok(Vec::new())
+    } else {
+        dims.split('x').map(|d| d.parse::<i64>().ok().filter(|&d| d >= 0).ok_or(())).collect()
+    };
+    let dims = dims
+        .map_err(|()| format!("invalid --input-shape '{spec}': dims must be integers >= 0 joined by 'x'"))?;
+    Ok((name.to_string(), dims))
+}
+
+/// Imports the ONNX model serialized in `bytes`; `path` is the model file (its folder holds
+/// external data files; it names the model in errors).
+pub fn import_model<'c>(
+    ctx: &Context<'c>,
+    bytes: &[u8],
+    path: &Path,
+    options: &ImportOptions,
+) -> Result<Module<'c>, ImportError> {
+    let model = model::load(bytes, path)?;
+    graph::import(ctx, &model, options)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::parse_input_shape;
+
+    #[test]
+    fn input_shapes_parse_as_name_equals_dims() {
+        assert_eq!(parse_input_shape("x=1x128"), Ok(("x".to_string(), vec![1, 128])));
+        assert_eq!(parse_input_shape("a=b=2"), Ok(("a=b".to_string(), vec![2])));
+        assert_eq!(parse_input_shape("scalar="), Ok(("scalar".to_string(), vec![])));
+        assert!(parse_input_shape("x").unwrap_err().contains("expected 'name=1x128'"));
+        assert!(parse_input_shape("x=1x-2").unwrap_err().contains("dims must be integers >= 0"));
+        assert!(parse_input_shape("x=1xx2").is_err());
+    }
+}

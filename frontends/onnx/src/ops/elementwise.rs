@@ -1,0 +1,215 @@
+//! Elementwise ONNX ops: arithmetic (numpy broadcasting as `hl`'s), activations (composite
+//! ones as short `hl` sequences), comparisons, `Where`, `Cast`, `Clip`, `Identity`.
+
+use kiln_compiler::OpDef;
+use kiln_dialects::hl;
+use kiln_dialects::hl::attrs::{CmpPredicate, GeluApproximation};
+
+use super::{attr_float, attr_int, attr_str};
+use crate::consts::{dtype_of_onnx, elem_type};
+use crate::graph::{Importer, Val};
+
+fn unary_def(op: &str) -> Option<&'static OpDef> {
+    Some(match op {
+        "Abs" => &hl::ABS,
+        "Ceil" => &hl::CEIL,
+        "Erf" => &hl::ERF,
+        "Exp" => &hl::EXP,
+        "Floor" => &hl::FLOOR,
+        "Log" => &hl::LOG,
+        "Neg" => &hl::NEG,
+        "Not" => &hl::NOT,
+        "Reciprocal" => &hl::RECIPROCAL,
+        "Relu" => &hl::RELU,
+        "Round" => &hl::ROUND,
+        "Sigmoid" => &hl::SIGMOID,
+        "Sign" => &hl::SIGN,
+        "Sqrt" => &hl::SQRT,
+        "Tanh" => &hl::TANH,
+        _ => return None,
+    })
+}
+
+fn binary_def(op: &str) -> Option<&'static OpDef> {
+    Some(match op {
+        "Add" | "Sum" => &hl::ADD,
+        "And" => &hl::AND,
+        "Div" => &hl::DIV,
+        "Max" => &hl::MAXIMUM,
+        "Min" => &hl::MINIMUM,
+        "Mul" => &hl::MUL,
+        "Or" => &hl::OR,
+        "Pow" => &hl::POW,
+        "Sub" => &hl::SUB,
+        _ => return None,
+    })
+}
+
+/// `Abs`, `Exp`, `Relu`, ...: one `hl` op.
+pub(super) fn unary(imp: &mut Importer<'_, '_, '_, '_>, index: usize) -> Result<Vec<Val>, String> {
+    let node = &imp.nodes[index];
+    let def = unary_def(&node.op_type).ok_or("not a unary op")?;
+    let x = imp.input(node, 0)?;
+    Ok(vec![imp.op(def, &[&x], &[], None)?])
+}
+
+/// `Add`, `Mul`, `Pow`, ...: one `hl` op (`Pow`'s exponent is cast to the base's type).
+pub(super) fn binary(imp: &mut Importer<'_, '_, '_, '_>, index: usize) -> Result<Vec<Val>, String> {
+    let node = &imp.nodes[index];
+    let def = binary_def(&node.op_type).ok_or("not a binary op")?;
+    let a = imp.input(node, 0)?;
+    let mut b = imp.input(node, 1)?;
+    if node.op_type == "Pow" && imp.elem(&b) != imp.elem(&a) {
+        b = cast_to(imp, &b, imp.elem(&a))?;
+    }
+    Ok(vec![imp.op(def, &[&a, &b], &[], None)?])
+}
+
+/// `Max`, `Min`, `Sum` of one or more inputs: a chain of binary ops.
+pub(super) fn variadic(imp: &mut Importer<'_, '_, '_, '_>, index: usize) -> Result<Vec<Val>, String> {
+    let node = &imp.nodes[index];
+    let def = binary_def(&node.op_type).ok_or("not a variadic op")?;
+    let mut acc = imp.input(node, 0)?;
+    for i in 1..node.input.len() {
+        let x = imp.input(node, i)?;
+        acc = imp.op(def, &[&acc, &x], &[], None)?;
+    }
+    Ok(vec![acc])
+}
+
+/// `Equal`, `Less`, ...: `hl.cmp`.
+pub(super) fn compare(imp: &mut Importer<'_, '_, '_, '_>, index: usize) -> Result<Vec<Val>, String> {
+    let node = &imp.nodes[index];
+    let predicate = match node.op_type.as_str() {
+        "Equal" => CmpPredicate::Eq,
+        "Less" => CmpPredicate::Lt,
+        "LessOrEqual" => CmpPredicate::Le,
+        "Greater" => CmpPredicate::Gt,
+        "GreaterOrEqual" => CmpPredicate::Ge,
+        _ => return Err("not a comparison".into()),
+    };
+    let (a, b) = (imp.input(node, 0)?, imp.input(node, 1)?);
+    Ok(vec![cmp(imp, &a, &b, predicate)?])
+}
+
+/// `hl.cmp` of `a` and `b`.
+fn cmp(imp: &mut Importer<'_, '_, '_, '_>, a: &Val, b: &Val, p: CmpPredicate) -> Result<Val, String> {
+    let attr = p.attr(imp.ctx());
+    imp.op(&hl::CMP, &[a, b], &[("predicate", attr)], None)
+}
+
+/// `Where(cond, a, b)`: `hl.select`.
+pub(super) fn select(imp: &mut Importer<'_, '_, '_, '_>, index: usize) -> Result<Vec<Val>, String> {
+    let node = &imp.nodes[index];
+    let (c, a, b) = (imp.input(node, 0)?, imp.input(node, 1)?, imp.input(node, 2)?);
+    Ok(vec![imp.op(&hl::SELECT, &[&c, &a, &b], &[], None)?])
+}
+
+/// `hl.cast` of `v` to element type `elem` (`v` itself when it has that type).
+pub(super) fn cast_to<'c>(
+    imp: &mut Importer<'_, '_, 'c, '_>,
+    v: &Val,
+    elem: kiln_compiler::Type<'c>,
+) -> Result<Val, String> {
+    if imp.elem(v) == elem {
+        return Ok(v.clone());
+    }
+    let ty = imp.ctx().tensor_type(&imp.shape(v), elem);
+    imp.op(&hl::CAST, &[v], &[], Some(ty))
+}
+
+/// `Cast(to)`: `hl.cast`.
+pub(super) fn cast(imp: &mut Importer<'_, '_, '_, '_>, index: usize) -> Result<Vec<Val>, String> {
+    let node = &imp.nodes[index];
+    let to = dtype_of_onnx(attr_int(node, "to", 0)? as i32)?;
+    let x = imp.input(node, 0)?;
+    let elem = elem_type(imp.ctx(), to);
+    Ok(vec![cast_to(imp, &x, elem)?])
+}
+
+/// `Identity`, and `Dropout` at inference (its mask output is not supported).
+pub(super) fn identity(imp: &mut Importer<'_, '_, '_, '_>, index: usize) -> Result<Vec<Val>, String> {
+    let node = &imp.nodes[index];
+    Ok(vec![imp.input(node, 0)?])
+}
+
+/// `Clip(x, min?, max?)` (bounds as inputs, opset 11+): `hl.clamp` when the bounds are
+/// constants, else `hl.maximum` / `hl.minimum`.
+pub(super) fn clip(imp: &mut Importer<'_, '_, '_, '_>, index: usize) -> Result<Vec<Val>, String> {
+    let node = &imp.nodes[index];
+    let x = imp.input(node, 0)?;
+    let (lo, hi) = (imp.opt_input(node, 1)?, imp.opt_input(node, 2)?);
+    let is_float = imp.dtype(&x)?.is_float();
+    let bound = |v: &Option<Val>| -> Option<Option<f64>> {
+        match v {
+            None => Some(None),
+            Some(v) => v.konst.as_ref().filter(|t| t.numel() == 1).map(|t| Some(t.to_f64s()[0])),
+        }
+    };
+    if let (Some(lo_c), Some(hi_c), true) = (bound(&lo), bound(&hi), is_float) {
+        let mut attrs = Vec::new();
+        if let Some(l) = lo_c {
+            attrs.push(("min", imp.f32_attr(l)));
+        }
+        if let Some(h) = hi_c {
+            attrs.push(("max", imp.f32_attr(h)));
+        }
+        return Ok(vec![imp.op(&hl::CLAMP, &[&x], &attrs, None)?]);
+    }
+    let mut y = x;
+    if let Some(l) = lo {
+        y = imp.op(&hl::MAXIMUM, &[&y, &l], &[], None)?;
+    }
+    if let Some(h) = hi {
+        y = imp.op(&hl::MINIMUM, &[&y, &h], &[], None)?;
+    }
+    Ok(vec![y])
+}
+
+/// `Gelu(approximate = none | tanh)` (opset 20): `hl.gelu`.
+pub(super) fn gelu(imp: &mut Importer<'_, '_, '_, '_>, index: usize) -> Result<Vec<Val>, String> {
+    let node = &imp.nodes[index];
+    let approx = match attr_str(node, "approximate", "none")?.as_str() {
+        "none" => GeluApproximation::None,
+        "tanh" => GeluApproximation::Tanh,
+        other => return Err(format!("unknown `approximate` '{other}'")),
+    };
+    let x = imp.input(node, 0)?;
+    let attr = approx.attr(imp.ctx());
+    Ok(vec![imp.op(&hl::GELU, &[&x], &[("approximate", attr)], None)?])
+}
+
+/// `HardSigmoid(alpha, beta)`: `clamp(alpha * x + beta, 0, 1)`; `HardSwish`: `x` times
+/// that with `alpha = 1/6`, `beta = 1/2`.
+pub(super) fn hard_sigmoid(imp: &mut Importer<'_, '_, '_, '_>, index: usize) -> Result<Vec<Val>, String> {
+    let node = &imp.nodes[index];
+    let swish = node.op_type == "HardSwish";
+    let (alpha, beta) = if swish {
+        (1.0 / 6.0, 0.5)
+    } else {
+        (attr_float(node, "alpha", 0.2)?, attr_float(node, "beta", 0.5)?)
+    };
+    let x = imp.input(node, 0)?;
+    let a = imp.scalar_like(&x, alpha)?;
+    let b = imp.scalar_like(&x, beta)?;
+    let ax = imp.op(&hl::MUL, &[&x, &a], &[], None)?;
+    let axb = imp.op(&hl::ADD, &[&ax, &b], &[], None)?;
+    let bounds = [("min", imp.f32_attr(0.0)), ("max", imp.f32_attr(1.0))];
+    let h = imp.op(&hl::CLAMP, &[&axb], &bounds, None)?;
+    Ok(vec![if swish { imp.op(&hl::MUL, &[&x, &h], &[], None)? } else { h }])
+}
+
+/// `LeakyRelu(alpha)`: `select(x < 0, alpha * x, x)`.
+pub(super) fn leaky_relu(imp: &mut Importer<'_, '_, '_, '_>, index: usize) -> Result<Vec<Val>, String> {
+    let node = &imp.nodes[index];
+    let alpha = attr_float(node, "alpha", 0.01)?;
+    let x = imp.input(node, 0)?;
+    if !imp.dtype(&x)?.is_float() {
+        return Err("`LeakyRelu` needs a float input".into());
+    }
+    let zero = imp.scalar_like(&x, 0.0)?;
+    let a = imp.scalar_like(&x, alpha)?;
+    let neg = cmp(imp, &x, &zero, CmpPredicate::Lt)?;
+    let scaled = imp.op(&hl::MUL, &[&x, &a], &[], None)?;
+    Ok(vec![imp.op(&hl::SELECT, &[&neg, &scaled, &x], &[], None)?])
+}

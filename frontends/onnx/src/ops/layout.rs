@@ -1,0 +1,263 @@
+//! Shape and data movement: `Reshape` (0 and -1), `Flatten`, `Squeeze` / `Unsqueeze` (axes as
+//! attribute or input), `Transpose`, `Expand`, `Concat`, `Slice` (inputs), `Split` (sizes as
+//! attribute, input or `num_outputs`), `Gather`, `Pad`.
+
+use kiln_dialects::hl;
+use kiln_dialects::hl::infer::broadcast_shapes;
+
+use super::{attr_int, attr_ints, axes_of, norm_axis};
+use crate::graph::{Importer, Val};
+
+/// `Reshape(data, shape, allowzero)`: `0` copies the input dim (unless `allowzero`), `-1` is
+/// inferred.
+pub(super) fn reshape(imp: &mut Importer<'_, '_, '_, '_>, index: usize) -> Result<Vec<Val>, String> {
+    let node = &imp.nodes[index];
+    let x = imp.input(node, 0)?;
+    let spec = imp.const_ints(&imp.input(node, 1)?, "input `shape`")?;
+    let allow_zero = attr_int(node, "allowzero", 0)? != 0;
+    let dims = imp.shape(&x);
+    let total: i64 = dims.iter().product();
+    let mut shape: Vec<i64> = spec
+        .iter()
+        .enumerate()
+        .map(|(i, &d)| if d == 0 && !allow_zero { dims.get(i).copied().unwrap_or(0) } else { d })
+        .collect();
+    let unknown: Vec<usize> = (0..shape.len()).filter(|&i| shape[i] == -1).collect();
+    let known: i64 = shape.iter().filter(|&&d| d != -1).product();
+    match unknown[..] {
+        [] => {}
+        [i] if known > 0 && total % known == 0 => shape[i] = total / known,
+        _ => return Err(format!("cannot reshape {dims:?} to {spec:?}")),
+    }
+    if shape.iter().any(|&d| d < 0) || shape.iter().product::<i64>() != total {
+        return Err(format!("cannot reshape {dims:?} to {spec:?}"));
+    }
+    Ok(vec![imp.reshape(&x, &shape)?])
+}
+
+/// `Flatten(axis)`: `[prod(dims[..axis]), prod(dims[axis..])]`.
+pub(super) fn flatten(imp: &mut Importer<'_, '_, '_, '_>, index: usize) -> Result<Vec<Val>, String> {
+    let node = &imp.nodes[index];
+    let x = imp.input(node, 0)?;
+    let dims = imp.shape(&x);
+    let axis = attr_int(node, "axis", 1)?;
+    let axis = if axis == dims.len() as i64 { dims.len() } else { norm_axis(axis, dims.len())? };
+    let shape = [dims[..axis].iter().product(), dims[axis..].iter().product()];
+    Ok(vec![imp.reshape(&x, &shape)?])
+}
+
+/// `Unsqueeze(data, axes)`: one `hl.reshape` (axes against the result's rank).
+pub(super) fn unsqueeze(imp: &mut Importer<'_, '_, '_, '_>, index: usize) -> Result<Vec<Val>, String> {
+    let node = &imp.nodes[index];
+    let x = imp.input(node, 0)?;
+    let axes = axes_of(imp, node, 1, "axes")?.ok_or("`axes` is missing")?;
+    let dims = imp.shape(&x);
+    let rank = dims.len() + axes.len();
+    let mut ones = vec![false; rank];
+    for &a in &axes {
+        let a = norm_axis(a, rank)?;
+        if std::mem::replace(&mut ones[a], true) {
+            return Err(format!("axis {a} is repeated"));
+        }
+    }
+    let mut rest = dims.iter();
+    let shape: Vec<i64> =
+        ones.iter().map(|&one| if one { 1 } else { rest.next().copied().unwrap_or(1) }).collect();
+    Ok(vec![imp.reshape(&x, &shape)?])
+}
+
+/// `Squeeze(data, axes?)`: `hl.squeeze` (all unit dims when no axes are given).
+pub(super) fn squeeze(imp: &mut Importer<'_, '_, '_, '_>, index: usize) -> Result<Vec<Val>, String> {
+    let node = &imp.nodes[index];
+    let x = imp.input(node, 0)?;
+    let dims = imp.shape(&x);
+    let axes = match axes_of(imp, node, 1, "axes")? {
+        Some(axes) => {
+            let mut a: Vec<i64> =
+                axes.iter().map(|&a| norm_axis(a, dims.len()).map(|a| a as i64)).collect::<Result<_, _>>()?;
+            a.sort_unstable();
+            a.dedup();
+            if let Some(&bad) = a.iter().find(|&&a| dims[a as usize] != 1) {
+                return Err(format!("dim {bad} of {dims:?} is not 1"));
+            }
+            a
+        }
+        None => (0..dims.len() as i64).filter(|&a| dims[a as usize] == 1).collect(),
+    };
+    if axes.is_empty() {
+        return Ok(vec![x]);
+    }
+    let attr = imp.ints_attr(&axes);
+    Ok(vec![imp.op(&hl::SQUEEZE, &[&x], &[("axes", attr)], None)?])
+}
+
+/// `Transpose(perm)` (default: reversed dims).
+pub(super) fn transpose(imp: &mut Importer<'_, '_, '_, '_>, index: usize) -> Result<Vec<Val>, String> {
+    let node = &imp.nodes[index];
+    let x = imp.input(node, 0)?;
+    let rank = imp.shape(&x).len() as i64;
+    let perm = attr_ints(node, "perm")?.unwrap_or_else(|| (0..rank).rev().collect());
+    if perm.iter().copied().eq(0..rank) {
+        return Ok(vec![x]);
+    }
+    let attr = imp.ints_attr(&perm);
+    Ok(vec![imp.op(&hl::TRANSPOSE, &[&x], &[("perm", attr)], None)?])
+}
+
+/// `Expand(input, shape)`: `hl.broadcast_to` the numpy broadcast of both shapes.
+pub(super) fn expand(imp: &mut Importer<'_, '_, '_, '_>, index: usize) -> Result<Vec<Val>, String> {
+    let node = &imp.nodes[index];
+    let x = imp.input(node, 0)?;
+    let spec = imp.const_ints(&imp.input(node, 1)?, "input `shape`")?;
+    let dims = imp.shape(&x);
+    let shape =
+        broadcast_shapes(&dims, &spec).ok_or_else(|| format!("cannot expand {dims:?} to {spec:?}"))?;
+    if shape == dims {
+        return Ok(vec![x]);
+    }
+    let ty = imp.ctx().tensor_type(&shape, imp.elem(&x));
+    Ok(vec![imp.op(&hl::BROADCAST_TO, &[&x], &[], Some(ty))?])
+}
+
+/// `Concat(axis)`: `hl.concat`.
+pub(super) fn concat(imp: &mut Importer<'_, '_, '_, '_>, index: usize) -> Result<Vec<Val>, String> {
+    let node = &imp.nodes[index];
+    let inputs: Vec<Val> = (0..node.input.len()).map(|i| imp.input(node, i)).collect::<Result<_, _>>()?;
+    let first = inputs.first().ok_or("`Concat` needs an input")?;
+    let axis = norm_axis(attr_int(node, "axis", 0)?, imp.shape(first).len())?;
+    if inputs.len() == 1 {
+        return Ok(inputs);
+    }
+    let refs: Vec<&Val> = inputs.iter().collect();
+    let attr = imp.int_attr(axis as i64);
+    Ok(vec![imp.op(&hl::CONCAT, &refs, &[("axis", attr)], None)?])
+}
+
+/// `hl.slice` of `x` from `starts` to `limits` (one entry per dim) with `strides`.
+pub(super) fn slice_dims(
+    imp: &mut Importer<'_, '_, '_, '_>,
+    x: &Val,
+    starts: &[i64],
+    limits: &[i64],
+    strides: &[i64],
+) -> Result<Val, String> {
+    if imp.shape(x) == limits && starts.iter().all(|&s| s == 0) && strides.iter().all(|&s| s == 1) {
+        return Ok(x.clone());
+    }
+    let mut attrs = vec![("starts", imp.ints_attr(starts)), ("limits", imp.ints_attr(limits))];
+    if strides.iter().any(|&s| s != 1) {
+        attrs.push(("strides", imp.ints_attr(strides)));
+    }
+    imp.op(&hl::SLICE, &[x], &attrs, None)
+}
+
+/// `Slice(data, starts, ends, axes?, steps?)` with constant inputs and positive steps; starts
+/// and ends clamp to the dim as ONNX specifies.
+pub(super) fn slice(imp: &mut Importer<'_, '_, '_, '_>, index: usize) -> Result<Vec<Val>, String> {
+    let node = &imp.nodes[index];
+    let x = imp.input(node, 0)?;
+    let dims = imp.shape(&x);
+    let starts = imp.const_ints(&imp.input(node, 1)?, "input `starts`")?;
+    let ends = imp.const_ints(&imp.input(node, 2)?, "input `ends`")?;
+    let axes = match imp.opt_input(node, 3)? {
+        Some(a) => imp.const_ints(&a, "input `axes`")?,
+        None => (0..starts.len() as i64).collect(),
+    };
+    let steps = match imp.opt_input(node, 4)? {
+        Some(s) => imp.const_ints(&s, "input `steps`")?,
+        None => vec![1; starts.len()],
+    };
+    if ends.len() != starts.len() || axes.len() != starts.len() || steps.len() != starts.len() {
+        return Err("`starts`, `ends`, `axes` and `steps` must have one length".into());
+    }
+    let (mut lo, mut hi, mut st) = (vec![0; dims.len()], dims.clone(), vec![1; dims.len()]);
+    for i in 0..starts.len() {
+        let a = norm_axis(axes[i], dims.len())?;
+        let d = dims[a];
+        if steps[i] <= 0 {
+            return Err(format!("step {} is not supported (only positive steps)", steps[i]));
+        }
+        let fix = |v: i64| (if v < 0 { v.saturating_add(d) } else { v }).clamp(0, d);
+        lo[a] = fix(starts[i]);
+        hi[a] = fix(ends[i]).max(lo[a]);
+        st[a] = steps[i];
+    }
+    Ok(vec![slice_dims(imp, &x, &lo, &hi, &st)?])
+}
+
+/// `Split(input, split?, axis, num_outputs?)`: one `hl.slice` per output.
+pub(super) fn split(imp: &mut Importer<'_, '_, '_, '_>, index: usize) -> Result<Vec<Val>, String> {
+    let node = &imp.nodes[index];
+    let x = imp.input(node, 0)?;
+    let dims = imp.shape(&x);
+    let axis = norm_axis(attr_int(node, "axis", 0)?, dims.len())?;
+    let extent = dims[axis];
+    let sizes = match axes_of(imp, node, 1, "split")? {
+        Some(s) => s,
+        None => {
+            let n = attr_int(node, "num_outputs", node.output.len() as i64)?;
+            if n <= 0 {
+                return Err("`num_outputs` must be positive".into());
+            }
+            let chunk = (extent + n - 1) / n;
+            (0..n).map(|i| (extent - i * chunk).clamp(0, chunk)).collect()
+        }
+    };
+    if sizes.iter().any(|&s| s < 0) || sizes.iter().sum::<i64>() != extent {
+        return Err(format!("split sizes {sizes:?} do not add up to dim {axis} ({extent})"));
+    }
+    if sizes.len() == 1 {
+        return Ok(vec![x]);
+    }
+    let attrs = [("axis", imp.int_attr(axis as i64)), ("sizes", imp.ints_attr(&sizes))];
+    imp.op_results(&hl::SPLIT, &[&x], &attrs, None)
+}
+
+/// `Gather(data, indices, axis)`: `hl.gather` (folded when both are constants).
+pub(super) fn gather(imp: &mut Importer<'_, '_, '_, '_>, index: usize) -> Result<Vec<Val>, String> {
+    let node = &imp.nodes[index];
+    let (x, i) = (imp.input(node, 0)?, imp.input(node, 1)?);
+    let axis = norm_axis(attr_int(node, "axis", 0)?, imp.shape(&x).len())?;
+    let attr = imp.int_attr(axis as i64);
+    Ok(vec![imp.op(&hl::GATHER, &[&x, &i], &[("axis", attr)], None)?])
+}
+
+/// `Pad(data, pads, constant_value?, axes?)` in `constant` mode: `hl.pad` (pads >= 0).
+pub(super) fn pad(imp: &mut Importer<'_, '_, '_, '_>, index: usize) -> Result<Vec<Val>, String> {
+    let node = &imp.nodes[index];
+    let mode = super::attr_str(node, "mode", "constant")?;
+    if mode != "constant" {
+        return Err(format!("only `mode = constant` is supported, not '{mode}'"));
+    }
+    let x = imp.input(node, 0)?;
+    let rank = imp.shape(&x).len();
+    let pads = imp.const_ints(&imp.input(node, 1)?, "input `pads`")?;
+    let axes = match imp.opt_input(node, 3)? {
+        Some(a) => imp
+            .const_ints(&a, "input `axes`")?
+            .iter()
+            .map(|&a| norm_axis(a, rank))
+            .collect::<Result<_, _>>()?,
+        None => (0..rank).collect::<Vec<usize>>(),
+    };
+    if pads.len() != 2 * axes.len() || pads.iter().any(|&p| p < 0) {
+        return Err(format!("`pads` {pads:?} must be 2 integers >= 0 per padded axis"));
+    }
+    let (mut low, mut high) = (vec![0; rank], vec![0; rank]);
+    for (i, &a) in axes.iter().enumerate() {
+        low[a] = pads[i];
+        high[a] = pads[axes.len() + i];
+    }
+    if low.iter().chain(&high).all(|&p| p == 0) {
+        return Ok(vec![x]);
+    }
+    let value = match imp.opt_input(node, 2)? {
+        Some(v) => {
+            *imp.const_f64s(&v, "input `constant_value`")?.first().ok_or("`constant_value` is empty")?
+        }
+        None => 0.0,
+    };
+    let value = imp.number_attr(imp.elem(&x), value);
+    let attrs = [("low", imp.ints_attr(&low)), ("high", imp.ints_attr(&high)), ("value", value)];
+    Ok(vec![imp.op(&hl::PAD, &[&x], &attrs, None)?])
+}
