@@ -70,12 +70,7 @@ pub(super) fn dictionary<'c>(
     pos: usize,
 ) -> Option<(Attribute<'c>, usize)> {
     let bytes = src.as_bytes();
-    let skip_ws = |mut i: usize| {
-        while bytes.get(i).is_some_and(|b| b.is_ascii_whitespace()) {
-            i += 1;
-        }
-        i
-    };
+    let skip_ws = |i: usize| crate::syntax::lexer::skip_trivia(bytes, i);
     let mut entries: Vec<NamedAttr<'c>> = Vec::new();
     let mut i = skip_ws(pos + 1);
     if bytes.get(i) == Some(&b'}') {

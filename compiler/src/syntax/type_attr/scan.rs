@@ -3,10 +3,11 @@
 //! limit before any recursive parsing happens.
 //!
 //! An extent is a *segment* (balanced brackets and strings, ending at top-level whitespace,
-//! `,` `=` `:` `->`, or an unmatched closer), extended by `-> results` after a parenthesized
+//! `,` `=` `:` `->`, a string after its start, or an unmatched closer), extended by `-> results` after a parenthesized
 //! type list and by `: type` after literals that take a type suffix.
 
 use super::SyntaxError;
+use crate::syntax::lexer::is_trivia;
 
 /// Deepest bracket nesting accepted; deeper input is reported, not parsed.
 pub(crate) const MAX_NESTING: usize = 256;
@@ -24,21 +25,9 @@ fn skip_string(b: &[u8], mut i: usize) -> usize {
     b.len()
 }
 
-/// Skips whitespace and `//` comments.
-pub(crate) fn skip_ws(src: &str, mut i: usize) -> usize {
-    let b = src.as_bytes();
-    while i < b.len() {
-        match b[i] {
-            b' ' | b'\t' | b'\n' | b'\r' => i += 1,
-            b'/' if b.get(i + 1) == Some(&b'/') => {
-                while i < b.len() && b[i] != b'\n' {
-                    i += 1;
-                }
-            }
-            _ => break,
-        }
-    }
-    i
+/// Skips whitespace and `//` comments (the lexer's trivia).
+pub(crate) fn skip_ws(src: &str, i: usize) -> usize {
+    crate::syntax::lexer::skip_trivia(src.as_bytes(), i)
 }
 
 /// The end of the segment starting at `pos`.
@@ -51,6 +40,9 @@ fn segment(src: &str, pos: usize) -> Result<usize, SyntaxError> {
         let next = b.get(i + 1).copied();
         let top = stack.is_empty();
         match c {
+            // A string after the segment's start (other than `@"sym"`) is the next token, as
+            // in `#x = [1]"x.r"() ...`.
+            b'"' if top && i > pos && b[i - 1] != b'@' => break,
             b'"' => {
                 i = skip_string(b, i);
                 continue;
@@ -93,7 +85,7 @@ fn segment(src: &str, pos: usize) -> Result<usize, SyntaxError> {
                 }
                 stack.pop();
             }
-            b' ' | b'\t' | b'\n' | b'\r' | b',' | b'=' if top => break,
+            c if top && (is_trivia(c) || c == b',' || c == b'=') => break,
             b':' if top => {
                 if next == Some(b':') {
                     i += 2;
