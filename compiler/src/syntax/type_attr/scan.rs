@@ -12,17 +12,19 @@ use crate::syntax::lexer::is_trivia;
 /// Deepest bracket nesting accepted; deeper input is reported, not parsed.
 pub(crate) const MAX_NESTING: usize = 256;
 
-fn skip_string(b: &[u8], mut i: usize) -> usize {
+/// The end of the string literal starting at `i`; one left open (by a newline or the end of
+/// the input) is the lexer's error, found here before the grammar would walk it byte by byte.
+fn skip_string(b: &[u8], mut i: usize) -> Result<usize, SyntaxError> {
     i += 1;
     while i < b.len() {
         match b[i] {
             b'\\' => i += 2,
-            b'"' => return i + 1,
-            b'\n' => return i,
+            b'"' => return Ok(i + 1),
+            b'\n' => break,
             _ => i += 1,
         }
     }
-    b.len()
+    Err(SyntaxError { offset: i.min(b.len()), message: "expected '\"' in string literal".into() })
 }
 
 /// Skips whitespace and `//` comments (the lexer's trivia).
@@ -44,7 +46,7 @@ fn segment(src: &str, pos: usize) -> Result<usize, SyntaxError> {
             // in `#x = [1]"x.r"() ...`.
             b'"' if top && i > pos && b[i - 1] != b'@' => break,
             b'"' => {
-                i = skip_string(b, i);
+                i = skip_string(b, i)?;
                 continue;
             }
             b'/' if next == Some(b'/') => {
