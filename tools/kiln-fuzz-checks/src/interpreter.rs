@@ -39,7 +39,7 @@ fn generated(selector: u8, seed_bytes: &[u8]) {
     let n = seed_bytes.len().min(8);
     seed[..n].copy_from_slice(&seed_bytes[..n]);
     let seed = u64::from_le_bytes(seed);
-    let profile = if selector % 2 == 0 { &FUSION } else { &BACKEND };
+    let profile = if selector.is_multiple_of(2) { &FUSION } else { &BACKEND };
     let text = random_program(seed, profile);
     let arena = Bump::new();
     let ctx = Context::new(&arena, kiln_dialects::all_dialects());
