@@ -2,7 +2,7 @@
 // that both print them alike): elements attributes typed as memrefs, an alias definition
 // directly followed by a quoted op name, NUL bytes between tokens (skipped as whitespace).
 // RUN: %kiln-opt --allow-unregistered-dialect %s | FileCheck %s
-// RUN: echo -e '\x00"x.nul"()\x00 {a = [1,\x00 2]\x00}\x00 : () -> (tensor<4x\x00f32>)\x00' > %t.nul.mlir
+// RUN: echo -e '\x00"x.nul"()\x00 {a = [1,\x00 2]\x00, b = "s\x00t"}\x00 : () -> (tensor<4x\x00f32>)\x00' > %t.nul.mlir
 // RUN: %kiln-opt --allow-unregistered-dialect %t.nul.mlir | FileCheck %s --check-prefix=NUL
 
 // CHECK-LABEL: "x.r"() {a = [1]} : () -> ()
@@ -25,4 +25,4 @@
               g = dense_resource<b3> : tensor<*xi8>, h = dense<1> : memref<2xi32, 1>,
               i = dense_resource<b4> : memref<*xf16, 2>} : () -> ()
 
-// NUL: %0 = "x.nul"() {a = [1, 2]} : () -> tensor<4xf32>
+// NUL: %0 = "x.nul"() {a = [1, 2], b = "s\00t"} : () -> tensor<4xf32>

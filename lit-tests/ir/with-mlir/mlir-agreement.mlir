@@ -10,7 +10,7 @@
 // RUN: %kiln-opt --allow-unregistered-dialect %S/../parser/mlir-agreement.mlir | mlir-opt --allow-unregistered-dialect > %t.back
 // RUN: diff %t.ref %t.back
 // NUL bytes between tokens:
-// RUN: echo -e '\x00"x.nul"()\x00 {a = [1,\x00 2]\x00}\x00 : () -> (tensor<4x\x00f32>)\x00' > %t.nul.mlir
+// RUN: echo -e '\x00"x.nul"()\x00 {a = [1,\x00 2]\x00, b = "s\x00t"}\x00 : () -> (tensor<4x\x00f32>)\x00' > %t.nul.mlir
 // RUN: mlir-opt --allow-unregistered-dialect %t.nul.mlir > %t.nul.ref
 // RUN: %kiln-opt --allow-unregistered-dialect %t.nul.mlir > %t.nul.ours
 // RUN: diff %t.nul.ref %t.nul.ours

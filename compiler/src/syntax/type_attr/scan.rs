@@ -27,6 +27,27 @@ fn skip_string(b: &[u8], mut i: usize) -> Result<usize, SyntaxError> {
     Err(SyntaxError { offset: i.min(b.len()), message: "expected '\"' in string literal".into() })
 }
 
+/// The text the grammar parses for an extent: NUL bytes outside string literals, which MLIR's
+/// lexer skips as whitespace, become spaces (the grammar's whitespace; one byte for one, so
+/// offsets hold).
+pub(crate) fn grammar_input(text: &str) -> std::borrow::Cow<'_, str> {
+    if !text.contains('\0') {
+        return std::borrow::Cow::Borrowed(text);
+    }
+    let mut out = text.as_bytes().to_vec();
+    let (mut in_string, mut i) = (false, 0);
+    while i < out.len() {
+        match out[i] {
+            b'\\' if in_string => i += 1,
+            b'"' => in_string = !in_string,
+            0 if !in_string => out[i] = b' ',
+            _ => {}
+        }
+        i += 1;
+    }
+    std::borrow::Cow::Owned(String::from_utf8(out).expect("NUL to space keeps UTF-8"))
+}
+
 /// Skips whitespace and `//` comments (the lexer's trivia).
 pub(crate) fn skip_ws(src: &str, i: usize) -> usize {
     crate::syntax::lexer::skip_trivia(src.as_bytes(), i)
