@@ -15,12 +15,13 @@
 //!
 //! Runs on: `builtin.module`. Assumes: `kiln-codegen-outline` ran. Guarantees: the IR is
 //! unchanged apart from the attribute; a kernel with a dynamic shape is a located error
-//! ("kiln-codegen needs static shapes"), as is one over a zero-size tensor or one whose single row
-//! does not fit the UB.
+//! ("kiln-codegen needs static shapes"), as is one over a zero-size tensor, one over a tensor
+//! larger than the target's HBM, or one whose single row does not fit the UB.
 
 use kiln_compiler::ir::WalkOrder;
 use kiln_compiler::pass::PassFailed;
 use kiln_compiler::{Context, Diagnostic, Ir, OpId};
+use kiln_dialects::hl::interfaces::num_bytes;
 use kiln_targets::Target;
 
 use crate::codegen::build::{i64_attr, set_attr};
@@ -99,13 +100,22 @@ pub fn tile_kernel<'c>(
 ) -> Result<(), String> {
     let body =
         ir.regions(kernel).first().and_then(|&r| ir.entry_block(r)).ok_or("a kernel without a body")?;
-    let values = ir
+    let types: Vec<_> = ir
         .block_ops(body)
         .flat_map(|o| ir.results(o).iter().copied())
-        .chain(ir.block_args(body).iter().copied());
-    if let Some(empty) = values.map(|v| ir.value_type(v)).find(|t| t.shape().is_some_and(|s| s.contains(&0)))
-    {
+        .chain(ir.block_args(body).iter().copied())
+        .map(|v| ir.value_type(v))
+        .filter(|t| t.shape().is_some())
+        .collect();
+    if let Some(empty) = types.iter().find(|t| t.shape().is_some_and(|s| s.contains(&0))) {
         return Err(format!("kiln-codegen cannot tile a kernel over the zero-size {empty}"));
+    }
+    // Bounding every tensor by the HBM keeps the tile arithmetic (in i64) far from overflow.
+    let hbm = target.hbm.capacity_bytes;
+    if let Some(huge) = types.iter().find(|&&t| num_bytes(t) > hbm) {
+        return Err(format!(
+            "kiln-codegen cannot tile a kernel over {huge}: it is larger than the target's HBM ({hbm} bytes, hbm.capacity_bytes)"
+        ));
     }
     let attr = match kernel_kind(ir, kernel) {
         Some(kind @ (KernelKind::Vector | KernelKind::Layout)) => {

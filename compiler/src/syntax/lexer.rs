@@ -107,11 +107,18 @@ pub fn is_bare_identifier(s: &str) -> bool {
     !b.is_empty() && is_ident_start(b[0]) && b[1..].iter().all(|&c| is_ident_char(c))
 }
 
-/// Skips whitespace and `//` comments starting at `pos`; returns the next significant offset.
+/// Whether `c` separates tokens: whitespace, and NUL, which MLIR's lexer skips as it skips
+/// whitespace.
+pub fn is_trivia(c: u8) -> bool {
+    matches!(c, b' ' | b'\t' | b'\n' | b'\r' | 0)
+}
+
+/// Skips whitespace (see [`is_trivia`]) and `//` comments starting at `pos`; returns the next
+/// significant offset.
 pub fn skip_trivia(src: &[u8], mut pos: usize) -> usize {
     loop {
         match src.get(pos) {
-            Some(b' ' | b'\t' | b'\n' | b'\r') => pos += 1,
+            Some(&c) if is_trivia(c) => pos += 1,
             Some(b'/') if src.get(pos + 1) == Some(&b'/') => {
                 pos += 2;
                 while pos < src.len() && src[pos] != b'\n' {

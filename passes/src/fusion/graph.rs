@@ -71,6 +71,12 @@ impl BlockGraph {
         }
     }
 
+    /// Whether every op of the block comes after the in-block ops it uses (always so in an SSA
+    /// region; a graph region may use a value before its definition, or an op its own result).
+    pub fn in_program_order(&self) -> bool {
+        self.users.iter().enumerate().all(|(i, u)| u.first().is_none_or(|&first| first as usize > i))
+    }
+
     /// Number of ops.
     pub fn len(&self) -> usize {
         self.ops.len()

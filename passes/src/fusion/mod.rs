@@ -40,7 +40,9 @@ pub fn fuse(cx: &mut PassContext<'_, '_>, root: OpId, opts: &FusionOptions) -> R
     for (bi, block) in blocks.into_iter().enumerate() {
         let g = BlockGraph::build(cx.ir, block, &mut map);
         g.clear(&mut map);
-        if !g.ops.iter().any(|&op| hl_op(cx.ir, op).is_some()) {
+        // A region moves ops to its last member's position: only sound when every use follows
+        // its definition, which a graph region need not keep.
+        if !g.ops.iter().any(|&op| hl_op(cx.ir, op).is_some()) || !g.in_program_order() {
             continue;
         }
         let plan = if opts.opt_level == 0 {

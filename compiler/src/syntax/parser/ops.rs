@@ -211,6 +211,9 @@ impl<'a, 'c> Parser<'a, 'c> {
         if name.is_empty() {
             return Err(ParseError::new(name_off, "empty operation name is invalid"));
         }
+        if name.contains('\0') {
+            return Err(ParseError::new(name_off, "null character not allowed in operation name"));
+        }
         self.bump();
         let def = self.lookup_generic(&name, name_off)?;
         let loc = self.loc_at(name_off);

@@ -58,6 +58,7 @@ impl Parser<'_, '_> {
                 loop {
                     let key = self.parse_key("expected identifier key for 'resource' entry")?;
                     self.expect(TokenKind::Colon, "expected ':'")?;
+                    let value_at = self.tok.start;
                     let value = match self.tok.kind {
                         TokenKind::String => self.text().to_owned(),
                         TokenKind::BareIdent if matches!(self.text(), "true" | "false") => {
@@ -71,6 +72,10 @@ impl Parser<'_, '_> {
                         }
                     };
                     self.bump();
+                    // Dialect resources are blobs; an external one is when it looks like one.
+                    if section == "dialect_resources" || value.starts_with("\"0x") {
+                        check_blob(&key, &value, value_at)?;
+                    }
                     entries.insert(key, value);
                     if !self.eat(TokenKind::Comma) {
                         break;
@@ -101,4 +106,34 @@ impl Parser<'_, '_> {
         self.bump();
         Ok(key)
     }
+}
+
+/// Checks `value` (a resource value as written) as mlir-opt's blob reader does: a string of
+/// `0x` and hex digits whose first four bytes are the alignment, a little-endian power of two.
+fn check_blob(key: &str, value: &str, at: usize) -> PResult<()> {
+    let not_blob = || ParseError::new(at, format!("expected hex string blob for key '{key}'"));
+    if !value.starts_with('"') {
+        return Err(not_blob());
+    }
+    let bytes =
+        decode_string(value, at).map_err(|o| ParseError::new(o, "unknown escape in string literal"))?;
+    let hex = bytes.strip_prefix(b"0x").ok_or_else(not_blob)?;
+    if hex.len() % 2 != 0 || !hex.iter().all(u8::is_ascii_hexdigit) {
+        return Err(not_blob());
+    }
+    let alignment_message =
+        format!("expected hex string blob for key '{key}' to encode alignment in first 4 bytes");
+    if hex.len() < 8 {
+        return Err(ParseError::new(at, alignment_message));
+    }
+    let digit = |c: u8| (c as char).to_digit(16).expect("checked hex digit");
+    let alignment =
+        (0..4).fold(0u32, |acc, i| acc | (digit(hex[2 * i]) << 4 | digit(hex[2 * i + 1])) << (8 * i));
+    if !alignment.is_power_of_two() {
+        return Err(ParseError::new(
+            at,
+            format!("{alignment_message}, but got non-power-of-2 value: {alignment}"),
+        ));
+    }
+    Ok(())
 }

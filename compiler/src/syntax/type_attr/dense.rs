@@ -40,6 +40,21 @@ fn num_elements(shape: &[i64]) -> Option<i64> {
     shape.iter().try_fold(1i64, |acc, &d| if d < 0 { None } else { acc.checked_mul(d) })
 }
 
+/// The shape and element type of `ty` for an elements literal, or mlir-opt's message: any
+/// ranked tensor, vector or memref has them (MLIR's `ShapedType`); an unranked one has no
+/// static shape.
+fn literal_shape<'c>(ty: Type<'c>) -> std::result::Result<(&'c [i64], Type<'c>), &'static str> {
+    match *ty.kind() {
+        TypeKind::RankedTensor { shape, elem, .. }
+        | TypeKind::Vector { shape, elem, .. }
+        | TypeKind::MemRef { shape, elem, .. } => Ok((shape, elem)),
+        TypeKind::UnrankedTensor { .. } | TypeKind::UnrankedMemRef { .. } => {
+            Err("elements literal type must have static shape")
+        }
+        _ => Err("elements literal must be a shaped type"),
+    }
+}
+
 /// Collapses all-equal elements into a splat.
 fn canonical<'c>(b: &Builder<'_, '_, 'c>, bytes: Vec<u8>, elem: usize, splat: bool) -> DenseData<'c> {
     let is_splat = splat || (!bytes.is_empty() && bytes.chunks(elem).all(|c| c == &bytes[..elem]));
@@ -119,12 +134,7 @@ impl<'c> Builder<'_, '_, 'c> {
 
     /// The data of a dense literal (`None` for `dense<>`) of shaped type `ty`.
     fn dense_data(&self, lit: Option<Pair<'_, Rule>>, ty: Type<'c>, at: usize) -> Result<DenseData<'c>> {
-        let (shape, elem) = match *ty.kind() {
-            TypeKind::RankedTensor { shape, elem, .. } | TypeKind::Vector { shape, elem, .. } => {
-                (shape, elem)
-            }
-            _ => return Err(self.error_at(at, "elements literal must be a ranked tensor or vector type")),
-        };
+        let (shape, elem) = literal_shape(ty).map_err(|m| self.error_at(at, m))?;
         let Some(n) = num_elements(shape) else {
             return Err(self.error_at(at, "elements literal type must have static shape"));
         };
@@ -233,9 +243,15 @@ pub(super) fn build<'c>(b: &Builder<'_, '_, 'c>, pair: Pair<'_, Rule>) -> Result
             Ok(ctx.attr(AttrKind::DenseElements { ty, data }))
         }
         Rule::dense_resource_attr => {
-            let ty = b.ty(first(parts.pop().expect("grammar: type")))?;
-            if !matches!(ty.kind(), TypeKind::RankedTensor { .. } | TypeKind::Vector { .. }) {
-                return Err(b.error_at(at, "expected a shaped type for dense_resource"));
+            let type_pair = first(parts.pop().expect("grammar: type"));
+            let type_at = type_pair.as_span().start();
+            let ty = b.ty(type_pair)?;
+            // Any shaped type, ranked or not, static or not (mlir-opt 22 keeps the blob's size
+            // unchecked until the data is read).
+            if ty.shape().is_none()
+                && !matches!(ty.kind(), TypeKind::UnrankedTensor { .. } | TypeKind::UnrankedMemRef { .. })
+            {
+                return Err(b.error_at(type_at, "`dense_resource` expected a shaped type"));
             }
             // A quoted handle (`dense_resource<"a\22b">`) names the key it decodes to.
             let handle = match parts[0].as_rule() {
@@ -249,12 +265,11 @@ pub(super) fn build<'c>(b: &Builder<'_, '_, 'c>, pair: Pair<'_, Rule>) -> Result
         }
         Rule::sparse_attr => {
             let ty = b.ty(first(parts.pop().expect("grammar: type")))?;
-            let (rank, elem) = match *ty.kind() {
-                TypeKind::RankedTensor { shape, elem, .. } | TypeKind::Vector { shape, elem, .. } => {
-                    (shape.len() as i64, elem)
-                }
-                _ => return Err(b.error_at(at, "elements literal must be a ranked tensor or vector type")),
-            };
+            let (shape, elem) = literal_shape(ty).map_err(|m| b.error_at(at, m))?;
+            if num_elements(shape).is_none() {
+                return Err(b.error_at(at, "elements literal type must have static shape"));
+            }
+            let rank = shape.len() as i64;
             let i64t = ctx.int_type(64);
             let (indices, values) = match (parts.first(), parts.get(1)) {
                 (Some(ip), Some(vp)) => {

@@ -174,7 +174,8 @@ impl<'c> BodyParser<'_, '_, '_, 'c> {
         let pos = self.tok.start;
         let stop = extent(self.text, pos).map_err(local)?.min(self.end);
         let slice = &self.text[pos..stop];
-        let mut pairs = Grammar::parse(entry, slice)
+        let input = super::scan::grammar_input(slice);
+        let mut pairs = Grammar::parse(entry, &input)
             .map_err(|e| local(errors::syntax_error(entry, self.text, pos, stop, e)))?;
         let inner = Builder { ctx: self.b.ctx, aliases: self.b.aliases, base: base + pos };
         let value = build(&inner, first(pairs.next().expect("grammar: entry"))).map_err(to_parse)?;

@@ -98,7 +98,7 @@ enum Place {
 /// The error for a failed pest parse of `src[pos..end]` from `entry`: MLIR's message at MLIR's
 /// position where the grammar point is known, pest's own message otherwise.
 pub(super) fn syntax_error(entry: Rule, src: &str, pos: usize, end: usize, e: Error<Rule>) -> SyntaxError {
-    let mut text = src[pos..end].to_owned();
+    let mut text = super::scan::grammar_input(&src[pos..end]).into_owned();
     // pest tries further than MLIR's lexer reads (`0x}`, `1.5e}`, `unknownfoo`): blank out the
     // character where MLIR's token ends or starts, so that pest fails where MLIR does.
     for _ in 0..3 {

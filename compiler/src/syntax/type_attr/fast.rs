@@ -2,7 +2,8 @@
 //! catch, because nearly every one is different: `0.24489185380347622 : f64`,
 //! `-7.773379e+01 : f32`, `42 : i32`. Only forms whose meaning is beyond doubt are taken
 //! (decimal floats with digits on both sides of the point, for `f16`/`bf16`/`f32`/`f64`;
-//! decimal integers that fit the signed range of `i8`..`i64`/`index`); everything else goes to
+//! decimal integers that fit the signed range of `i8`..`i64`/`index`; untyped strings without
+//! escapes, which the grammar would walk byte by byte); everything else goes to
 //! the grammar, which gives the same result more slowly (a test checks both agree).
 //!
 //! Attribute dictionaries (`{scale = 0.5 : f64, tag = "w3"}`, unique per op as a whole) are
@@ -19,6 +20,9 @@ use crate::types::FloatKind;
 /// The attribute spelled by `text` (a whole attribute extent), when it has one of the simple
 /// forms above.
 pub(super) fn scalar<'c>(ctx: &Context<'c>, text: &str) -> Option<Attribute<'c>> {
+    if let Some(body) = plain_string(text) {
+        return Some(ctx.attr(AttrKind::String { value: ctx.alloc_bytes(body.as_bytes()), ty: None }));
+    }
     let (literal, ty) = text.split_once(" : ")?;
     let digits = literal.strip_prefix('-').unwrap_or(literal);
     let (int_part, rest) = digits.split_at(digits.bytes().take_while(u8::is_ascii_digit).count());
@@ -62,6 +66,13 @@ pub(super) fn scalar<'c>(ctx: &Context<'c>, text: &str) -> Option<Attribute<'c>>
     Some(ctx.attr(AttrKind::Float { bits: Semantics::of(kind).convert_f64(value), ty }))
 }
 
+/// The body of `text` when it is one untyped string literal without escapes (`"w3"`): its
+/// bytes are its value.
+fn plain_string(text: &str) -> Option<&str> {
+    let body = text.strip_prefix('"')?.strip_suffix('"')?;
+    (!body.bytes().any(|c| matches!(c, b'"' | b'\\' | b'\n'))).then_some(body)
+}
+
 /// A dictionary attribute starting at `src[pos]` (a `{`) and the offset after it, when it is
 /// well-formed with bare or quoted-free keys and distinct names; `None` sends it to the grammar.
 pub(super) fn dictionary<'c>(
@@ -70,12 +81,7 @@ pub(super) fn dictionary<'c>(
     pos: usize,
 ) -> Option<(Attribute<'c>, usize)> {
     let bytes = src.as_bytes();
-    let skip_ws = |mut i: usize| {
-        while bytes.get(i).is_some_and(|b| b.is_ascii_whitespace()) {
-            i += 1;
-        }
-        i
-    };
+    let skip_ws = |i: usize| crate::syntax::lexer::skip_trivia(bytes, i);
     let mut entries: Vec<NamedAttr<'c>> = Vec::new();
     let mut i = skip_ws(pos + 1);
     if bytes.get(i) == Some(&b'}') {
@@ -140,6 +146,9 @@ mod tests {
             "9223372036854775807 : i64",
             "-9223372036854775808 : index",
             "7 : i16",
+            "\"w3 x\"",
+            "\"\"",
+            "\"caf\u{e9} // {x}\"",
         ];
         for text in cases {
             let fast = super::scalar(&ctx, text).unwrap_or_else(|| panic!("{text}: fast path declined"));

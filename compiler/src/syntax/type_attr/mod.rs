@@ -136,7 +136,8 @@ impl<'a, 'c> TypeAttrParser<'a, 'c> {
         if let Some(&t) = self.types.get(text) {
             return Ok((t, end));
         }
-        let mut pairs = Grammar::parse(Rule::type_entry, text)
+        let input = scan::grammar_input(text);
+        let mut pairs = Grammar::parse(Rule::type_entry, &input)
             .map_err(|e| errors::syntax_error(Rule::type_entry, src, pos, end, e))?;
         let ty = self
             .builder(pos)
@@ -171,7 +172,8 @@ impl<'a, 'c> TypeAttrParser<'a, 'c> {
         if let Some(a) = fast::scalar(self.ctx, text) {
             return Ok((a, end));
         }
-        let mut pairs = Grammar::parse(Rule::attr_entry, text)
+        let input = scan::grammar_input(text);
+        let mut pairs = Grammar::parse(Rule::attr_entry, &input)
             .map_err(|e| errors::syntax_error(Rule::attr_entry, src, pos, end, e))?;
         let attr = self
             .builder(pos)
@@ -190,7 +192,8 @@ impl<'a, 'c> TypeAttrParser<'a, 'c> {
         if let Some(&l) = self.locs.get(text) {
             return Ok((LocRef::Loc(l), end));
         }
-        let mut pairs = Grammar::parse(Rule::loc_entry, text)
+        let input = scan::grammar_input(text);
+        let mut pairs = Grammar::parse(Rule::loc_entry, &input)
             .map_err(|e| errors::syntax_error(Rule::loc_entry, src, pos, end, e))?;
         let loc = self
             .builder(pos)

@@ -3,42 +3,54 @@
 //! limit before any recursive parsing happens.
 //!
 //! An extent is a *segment* (balanced brackets and strings, ending at top-level whitespace,
-//! `,` `=` `:` `->`, or an unmatched closer), extended by `-> results` after a parenthesized
+//! `,` `=` `:` `->`, a string after its start, or an unmatched closer), extended by `-> results` after a parenthesized
 //! type list and by `: type` after literals that take a type suffix.
 
 use super::SyntaxError;
+use crate::syntax::lexer::is_trivia;
 
 /// Deepest bracket nesting accepted; deeper input is reported, not parsed.
 pub(crate) const MAX_NESTING: usize = 256;
 
-fn skip_string(b: &[u8], mut i: usize) -> usize {
+/// The end of the string literal starting at `i`; one left open (by a newline or the end of
+/// the input) is the lexer's error, found here before the grammar would walk it byte by byte.
+fn skip_string(b: &[u8], mut i: usize) -> Result<usize, SyntaxError> {
     i += 1;
     while i < b.len() {
         match b[i] {
             b'\\' => i += 2,
-            b'"' => return i + 1,
-            b'\n' => return i,
+            b'"' => return Ok(i + 1),
+            b'\n' => break,
             _ => i += 1,
         }
     }
-    b.len()
+    Err(SyntaxError { offset: i.min(b.len()), message: "expected '\"' in string literal".into() })
 }
 
-/// Skips whitespace and `//` comments.
-pub(crate) fn skip_ws(src: &str, mut i: usize) -> usize {
-    let b = src.as_bytes();
-    while i < b.len() {
-        match b[i] {
-            b' ' | b'\t' | b'\n' | b'\r' => i += 1,
-            b'/' if b.get(i + 1) == Some(&b'/') => {
-                while i < b.len() && b[i] != b'\n' {
-                    i += 1;
-                }
-            }
-            _ => break,
-        }
+/// The text the grammar parses for an extent: NUL bytes outside string literals, which MLIR's
+/// lexer skips as whitespace, become spaces (the grammar's whitespace; one byte for one, so
+/// offsets hold).
+pub(crate) fn grammar_input(text: &str) -> std::borrow::Cow<'_, str> {
+    if !text.contains('\0') {
+        return std::borrow::Cow::Borrowed(text);
     }
-    i
+    let mut out = text.as_bytes().to_vec();
+    let (mut in_string, mut i) = (false, 0);
+    while i < out.len() {
+        match out[i] {
+            b'\\' if in_string => i += 1,
+            b'"' => in_string = !in_string,
+            0 if !in_string => out[i] = b' ',
+            _ => {}
+        }
+        i += 1;
+    }
+    std::borrow::Cow::Owned(String::from_utf8(out).expect("NUL to space keeps UTF-8"))
+}
+
+/// Skips whitespace and `//` comments (the lexer's trivia).
+pub(crate) fn skip_ws(src: &str, i: usize) -> usize {
+    crate::syntax::lexer::skip_trivia(src.as_bytes(), i)
 }
 
 /// The end of the segment starting at `pos`.
@@ -51,8 +63,11 @@ fn segment(src: &str, pos: usize) -> Result<usize, SyntaxError> {
         let next = b.get(i + 1).copied();
         let top = stack.is_empty();
         match c {
+            // A string after the segment's start (other than `@"sym"`) is the next token, as
+            // in `#x = [1]"x.r"() ...`.
+            b'"' if top && i > pos && b[i - 1] != b'@' => break,
             b'"' => {
-                i = skip_string(b, i);
+                i = skip_string(b, i)?;
                 continue;
             }
             b'/' if next == Some(b'/') => {
@@ -93,7 +108,7 @@ fn segment(src: &str, pos: usize) -> Result<usize, SyntaxError> {
                 }
                 stack.pop();
             }
-            b' ' | b'\t' | b'\n' | b'\r' | b',' | b'=' if top => break,
+            c if top && (is_trivia(c) || c == b',' || c == b'=') => break,
             b':' if top => {
                 if next == Some(b':') {
                     i += 2;

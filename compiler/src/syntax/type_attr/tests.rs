@@ -323,6 +323,16 @@ fn long_inputs_are_linear() {
     });
 }
 
+/// A string left open, at a newline or at the end: the lexer's error where it ends (found by
+/// the scanner, before the grammar would walk it byte by byte).
+#[test]
+fn unterminated_strings() {
+    for (input, offset) in [("\"ab\ncd\"", 3), ("\"abcd", 5)] {
+        let e = attr_error(true, input);
+        assert_eq!((e.offset, e.message.as_str()), (offset, "expected '\"' in string literal"), "{input:?}");
+    }
+}
+
 #[test]
 fn integers_wider_than_128_bits() {
     // Expected texts from mlir-opt 22.
