@@ -107,6 +107,9 @@ fn build_tools(workspace: &Path, bin_dir: &Path) -> Result<(), String> {
         .current_dir(workspace)
         .args(["build", "--workspace", "--bins", "--profile", profile])
         .env("CARGO_TARGET_DIR", target_dir)
+        // Not the test harness's stdin: cargo's rustc probe reads stdin, and a failed probe
+        // is cached in the target directory.
+        .stdin(std::process::Stdio::null())
         .status()
         .map_err(|e| format!("cannot run cargo: {e}"))?;
     if status.success() {
