@@ -33,14 +33,23 @@ fn examples() -> Vec<(String, String, String)> {
 /// `line` as the body of a function taking `%0, %1, ...` of the generic form's operand types.
 fn wrap(line: &str, generic: &str) -> String {
     let (_, signature) = generic.rsplit_once(" : (").expect("a generic form ends in its function type");
-    let (operands, result) = signature.split_once(") -> ").expect("one result");
+    let (operands, result) = signature.split_once(") -> ").expect("a function type");
+    // Several results (`hl.split`) are parenthesised, and named `%1, %2` or `%1:2`.
+    let results = result.strip_prefix('(').and_then(|r| r.strip_suffix(')')).unwrap_or(result);
     let args: Vec<String> = if operands.is_empty() {
         Vec::new()
     } else {
         operands.split(", ").enumerate().map(|(i, t)| format!("%{i}: {t}")).collect()
     };
     let (value, _) = line.split_once(" = ").expect("the example names its result");
-    format!("func.func @f({}) -> {result} {{\n  {line}\n  return {value} : {result}\n}}\n", args.join(", "))
+    let values = match value.split_once(':') {
+        Some((v, n)) => (0..n.parse().unwrap()).map(|i| format!("{v}#{i}")).collect::<Vec<_>>().join(", "),
+        None => value.to_string(),
+    };
+    format!(
+        "func.func @f({}) -> ({results}) {{\n  {line}\n  return {values} : {results}\n}}\n",
+        args.join(", ")
+    )
 }
 
 fn generic_print(text: &str) -> String {

@@ -89,12 +89,15 @@ fn cost_entries_come_from_the_declarations() {
             .collect()
     };
     // 2 * (result elements) * (contraction length): matmul K = 6 (also with transpose_b),
-    // batch_matmul K = 4, conv2d K = I * KH * KW (4 * 3 * 3; with groups = 2, 2 * 3 * 3).
+    // batch_matmul K = 4 (also against a rank-2 operand), conv2d K = I * KH * KW (4 * 3 * 3;
+    // with groups = 2, 2 * 3 * 3; with a bias, 2 * 3 * 3).
     assert_eq!(flops("hl.matmul"), [2 * 20 * 6, 2 * 20 * 6, 2 * 9 * 2]);
-    assert_eq!(flops("hl.batch_matmul"), [2 * 12 * 4]);
-    assert_eq!(flops("hl.conv2d"), [2 * 72 * 36, 2 * 24 * 18]);
+    assert_eq!(flops("hl.batch_matmul"), [2 * 12 * 4, 2 * 12 * 4]);
+    assert_eq!(flops("hl.conv2d"), [2 * 72 * 36, 2 * 24 * 18, 2 * 12 * 18]);
     // Reductions count input elements, elementwise ops result elements, layout ops nothing.
     assert_eq!(flops("hl.reduce_sum"), [60, 21, 12]);
     assert_eq!(flops("hl.pow")[..2], [10 * 12, 10 * 6]);
     assert_eq!(flops("hl.transpose"), [0]);
+    assert_eq!(flops("hl.split"), [0]);
+    assert_eq!(flops("hl.max_pool2d"), [8 * 18, 8 * 9]);
 }

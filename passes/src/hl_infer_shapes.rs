@@ -27,22 +27,22 @@ kiln_compiler::declare_pass! {
         let mut refined = 0;
         for op in ops {
             let Some(h) = hl_op(cx.ir, op) else { continue };
-            let Some(&result) = cx.ir.results(op).first() else { continue };
-            let declared = cx.ir.value_type(result);
             let dynamic = |t| tensor_parts(t).map_or(0, |(s, _)| s.iter().filter(|&&d| d == DYNAMIC).count());
-            if dynamic(declared) == 0 {
-                continue;
-            }
-            let only_hl_users = cx.ir.uses(result).iter().all(|u| hl_op(cx.ir, u.op).is_some());
-            if !only_hl_users {
+            let results = cx.ir.results(op).to_vec();
+            let declared: Vec<_> = results.iter().map(|&r| cx.ir.value_type(r)).collect();
+            if declared.iter().all(|&t| dynamic(t) == 0) {
                 continue;
             }
             let operands: Vec<_> = cx.ir.operands(op).iter().map(|&v| cx.ir.value_type(v)).collect();
             let ir = &*cx.ir;
             let attr = |n: &str| ir.attr(op, n);
-            let input = InferInput { operands: &operands, result: Some(declared), attr: &attr };
-            let Ok(inferred) = (h.infer)(cx.ctx, &input) else { continue };
-            if compatible(inferred, declared) && dynamic(inferred) < dynamic(declared) {
+            let input = InferInput { operands: &operands, result: declared.first().copied(), attr: &attr };
+            let Ok(inferred) = h.infer.results(cx.ctx, &input) else { continue };
+            for ((&result, &declared), inferred) in results.iter().zip(&declared).zip(inferred) {
+                let only_hl_users = cx.ir.uses(result).iter().all(|u| hl_op(cx.ir, u.op).is_some());
+                if !only_hl_users || !compatible(inferred, declared) || dynamic(inferred) >= dynamic(declared) {
+                    continue;
+                }
                 cx.ir.set_value_type(result, inferred);
                 // A user may hold a `?` that the now-known size contradicts (e.g. a reshape to a
                 // different element count): keep the refinement only if every user still

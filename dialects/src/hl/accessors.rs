@@ -2,7 +2,7 @@
 //! lists (`axes`, `perm`), axis normalization, float and bool values. Shared by verification,
 //! inference, the interpreter and the passes.
 
-use kiln_compiler::{AttrKind, Attribute, Type, TypeKind};
+use kiln_compiler::{AttrKind, Attribute, FloatKind, Type, TypeKind};
 
 /// Shape and element type of a ranked tensor.
 pub fn tensor_parts(t: Type<'_>) -> Option<(&[i64], Type<'_>)> {
@@ -36,12 +36,22 @@ pub fn normalize_axis(axis: i64, rank: usize) -> Result<usize, String> {
 /// The value of a float (or integer) attribute as f64.
 pub fn float_value(a: Attribute<'_>) -> Option<f64> {
     match *a.kind() {
-        AttrKind::Float { bits, ty } => match ty.bit_width() {
-            Some(64) => Some(f64::from_bits(bits as u64)),
-            Some(32) => Some(f64::from(f32::from_bits(bits as u32))),
+        AttrKind::Float { bits, ty } => match *ty.kind() {
+            TypeKind::Float(FloatKind::F64) => Some(f64::from_bits(bits as u64)),
+            TypeKind::Float(FloatKind::F32) => Some(f64::from(f32::from_bits(bits as u32))),
+            TypeKind::Float(FloatKind::F16) => Some(half::f16::from_bits(bits as u16).to_f64()),
+            TypeKind::Float(FloatKind::BF16) => Some(half::bf16::from_bits(bits as u16).to_f64()),
             _ => None,
         },
         AttrKind::Integer { value, .. } => Some(value as f64),
+        _ => None,
+    }
+}
+
+/// The type of a float or integer attribute (`0.0 : f16` has type `f16`).
+pub fn number_type(a: Attribute<'_>) -> Option<Type<'_>> {
+    match *a.kind() {
+        AttrKind::Float { ty, .. } | AttrKind::Integer { ty, .. } => Some(ty),
         _ => None,
     }
 }

@@ -42,10 +42,10 @@ impl<'r, 'a, 'c> HlBuilder<'r, 'a, 'c> {
         let types: Vec<Type<'c>> = operands.iter().map(|&v| self.rw.ir().value_type(v)).collect();
         let hl = def.interface::<HlOp>().ok_or_else(|| format!("'{}' is not an hl op", def.name))?;
         let lookup = |n: &str| props.and_then(|p| p.dict_get(n));
-        let ty = (hl.infer)(ctx, &InferInput { operands: &types, result, attr: &lookup })?;
+        let result_types = hl.infer.results(ctx, &InferInput { operands: &types, result, attr: &lookup })?;
         let mut state = OperationState::new(def.name, Some(def), self.loc);
         state.operands = operands.to_vec();
-        state.result_types = vec![ty];
+        state.result_types = result_types;
         state.properties = props;
         let op = self.rw.create_before(self.before, state);
         Ok(self.rw.ir().results(op)[0])

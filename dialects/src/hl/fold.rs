@@ -39,13 +39,15 @@ pub(crate) fn fold_hl<'c>(
     if constants.is_empty() {
         return None;
     }
-    let ty = ir.value_type(*ir.results(op).first()?);
-    tensor_parts(ty)?;
-    let value = match fold_splats(ctx, ir, op, ty, &constants) {
+    let types: Vec<Type<'c>> = ir.results(op).iter().map(|&r| ir.value_type(r)).collect();
+    if types.is_empty() || types.iter().any(|&t| tensor_parts(t).is_none()) {
+        return None;
+    }
+    let values = match fold_splats(ctx, ir, op, &types, &constants) {
         Some(splat) => splat?,
-        None => fold_dense(ctx, ir, op, ty, &constants)?,
+        None => fold_dense(ctx, ir, op, &types, &constants)?,
     };
-    Some(vec![FoldResult::Constant(value)])
+    Some(values.into_iter().map(FoldResult::Constant).collect())
 }
 
 /// The element type and the element bytes of `attr`, when it is a splat.
@@ -58,16 +60,16 @@ fn splat_of<'c>(attr: Attribute<'c>) -> Option<(Type<'c>, &'c [u8])> {
     }
 }
 
-/// The fold of an op of all-splat operands without materializing them: `None` when the
-/// operands are not all splats or the op is not elementwise, broadcast or layout; `Some(None)`
-/// when it is such an op that does not fold.
+/// The fold of an op of all-splat operands without materializing them (one value per result
+/// type of `types`): `None` when the operands are not all splats or the op is not elementwise,
+/// broadcast or layout; `Some(None)` when it is such an op that does not fold.
 fn fold_splats<'c>(
     ctx: &Context<'c>,
     ir: &Ir<'c>,
     op: OpId,
-    ty: Type<'c>,
+    types: &[Type<'c>],
     constants: &[Attribute<'c>],
-) -> Option<Option<Attribute<'c>>> {
+) -> Option<Option<Vec<Attribute<'c>>>> {
     let splats = constants.iter().map(|&c| splat_of(c)).collect::<Option<Vec<_>>>()?;
     match hl_op(ir, op)?.category {
         FusionCategory::Elementwise => {
@@ -79,13 +81,15 @@ fn fold_splats<'c>(
                     dense_to_tensor(scalar).ok()
                 })
                 .collect::<Option<Vec<_>>>();
-            let result = scalars.and_then(|s| eval_op(ir, op, &s).ok());
-            Some(result.map(|r| tensor_to_dense(ctx, ty, &r)))
+            let results = scalars.and_then(|s| eval_op(ir, op, &s).ok());
+            Some(results.map(|r| types.iter().zip(&r).map(|(&ty, r)| tensor_to_dense(ctx, ty, r)).collect()))
         }
         FusionCategory::Broadcast | FusionCategory::Layout(_) => {
-            let same = splats.iter().all(|&s| s == splats[0] && ty.element_type() == Some(s.0));
+            let same = splats.iter().all(|&s| s == splats[0])
+                && types.iter().all(|t| t.element_type() == Some(splats[0].0));
             let data = DenseData::Raw { bytes: splats[0].1, splat: true };
-            Some(same.then(|| ctx.attr(AttrKind::DenseElements { ty, data })))
+            let splat = |&ty: &Type<'c>| ctx.attr(AttrKind::DenseElements { ty, data });
+            Some(same.then(|| types.iter().map(splat).collect()))
         }
         _ => None,
     }
@@ -96,18 +100,18 @@ fn fold_dense<'c>(
     ctx: &Context<'c>,
     ir: &Ir<'c>,
     op: OpId,
-    ty: Type<'c>,
+    types: &[Type<'c>],
     constants: &[Attribute<'c>],
-) -> Option<Attribute<'c>> {
+) -> Option<Vec<Attribute<'c>>> {
     let small =
         |t: Type<'_>| tensor_parts(t).and_then(|(s, _)| checked_numel(s)).is_some_and(|n| n <= FOLD_LIMIT);
     let operands_small = ir.operands(op).iter().all(|&v| small(ir.value_type(v)));
-    if !small(ty) || !operands_small || cost(ir, op).flops > FOLD_WORK_LIMIT {
+    if !types.iter().all(|&t| small(t)) || !operands_small || cost(ir, op).flops > FOLD_WORK_LIMIT {
         return None;
     }
     let inputs = constants.iter().map(|&c| dense_to_tensor(c).ok()).collect::<Option<Vec<_>>>()?;
-    let result = eval_op(ir, op, &inputs).ok()?;
-    Some(tensor_to_dense(ctx, ty, &result))
+    let results = eval_op(ir, op, &inputs).ok()?;
+    Some(types.iter().zip(&results).map(|(&ty, r)| tensor_to_dense(ctx, ty, r)).collect())
 }
 
 /// Materializes `value` of type `ty` as a detached `hl.constant` (the dialect's constant

@@ -7,6 +7,12 @@ use kiln_compiler::{AttrKind, Attribute, Context, Type, DYNAMIC};
 
 use super::accessors::{bool_attr, float_value, int_list, normalize_axis, tensor_parts};
 
+mod data;
+mod pool;
+
+pub use data::{gather, iota, pad, split, trilu};
+pub use pool::{global_pool, pool2d, pool_params};
+
 /// What inference sees of an op.
 pub struct InferInput<'a, 'c> {
     /// Operand types.
@@ -19,6 +25,9 @@ pub struct InferInput<'a, 'c> {
 
 /// A result type inference function.
 pub type InferFn = for<'a, 'c> fn(&Context<'c>, &InferInput<'a, 'c>) -> Result<Type<'c>, String>;
+
+/// The result type inference of an op of several results: every result's type.
+pub type InferManyFn = for<'a, 'c> fn(&Context<'c>, &InferInput<'a, 'c>) -> Result<Vec<Type<'c>>, String>;
 
 fn parts<'c>(t: Type<'c>) -> Result<(&'c [i64], Type<'c>), String> {
     tensor_parts(t).ok_or_else(|| format!("expected a ranked tensor, but got '{t}'"))
@@ -261,7 +270,8 @@ pub fn matmul<'c>(ctx: &Context<'c>, input: &InferInput<'_, 'c>) -> Result<Type<
     contract(ctx, input, false)
 }
 
-/// `batch_matmul`: rank >= 3 operands whose batch dims broadcast.
+/// `batch_matmul`: operands of rank >= 2 (one of them >= 3) whose batch dims broadcast (a
+/// missing leading dim broadcasts).
 pub fn batch_matmul<'c>(ctx: &Context<'c>, input: &InferInput<'_, 'c>) -> Result<Type<'c>, String> {
     contract(ctx, input, true)
 }
@@ -272,9 +282,13 @@ fn contract<'c>(ctx: &Context<'c>, input: &InferInput<'_, 'c>, batched: bool) ->
     if ea != eb {
         return Err(format!("operands must have the same element type, but got '{ea}' and '{eb}'"));
     }
-    let ranks_ok = if batched { a.len() >= 3 && b.len() >= 3 } else { a.len() == 2 && b.len() == 2 };
+    let ranks_ok = if batched {
+        a.len() >= 2 && b.len() >= 2 && a.len().max(b.len()) >= 3
+    } else {
+        a.len() == 2 && b.len() == 2
+    };
     if !ranks_ok {
-        let want = if batched { "rank 3 or more" } else { "rank 2" };
+        let want = if batched { "rank 2 or more, one of them rank 3 or more" } else { "rank 2" };
         return Err(format!(
             "operands must have {want}, but got '{}' and '{}'",
             input.operands[0], input.operands[1]
@@ -319,7 +333,8 @@ fn pair(input: &InferInput<'_, '_>, name: &str, default: [i64; 2]) -> Result<[i6
     }
 }
 
-/// `conv2d`: input NCHW, weights OIHW (I = C / groups), padding `[top, left, bottom, right]`.
+/// `conv2d`: input NCHW, weights OIHW (I = C / groups), padding `[top, left, bottom, right]`,
+/// an optional bias `[O]`.
 pub fn conv2d<'c>(ctx: &Context<'c>, input: &InferInput<'_, 'c>) -> Result<Type<'c>, String> {
     let (x, ex) = operand(input, 0)?;
     let (w, ew) = operand(input, 1)?;
@@ -328,6 +343,18 @@ pub fn conv2d<'c>(ctx: &Context<'c>, input: &InferInput<'_, 'c>) -> Result<Type<
     }
     if x.len() != 4 || w.len() != 4 {
         return Err("input and weights must have rank 4 (NCHW and OIHW)".into());
+    }
+    if input.operands.len() > 3 {
+        return Err(format!("expected 2 or 3 operands, but got {}", input.operands.len()));
+    }
+    if input.operands.len() == 3 {
+        let (b, eb) = operand(input, 2)?;
+        if eb != ex || b.len() != 1 || !dims_match(b[0], w[0]) {
+            return Err(format!(
+                "bias '{}' must be rank 1 with the output channels of weights '{}'",
+                input.operands[2], input.operands[1]
+            ));
+        }
     }
     let strides = pair(input, "strides", [1, 1])?;
     let dilation = pair(input, "dilation", [1, 1])?;

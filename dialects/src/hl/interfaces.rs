@@ -2,11 +2,12 @@
 //! element types it accepts, how its result type follows from its operands and attributes, its
 //! cost and its evaluation (the reference semantics the interpreter and the folder run).
 
-use kiln_compiler::{Ir, OpId, Type, TypeKind, ValueId, DYNAMIC};
+use kiln_compiler::{Context, Ir, OpId, Type, TypeKind, ValueId, DYNAMIC};
 
 use super::accessors::{bool_attr, checked_bytes, checked_numel};
-use super::infer::InferFn;
-use super::interp::eval::EvalFn;
+use super::infer::{InferFn, InferInput, InferManyFn};
+use super::interp::eval::{EvalFn, EvalInput, EvalManyFn};
+use super::interp::{Result as EvalResult, Tensor};
 
 /// How an op takes part in fusion (see `kiln-fuse`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -125,11 +126,50 @@ pub struct HlOp {
     /// Allowed element types of the data operands.
     pub dtypes: DTypes,
     /// Result type inference.
-    pub infer: InferFn,
+    pub infer: Infer,
     /// Arithmetic cost.
     pub flops: Flops,
-    /// Reference semantics: the result from the operand values and attributes.
-    pub eval: EvalFn,
+    /// Reference semantics: the results from the operand values and attributes.
+    pub eval: Eval,
+}
+
+/// How an op's result types follow from its operands and attributes: one function for an op
+/// of one result, or one giving every result (`hl.split`).
+#[derive(Clone, Copy, Debug)]
+pub enum Infer {
+    /// The type of the single result.
+    One(InferFn),
+    /// The types of every result.
+    Many(InferManyFn),
+}
+
+impl Infer {
+    /// The inferred type of every result.
+    pub fn results<'c>(self, ctx: &Context<'c>, input: &InferInput<'_, 'c>) -> Result<Vec<Type<'c>>, String> {
+        match self {
+            Infer::One(f) => f(ctx, input).map(|t| vec![t]),
+            Infer::Many(f) => f(ctx, input),
+        }
+    }
+}
+
+/// An op's evaluation: of its single result, or of every result (`hl.split`).
+#[derive(Clone, Copy, Debug)]
+pub enum Eval {
+    /// The value of the single result.
+    One(EvalFn),
+    /// The values of every result.
+    Many(EvalManyFn),
+}
+
+impl Eval {
+    /// The value of every result.
+    pub fn results(self, input: &EvalInput<'_, '_>) -> EvalResult<Vec<Tensor>> {
+        match self {
+            Eval::One(f) => f(input).map(|t| vec![t]),
+            Eval::Many(f) => f(input),
+        }
+    }
 }
 
 /// Estimated traffic and work of one op (each figure saturates at `u64::MAX`).

@@ -5,11 +5,13 @@
 //! %1 = hl.reduce_sum %0 {axes = [1]} : tensor<8x128xf32> -> tensor<8xf32>
 //! %2 = hl.add %0, %1 : tensor<4x1xf32>, tensor<1x5xf32> -> tensor<4x5xf32>
 //! %0 = hl.constant dense<1.000000e+00> : tensor<4xf32>                  // type from the value
+//! %0 = hl.iota {dimension = 0 : i64} : tensor<4xi32>                    // no operands
+//! %1, %2 = hl.split %0 {axis = 0 : i64, sizes = [1, 3]} : tensor<4xf32> -> tensor<1xf32>, tensor<3xf32>
 //! ```
 //!
 //! Operands, then the attribute dictionary (inherent attributes included), then `:` and either
-//! one type (every operand and the result have it) or the operand types, `->` and the result
-//! type.
+//! one type (every operand and the single result have it) or the operand types, `->` and the
+//! result types.
 
 use kiln_compiler::syntax::custom::{CustomSyntax, OpAsmParser, OpAsmPrinter, PResult};
 use kiln_compiler::{AttrKind, NamedAttr, OpId, OperationState};
@@ -35,17 +37,17 @@ fn parse<'a, 'c>(p: &mut dyn OpAsmParser<'a, 'c>, state: &mut OperationState<'c>
     p.parse_punct(":")?;
     let types_at = p.offset();
     let types = p.parse_type_list()?;
-    let (operand_types, result) = if p.parse_optional_punct("->") {
-        (types, p.parse_type()?)
+    let (operand_types, results) = if p.parse_optional_punct("->") {
+        (types, p.parse_type_list()?)
     } else if let [t] = types.as_slice() {
-        (vec![*t; operands.len()], *t)
+        (vec![*t; operands.len()], vec![*t])
     } else {
         return Err(
-            p.error(types_at, "expected one type, or operand types followed by '->' and the result type")
+            p.error(types_at, "expected one type, or operand types followed by '->' and the result types")
         );
     };
     state.operands = p.resolve_operands(&operands, &operand_types, at)?;
-    state.result_types = vec![result];
+    state.result_types = results;
     Ok(())
 }
 
@@ -70,11 +72,12 @@ fn print<'p, 'c>(pr: &mut OpAsmPrinter<'p, 'c>, op: OpId) {
     pr.print_optional_attr_dict(&attrs, &[]);
     pr.write(" : ");
     let types: Vec<_> = operands.iter().map(|&v| ir.value_type(v)).collect();
-    if !types.is_empty() && types.iter().all(|&t| t == result) {
+    let results: Vec<_> = ir.results(op).iter().map(|&r| ir.value_type(r)).collect();
+    if results.len() == 1 && types.iter().all(|&t| t == result) {
         pr.print_type(result);
     } else {
         pr.print_types(types);
         pr.write(" -> ");
-        pr.print_type(result);
+        pr.print_types(results);
     }
 }

@@ -15,9 +15,10 @@ pub(crate) fn verify_hl<'c>(ctx: &Context<'c>, ir: &Ir<'c>, op: OpId) -> Result<
 fn check<'c>(ctx: &Context<'c>, ir: &Ir<'c>, op: OpId) -> Result<(), String> {
     let Some(h) = hl_op(ir, op) else { return Ok(()) };
     let operands: Vec<_> = ir.operands(op).iter().map(|&v| ir.value_type(v)).collect();
-    let result = ir.results(op).first().map(|&r| ir.value_type(r));
+    let results: Vec<_> = ir.results(op).iter().map(|&r| ir.value_type(r)).collect();
     let attr = |name: &str| ir.attr(op, name);
-    check_types(ctx, h, &InferInput { operands: &operands, result, attr: &attr }).map(|_| ())
+    let input = InferInput { operands: &operands, result: results.first().copied(), attr: &attr };
+    check_results(ctx, h, &input, &results).map(|_| ())
 }
 
 /// Checks an `hl` op's operand and declared result types as the verifier does (element types
@@ -25,6 +26,19 @@ fn check<'c>(ctx: &Context<'c>, ir: &Ir<'c>, op: OpId) -> Result<(), String> {
 /// returns the result type: the declared one when given, else the inferred one. The message
 /// has no op prefix. The eager session checks each op with this as it is recorded.
 pub fn check_types<'c>(ctx: &Context<'c>, h: &HlOp, input: &InferInput<'_, 'c>) -> Result<Type<'c>, String> {
+    let declared: Vec<_> = input.result.into_iter().collect();
+    let types = check_results(ctx, h, input, &declared)?;
+    types.first().copied().ok_or_else(|| "expected a result".to_string())
+}
+
+/// [`check_types`] for every result: `declared` holds the declared result types (empty when
+/// none are declared); returns them, or the inferred ones.
+fn check_results<'c>(
+    ctx: &Context<'c>,
+    h: &HlOp,
+    input: &InferInput<'_, 'c>,
+    declared: &[Type<'c>],
+) -> Result<Vec<Type<'c>>, String> {
     for (i, &t) in input.operands.iter().enumerate() {
         let elem = tensor_parts(t).map(|(_, e)| e);
         if !elem.is_some_and(|e| h.dtypes.accepts(e)) {
@@ -34,20 +48,29 @@ pub fn check_types<'c>(ctx: &Context<'c>, h: &HlOp, input: &InferInput<'_, 'c>) 
             ));
         }
     }
-    if let Some(r) = input.result {
+    for (i, &r) in declared.iter().enumerate() {
         if !tensor_parts(r).is_some_and(|(_, e)| DTypes::Any.accepts(e)) {
             return Err(format!(
-                "result #0 must be ranked tensor of {} values, but got '{r}'",
+                "result #{i} must be ranked tensor of {} values, but got '{r}'",
                 DTypes::Any.describe()
             ));
         }
     }
-    let inferred = (h.infer)(ctx, input)?;
-    match input.result {
-        Some(r) if !compatible(inferred, r) => {
-            Err(format!("inferred type '{inferred}' is incompatible with result type '{r}'"))
-        }
-        Some(r) => Ok(r),
-        None => Ok(inferred),
+    let inferred = h.infer.results(ctx, input)?;
+    if declared.is_empty() {
+        return Ok(inferred);
     }
+    if declared.len() != inferred.len() {
+        return Err(format!("requires {} results, but has {}", inferred.len(), declared.len()));
+    }
+    for (i, (&t, &r)) in inferred.iter().zip(declared).enumerate() {
+        if !compatible(t, r) {
+            return Err(if declared.len() == 1 {
+                format!("inferred type '{t}' is incompatible with result type '{r}'")
+            } else {
+                format!("inferred type '{t}' is incompatible with result #{i} type '{r}'")
+            });
+        }
+    }
+    Ok(declared.to_vec())
 }

@@ -189,3 +189,29 @@ func.func @composite(%x: tensor<3x8xf32>, %h: tensor<2x6xf16>, %g: tensor<8xf32>
     : tensor<3x8xf32>, tensor<2x6xf16>, tensor<3x8xf32>, tensor<3x8xf32>, tensor<3x8xf32>, tensor<1x2x3x3xbf16>,
       tensor<3x8xf32>, tensor<3x8xf32>, tensor<3x4xf32>, tensor<2x3xf16>
 }
+
+// The ops model importers need: gather (constant indices, one negative), split, pad, iota,
+// trilu, the pools, batch_matmul against a rank-2 operand and conv2d with a bias.
+func.func @model_ops(%d: tensor<5x3xf32>, %x: tensor<2x6xf16>, %im: tensor<1x2x5x5xf32>, %iq: tensor<1x1x4x4xi32>,
+                     %a: tensor<2x3x4xbf16>, %b: tensor<4x2xbf16>, %w: tensor<3x2x3x3xf32>, %bias: tensor<3xf32>)
+    -> (tensor<2x2x3xf32>, tensor<2x1xf16>, tensor<2x5xf16>, tensor<4x9xf16>, tensor<3x4xf32>, tensor<2x6xf16>, tensor<2x6xf16>,
+        tensor<1x2x3x3xf32>, tensor<1x1x3x3xi32>, tensor<1x2x3x3xf32>, tensor<1x2x3x3xf32>, tensor<1x2x1x1xf32>,
+        tensor<2x3x2xbf16>, tensor<1x3x2x2xf32>) {
+  %idx = hl.constant dense<[[4, 0], [-1, 2]]> : tensor<2x2xi64>
+  %0 = hl.gather %d, %idx : tensor<5x3xf32>, tensor<2x2xi64> -> tensor<2x2x3xf32>
+  %1, %2 = hl.split %x {axis = -1 : i64, sizes = [1, 5]} : tensor<2x6xf16> -> tensor<2x1xf16>, tensor<2x5xf16>
+  %3 = hl.pad %x {high = [1, 2], low = [1, 1], value = -2.500000e+00 : f16} : tensor<2x6xf16> -> tensor<4x9xf16>
+  %4 = hl.iota {dimension = 0 : i64} : tensor<3x4xf32>
+  %5 = hl.trilu %x : tensor<2x6xf16>
+  %6 = hl.trilu %x {k = 2 : i64, upper = true} : tensor<2x6xf16>
+  %7 = hl.max_pool2d %im {kernel = [3, 3], padding = [1, 1, 1, 1], strides = [2, 2]} : tensor<1x2x5x5xf32> -> tensor<1x2x3x3xf32>
+  %8 = hl.max_pool2d %iq {ceil_mode = true, kernel = [2, 2], strides = [2, 2], padding = [1, 1, 0, 0]} : tensor<1x1x4x4xi32> -> tensor<1x1x3x3xi32>
+  %9 = hl.avg_pool2d %im {kernel = [3, 3], padding = [1, 1, 1, 1], strides = [2, 2]} : tensor<1x2x5x5xf32> -> tensor<1x2x3x3xf32>
+  %10 = hl.avg_pool2d %im {count_include_pad = true, kernel = [3, 3], padding = [1, 1, 1, 1], strides = [2, 2]} : tensor<1x2x5x5xf32> -> tensor<1x2x3x3xf32>
+  %11 = hl.global_avg_pool2d %im : tensor<1x2x5x5xf32> -> tensor<1x2x1x1xf32>
+  %12 = hl.batch_matmul %a, %b : tensor<2x3x4xbf16>, tensor<4x2xbf16> -> tensor<2x3x2xbf16>
+  %13 = hl.conv2d %im, %w, %bias {strides = [2, 2]} : tensor<1x2x5x5xf32>, tensor<3x2x3x3xf32>, tensor<3xf32> -> tensor<1x3x2x2xf32>
+  return %0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13 : tensor<2x2x3xf32>, tensor<2x1xf16>, tensor<2x5xf16>, tensor<4x9xf16>, tensor<3x4xf32>, tensor<2x6xf16>, tensor<2x6xf16>,
+        tensor<1x2x3x3xf32>, tensor<1x1x3x3xi32>, tensor<1x2x3x3xf32>, tensor<1x2x3x3xf32>, tensor<1x2x1x1xf32>,
+        tensor<2x3x2xbf16>, tensor<1x3x2x2xf32>
+}

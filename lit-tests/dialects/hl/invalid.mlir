@@ -579,7 +579,7 @@ func.func @matmul_dynamic_result(%a: tensor<4x?xf32>, %b: tensor<8x4xf32>) {
 // -----
 
 func.func @batch_matmul_rank(%a: tensor<4x8xf32>, %b: tensor<8x4xf32>) {
-  // expected-error @+1 {{'hl.batch_matmul' op operands must have rank 3 or more, but got 'tensor<4x8xf32>' and 'tensor<8x4xf32>'}}
+  // expected-error @+1 {{'hl.batch_matmul' op operands must have rank 2 or more, one of them rank 3 or more, but got 'tensor<4x8xf32>' and 'tensor<8x4xf32>'}}
   %0 = hl.batch_matmul %a, %b : tensor<4x8xf32>, tensor<8x4xf32> -> tensor<4x4xf32>
   return
 }
@@ -1030,5 +1030,217 @@ func.func @two_types_without_arrow(%a: tensor<4x8xf32>) {
 func.func @constant_not_dense_custom() {
   // expected-error @+1 {{expected a dense elements attribute}}
   %0 = hl.constant 1.0 : f32
+  return
+}
+
+//===----------------------------------------------------------------------===//
+// The ops model importers need (infer/data.rs, infer/pool.rs)
+//===----------------------------------------------------------------------===//
+
+// -----
+
+func.func @gather_float_indices(%d: tensor<5x3xf32>, %i: tensor<2xf32>) {
+  // expected-error @+1 {{'hl.gather' op operand #1 must be ranked tensor of i32 or i64 values, but got 'tensor<2xf32>'}}
+  %0 = hl.gather %d, %i : tensor<5x3xf32>, tensor<2xf32> -> tensor<2x3xf32>
+  return
+}
+
+// -----
+
+func.func @gather_axis(%d: tensor<5x3xf32>, %i: tensor<2xi64>) {
+  // expected-error @+1 {{'hl.gather' op axis 2 is out of range for rank 2}}
+  %0 = hl.gather %d, %i {axis = 2 : i64} : tensor<5x3xf32>, tensor<2xi64> -> tensor<2x3xf32>
+  return
+}
+
+// -----
+
+func.func @gather_shape(%d: tensor<5x3xf32>, %i: tensor<2xi64>) {
+  // expected-error @+1 {{'hl.gather' op inferred type 'tensor<5x2xf32>' is incompatible with result type 'tensor<2x3xf32>'}}
+  %0 = hl.gather %d, %i {axis = -1 : i64} : tensor<5x3xf32>, tensor<2xi64> -> tensor<2x3xf32>
+  return
+}
+
+// -----
+
+func.func @split_sizes(%x: tensor<2x16xf32>) {
+  // expected-error @+1 {{'hl.split' op attribute 'sizes' [4, 10] adds up to 14, but dim #1 has size 16}}
+  %0:2 = hl.split %x {axis = 1 : i64, sizes = [4, 10]} : tensor<2x16xf32> -> tensor<2x4xf32>, tensor<2x10xf32>
+  return
+}
+
+// -----
+
+func.func @split_negative(%x: tensor<2x16xf32>) {
+  // expected-error @+1 {{'hl.split' op attribute 'sizes' must be one or more non-negative integers, but got [-4, 20]}}
+  %0:2 = hl.split %x {axis = 1 : i64, sizes = [-4, 20]} : tensor<2x16xf32> -> tensor<2x4xf32>, tensor<2x12xf32>
+  return
+}
+
+// -----
+
+func.func @split_count(%x: tensor<2x16xf32>) {
+  // expected-error @+1 {{'hl.split' op requires 2 results, but has 3}}
+  %0:3 = hl.split %x {axis = 1 : i64, sizes = [4, 12]} : tensor<2x16xf32> -> tensor<2x4xf32>, tensor<2x12xf32>, tensor<2x12xf32>
+  return
+}
+
+// -----
+
+func.func @split_result_type(%x: tensor<2x16xf32>) {
+  // expected-error @+1 {{'hl.split' op inferred type 'tensor<2x12xf32>' is incompatible with result #1 type 'tensor<2x11xf32>'}}
+  %0:2 = hl.split %x {axis = -1 : i64, sizes = [4, 12]} : tensor<2x16xf32> -> tensor<2x4xf32>, tensor<2x11xf32>
+  return
+}
+
+// -----
+
+func.func @split_sizes_required(%x: tensor<2x16xf32>) {
+  // expected-error @+1 {{'hl.split' op requires attribute 'sizes'}}
+  %0 = "hl.split"(%x) <{axis = 1 : i64}> : (tensor<2x16xf32>) -> tensor<2x16xf32>
+  return
+}
+
+// -----
+
+func.func @pad_rank(%x: tensor<2x3xf32>) {
+  // expected-error @+1 {{'hl.pad' op attribute 'low' must be 2 non-negative integers, but got [1]}}
+  %0 = hl.pad %x {low = [1], high = [0, 0]} : tensor<2x3xf32> -> tensor<3x3xf32>
+  return
+}
+
+// -----
+
+func.func @pad_negative(%x: tensor<2x3xf32>) {
+  // expected-error @+1 {{'hl.pad' op attribute 'high' must be 2 non-negative integers, but got [0, -1]}}
+  %0 = hl.pad %x {low = [0, 0], high = [0, -1]} : tensor<2x3xf32> -> tensor<2x2xf32>
+  return
+}
+
+// -----
+
+func.func @pad_value_type(%x: tensor<2x3xf32>) {
+  // expected-error @+1 {{'hl.pad' op attribute 'value' must be a 'f32' number, but got 0.000000e+00 : f16}}
+  %0 = hl.pad %x {low = [0, 0], high = [0, 1], value = 0.0 : f16} : tensor<2x3xf32> -> tensor<2x4xf32>
+  return
+}
+
+// -----
+
+func.func @pad_result(%x: tensor<2x3xf32>) {
+  // expected-error @+1 {{'hl.pad' op inferred type 'tensor<2x4xf32>' is incompatible with result type 'tensor<2x5xf32>'}}
+  %0 = hl.pad %x {low = [0, 0], high = [0, 1]} : tensor<2x3xf32> -> tensor<2x5xf32>
+  return
+}
+
+// -----
+
+func.func @iota_dimension() {
+  // expected-error @+1 {{'hl.iota' op attribute 'dimension' 2 is out of range for rank 2}}
+  %0 = hl.iota {dimension = 2 : i64} : tensor<4x8xi32>
+  return
+}
+
+// -----
+
+func.func @iota_bool() {
+  // expected-error @+1 {{'hl.iota' op result must have integer or float elements, but has type 'tensor<4xi1>'}}
+  %0 = hl.iota {dimension = 0 : i64} : tensor<4xi1>
+  return
+}
+
+// -----
+
+func.func @iota_operands(%x: tensor<4xi32>) {
+  // expected-error @+1 {{'hl.iota' op expected 0 operands, but found 1}}
+  %0 = "hl.iota"(%x) <{dimension = 0 : i64}> : (tensor<4xi32>) -> tensor<4xi32>
+  return
+}
+
+// -----
+
+func.func @trilu_rank(%x: tensor<4xf32>) {
+  // expected-error @+1 {{'hl.trilu' op operand must have rank 2 or more, but got 'tensor<4xf32>'}}
+  %0 = hl.trilu %x : tensor<4xf32>
+  return
+}
+
+// -----
+
+func.func @pool_rank(%x: tensor<8x16x16xf32>) {
+  // expected-error @+1 {{'hl.max_pool2d' op operand must have rank 4 (NCHW), but got 'tensor<8x16x16xf32>'}}
+  %0 = hl.max_pool2d %x {kernel = [2, 2]} : tensor<8x16x16xf32> -> tensor<8x8x8xf32>
+  return
+}
+
+// -----
+
+func.func @pool_kernel_required(%x: tensor<1x8x16x16xf32>) {
+  // expected-error @+1 {{'hl.avg_pool2d' op requires attribute 'kernel'}}
+  %0 = "hl.avg_pool2d"(%x) : (tensor<1x8x16x16xf32>) -> tensor<1x8x16x16xf32>
+  return
+}
+
+// -----
+
+func.func @pool_kernel(%x: tensor<1x8x16x16xf32>) {
+  // expected-error @+1 {{'hl.max_pool2d' op attribute 'kernel' must be 2 positive integers, but got [0, 2]}}
+  %0 = hl.max_pool2d %x {kernel = [0, 2]} : tensor<1x8x16x16xf32> -> tensor<1x8x8x8xf32>
+  return
+}
+
+// -----
+
+func.func @pool_padding(%x: tensor<1x8x16x16xf32>) {
+  // expected-error @+1 {{'hl.max_pool2d' op attribute 'padding' must be 4 non-negative integers, but got [1, 1]}}
+  %0 = hl.max_pool2d %x {kernel = [2, 2], padding = [1, 1]} : tensor<1x8x16x16xf32> -> tensor<1x8x8x8xf32>
+  return
+}
+
+// -----
+
+func.func @pool_window(%x: tensor<1x8x2x2xf32>) {
+  // expected-error @+1 {{'hl.avg_pool2d' op pooling window extent 5 exceeds padded input size 4}}
+  %0 = hl.avg_pool2d %x {kernel = [3, 3], dilation = [2, 2], padding = [1, 1, 1, 1]} : tensor<1x8x2x2xf32> -> tensor<1x8x1x1xf32>
+  return
+}
+
+// -----
+
+func.func @pool_result(%x: tensor<1x8x16x16xf32>) {
+  // expected-error @+1 {{'hl.max_pool2d' op inferred type 'tensor<1x8x8x8xf32>' is incompatible with result type 'tensor<1x8x7x7xf32>'}}
+  %0 = hl.max_pool2d %x {kernel = [2, 2], strides = [2, 2]} : tensor<1x8x16x16xf32> -> tensor<1x8x7x7xf32>
+  return
+}
+
+// -----
+
+func.func @avg_pool_int(%x: tensor<1x8x16x16xi32>) {
+  // expected-error @+1 {{'hl.avg_pool2d' op operand #0 must be ranked tensor of f16, bf16 or f32 values, but got 'tensor<1x8x16x16xi32>'}}
+  %0 = hl.avg_pool2d %x {kernel = [2, 2]} : tensor<1x8x16x16xi32> -> tensor<1x8x15x15xi32>
+  return
+}
+
+// -----
+
+func.func @global_pool_rank(%x: tensor<8x16xf32>) {
+  // expected-error @+1 {{'hl.global_avg_pool2d' op operand must have rank 3 or more, but got 'tensor<8x16xf32>'}}
+  %0 = hl.global_avg_pool2d %x : tensor<8x16xf32> -> tensor<8x1xf32>
+  return
+}
+
+// -----
+
+func.func @conv_bias(%x: tensor<1x8x16x16xf32>, %w: tensor<4x8x3x3xf32>, %b: tensor<8xf32>) {
+  // expected-error @+1 {{'hl.conv2d' op bias 'tensor<8xf32>' must be rank 1 with the output channels of weights 'tensor<4x8x3x3xf32>'}}
+  %0 = hl.conv2d %x, %w, %b : tensor<1x8x16x16xf32>, tensor<4x8x3x3xf32>, tensor<8xf32> -> tensor<1x4x14x14xf32>
+  return
+}
+
+// -----
+
+func.func @conv_operands(%x: tensor<1x8x16x16xf32>, %w: tensor<4x8x3x3xf32>, %b: tensor<4xf32>) {
+  // expected-error @+1 {{'hl.conv2d' op operand group starting at #2 requires 0 or 1 element, but found 2}}
+  %0 = "hl.conv2d"(%x, %w, %b, %b) : (tensor<1x8x16x16xf32>, tensor<4x8x3x3xf32>, tensor<4xf32>, tensor<4xf32>) -> tensor<1x4x14x14xf32>
   return
 }

@@ -3,7 +3,7 @@
 // RUN: %kiln-opt %s --mlir-print-op-generic | FileCheck %s --check-prefix=GENERIC
 // RUN: %kiln-opt %s | %kiln-opt --mlir-print-op-generic | FileCheck %s --check-prefix=GENERIC
 // RUN: %kiln-opt %s --mlir-print-op-generic | %kiln-opt | FileCheck %s --check-prefix=CUSTOM
-// Round trip of every `hl` op (57) through the custom form: custom -> custom,
+// Round trip of the 57 original `hl` ops (the ops model importers need: ops-model.mlir) through the custom form: custom -> custom,
 // custom -> generic -> custom and custom -> custom -> generic. The custom form prints one
 // type when every operand and the result share it, else `operand types -> result type`.
 

@@ -16,6 +16,9 @@ use crate::hl::accessors::{bool_attr, float_value, int_list, tensor_parts};
 /// The evaluation of an `hl` op: its result from its operands and attributes.
 pub type EvalFn = fn(&EvalInput<'_, '_>) -> Result<Tensor>;
 
+/// The evaluation of an `hl` op of several results: every result.
+pub type EvalManyFn = fn(&EvalInput<'_, '_>) -> Result<Vec<Tensor>>;
+
 /// What an evaluation sees of one op: its operand values, attributes and result type.
 #[derive(Clone, Copy)]
 pub struct EvalInput<'a, 'c> {
@@ -202,7 +205,8 @@ pub(crate) fn batch_matmul(x: &EvalInput<'_, '_>) -> Result<Tensor> {
     k::batch_matmul(x.operand(0)?, x.operand(1)?, x.flag("transpose_a"), x.flag("transpose_b"), None)
 }
 
-/// `hl.conv2d` with its `strides`, `dilation`, `padding` and `groups`.
+/// `hl.conv2d` with its `strides`, `dilation`, `padding` and `groups`; the optional bias is
+/// added to the rounded convolution (as `hl.bias_add` along the channels adds it).
 pub(crate) fn conv2d(x: &EvalInput<'_, '_>) -> Result<Tensor> {
     let mut p = k::Conv2dParams::default();
     if let Some(s) = x.pair("strides")? {
@@ -217,7 +221,11 @@ pub(crate) fn conv2d(x: &EvalInput<'_, '_>) -> Result<Tensor> {
         _ => return Err(InterpError::new("attribute 'padding' must have four entries")),
     }
     p.groups = x.attr("groups").and_then(|g| g.as_int()).map_or(1, |g| g.max(0) as usize);
-    k::conv2d(x.operand(0)?, x.operand(1)?, None, &p)
+    let conv = k::conv2d(x.operand(0)?, x.operand(1)?, None, &p)?;
+    match x.operands().get(2) {
+        Some(bias) => k::bias_add(&conv, bias, 1),
+        None => Ok(conv),
+    }
 }
 
 /// `hl.reshape` to the result's shape.
@@ -307,4 +315,56 @@ pub(crate) fn dropout(x: &EvalInput<'_, '_>) -> Result<Tensor> {
 /// `hl.swiglu` along `axis` (default -1).
 pub(crate) fn swiglu(x: &EvalInput<'_, '_>) -> Result<Tensor> {
     k::swiglu(x.operand(0)?, x.axis(-1))
+}
+
+/// `hl.gather` along `axis` (default 0).
+pub(crate) fn gather(x: &EvalInput<'_, '_>) -> Result<Tensor> {
+    k::gather(x.operand(0)?, x.operand(1)?, x.axis(0))
+}
+
+/// `hl.split` along `axis` (default 0) into `sizes`.
+pub(crate) fn split(x: &EvalInput<'_, '_>) -> Result<Vec<Tensor>> {
+    k::split(x.operand(0)?, x.axis(0), &x.sizes("sizes")?)
+}
+
+/// `hl.pad` by `low` and `high` with `value` (default 0).
+pub(crate) fn pad(x: &EvalInput<'_, '_>) -> Result<Tensor> {
+    k::pad(x.operand(0)?, &x.sizes("low")?, &x.sizes("high")?, x.float("value", 0.0))
+}
+
+/// `hl.iota` along `dimension`, of the result's type.
+pub(crate) fn iota(x: &EvalInput<'_, '_>) -> Result<Tensor> {
+    let elem = tensor_parts(x.result_type()?).map(|(_, e)| e);
+    let dtype = elem.and_then(dtype_of).ok_or_else(|| InterpError::new("unsupported result element type"))?;
+    let dimension = x.attr("dimension").and_then(|a| a.as_int()).unwrap_or(0);
+    let dimension = usize::try_from(dimension)
+        .map_err(|_| InterpError::new(format!("negative dimension {dimension}")))?;
+    k::iota(dtype, &x.result_shape(None)?, dimension)
+}
+
+/// `hl.trilu` with `upper` (default false) and `k` (default 0).
+pub(crate) fn trilu(x: &EvalInput<'_, '_>) -> Result<Tensor> {
+    let diagonal = x.attr("k").and_then(|a| a.as_int()).unwrap_or(0);
+    let diagonal = i64::try_from(diagonal).map_err(|_| InterpError::new("attribute 'k' is out of range"))?;
+    k::trilu(x.operand(0)?, x.flag("upper"), diagonal)
+}
+
+/// The window attributes of a pooling op.
+fn pool_params(x: &EvalInput<'_, '_>) -> Result<k::Pool2dParams> {
+    crate::hl::infer::pool_params(&|n| x.attr(n)).map_err(InterpError::new)
+}
+
+/// `hl.max_pool2d`.
+pub(crate) fn max_pool2d(x: &EvalInput<'_, '_>) -> Result<Tensor> {
+    k::max_pool2d(x.operand(0)?, &pool_params(x)?)
+}
+
+/// `hl.avg_pool2d` with `count_include_pad` (default false).
+pub(crate) fn avg_pool2d(x: &EvalInput<'_, '_>) -> Result<Tensor> {
+    k::avg_pool2d(x.operand(0)?, &pool_params(x)?, x.flag("count_include_pad"))
+}
+
+/// `hl.global_avg_pool2d`.
+pub(crate) fn global_avg_pool2d(x: &EvalInput<'_, '_>) -> Result<Tensor> {
+    k::global_avg_pool2d(x.operand(0)?)
 }

@@ -178,7 +178,7 @@ fn run_body<'c>(
             let body = body.ok_or_else(|| err(ir, op, "has no body to interpret"))?;
             run_block(ctx, ir, op, body, &inputs, budget, depth)?
         } else {
-            vec![eval_op(ir, op, &inputs).map_err(|m| err(ir, op, m))?]
+            eval_op(ir, op, &inputs).map_err(|m| err(ir, op, m))?
         };
         for (&r, t) in ir.results(op).iter().zip(outputs) {
             let ty = ir.value_type(r);
@@ -270,10 +270,11 @@ pub fn tensor_to_dense<'c>(ctx: &Context<'c>, ty: Type<'c>, t: &Tensor) -> Attri
     ctx.attr(AttrKind::DenseElements { ty, data: DenseData::Raw { bytes, splat } })
 }
 
-/// Evaluates one `hl` op on its operand values, through the evaluation its declaration names.
-pub fn eval_op(ir: &Ir<'_>, op: OpId, operands: &[Tensor]) -> Result<Tensor, String> {
+/// Evaluates one `hl` op on its operand values, through the evaluation its declaration names:
+/// the value of every result.
+pub fn eval_op(ir: &Ir<'_>, op: OpId, operands: &[Tensor]) -> Result<Vec<Tensor>, String> {
     let data = ir.op(op);
     let hl = data.def.and_then(|d| d.interface::<HlOp>());
     let hl = hl.ok_or_else(|| format!("cannot interpret '{}'", data.name))?;
-    (hl.eval)(&EvalInput::new(ir, op, operands)).map_err(|e| e.message().to_string())
+    hl.eval.results(&EvalInput::new(ir, op, operands)).map_err(|e| e.message().to_string())
 }

@@ -102,3 +102,51 @@ hl_op! {
     attrs: [req("axis", AttrConstraint::Integer)],
     traits: [],
 }
+
+hl_op! {
+    /// `hl.split`: cuts a tensor into parts along an axis.
+    ///
+    /// One result per entry of `sizes`, which add up to dim `axis` (default 0; negative counts from the end): result `i` holds the `sizes[i]` slices that follow those of the results before it.
+    ///
+    /// ```mlir
+    /// %1, %2 = hl.split %0 {axis = 1 : i64, sizes = [4, 12]} : tensor<2x16xf32> -> tensor<2x4xf32>, tensor<2x12xf32>
+    /// %1:2 = "hl.split"(%0) <{axis = 1 : i64, sizes = [4, 12]}> : (tensor<2x16xf32>) -> (tensor<2x4xf32>, tensor<2x12xf32>)
+    /// ```
+    SPLIT = "hl.split", "cuts a tensor into parts along an axis",
+    operands: Arity::Exactly(1), results: Arity::AtLeast(1), category: Layout(Copy), dtypes: Any,
+    infer: infer::split, flops: Flops::None, eval: eval::split,
+    attrs: [opt("axis", AttrConstraint::Integer), req("sizes", AttrConstraint::Array)],
+    traits: [],
+}
+
+hl_op! {
+    /// `hl.pad`: constant padding.
+    ///
+    /// Puts `low[d]` elements of `value` before and `high[d]` after the operand along every dim `d` (each >= 0); `value` (default 0) is a number typed as the element type.
+    ///
+    /// ```mlir
+    /// %1 = hl.pad %0 {high = [2, 0], low = [0, 1], value = 0.000000e+00 : f32} : tensor<2x3xf32> -> tensor<4x4xf32>
+    /// %1 = "hl.pad"(%0) <{high = [2, 0], low = [0, 1], value = 0.000000e+00 : f32}> : (tensor<2x3xf32>) -> tensor<4x4xf32>
+    /// ```
+    PAD = "hl.pad", "constant padding",
+    operands: Arity::Exactly(1), category: Opaque, dtypes: Any,
+    infer: infer::pad, flops: Flops::None, eval: eval::pad,
+    attrs: [req("low", AttrConstraint::Array), req("high", AttrConstraint::Array), opt("value", AttrConstraint::Any)],
+    traits: [],
+}
+
+hl_op! {
+    /// `hl.gather`: picks slices along an axis by index (ONNX `Gather`).
+    ///
+    /// The result is `data.shape[:axis] ++ indices.shape ++ data.shape[axis + 1:]` (`axis` default 0): the slice of `data` at each index of the `i32` or `i64` `indices`; a negative index counts from the end, and an index out of range is an error of the interpreter. Not fused: it has its own kernel.
+    ///
+    /// ```mlir
+    /// %2 = hl.gather %0, %1 {axis = 0 : i64} : tensor<50x16xf32>, tensor<2x7xi32> -> tensor<2x7x16xf32>
+    /// %2 = "hl.gather"(%0, %1) <{axis = 0 : i64}> : (tensor<50x16xf32>, tensor<2x7xi32>) -> tensor<2x7x16xf32>
+    /// ```
+    GATHER = "hl.gather", "picks slices along an axis by index",
+    operands: Arity::Exactly(2), category: Opaque, dtypes: Any,
+    infer: infer::gather, flops: Flops::None, eval: eval::gather,
+    attrs: [opt("axis", AttrConstraint::Integer)],
+    traits: [],
+}

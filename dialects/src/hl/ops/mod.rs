@@ -6,27 +6,38 @@
 mod composite;
 mod cube;
 mod elementwise;
+mod generate;
 mod layout;
+mod pool;
 mod reduce;
 
 pub use composite::*;
 pub use cube::*;
 pub use elementwise::*;
+pub use generate::*;
 pub use layout::*;
+pub use pool::*;
 pub use reduce::*;
 
 use kiln_compiler::{AttrConstraint, AttrSpec, OpDef};
 
 /// Declares one `hl` op (through [`op_def!`](kiln_compiler::op_def), so the doc comment is
-/// also the op's `description`): a `pub static` `OpDef` with one result, `Pure` plus the listed
-/// traits, the shared verifier, folder and custom syntax, and an
-/// [`HlOp`](crate::hl::interfaces::HlOp) interface (fusion category, element types, result
-/// type inference, cost and evaluation).
+/// also the op's `description`): a `pub static` `OpDef` with one result (or `results: arity`,
+/// whose `infer` and `eval` then give every result), `Pure` plus the listed traits, the shared
+/// verifier, folder and custom syntax, and an [`HlOp`](crate::hl::interfaces::HlOp) interface
+/// (fusion category, element types, result type inference, cost and evaluation).
 macro_rules! hl_op {
+    (@results) => { ::kiln_compiler::Arity::Exactly(1) };
+    (@results $results:expr) => { $results };
+    (@infer ; $infer:path) => { $crate::hl::interfaces::Infer::One($infer) };
+    (@infer $results:expr ; $infer:path) => { $crate::hl::interfaces::Infer::Many($infer) };
+    (@eval ; $eval:expr) => { $crate::hl::interfaces::Eval::One($eval) };
+    (@eval $results:expr ; $eval:expr) => { $crate::hl::interfaces::Eval::Many($eval) };
     (
         $(#[doc = $doc:expr])*
         $ident:ident = $name:literal, $summary:literal,
-        operands: $operands:expr, category: $cat:ident $(($movement:ident))?, dtypes: $dt:ident,
+        operands: $operands:expr, $(results: $results:expr,)?
+        category: $cat:ident $(($movement:ident))?, dtypes: $dt:ident,
         infer: $infer:path, flops: $flops:expr, eval: $eval:expr,
         attrs: [$($attr:expr),*],
         traits: [$($tr:ident),*],
@@ -37,7 +48,7 @@ macro_rules! hl_op {
                 name: $name,
                 summary: $summary,
                 operands: $operands,
-                results: ::kiln_compiler::Arity::Exactly(1),
+                results: $crate::hl::ops::hl_op!(@results $($results)?),
                 attrs: &[$($attr),*],
                 traits: &[::kiln_compiler::Trait::Pure, $(::kiln_compiler::Trait::$tr),*],
                 verify: Some($crate::hl::verify::verify_hl),
@@ -47,9 +58,9 @@ macro_rules! hl_op {
                     category: $crate::hl::interfaces::FusionCategory::$cat
                         $(($crate::hl::interfaces::Movement::$movement))?,
                     dtypes: $crate::hl::interfaces::DTypes::$dt,
-                    infer: $infer,
+                    infer: $crate::hl::ops::hl_op!(@infer $($results)? ; $infer),
                     flops: $flops,
-                    eval: $eval,
+                    eval: $crate::hl::ops::hl_op!(@eval $($results)? ; $eval),
                 }],
                 ..::kiln_compiler::OpDef::DEFAULT
             };
@@ -215,6 +226,14 @@ pub static ALL: &[&OpDef] = &[
     &layout::EXPAND_DIMS,
     &layout::SQUEEZE,
     &layout::CONCAT,
+    &layout::SPLIT,
+    &layout::PAD,
+    &layout::GATHER,
+    &generate::IOTA,
+    &generate::TRILU,
+    &pool::MAX_POOL2D,
+    &pool::AVG_POOL2D,
+    &pool::GLOBAL_AVG_POOL2D,
     &composite::SOFTMAX,
     &composite::LOG_SOFTMAX,
     &composite::LAYER_NORM,
