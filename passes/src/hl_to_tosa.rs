@@ -68,8 +68,16 @@ kiln_compiler::declare_pass! {
         target.add_illegal_dialect("hl");
         target.add_legal_dialect("tosa");
         let mut patterns = ConversionPatternSet::new();
-        patterns.add(HlOp);
+        let why = std::rc::Rc::new(std::cell::RefCell::new(None));
+        patterns.add(HlOp { why: why.clone() });
         apply_partial_conversion(cx.ctx, cx.ir, root, &target, &patterns, None).map_err(|d| {
+            let d = match why.take() {
+                Some(reason) => {
+                    let loc = d.loc;
+                    d.with_note(loc, reason)
+                }
+                None => d,
+            };
             cx.diagnostics.push(d);
             PassFailed
         })
@@ -124,7 +132,10 @@ fn refusal(ir: &Ir<'_>, op: OpId) -> Option<String> {
 }
 
 /// Every `hl` op: converts it by name (see the module docs).
-struct HlOp;
+struct HlOp {
+    /// Why the last op that could not be converted could not (a note on the driver's error).
+    why: std::rc::Rc<std::cell::RefCell<Option<String>>>,
+}
 
 impl ConversionPattern for HlOp {
     fn root(&self) -> Option<&'static OpDef> {
@@ -141,7 +152,10 @@ impl ConversionPattern for HlOp {
         let short = short.to_string();
         match convert(rw, op, &short, operands) {
             Ok(v) => rw.replace_op(op, &[v]),
-            Err(_) => false,
+            Err(reason) => {
+                *self.why.borrow_mut() = Some(reason);
+                false
+            }
         }
     }
 }

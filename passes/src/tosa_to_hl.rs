@@ -102,8 +102,16 @@ kiln_compiler::declare_pass! {
         // Shapes are read by their users and erased once nothing uses them.
         target.add_dynamically_legal_dialect("tosa", |_, ir, op| ir.op(op).name == "tosa.const_shape");
         let mut patterns = ConversionPatternSet::new();
-        patterns.add(TosaOp);
+        let why = std::rc::Rc::new(std::cell::RefCell::new(None));
+        patterns.add(TosaOp { why: why.clone() });
         apply_partial_conversion(cx.ctx, cx.ir, root, &target, &patterns, None).map_err(|d| {
+            let d = match why.take() {
+                Some(reason) => {
+                    let loc = d.loc;
+                    d.with_note(loc, reason)
+                }
+                None => d,
+            };
             cx.diagnostics.push(d);
             PassFailed
         })?;
@@ -123,7 +131,10 @@ kiln_compiler::declare_pass! {
 }
 
 /// Every TOSA op: converts it by name (see the module docs).
-struct TosaOp;
+struct TosaOp {
+    /// Why the last op that could not be converted could not (a note on the driver's error).
+    why: std::rc::Rc<std::cell::RefCell<Option<String>>>,
+}
 
 impl ConversionPattern for TosaOp {
     fn root(&self) -> Option<&'static OpDef> {
@@ -140,7 +151,10 @@ impl ConversionPattern for TosaOp {
         let short = short.to_string();
         match convert(rw, op, &short, operands) {
             Ok(v) => rw.replace_op(op, &[v]),
-            Err(_) => false,
+            Err(reason) => {
+                *self.why.borrow_mut() = Some(reason);
+                false
+            }
         }
     }
 }
