@@ -12,6 +12,7 @@ pub mod fusion;
 pub mod hl_canonicalize;
 pub mod hl_decompose;
 pub mod hl_infer_shapes;
+pub mod hl_to_tosa;
 pub mod kiln_codegen;
 pub mod kiln_codegen_bufferize;
 pub mod kiln_codegen_insert_sync;
@@ -23,6 +24,8 @@ pub mod kiln_fuse;
 pub mod npuvec_lower_memory_spaces;
 pub mod symbol_dce;
 pub mod test_dialect_conversion;
+mod tosa;
+pub mod tosa_to_hl;
 
 use kiln_compiler::pass::{PassInfo, PassRegistry};
 
@@ -36,6 +39,7 @@ pub const ALL_PASSES: &[&PassInfo] = &[
     &hl_canonicalize::INFO,
     &hl_decompose::INFO,
     &hl_infer_shapes::INFO,
+    &hl_to_tosa::INFO,
     &kiln_codegen::INFO,
     &kiln_codegen_bufferize::INFO,
     &kiln_codegen_insert_sync::INFO,
@@ -47,6 +51,7 @@ pub const ALL_PASSES: &[&PassInfo] = &[
     &npuvec_lower_memory_spaces::INFO,
     &symbol_dce::INFO,
     &test_dialect_conversion::INFO,
+    &tosa_to_hl::INFO,
 ];
 
 /// The registry of all passes.

@@ -33,7 +33,7 @@ pub fn pipeline(target: &str, fuse: bool) -> String {
 }
 
 /// Runs `pipeline` (textual, anchored on `builtin.module`) on module `top`.
-fn run_pipeline<'c>(
+pub fn run_pipeline<'c>(
     ctx: &Context<'c>,
     ir: &mut Ir<'c>,
     top: OpId,

@@ -12,6 +12,11 @@
 //! - `kiln-translate --import-onnx model.onnx -o model.mlir [--input-shape name=1x128]...
 //!   [--initializers-as-args]` imports an ONNX model as an `hl` module (see `kiln_onnx`),
 //!   printed with its locations (the node names).
+//! - With the `mlir` feature (LLVM 22's MLIR libraries, through `kiln-mlir`):
+//!   `kiln-translate --import-mlir in.mlir [-o out.mlir]` parses and verifies any upstream MLIR
+//!   (custom or generic form) with MLIR itself and converts its TOSA ops to `hl`
+//!   (`tosa-to-hl`); `kiln-translate --export-tosa in.mlir [-o out.mlir]` converts `hl` to TOSA
+//!   (`hl-decompose, hl-to-tosa`) and has MLIR verify and print it in its custom form.
 //!
 //! Errors read `kiln-translate: ...` (IR errors as located diagnostics) and exit with 1; the
 //! output is written to a temporary file next to it and renamed, so nothing is left half-way.
@@ -29,21 +34,24 @@ use kiln_compiler::verifier::verify;
 use kiln_compiler::{Context, Diagnostic, SourceMgr};
 use kiln_targets::Target;
 
+mod mlir;
+
 /// kiln-translate: npuvec IR to kernel bytecode and back.
 #[derive(Parser, Debug)]
 #[command(name = "kiln-translate", version)]
+#[command(group = clap::ArgGroup::new("mode").required(true))]
 struct Cli {
-    /// The input: MLIR text (`--emit-bytecode`) or bytecode (`--disassemble`); `-` reads
-    /// standard input.
+    /// The input: MLIR text (`--emit-bytecode`, `--import-mlir`, `--export-tosa`) or bytecode
+    /// (`--disassemble`); `-` reads standard input.
     input: PathBuf,
     /// Emit the module as kernel bytecode.
-    #[arg(long, conflicts_with_all = ["disassemble", "import_onnx"], required_unless_present_any = ["disassemble", "import_onnx"])]
+    #[arg(long, group = "mode")]
     emit_bytecode: bool,
     /// Print bytecode as npuvec IR.
-    #[arg(long, conflicts_with = "import_onnx")]
+    #[arg(long, group = "mode")]
     disassemble: bool,
     /// Import an ONNX model as an `hl` module.
-    #[arg(long)]
+    #[arg(long, group = "mode")]
     import_onnx: bool,
     /// With --import-onnx: the shape of a graph input, replacing symbolic dims
     /// (`name=1x128`; repeatable).
@@ -53,7 +61,14 @@ struct Cli {
     /// instead of constants.
     #[arg(long, requires = "import_onnx")]
     initializers_as_args: bool,
-    /// The output file (`-`: standard output, the default for `--disassemble`).
+    /// Read upstream MLIR (parsed and verified by MLIR) and convert its TOSA ops to hl (needs
+    /// the `mlir` feature).
+    #[arg(long, group = "mode")]
+    import_mlir: bool,
+    /// Convert hl to TOSA, verified and printed by MLIR (needs the `mlir` feature).
+    #[arg(long, group = "mode")]
+    export_tosa: bool,
+    /// The output file (`-`: standard output, the default except for `--emit-bytecode`).
     #[arg(short = 'o', value_name = "FILE")]
     output: Option<PathBuf>,
     /// The target: a name (`tiny-npu`) or a TOML file.
@@ -100,6 +115,10 @@ fn run(cli: &Cli) -> Result<(), String> {
     } else if cli.disassemble {
         let text = disassemble(cli, &bytes, &name)?;
         write_output(cli.output.as_deref(), text.as_bytes())
+    } else if cli.import_mlir || cli.export_tosa {
+        let text = String::from_utf8(bytes).map_err(|_| error(format!("'{name}' is not UTF-8 text")))?;
+        let out = mlir::translate(&text, &name, cli.export_tosa)?;
+        write_output(cli.output.as_deref(), out.as_bytes())
     } else {
         let Some(out) = cli.output.as_deref() else {
             return Err(error("--emit-bytecode needs an output file: -o FILE"));

@@ -1,0 +1,14 @@
+// RUN: %kiln-opt %s --verify-diagnostics --hl-to-tosa
+// Every hl op without a TOSA form is reported at once, each at its location.
+
+func.func @refused(%x: tensor<4x8xf32>, %i: tensor<1x3x8x8xf32>, %w: tensor<3x1x3x3xf32>) -> (tensor<4x8xf32>, tensor<4x4xf32>, tensor<1x3x6x6xf32>) {
+  // expected-error @+1 {{'hl.softmax' op has no TOSA form: a composite: run `hl-decompose` first}}
+  %0 = hl.softmax %x {axis = -1 : i64} : tensor<4x8xf32>
+  // expected-error @+1 {{'hl.sqrt' op has no TOSA form: no TOSA op computes it}}
+  %1 = hl.sqrt %0 : tensor<4x8xf32>
+  // expected-error @+1 {{'hl.slice' op has no TOSA form: TOSA slices with unit strides}}
+  %2 = hl.slice %1 {starts = [0, 0], limits = [4, 8], strides = [1, 2]} : tensor<4x8xf32> -> tensor<4x4xf32>
+  // expected-error @+1 {{'hl.conv2d' op has no TOSA form: grouped convolutions are not supported}}
+  %3 = hl.conv2d %i, %w {groups = 3 : i64} : tensor<1x3x8x8xf32>, tensor<3x1x3x3xf32> -> tensor<1x3x6x6xf32>
+  return %1, %2, %3 : tensor<4x8xf32>, tensor<4x4xf32>, tensor<1x3x6x6xf32>
+}

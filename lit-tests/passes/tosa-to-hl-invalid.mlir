@@ -1,0 +1,23 @@
+// RUN: %kiln-opt --allow-unregistered-dialect %s --split-input-file --verify-diagnostics --tosa-to-hl
+// Every TOSA op without an hl form is reported at once, each at its location.
+
+func.func @unsupported(%a: tensor<4xf32>, %b: tensor<2x4xf32>) -> tensor<4xf32> {
+  // expected-error @+1 {{'tosa.sin' op is not supported by tosa-to-hl}}
+  %0 = "tosa.sin"(%a) : (tensor<4xf32>) -> tensor<4xf32>
+  %1 = "tosa.exp"(%0) : (tensor<4xf32>) -> tensor<4xf32>
+  // expected-error @+1 {{'tosa.argmax' op is not supported by tosa-to-hl}}
+  %2 = "tosa.argmax"(%b) <{axis = 0 : i32}> : (tensor<2x4xf32>) -> tensor<4xi32>
+  return %1 : tensor<4xf32>
+}
+
+// -----
+
+// A supported op in a form hl has no op for: the driver's error, with the reason as a note.
+func.func @tile(%a: tensor<2x3xf32>) -> tensor<4x3xf32> {
+  %m = "tosa.const_shape"() <{values = dense<[2, 1]> : tensor<2xindex>}> : () -> !tosa.shape<2>
+  // expected-error @+3 {{failed to legalize operation 'tosa.tile' that was explicitly marked illegal}}
+  // expected-note @+2 {{patterns tried: TosaOp}}
+  // expected-note @+1 {{tiles a dim of size other than 1}}
+  %0 = "tosa.tile"(%a, %m) : (tensor<2x3xf32>, !tosa.shape<2>) -> tensor<4x3xf32>
+  return %0 : tensor<4x3xf32>
+}
