@@ -35,7 +35,8 @@ pub fn translate(text: &str, name: &str, export: bool) -> Result<String, String>
     verify(&ctx, &module.ir, module.top).map_err(|d| render(&d))?;
     let pipeline = if export { EXPORT } else { IMPORT };
     kiln_emit::compile::run_pipeline(&ctx, &mut module.ir, module.top, pipeline).map_err(|d| render(&d))?;
-    let opts = PrintOptions { generic: export, debug_info: export, local_scope: false };
+    let opts =
+        PrintOptions { generic: export, debug_info: export, local_scope: false, ..PrintOptions::default() };
     let printed = print_module(&ctx, &module, &opts);
     if export {
         kiln_mlir::to_custom(&printed, name)
