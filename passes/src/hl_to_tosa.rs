@@ -31,16 +31,14 @@
 //! TOSA form is an error at its location naming it, all reported at once, and the IR is left
 //! unchanged.
 
-use kiln_compiler::conversion::{
-    apply_partial_conversion, ConversionPattern, ConversionPatternSet, ConversionRewriter, ConversionTarget,
-};
+use kiln_compiler::conversion::{ConversionRewriter, ConversionTarget};
 use kiln_compiler::ir::WalkOrder;
 use kiln_compiler::pass::PassFailed;
-use kiln_compiler::{Context, Diagnostic, Ir, OpDef, OpId, Type, TypeKind, ValueId};
+use kiln_compiler::{Context, Diagnostic, Ir, OpId, Type, TypeKind, ValueId};
 use kiln_dialects::hl::accessors::{bool_attr, float_value, int_list, normalize_axis, tensor_parts};
 use kiln_dialects::hl::attrs::CmpPredicate;
 
-use crate::tosa::{float_attr, shape_of, TosaBuilder, BINARY, SAME_UNARY};
+use crate::tosa::{convert_by_name, float_attr, shape_of, TosaBuilder, BINARY, SAME_UNARY};
 
 kiln_compiler::declare_pass! {
     struct HlToTosa {}
@@ -67,17 +65,7 @@ kiln_compiler::declare_pass! {
         let mut target = ConversionTarget::new();
         target.add_illegal_dialect("hl");
         target.add_legal_dialect("tosa");
-        let mut patterns = ConversionPatternSet::new();
-        let why = std::rc::Rc::new(std::cell::RefCell::new(None));
-        patterns.add(HlOp { why: why.clone() });
-        apply_partial_conversion(cx.ctx, cx.ir, root, &target, &patterns, None).map_err(|d| {
-            let d = match why.take() {
-                Some(reason) => {
-                    let loc = d.loc;
-                    d.with_note(loc, reason)
-                }
-                None => d,
-            };
+        convert_by_name(cx.ctx, cx.ir, root, &target, ("HlOp", "hl."), convert).map_err(|d| {
             cx.diagnostics.push(d);
             PassFailed
         })
@@ -128,35 +116,6 @@ fn refusal(ir: &Ir<'_>, op: OpId) -> Option<String> {
         "softmax" | "log_softmax" | "layer_norm" | "rms_norm" | "batch_norm" | "gelu" | "silu" | "swiglu"
         | "bias_add" | "dropout" => Some("a composite: run `hl-decompose` first".into()),
         _ => Some("no TOSA op computes it".into()),
-    }
-}
-
-/// Every `hl` op: converts it by name (see the module docs).
-struct HlOp {
-    /// Why the last op that could not be converted could not (a note on the driver's error).
-    why: std::rc::Rc<std::cell::RefCell<Option<String>>>,
-}
-
-impl ConversionPattern for HlOp {
-    fn root(&self) -> Option<&'static OpDef> {
-        None
-    }
-
-    fn match_and_rewrite<'c>(
-        &self,
-        rw: &mut ConversionRewriter<'_, '_, 'c>,
-        op: OpId,
-        operands: &[ValueId],
-    ) -> bool {
-        let Some(short) = rw.ir().op(op).name.strip_prefix("hl.") else { return false };
-        let short = short.to_string();
-        match convert(rw, op, &short, operands) {
-            Ok(v) => rw.replace_op(op, &[v]),
-            Err(reason) => {
-                *self.why.borrow_mut() = Some(reason);
-                false
-            }
-        }
     }
 }
 

@@ -24,9 +24,7 @@
 //! non-zero zero point) is an error at its location naming it, all reported at once, and the
 //! IR is left unchanged.
 
-use kiln_compiler::conversion::{
-    apply_partial_conversion, ConversionPattern, ConversionPatternSet, ConversionRewriter, ConversionTarget,
-};
+use kiln_compiler::conversion::{ConversionRewriter, ConversionTarget};
 use kiln_compiler::ir::WalkOrder;
 use kiln_compiler::pass::PassFailed;
 use kiln_compiler::{Attribute, Diagnostic, OpDef, OpId, TypeKind, ValueId};
@@ -34,8 +32,8 @@ use kiln_dialects::hl::builder::HlBuilder;
 use kiln_dialects::hl::{self as hl};
 
 use crate::tosa::{
-    array_ints, constant_of, elem_of, float_attr, is_zero_dense, shape_of, shape_operand, BINARY,
-    COMPARISONS, SAME_UNARY,
+    array_ints, constant_of, convert_by_name, elem_of, float_attr, is_zero_dense, shape_of, shape_operand,
+    BINARY, COMPARISONS, SAME_UNARY,
 };
 
 /// The TOSA ops this pass converts (besides the binary, comparison and same-name unary ones).
@@ -101,17 +99,7 @@ kiln_compiler::declare_pass! {
         let mut target = ConversionTarget::new();
         // Shapes are read by their users and erased once nothing uses them.
         target.add_dynamically_legal_dialect("tosa", |_, ir, op| ir.op(op).name == "tosa.const_shape");
-        let mut patterns = ConversionPatternSet::new();
-        let why = std::rc::Rc::new(std::cell::RefCell::new(None));
-        patterns.add(TosaOp { why: why.clone() });
-        apply_partial_conversion(cx.ctx, cx.ir, root, &target, &patterns, None).map_err(|d| {
-            let d = match why.take() {
-                Some(reason) => {
-                    let loc = d.loc;
-                    d.with_note(loc, reason)
-                }
-                None => d,
-            };
+        convert_by_name(cx.ctx, cx.ir, root, &target, ("TosaOp", "tosa."), convert).map_err(|d| {
             cx.diagnostics.push(d);
             PassFailed
         })?;
@@ -127,35 +115,6 @@ kiln_compiler::declare_pass! {
             }
         }
         Ok(())
-    }
-}
-
-/// Every TOSA op: converts it by name (see the module docs).
-struct TosaOp {
-    /// Why the last op that could not be converted could not (a note on the driver's error).
-    why: std::rc::Rc<std::cell::RefCell<Option<String>>>,
-}
-
-impl ConversionPattern for TosaOp {
-    fn root(&self) -> Option<&'static OpDef> {
-        None
-    }
-
-    fn match_and_rewrite<'c>(
-        &self,
-        rw: &mut ConversionRewriter<'_, '_, 'c>,
-        op: OpId,
-        operands: &[ValueId],
-    ) -> bool {
-        let Some(short) = rw.ir().op(op).name.strip_prefix("tosa.") else { return false };
-        let short = short.to_string();
-        match convert(rw, op, &short, operands) {
-            Ok(v) => rw.replace_op(op, &[v]),
-            Err(reason) => {
-                *self.why.borrow_mut() = Some(reason);
-                false
-            }
-        }
     }
 }
 

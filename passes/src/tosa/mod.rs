@@ -3,10 +3,16 @@
 //! form), and readers of TOSA's operand and attribute encodings (`!tosa.shape` operands from
 //! `tosa.const_shape`, `array<i64: ...>` attributes, zero-point constants).
 
+use std::cell::RefCell;
+use std::rc::Rc;
+
+use kiln_compiler::conversion::{
+    apply_partial_conversion, ConversionPattern, ConversionPatternSet, ConversionRewriter, ConversionTarget,
+};
 use kiln_compiler::rewrite::Rewriter;
 use kiln_compiler::{
-    AttrKind, Attribute, Context, DenseData, FloatKind, Ir, NamedAttr, OpId, OperationState, Type, TypeKind,
-    ValueId,
+    AttrKind, Attribute, Context, DenseData, Diagnostic, FloatKind, Ir, NamedAttr, OpDef, OpId,
+    OperationState, Type, TypeKind, ValueId,
 };
 use kiln_dialects::hl::accessors::tensor_parts;
 
@@ -221,4 +227,73 @@ impl<'r, 'a, 'c> TosaBuilder<'r, 'a, 'c> {
         let perms = self.array(perm, false);
         Ok(self.op("transpose", &[x], &[("perms", perms)], ty))
     }
+}
+
+/// Builds the converted form of op `op` (`short`: its name without the dialect prefix, `x`: its
+/// converted operands) before it; the value replacing its result, or why it cannot.
+pub type Convert = for<'r, 'a, 'b, 'c> fn(
+    &'r mut ConversionRewriter<'a, 'b, 'c>,
+    OpId,
+    &str,
+    &[ValueId],
+) -> Result<ValueId, String>;
+
+/// Every op of one dialect converted by name with a [`Convert`].
+struct ByName {
+    /// The pattern's name in the driver's notes.
+    name: &'static str,
+    prefix: &'static str,
+    convert: Convert,
+    /// Why the last op that could not be converted could not (a note on the driver's error).
+    why: Rc<RefCell<Option<String>>>,
+}
+
+impl ConversionPattern for ByName {
+    fn name(&self) -> &'static str {
+        self.name
+    }
+
+    fn root(&self) -> Option<&'static OpDef> {
+        None
+    }
+
+    fn match_and_rewrite<'c>(
+        &self,
+        rw: &mut ConversionRewriter<'_, '_, 'c>,
+        op: OpId,
+        operands: &[ValueId],
+    ) -> bool {
+        let Some(short) = rw.ir().op(op).name.strip_prefix(self.prefix) else { return false };
+        let short = short.to_string();
+        match (self.convert)(rw, op, &short, operands) {
+            Ok(v) => rw.replace_op(op, &[v]),
+            Err(reason) => {
+                *self.why.borrow_mut() = Some(reason);
+                false
+            }
+        }
+    }
+}
+
+/// Converts, under `root`, every op whose name starts with `prefix` with `convert` (a partial
+/// conversion to `target`, by the pattern `name`); the driver's error carries, as a note, why
+/// the last op that could not be converted could not.
+pub fn convert_by_name<'c>(
+    ctx: &Context<'c>,
+    ir: &mut Ir<'c>,
+    root: OpId,
+    target: &ConversionTarget<'_, 'c>,
+    (name, prefix): (&'static str, &'static str),
+    convert: Convert,
+) -> Result<(), Diagnostic<'c>> {
+    let why = Rc::new(RefCell::new(None));
+    let mut patterns = ConversionPatternSet::new();
+    patterns.add(ByName { name, prefix, convert, why: why.clone() });
+    apply_partial_conversion(ctx, ir, root, target, &patterns, None).map_err(|d| match why.take() {
+        Some(reason) => {
+            let loc = d.loc;
+            d.with_note(loc, reason)
+        }
+        None => d,
+    })
 }
