@@ -43,6 +43,20 @@ fn entry(ir: &Ir<'_>, top: OpId) -> OpId {
         .expect("a function")
 }
 
+/// Seeded random arguments of function `func` (argument `i` from seed `seed + i`).
+fn random_args(ir: &Ir<'_>, func: OpId, seed: u64) -> Vec<Tensor> {
+    let body = ir.entry_block(ir.regions(func)[0]).expect("a body");
+    ir.block_args(body)
+        .iter()
+        .enumerate()
+        .map(|(i, &a)| {
+            let (shape, elem) = tensor_parts(ir.value_type(a)).expect("tensor arguments");
+            let dims = shape.iter().map(|&d| d as usize).collect();
+            random_tensor(dtype_of(elem).expect("an hl dtype"), dims, seed.wrapping_add(i as u64))
+        })
+        .collect()
+}
+
 const MLIR_OPT: &str = "/usr/lib/llvm-22/bin/mlir-opt";
 
 /// The compiled module: no `hl` / `fused` op, prints and reparses to the same text, and (with
@@ -100,18 +114,7 @@ fn check(text: &str, target_name: &str, seed: u64, with_mlir: bool) -> Result<()
     verify(&ctx, &module.ir, module.top).map_err(|d| format!("{d:?}"))?;
     cleanup(&ctx, &mut module.ir, module.top).map_err(|d| format!("{d:?}"))?;
     let func = entry(&module.ir, module.top);
-    let body = module.ir.entry_block(module.ir.regions(func)[0]).expect("a body");
-    let args: Vec<Tensor> = module
-        .ir
-        .block_args(body)
-        .iter()
-        .enumerate()
-        .map(|(i, &a)| {
-            let (shape, elem) = tensor_parts(module.ir.value_type(a)).expect("tensor arguments");
-            let dims = shape.iter().map(|&d| d as usize).collect();
-            random_tensor(dtype_of(elem).expect("an hl dtype"), dims, seed.wrapping_add(i as u64))
-        })
-        .collect();
+    let args = random_args(&module.ir, func, seed);
     let reference = run_function_within(&ctx, &module.ir, func, &args, &mut Budget::new(1 << 30))
         .map_err(|d| format!("interpreter: {}", d.message))?;
     let target = Target::load(target_name).map_err(|e| e.to_string())?;
@@ -457,18 +460,7 @@ fn model_op_decompositions_are_exact() {
         let mut module = parse_bytes(&ctx, text.as_bytes(), "program").expect("parses");
         verify(&ctx, &module.ir, module.top).expect("verifies");
         let func = entry(&module.ir, module.top);
-        let body = module.ir.entry_block(module.ir.regions(func)[0]).expect("a body");
-        let args: Vec<Tensor> = module
-            .ir
-            .block_args(body)
-            .iter()
-            .enumerate()
-            .map(|(i, &a)| {
-                let (shape, elem) = tensor_parts(module.ir.value_type(a)).expect("tensor arguments");
-                let dims = shape.iter().map(|&d| d as usize).collect();
-                random_tensor(dtype_of(elem).expect("an hl dtype"), dims, (seed * 10 + i) as u64)
-            })
-            .collect();
+        let args = random_args(&module.ir, func, seed as u64 * 10);
         let before =
             run_function_within(&ctx, &module.ir, func, &args, &mut Budget::new(1 << 30)).expect("runs");
         cleanup(&ctx, &mut module.ir, module.top).expect("cleans up");
