@@ -113,46 +113,12 @@ fn exp64(x: f64) -> f64 {
     p * scale
 }
 
-/// `out[i] = f(src[i])`, compiled for AVX-512 and AVX2 as well and dispatched on the host CPU
-/// (the same IEEE operations in wider registers, never fused, so the same bits).
-#[inline(always)]
-pub(crate) fn map(src: &[f32], out: &mut [f32], f: impl Fn(f32) -> f32 + Copy) {
-    #[cfg(target_arch = "x86_64")]
-    {
-        if std::arch::is_x86_feature_detected!("avx512f") {
-            // SAFETY: `map_avx512` only requires AVX-512F, which the CPU has (checked just above).
-            return unsafe { map_avx512(src, out, f) };
-        }
-        if std::arch::is_x86_feature_detected!("avx2") {
-            // SAFETY: `map_avx2` only requires AVX2, which the CPU has (checked just above).
-            return unsafe { map_avx2(src, out, f) };
-        }
-    }
-    map_plain(src, out, f)
-}
-
-#[inline(always)]
-fn map_plain(src: &[f32], out: &mut [f32], f: impl Fn(f32) -> f32) {
-    for (o, &x) in out.iter_mut().zip(src) {
-        *o = f(x);
-    }
-}
-
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx2")]
-fn map_avx2(src: &[f32], out: &mut [f32], f: impl Fn(f32) -> f32) {
-    map_plain(src, out, f)
-}
-
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx512f")]
-fn map_avx512(src: &[f32], out: &mut [f32], f: impl Fn(f32) -> f32) {
-    map_plain(src, out, f)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::simd::{map, map_plain};
+    #[cfg(target_arch = "x86_64")]
+    use crate::simd::{map_avx2, map_avx512};
 
     /// The distance in ulps between two `f32`s of one sign (NaNs equal).
     fn ulps(a: f32, b: f32) -> u32 {

@@ -1,8 +1,10 @@
-//! Blocked elementwise row loops: a destination row is computed [`BLOCK`] lanes at a time,
-//! each source block decoded from the on-chip bytes into a stack array, the op applied in one
-//! tight loop (no per-element dispatch) and the block encoded straight into the row. No
-//! row-sized scratch copies: an `f32` op is a load, the arithmetic and a store per lane, which
-//! LLVM vectorizes; `f16` / `bf16` go through `f32` lanes the same way.
+//! Blocked elementwise row loops: a destination row is computed [`BLOCK`] lanes at a time and
+//! the op applied in one tight loop (no per-element dispatch; two-source ops through
+//! [`crate::simd::zip`], so AVX-512 / AVX2 where the host has them). No row-sized scratch
+//! copies: where the bytes of a block already are the lanes (an aligned `f32` or `i32`
+//! buffer, [`Lane::native`]) the loop reads and writes them in place; otherwise (`f16`,
+//! `bf16`, `i8`, `i1`, or a misaligned buffer) each source block is decoded into a stack array
+//! of `f32` / `i32` lanes and the results encoded back into the row.
 //!
 //! Each source of a row is located once: it is the destination row itself (same space, same
 //! bytes: read block by block just before the block is written), disjoint from it (read in
@@ -122,23 +124,44 @@ fn lanes<'a, T: Lane>(
     }
 }
 
-/// Lanes `at..at + len` of a source (of `dtype`, `eb` bytes per element) in `block`'s stead.
+/// Lanes `at..at + len` of a source (of `dtype`, `eb` bytes per element) in `block`'s stead:
+/// read in place when its bytes are the lanes themselves ([`Lane::native`]), else decoded
+/// into `block` (the destination row's own bytes always are, as the row is written next).
 #[inline(always)]
 fn fetch<'b, T: Lane>(
     src: &'b Lanes<T>,
     (dtype, eb): (DType, usize),
-    row: &'b [u8],
+    row: &[u8],
     (at, len): (usize, usize),
     block: &'b mut [T; BLOCK],
 ) -> &'b [T] {
     let bytes = match src {
         Lanes::Splat => return &block[..len],
         Lanes::Decoded(v) => return &v[at..at + len],
-        Lanes::Dst => row,
-        Lanes::Bytes(b) => b,
+        Lanes::Dst => &row[at * eb..(at + len) * eb],
+        Lanes::Bytes(b) => {
+            let bytes = &b[at * eb..(at + len) * eb];
+            if let Some(lanes) = T::native(dtype, bytes) {
+                return lanes;
+            }
+            bytes
+        }
     };
-    T::decode_into(dtype, &bytes[at * eb..(at + len) * eb], &mut block[..len]);
+    T::decode_into(dtype, bytes, &mut block[..len]);
     &block[..len]
+}
+
+/// Writes `f`'s results for one block into `bytes` (of `dtype`): straight into the lanes when
+/// the bytes are [`Lane::native`], else through `out` and [`Lane::encode`].
+#[inline(always)]
+fn put<U: Lane>(dtype: DType, bytes: &mut [u8], out: &mut [U], f: impl FnOnce(&mut [U])) {
+    match U::native_mut(dtype, bytes) {
+        Some(lanes) => f(lanes),
+        None => {
+            f(out);
+            U::encode(dtype, out, bytes);
+        }
+    }
 }
 
 /// The row loop of a one-source op: `dst = f(src)` block by block, where `f` maps a block of
@@ -161,8 +184,7 @@ pub(crate) fn map_rows<T: Lane>(
         for at in (0..n).step_by(BLOCK) {
             let len = BLOCK.min(n - at);
             let x = fetch(&la, (dtype, eb), row, (at, len), &mut xa);
-            f(x, &mut out[..len]);
-            T::encode(dtype, &out[..len], &mut row[at * eb..(at + len) * eb]);
+            put(dtype, &mut row[at * eb..(at + len) * eb], &mut out[..len], |o| f(x, o));
         }
     }
 }
@@ -189,10 +211,9 @@ pub(crate) fn zip_rows<T: Lane, U: Lane>(
             let len = BLOCK.min(n - at);
             let x = fetch(&la, (src_dtype, eb), row, (at, len), &mut xa);
             let y = fetch(&lb, (src_dtype, eb), row, (at, len), &mut xb);
-            for ((o, &x), &y) in out[..len].iter_mut().zip(x).zip(y) {
-                *o = f(x, y);
-            }
-            U::encode(dst_dtype, &out[..len], &mut row[at * ob..(at + len) * ob]);
+            put(dst_dtype, &mut row[at * ob..(at + len) * ob], &mut out[..len], |o| {
+                crate::simd::zip(x, y, o, &f)
+            });
         }
     }
 }
@@ -220,10 +241,11 @@ pub(crate) fn select_rows<T: Lane>(
             let c = fetch(&lm, (DType::I1, 1), row, (at, len), &mut xm);
             let x = fetch(&la, (dtype, eb), row, (at, len), &mut xa);
             let y = fetch(&lb, (dtype, eb), row, (at, len), &mut xb);
-            for (((o, &c), &x), &y) in out[..len].iter_mut().zip(c).zip(x).zip(y) {
-                *o = if c != 0 { x } else { y };
-            }
-            T::encode(dtype, &out[..len], &mut row[at * eb..(at + len) * eb]);
+            put(dtype, &mut row[at * eb..(at + len) * eb], &mut out[..len], |o| {
+                for (((o, &c), &x), &y) in o.iter_mut().zip(c).zip(x).zip(y) {
+                    *o = if c != 0 { x } else { y };
+                }
+            });
         }
     }
 }

@@ -3,7 +3,7 @@
 //! budget, and dispatch of every other instruction to its unit. Instructions run in program
 //! order; the pipes' parallelism is the cost model's business (from the event stream).
 
-use kiln_bytecode::isa::{Buf, Inst, Pipe, Reg, ScalarOp, NUM_REGS};
+use kiln_bytecode::isa::{Buf, Inst, Pipe, Reg, ScalarOp, Src, NUM_REGS};
 use kiln_bytecode::module::Kernel;
 use kiln_targets::Target;
 
@@ -86,6 +86,45 @@ fn scalar(op: ScalarOp, a: i64, b: i64) -> Result<i64, String> {
 fn repeats(buf: &Buf, bytes: u32, repeat_bytes: u64) -> u64 {
     let row = u64::from(buf.cols) * u64::from(bytes);
     u64::from(buf.rows) * row.div_ceil(repeat_bytes.max(1))
+}
+
+/// The vector repeats of a vector-unit instruction (counted over its destination, a
+/// reduction over its source, a compare or cast over its wider element type); none for the
+/// others.
+fn vector_work(inst: &Inst, repeat_bytes: u64) -> Work {
+    let w = |buf: &Buf, bytes: u32| Work { repeats: repeats(buf, bytes, repeat_bytes), ..Work::default() };
+    match inst {
+        Inst::Copy { dst, .. }
+        | Inst::Unary { dst, .. }
+        | Inst::Binary { dst, .. }
+        | Inst::Select { dst, .. }
+        | Inst::Broadcast { dst, .. }
+        | Inst::Fill { dst, .. }
+        | Inst::Transpose { dst, .. } => w(dst, dst.dtype.bytes()),
+        Inst::Cmp { dst, a, b, .. } => {
+            let bytes = match (a, b) {
+                (Src::Buf(x), _) | (_, Src::Buf(x)) => x.dtype.bytes(),
+                _ => 1,
+            };
+            w(dst, bytes)
+        }
+        Inst::Reduce { src, .. } => w(src, src.dtype.bytes()),
+        Inst::Cast { dst, src, .. } => w(dst, dst.dtype.bytes().max(src.dtype.bytes())),
+        _ => Work::default(),
+    }
+}
+
+/// Executes an elementwise instruction.
+fn elementwise(mem: &mut Mem, s: &mut Scratch, inst: &Inst, exact: bool) -> Result<(), String> {
+    match inst {
+        Inst::Unary { op, dst, src } => vector::unary(mem, s, *op, dst, src, exact),
+        Inst::Binary { op, dst, a, b } => vector::binary(mem, s, *op, dst, a, b),
+        Inst::Cmp { pred, dst, a, b } => vector::cmp(mem, s, *pred, dst, a, b),
+        Inst::Select { dst, mask, a, b } => vector::select(mem, s, dst, mask, a, b),
+        Inst::Fill { dst, value } => vector::fill(mem, s, dst, *value),
+        Inst::Cast { dst, src, round } => convert::cast(mem, s, dst, src, *round),
+        _ => Err("not an elementwise instruction".into()),
+    }
 }
 
 /// The slot of flag `src -> dst` `event` in a core's flag counts.
@@ -403,9 +442,7 @@ impl CoreState {
     /// Executes one non-control-flow instruction.
     fn exec(&mut self, inst: &Inst, l: &LaunchCtx, block: u32) -> Result<Work, String> {
         let t = l.target;
-        let rb = t.vector.repeat_bytes;
         let (mem, s) = (&mut self.mem, &mut self.scratch);
-        let vec_work = |buf: &Buf, bytes: u32| Work { repeats: repeats(buf, bytes, rb), ..Work::default() };
         Ok(match inst {
             Inst::Const { dst, value } => {
                 self.regs[reg_index(*dst)?] = *value;
@@ -428,49 +465,28 @@ impl CoreState {
             Inst::Store { dst, src, atomic } => gm::store(mem, dst, src, *atomic, &self.regs, &l.args)?,
             Inst::Copy { dst, src } => {
                 movement::copy(mem, &mut s.bytes, dst, src)?;
-                vec_work(dst, dst.dtype.bytes())
+                vector_work(inst, t.vector.repeat_bytes)
             }
-            Inst::Unary { op, dst, src } => {
-                vector::unary(mem, s, *op, dst, src, l.exact)?;
-                vec_work(dst, dst.dtype.bytes())
-            }
-            Inst::Binary { op, dst, a, b } => {
-                vector::binary(mem, s, *op, dst, a, b)?;
-                vec_work(dst, dst.dtype.bytes())
-            }
-            Inst::Cmp { pred, dst, a, b } => {
-                vector::cmp(mem, s, *pred, dst, a, b)?;
-                let bytes = match (a, b) {
-                    (kiln_bytecode::isa::Src::Buf(x), _) | (_, kiln_bytecode::isa::Src::Buf(x)) => {
-                        x.dtype.bytes()
-                    }
-                    _ => 1,
-                };
-                vec_work(dst, bytes)
-            }
-            Inst::Select { dst, mask, a, b } => {
-                vector::select(mem, s, dst, mask, a, b)?;
-                vec_work(dst, dst.dtype.bytes())
+            Inst::Unary { .. }
+            | Inst::Binary { .. }
+            | Inst::Cmp { .. }
+            | Inst::Select { .. }
+            | Inst::Fill { .. }
+            | Inst::Cast { .. } => {
+                elementwise(mem, s, inst, l.exact)?;
+                vector_work(inst, t.vector.repeat_bytes)
             }
             Inst::Reduce { op, dst, src, accumulate } => {
                 convert::reduce(mem, s, *op, dst, src, *accumulate)?;
-                vec_work(src, src.dtype.bytes())
+                vector_work(inst, t.vector.repeat_bytes)
             }
             Inst::Broadcast { dst, src } => {
                 movement::broadcast(mem, &mut s.bytes, dst, src)?;
-                vec_work(dst, dst.dtype.bytes())
-            }
-            Inst::Fill { dst, value } => {
-                vector::fill(mem, s, dst, *value)?;
-                vec_work(dst, dst.dtype.bytes())
-            }
-            Inst::Cast { dst, src, round } => {
-                convert::cast(mem, s, dst, src, *round)?;
-                vec_work(dst, dst.dtype.bytes().max(src.dtype.bytes()))
+                vector_work(inst, t.vector.repeat_bytes)
             }
             Inst::Transpose { dst, src } => {
                 movement::transpose(mem, &mut s.bytes, dst, src)?;
-                vec_work(dst, dst.dtype.bytes())
+                vector_work(inst, t.vector.repeat_bytes)
             }
             Inst::MoveL1 { dst, src } => {
                 movement::move_l1(mem, &mut s.bytes, dst, src)?;

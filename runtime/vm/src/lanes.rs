@@ -28,6 +28,33 @@ pub(crate) trait Lane: Copy + Default + Send + 'static {
     fn encode(dtype: DType, vals: &[Self], bytes: &mut [u8]);
     /// An immediate rounded to `dtype`, in this domain.
     fn imm(dtype: DType, value: Scalar) -> Result<Self, String>;
+    /// The dtype whose little-endian bytes are this domain's own lanes (`f32`, `i32`).
+    const NATIVE: DType;
+    /// `bytes` (of `dtype`) as lanes without converting: when `dtype` is [`Lane::NATIVE`],
+    /// the host is little-endian and `bytes` is aligned for the lanes.
+    fn native(dtype: DType, bytes: &[u8]) -> Option<&[Self]>;
+    /// [`Lane::native`], writable.
+    fn native_mut(dtype: DType, bytes: &mut [u8]) -> Option<&mut [Self]>;
+}
+
+macro_rules! native_lanes {
+    () => {
+        #[inline(always)]
+        fn native(dtype: DType, bytes: &[u8]) -> Option<&[Self]> {
+            (dtype == Self::NATIVE && cfg!(target_endian = "little"))
+                .then(|| bytemuck::try_cast_slice(bytes).ok())
+                .flatten()
+        }
+
+        #[inline(always)]
+        fn native_mut(dtype: DType, bytes: &mut [u8]) -> Option<&mut [Self]> {
+            if dtype == Self::NATIVE && cfg!(target_endian = "little") {
+                bytemuck::try_cast_slice_mut(bytes).ok()
+            } else {
+                None
+            }
+        }
+    };
 }
 
 fn word4(c: &[u8]) -> [u8; 4] {
@@ -35,6 +62,9 @@ fn word4(c: &[u8]) -> [u8; 4] {
 }
 
 impl Lane for f32 {
+    const NATIVE: DType = DType::F32;
+    native_lanes!();
+
     fn decode_into(dtype: DType, bytes: &[u8], out: &mut [f32]) {
         fn fill<const N: usize>(bytes: &[u8], out: &mut [f32], f: impl Fn([u8; N]) -> f32) {
             for (o, c) in out.iter_mut().zip(bytes.chunks_exact(N)) {
@@ -92,6 +122,9 @@ impl Lane for f32 {
 }
 
 impl Lane for i32 {
+    const NATIVE: DType = DType::I32;
+    native_lanes!();
+
     fn decode_into(dtype: DType, bytes: &[u8], out: &mut [i32]) {
         let eb = dtype.bytes() as usize;
         match dtype {

@@ -25,6 +25,7 @@ mod host;
 mod lanes;
 mod mem;
 mod movement;
+mod simd;
 pub mod sync_check;
 pub mod trace;
 mod vector;

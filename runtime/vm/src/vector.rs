@@ -80,7 +80,7 @@ pub(crate) fn unary(
         }
         macro_rules! fast {
             ($f:expr) => {
-                map_rows::<f32>(mem, &mut s.fa, (&d, dtype), &p, |a, o| crate::approx::map(a, o, $f))
+                map_rows::<f32>(mem, &mut s.fa, (&d, dtype), &p, |a, o| crate::simd::map(a, o, $f))
             };
         }
         match op {

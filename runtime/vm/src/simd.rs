@@ -1,0 +1,75 @@
+//! Lane loops compiled for AVX-512 and AVX2 as well as the baseline, dispatched on the host
+//! CPU: the same IEEE operations in wider registers, never fused (Rust does not contract
+//! `a * b + c`), so every variant gives the same bits.
+
+/// `out[i] = f(src[i])`.
+#[inline(always)]
+pub(crate) fn map(src: &[f32], out: &mut [f32], f: impl Fn(f32) -> f32 + Copy) {
+    #[cfg(target_arch = "x86_64")]
+    {
+        if std::arch::is_x86_feature_detected!("avx512f") {
+            // SAFETY: `map_avx512` only requires AVX-512F, which the CPU has (checked just above).
+            return unsafe { map_avx512(src, out, f) };
+        }
+        if std::arch::is_x86_feature_detected!("avx2") {
+            // SAFETY: `map_avx2` only requires AVX2, which the CPU has (checked just above).
+            return unsafe { map_avx2(src, out, f) };
+        }
+    }
+    map_plain(src, out, f)
+}
+
+#[inline(always)]
+pub(crate) fn map_plain(src: &[f32], out: &mut [f32], f: impl Fn(f32) -> f32) {
+    for (o, &x) in out.iter_mut().zip(src) {
+        *o = f(x);
+    }
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+pub(crate) fn map_avx2(src: &[f32], out: &mut [f32], f: impl Fn(f32) -> f32) {
+    map_plain(src, out, f)
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f")]
+pub(crate) fn map_avx512(src: &[f32], out: &mut [f32], f: impl Fn(f32) -> f32) {
+    map_plain(src, out, f)
+}
+
+/// `out[i] = f(a[i], b[i])`, for any lane types.
+#[inline(always)]
+pub(crate) fn zip<T: Copy, U>(a: &[T], b: &[T], out: &mut [U], f: impl Fn(T, T) -> U + Copy) {
+    #[cfg(target_arch = "x86_64")]
+    {
+        if std::arch::is_x86_feature_detected!("avx512f") {
+            // SAFETY: `zip_avx512` only requires AVX-512F, which the CPU has (checked just above).
+            return unsafe { zip_avx512(a, b, out, f) };
+        }
+        if std::arch::is_x86_feature_detected!("avx2") {
+            // SAFETY: `zip_avx2` only requires AVX2, which the CPU has (checked just above).
+            return unsafe { zip_avx2(a, b, out, f) };
+        }
+    }
+    zip_plain(a, b, out, f)
+}
+
+#[inline(always)]
+fn zip_plain<T: Copy, U>(a: &[T], b: &[T], out: &mut [U], f: impl Fn(T, T) -> U) {
+    for ((o, &x), &y) in out.iter_mut().zip(a).zip(b) {
+        *o = f(x, y);
+    }
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+fn zip_avx2<T: Copy, U>(a: &[T], b: &[T], out: &mut [U], f: impl Fn(T, T) -> U) {
+    zip_plain(a, b, out, f)
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f")]
+fn zip_avx512<T: Copy, U>(a: &[T], b: &[T], out: &mut [U], f: impl Fn(T, T) -> U) {
+    zip_plain(a, b, out, f)
+}
