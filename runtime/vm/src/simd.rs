@@ -4,7 +4,7 @@
 
 /// `out[i] = f(src[i])`.
 #[inline(always)]
-pub(crate) fn map(src: &[f32], out: &mut [f32], f: impl Fn(f32) -> f32 + Copy) {
+pub(crate) fn map<T: Copy>(src: &[T], out: &mut [T], f: impl Fn(T) -> T + Copy) {
     #[cfg(target_arch = "x86_64")]
     {
         if std::arch::is_x86_feature_detected!("avx512f") {
@@ -20,7 +20,7 @@ pub(crate) fn map(src: &[f32], out: &mut [f32], f: impl Fn(f32) -> f32 + Copy) {
 }
 
 #[inline(always)]
-pub(crate) fn map_plain(src: &[f32], out: &mut [f32], f: impl Fn(f32) -> f32) {
+pub(crate) fn map_plain<T: Copy>(src: &[T], out: &mut [T], f: impl Fn(T) -> T) {
     for (o, &x) in out.iter_mut().zip(src) {
         *o = f(x);
     }
@@ -28,13 +28,13 @@ pub(crate) fn map_plain(src: &[f32], out: &mut [f32], f: impl Fn(f32) -> f32) {
 
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
-pub(crate) fn map_avx2(src: &[f32], out: &mut [f32], f: impl Fn(f32) -> f32) {
+pub(crate) fn map_avx2<T: Copy>(src: &[T], out: &mut [T], f: impl Fn(T) -> T) {
     map_plain(src, out, f)
 }
 
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx512f")]
-pub(crate) fn map_avx512(src: &[f32], out: &mut [f32], f: impl Fn(f32) -> f32) {
+pub(crate) fn map_avx512<T: Copy>(src: &[T], out: &mut [T], f: impl Fn(T) -> T) {
     map_plain(src, out, f)
 }
 

@@ -2,11 +2,10 @@
 //! numpy broadcasting of the sources.
 //!
 //! Each instruction is dispatched once on (op, domain); the chosen closure is monomorphised
-//! into a blocked row loop ([`crate::blocks`]: sources decoded block by block from the on-chip
-//! bytes, one tight loop per block, the block encoded back; [`crate::lanes`] has the rounding
-//! rules). Transcendentals call `libm` in `f64`
-//! and round to `f32`, exactly as the interpreter does, except `exp`, `tanh` and `sigmoid`,
-//! which use [`crate::approx`] unless the run asks for exact transcendentals.
+//! into a blocked row loop ([`crate::blocks`]) and a lane loop compiled for the host's widest
+//! vectors ([`crate::simd`]); [`crate::lanes`] has the rounding rules. Transcendentals call
+//! `libm` in `f64` and round to `f32`, exactly as the interpreter does, except `exp`, `tanh`
+//! and `sigmoid`, which use [`crate::approx`] unless the run asks for exact transcendentals.
 
 use kiln_bytecode::isa::{BinaryOp, Buf, CmpPred, DType, Scalar, Src, UnaryOp};
 
@@ -24,14 +23,6 @@ pub(crate) struct Scratch {
     pub ib: Vec<i32>,
     pub mask: Vec<i32>,
     pub bytes: Vec<u8>,
-}
-
-/// `out[i] = f(src[i])`.
-#[inline(always)]
-fn each<T: Copy>(src: &[T], out: &mut [T], f: impl Fn(T) -> T) {
-    for (o, &x) in out.iter_mut().zip(src) {
-        *o = f(x);
-    }
 }
 
 /// `1 / (1 + e^-x)` in `f64` with `libm`, rounded to `f32` (the interpreter's formula).
@@ -75,11 +66,6 @@ pub(crate) fn unary(
         let p = plan::<f32>(mem, &Src::Buf(*src), dst, dtype, "the source")?;
         macro_rules! go {
             ($f:expr) => {
-                map_rows::<f32>(mem, &mut s.fa, (&d, dtype), &p, |a, o| each(a, o, $f))
-            };
-        }
-        macro_rules! fast {
-            ($f:expr) => {
                 map_rows::<f32>(mem, &mut s.fa, (&d, dtype), &p, |a, o| crate::simd::map(a, o, $f))
             };
         }
@@ -87,16 +73,16 @@ pub(crate) fn unary(
             UnaryOp::Neg => go!(|x| -x),
             UnaryOp::Abs => go!(f32::abs),
             UnaryOp::Exp if exact => go!(|x| libm::exp(f64::from(x)) as f32),
-            UnaryOp::Exp => fast!(crate::approx::exp),
+            UnaryOp::Exp => go!(crate::approx::exp),
             UnaryOp::Log => go!(|x| libm::log(f64::from(x)) as f32),
             UnaryOp::Sqrt => go!(f32::sqrt),
             UnaryOp::Rsqrt => go!(|x| (1.0 / f64::from(x).sqrt()) as f32),
             UnaryOp::Recip => go!(|x| 1.0 / x),
             UnaryOp::Tanh if exact => go!(|x| libm::tanh(f64::from(x)) as f32),
-            UnaryOp::Tanh => fast!(crate::approx::tanh),
+            UnaryOp::Tanh => go!(crate::approx::tanh),
             UnaryOp::Erf => go!(|x| libm::erf(f64::from(x)) as f32),
             UnaryOp::Sigmoid if exact => go!(libm_sigmoid),
-            UnaryOp::Sigmoid => fast!(crate::approx::sigmoid),
+            UnaryOp::Sigmoid => go!(crate::approx::sigmoid),
             UnaryOp::Relu => go!(|x| nan_max(x, 0.0)),
             UnaryOp::Floor => go!(f32::floor),
             UnaryOp::Ceil => go!(f32::ceil),
@@ -109,7 +95,7 @@ pub(crate) fn unary(
     let p = plan::<i32>(mem, &Src::Buf(*src), dst, dtype, "the source")?;
     macro_rules! go {
         ($f:expr) => {
-            map_rows::<i32>(mem, &mut s.ia, (&d, dtype), &p, |a, o| each(a, o, $f))
+            map_rows::<i32>(mem, &mut s.ia, (&d, dtype), &p, |a, o| crate::simd::map(a, o, $f))
         };
     }
     match op {
