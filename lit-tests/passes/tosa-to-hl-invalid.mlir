@@ -1,5 +1,6 @@
 // RUN: %kiln-opt --allow-unregistered-dialect %s --split-input-file --verify-diagnostics --tosa-to-hl
-// Every TOSA op without an hl form is reported at once, each at its location.
+// Every TOSA op (and `arith` op on tensors) without an hl form is reported at once, each at
+// its location.
 
 func.func @unsupported(%a: tensor<4xf32>, %b: tensor<2x4xf32>) -> tensor<4xf32> {
   // expected-error @+1 {{'tosa.sin' op is not supported by tosa-to-hl}}
@@ -7,7 +8,9 @@ func.func @unsupported(%a: tensor<4xf32>, %b: tensor<2x4xf32>) -> tensor<4xf32> 
   %1 = "tosa.exp"(%0) : (tensor<4xf32>) -> tensor<4xf32>
   // expected-error @+1 {{'tosa.argmax' op is not supported by tosa-to-hl}}
   %2 = "tosa.argmax"(%b) <{axis = 0 : i32}> : (tensor<2x4xf32>) -> tensor<4xi32>
-  return %1 : tensor<4xf32>
+  // expected-error @+1 {{'arith.maximumf' op is not supported by tosa-to-hl}}
+  %3 = "arith.maximumf"(%1, %a) : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+  return %3 : tensor<4xf32>
 }
 
 // -----

@@ -70,3 +70,23 @@
   }) : () -> ()
 }) : () -> ()
 
+
+// `arith` on tensors around the TOSA ops (as exporters write them, and as hl-to-tosa writes
+// float division); scalar `arith` stays.
+// CHECK-LABEL: func.func @around(
+// CHECK-NEXT:    %[[K:.*]] = hl.constant dense<2.000000e+00> : tensor<2x3xf32>
+// CHECK-NEXT:    %[[A:.*]] = hl.add %arg0, %[[K]] : tensor<2x3xf32>
+// CHECK-NEXT:    %[[D:.*]] = hl.div %[[A]], %arg0 : tensor<2x3xf32>
+// CHECK-NEXT:    %[[N:.*]] = hl.neg %[[D]] : tensor<2x3xf32>
+// CHECK-NEXT:    %[[Q:.*]] = hl.div %arg1, %arg1 : tensor<2x3xi32>
+// CHECK-NEXT:    %[[I:.*]] = arith.constant 1 : index
+// CHECK-NEXT:    return %[[N]], %[[Q]], %[[I]]
+func.func @around(%a: tensor<2x3xf32>, %b: tensor<2x3xi32>) -> (tensor<2x3xf32>, tensor<2x3xi32>, index) {
+  %k = "arith.constant"() <{value = dense<2.0> : tensor<2x3xf32>}> : () -> tensor<2x3xf32>
+  %0 = "arith.addf"(%a, %k) : (tensor<2x3xf32>, tensor<2x3xf32>) -> tensor<2x3xf32>
+  %1 = "arith.divf"(%0, %a) : (tensor<2x3xf32>, tensor<2x3xf32>) -> tensor<2x3xf32>
+  %2 = "arith.negf"(%1) : (tensor<2x3xf32>) -> tensor<2x3xf32>
+  %3 = "tosa.intdiv"(%b, %b) : (tensor<2x3xi32>, tensor<2x3xi32>) -> tensor<2x3xi32>
+  %i = "arith.constant"() <{value = 1 : index}> : () -> index
+  return %2, %3, %i : tensor<2x3xf32>, tensor<2x3xi32>, index
+}

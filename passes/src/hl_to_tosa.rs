@@ -8,14 +8,16 @@
 //! - binary ops (`add`, `sub`, `mul` with shift 0, `maximum`, `minimum`, `pow`, `and`, `or`),
 //!   `cmp` (`gt`/`ge`/`eq` directly, `lt`/`le` with swapped operands, `ne` as `logical_not` of
 //!   `equal`), `select`: operands of lower rank are first reshaped with leading 1s (TOSA
-//!   broadcasts only equal ranks); `div` -> `mul` by `reciprocal` (TOSA has no float division;
-//!   not bit-exact); `clamp` -> `tosa.clamp` (a missing bound is the type's extreme); `cast` ->
+//!   broadcasts only equal ranks); float `div` -> `arith.divf` on operands tiled to the result
+//!   (TOSA has no float division; `arith` ops on tensors do not broadcast), integer `div` ->
+//!   `tosa.intdiv`; `clamp` -> `tosa.clamp` (a missing bound is the type's extreme); `cast` ->
 //!   `tosa.cast` (float to integer truncates first: `select(x < 0, ceil x, floor x)`, since
 //!   TOSA's cast rounds to nearest);
 //! - `broadcast_to` -> `tosa.reshape` + `tosa.tile`;
 //! - `reduce_sum`/`max`/`min`/`prod` -> one TOSA reduction over the reduced axes moved last (in
 //!   order) and merged into one, so the accumulation order is the same; then a reshape to the
-//!   result; `reduce_mean` -> that sum times `1/n` (not bit-exact);
+//!   result; `reduce_mean` -> that sum in f32 (an f16 / bf16 operand cast to f32 first), `arith.divf`
+//!   by `n` and a cast back: the interpreter's mean, bit for bit;
 //! - `reshape`, `expand_dims`, `squeeze` -> `tosa.reshape`; `transpose`, `slice` (unit
 //!   strides), `concat`, `pad` -> their TOSA op with `!tosa.shape` operands;
 //! - `matmul` / `batch_matmul` -> `tosa.matmul` on rank-3 operands (transposes applied first;
@@ -38,7 +40,7 @@ use kiln_compiler::{Context, Diagnostic, Ir, OpId, Type, TypeKind, ValueId};
 use kiln_dialects::hl::accessors::{bool_attr, float_value, int_list, normalize_axis, tensor_parts};
 use kiln_dialects::hl::attrs::CmpPredicate;
 
-use crate::tosa::{convert_by_name, float_attr, shape_of, TosaBuilder, BINARY, SAME_UNARY};
+use crate::tosa::{convert_by_name, elem_of, float_attr, shape_of, TosaBuilder, BINARY, SAME_UNARY};
 
 kiln_compiler::declare_pass! {
     struct HlToTosa {}
@@ -85,8 +87,13 @@ fn refusal(ir: &Ir<'_>, op: OpId) -> Option<String> {
         return Some("dynamic shapes are not supported".into());
     }
     let ones = |n: &str| int_list(attr(n)).map(|v| v.iter().all(|&d| d == 1)).unwrap_or(false);
+    let int_not_i32 = |v: &ValueId| {
+        tensor_parts(ir.value_type(*v))
+            .is_some_and(|(_, e)| !e.is_float() && !matches!(e.kind(), TypeKind::Integer { width: 32, .. }))
+    };
     match short {
         s if SAME_UNARY.contains(&s) || BINARY.iter().any(|(_, h)| *h == s) => None,
+        "div" if ir.results(op).iter().any(int_not_i32) => Some("TOSA divides integers as i32 only".into()),
         "constant" | "neg" | "not" | "relu" | "div" | "cmp" | "select" | "clamp" | "cast"
         | "broadcast_to" | "reduce_sum" | "reduce_max" | "reduce_min" | "reduce_prod" | "reduce_mean"
         | "reshape" | "expand_dims" | "squeeze" | "transpose" | "concat" | "pad" | "matmul"
@@ -155,6 +162,20 @@ fn align(b: &mut TosaBuilder<'_, '_, '_>, v: ValueId, rank: usize) -> Result<Val
     b.reshape(v, &dims)
 }
 
+/// `v` reshaped to the rank of `out` and tiled to it (`arith` ops do not broadcast).
+fn expand(b: &mut TosaBuilder<'_, '_, '_>, v: ValueId, out: &[i64]) -> Result<ValueId, String> {
+    let v = align(b, v, out.len())?;
+    let (shape, elem) =
+        (shape_of(b.rw.ir(), v).ok_or("bad operand")?, elem_of(b.rw.ir(), v).ok_or("bad operand")?);
+    if shape == out {
+        return Ok(v);
+    }
+    let multiples: Vec<i64> = shape.iter().zip(out).map(|(&d, &o)| if d == o { 1 } else { o }).collect();
+    let m = b.shape(&multiples);
+    let ty = b.rw.ctx.tensor_type(out, elem);
+    Ok(b.op("tile", &[v, m], &[], ty))
+}
+
 /// The zero point (or shift) type of an operand of element type `elem`.
 fn zero<'c>(b: &mut TosaBuilder<'_, '_, 'c>, elem: Type<'c>) -> Result<ValueId, String> {
     b.zero(elem)
@@ -217,12 +238,13 @@ fn convert<'c>(
             let (l, h) = (bound(ctx, in_elem, lo)?, bound(ctx, in_elem, hi)?);
             b.op("clamp", x, &[("min_val", l), ("max_val", h)], result_ty)
         }
+        "div" if in_elem.is_float() => {
+            let (l, r) = (expand(&mut b, x[0], &out_shape)?, expand(&mut b, x[1], &out_shape)?);
+            b.named("arith.divf", &[l, r], &[], result_ty)
+        }
         "div" => {
             let (l, r) = (align(&mut b, x[0], rank)?, align(&mut b, x[1], rank)?);
-            let r_ty = b.rw.ir().value_type(r);
-            let inv = b.op("reciprocal", &[r], &[], r_ty);
-            let shift = zero(&mut b, ctx.int_type(8))?;
-            b.op("mul", &[l, inv, shift], &[], result_ty)
+            b.op("intdiv", &[l, r], &[], result_ty)
         }
         "cmp" => {
             let (l, r) = (align(&mut b, x[0], rank)?, align(&mut b, x[1], rank)?);
@@ -372,12 +394,25 @@ fn reduce<'c>(
         s => s,
     };
     let axis = b.i32(last as i64);
-    let mut r = b.op(tosa, &[merged], &[("axis", axis)], ty);
-    if short == "reduce_mean" {
-        let inv = b.splat(&vec![1; dims.len()], elem, 1.0 / n as f64)?;
-        let shift = b.zero(ctx.int_type(8))?;
-        r = b.op("mul", &[r, inv, shift], &[], ty);
+    if short != "reduce_mean" {
+        let r = b.op(tosa, &[merged], &[("axis", axis)], ty);
+        return b.reshape(r, out);
     }
+    // The interpreter's mean: the sum in f32 (f16 / bf16 widened exactly), divided by `n` in
+    // f32, rounded to the type once.
+    let f32t = ctx.float_type(kiln_compiler::FloatKind::F32);
+    let wide = elem != f32t;
+    let merged = if wide {
+        let shape = shape_of(b.rw.ir(), merged).ok_or("bad operand")?;
+        b.op("cast", &[merged], &[], ctx.tensor_type(&shape, f32t))
+    } else {
+        merged
+    };
+    let sum_ty = ctx.tensor_type(&dims, f32t);
+    let sum = b.op(tosa, &[merged], &[("axis", axis)], sum_ty);
+    let count = b.splat(&dims, f32t, n as f64)?;
+    let mean = b.named("arith.divf", &[sum, count], &[], sum_ty);
+    let r = if wide { b.op("cast", &[mean], &[], ty) } else { mean };
     b.reshape(r, out)
 }
 

@@ -3,9 +3,11 @@
 //!
 //! Rewrites (a conversion pattern per op, over a target where the `tosa` dialect is illegal):
 //! - `tosa.const` -> `hl.constant`; `tosa.const_shape` is read by the ops that use it and erased;
+//! - around the TOSA ops, `arith` on tensors: `constant` -> `hl.constant`; `addf`, `subf`,
+//!   `mulf`, `divf`, `negf` -> the `hl` op (any other `arith` op on tensors is refused);
 //! - `exp`, `log`, `tanh`, `sigmoid`, `erf`, `reciprocal`, `rsqrt`, `abs`, `floor`, `ceil` ->
 //!   the `hl` op of the same name; `negate` (zero points 0) -> `hl.neg`; `logical_not` ->
-//!   `hl.not`;
+//!   `hl.not`; `intdiv` -> `hl.div`;
 //! - `add`, `sub`, `mul` (shift 0), `maximum`, `minimum`, `pow`, `logical_and`/`or` -> the
 //!   broadcasting `hl` op; `greater`, `greater_equal`, `equal` -> `hl.cmp`; `select` ->
 //!   `hl.select`; `clamp` -> `hl.clamp`; `cast` -> `hl.cast` (float to integer first rounds to
@@ -39,6 +41,7 @@ use crate::tosa::{
 /// The TOSA ops this pass converts (besides the binary, comparison and same-name unary ones).
 const OTHER_OPS: &[&str] = &[
     "const",
+    "intdiv",
     "const_shape",
     "negate",
     "logical_not",
@@ -62,6 +65,18 @@ const OTHER_OPS: &[&str] = &[
     "max_pool2d",
 ];
 
+/// `(arith, hl)`: the `arith` ops on tensors this pass converts, besides `arith.constant` (what
+/// exporters write around TOSA, and `hl-to-tosa`'s float division). IEEE operations, the
+/// same in `hl`; `maximumf`/`minimumf` are not among them (they order `-0 < +0`, `hl` does not).
+const ARITH: &[(&str, &str)] =
+    &[("addf", "add"), ("subf", "sub"), ("mulf", "mul"), ("divf", "div"), ("negf", "neg")];
+
+/// Whether `op` is an `arith` op with a tensor result (this pass converts it or refuses it).
+fn arith_on_tensors(ir: &kiln_compiler::Ir<'_>, op: OpId) -> bool {
+    ir.op(op).name.starts_with("arith.")
+        && ir.results(op).iter().any(|&r| matches!(ir.value_type(r).kind(), TypeKind::RankedTensor { .. }))
+}
+
 /// Whether `tosa.<short>` is converted by this pass.
 fn supported(short: &str) -> bool {
     SAME_UNARY.contains(&short)
@@ -84,7 +99,12 @@ kiln_compiler::declare_pass! {
         let unsupported: Vec<OpId> = cx
             .ir
             .walk(root, WalkOrder::PreOrder)
-            .filter(|&op| cx.ir.op(op).name.strip_prefix("tosa.").is_some_and(|s| !supported(s)))
+            .filter(|&op| {
+                let name = cx.ir.op(op).name;
+                name.strip_prefix("tosa.").is_some_and(|s| !supported(s))
+                    || arith_on_tensors(cx.ir, op)
+                        && name.strip_prefix("arith.").is_some_and(|s| s != "constant" && ARITH.iter().all(|(a, _)| *a != s))
+            })
             .collect();
         if !unsupported.is_empty() {
             for op in unsupported {
@@ -96,6 +116,12 @@ kiln_compiler::declare_pass! {
             }
             return Err(PassFailed);
         }
+        let mut arith = ConversionTarget::new();
+        arith.add_dynamically_legal_dialect("arith", |_, ir, op| !arith_on_tensors(ir, op));
+        convert_by_name(cx.ctx, cx.ir, root, &arith, ("ArithOp", "arith."), convert_arith).map_err(|d| {
+            cx.diagnostics.push(d);
+            PassFailed
+        })?;
         let mut target = ConversionTarget::new();
         // Shapes are read by their users and erased once nothing uses them.
         target.add_dynamically_legal_dialect("tosa", |_, ir, op| ir.op(op).name == "tosa.const_shape");
@@ -116,6 +142,23 @@ kiln_compiler::declare_pass! {
         }
         Ok(())
     }
+}
+
+/// Builds the `hl` form of `arith.<short>` (on tensors) before `op`.
+fn convert_arith<'c>(
+    rw: &mut ConversionRewriter<'_, '_, 'c>,
+    op: OpId,
+    short: &str,
+    x: &[ValueId],
+) -> Result<ValueId, String> {
+    let ir = rw.ir();
+    let result_ty = ir.value_type(ir.results(op)[0]);
+    if short == "constant" {
+        let value = ir.attr(op, "value").ok_or("no 'value'")?;
+        return HlBuilder::new(rw, op).create(&hl::CONSTANT, &[], &[("value", value)], Some(result_ty));
+    }
+    let (_, to) = ARITH.iter().find(|(a, _)| *a == short).ok_or("not converted by tosa-to-hl")?;
+    HlBuilder::new(rw, op).create(def(to)?, x, &[], Some(result_ty))
 }
 
 /// The `hl` op named `hl.<short>`.
@@ -176,6 +219,7 @@ fn convert<'c>(
             HlBuilder::new(rw, op).create(&hl::NEG, &x[..1], &[], Some(result_ty))?
         }
         "logical_not" => HlBuilder::new(rw, op).create(&hl::NOT, x, &[], Some(result_ty))?,
+        "intdiv" => HlBuilder::new(rw, op).create(&hl::DIV, x, &[], Some(result_ty))?,
         "select" => HlBuilder::new(rw, op).create(&hl::SELECT, x, &[], Some(result_ty))?,
         "clamp" => {
             let f64t = ctx.float_type(kiln_compiler::FloatKind::F64);

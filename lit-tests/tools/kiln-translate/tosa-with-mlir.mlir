@@ -35,5 +35,5 @@
 // EXPORT-NOT: hl.
 // EXPORT: tosa.matmul
 // EXPORT: tosa.reduce_max
-// EXPORT: tosa.reciprocal
+// EXPORT: arith.divf
 // RESNET: tosa.conv2d

@@ -147,8 +147,19 @@ impl<'r, 'a, 'c> TosaBuilder<'r, 'a, 'c> {
         props: &[(&str, Attribute<'c>)],
         ty: Type<'c>,
     ) -> ValueId {
+        self.named(&format!("tosa.{op}"), operands, props, ty)
+    }
+
+    /// Creates the op `name` (of any dialect, e.g. `arith.divf`) as [`TosaBuilder::op`] does.
+    pub fn named(
+        &mut self,
+        name: &str,
+        operands: &[ValueId],
+        props: &[(&str, Attribute<'c>)],
+        ty: Type<'c>,
+    ) -> ValueId {
         let ctx = self.ctx();
-        let name = ctx.intern_str(&format!("tosa.{op}"));
+        let name = ctx.intern_str(name);
         let mut entries: Vec<NamedAttr<'c>> =
             props.iter().map(|(n, v)| NamedAttr { name: ctx.intern_str(n), value: *v }).collect();
         entries.sort_by(|a, b| a.name.cmp(b.name));
