@@ -16,6 +16,18 @@ fn sym(ir: &Ir<'_>, op: OpId) -> String {
 }
 
 pub(crate) fn verify_func<'c>(_: &Context<'c>, ir: &Ir<'c>, op: OpId) -> Result<(), Diagnostic<'c>> {
+    if let Some(v) = ir.attr(op, "sym_visibility").and_then(|v| v.as_str()) {
+        if ![&b"public"[..], b"private", b"nested"].contains(&v) {
+            return Err(Diagnostic::op_error(
+                ir,
+                op,
+                format!(
+                    "visibility expected to be one of [\"public\", \"private\", \"nested\"], but got \"{}\"",
+                    String::from_utf8_lossy(v)
+                ),
+            ));
+        }
+    }
     let Some((inputs, _)) = signature(ir, op) else { return Ok(()) };
     let Some(entry) = ir.regions(op).first().and_then(|&r| ir.entry_block(r)) else {
         let public = ir.attr(op, "sym_visibility").and_then(|v| v.as_str()).is_none_or(|v| v == b"public");

@@ -232,14 +232,15 @@ impl<'a, 'c> OpAsmParser<'a, 'c> for Parser<'a, 'c> {
         self.custom_regions.push(Vec::new());
     }
 
-    /// Appends the implicit terminator `name` to the last parsed region when it lacks one.
+    /// Appends the implicit terminator `name` to the last parsed region when it lacks one. An
+    /// unregistered last op might be a terminator (MLIR's `mightHaveTrait`): none is added.
     fn ensure_terminator(&mut self, name: &'static str, loc: Attribute<'c>) {
         self.ensure_entry_block();
         let Some(&block) = self.custom_regions.last().and_then(|blocks| blocks.last()) else {
             return;
         };
         let ends_in_terminator = self.ir.last_op(block).is_some_and(|last| {
-            self.ir.op(last).def.is_some_and(|d| d.has_trait(crate::dialect::Trait::Terminator))
+            self.ir.op(last).def.is_none_or(|d| d.has_trait(crate::dialect::Trait::Terminator))
         });
         if !ends_in_terminator {
             let def = self.ctx.registry().op(name);

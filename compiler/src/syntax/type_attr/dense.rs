@@ -200,8 +200,15 @@ impl<'c> Builder<'_, '_, 'c> {
     ) -> Result<DenseData<'c>> {
         let text = s.as_str();
         let digits = &text[1..text.len() - 1];
+        // Digit pairs by bytes (a non-ASCII character is no digit, and no char boundary).
         let bytes = digits.strip_prefix("0x").filter(|h| h.len() % 2 == 0).and_then(|h| {
-            (0..h.len()).step_by(2).map(|i| u8::from_str_radix(&h[i..i + 2], 16).ok()).collect()
+            h.as_bytes()
+                .chunks(2)
+                .map(|p| {
+                    let digit = |c: u8| (c as char).to_digit(16);
+                    Some((digit(p[0])? * 16 + digit(p[1])?) as u8)
+                })
+                .collect()
         });
         let Some(bytes): Option<Vec<u8>> = bytes else {
             return self.err(s, "expected string containing hex digits starting with `0x`");
