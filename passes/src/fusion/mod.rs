@@ -13,7 +13,7 @@ pub mod rules;
 use kiln_compiler::ir::{BlockId, WalkOrder};
 use kiln_compiler::pass::{PassContext, PassFailed};
 use kiln_compiler::{Diagnostic, OpId, Severity};
-use kiln_dialects::fused::{build_region, REGION_OP};
+use kiln_dialects::fused::{build_region, region_id, set_region_id, REGION_OP};
 use kiln_dialects::hl::interfaces::hl_op;
 
 use cluster::{plan_block, region_remark, BlockPlan};
@@ -23,7 +23,8 @@ use options::FusionOptions;
 use report::{dot_block, RegionRecord, Report};
 
 /// Fuses every block nested under `root` (blocks inside `fused.region`s excepted), emitting
-/// remarks, statistics, and the report and DOT files the options ask for.
+/// remarks, statistics, and the report and DOT files the options ask for. Each region formed
+/// carries its number as its `id` attribute, the number the remarks, report and DOT use.
 pub fn fuse(cx: &mut PassContext<'_, '_>, root: OpId, opts: &FusionOptions) -> Result<(), PassFailed> {
     let mut report = Report::new(opts);
     let mut dot = String::from("digraph kiln_fuse {\n  compound=true;\n  node [shape=box, fontsize=10];\n");
@@ -36,7 +37,15 @@ pub fn fuse(cx: &mut PassContext<'_, '_>, root: OpId, opts: &FusionOptions) -> R
         .collect();
     let mut map = LocalMap::default();
     let mut scratch = Scratch::default();
-    let mut next_id = 0usize;
+    // Region numbers continue after those of regions already there (an earlier run), so that
+    // every `id` in the IR names one region.
+    let mut next_id = cx
+        .ir
+        .walk(root, WalkOrder::PreOrder)
+        .filter(|&op| cx.ir.op(op).def.is_some_and(|d| std::ptr::eq(d, &REGION_OP)))
+        .filter_map(|op| region_id(cx.ir, op))
+        .max()
+        .map_or(0, |m| m as usize + 1);
     for (bi, block) in blocks.into_iter().enumerate() {
         let g = BlockGraph::build(cx.ir, block, &mut map);
         g.clear(&mut map);
@@ -79,6 +88,7 @@ pub fn fuse(cx: &mut PassContext<'_, '_>, root: OpId, opts: &FusionOptions) -> R
             let loc = cx.ir.op(ops[0]).loc;
             match build_region(cx.ctx, cx.ir, r.kind, &ops) {
                 Ok(region) => {
+                    set_region_id(cx.ctx, cx.ir, region, id as u64);
                     let types = |vs: &[kiln_compiler::ValueId]| {
                         vs.iter().map(|&v| cx.ir.value_type(v).to_string()).collect::<Vec<_>>()
                     };
