@@ -13,10 +13,12 @@
 //!
 //! Assumes: verified IR; composites decomposed (`hl-decompose`) for best results (composites
 //! are opaque and stay alone); a block whose ops use values defined after them (a graph
-//! region, such as one of an unregistered op) is left as it is. Guarantees: verified IR computing bit-identical results (the ops
-//! are moved, never changed); deterministic output; one remark per decision with
-//! `remarks=true`; time linear in the ops and uses of each block (each merge attempt costs
-//! O(`max-ops`)). Run it on the module so that `report=`/`dot=` files cover every function.
+//! region, such as one of an unregistered op) is left as it is. Guarantees: verified IR
+//! computing bit-identical results (the ops are moved, never changed); deterministic output;
+//! one remark per decision with `remarks=true`; progress lines on stderr with `progress=true`
+//! (`fusion/progress.rs`); time linear in the ops and uses of each block (each merge attempt
+//! costs O(`max-ops`)). Run it on the module so that `report=`/`dot=` files cover every
+//! function.
 
 use crate::fusion::options::{FusionOptions, SPECS};
 

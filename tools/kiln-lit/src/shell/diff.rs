@@ -79,9 +79,12 @@ pub fn diff(args: &[String], cwd: &Path, io: &mut Io) -> i32 {
     }
 }
 
-/// `getopt.gnu_getopt(args, "wbuI:U:r", ["strip-trailing-cr"])`: the options (with the long
-/// one as `'s'`) and the operands, or getopt's message.
-fn getopt(args: &[String]) -> Result<(Vec<(char, String)>, Vec<&str>), String> {
+/// Options as getopt returns them: the letter (`'s'` for `--strip-trailing-cr`) and the value.
+type Opts = Vec<(char, String)>;
+
+/// `getopt.gnu_getopt(args, "wbuI:U:r", ["strip-trailing-cr"])`: the options and the
+/// operands, or getopt's message.
+fn getopt(args: &[String]) -> Result<(Opts, Vec<&str>), String> {
     let (mut opts, mut operands) = (Vec::new(), Vec::new());
     let mut args = args.iter();
     while let Some(arg) = args.next() {
