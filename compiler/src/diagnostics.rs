@@ -149,7 +149,12 @@ impl SourceMgr {
     fn render_one(&self, out: &mut String, diag: &Diagnostic<'_>) {
         let label = diag.severity.label();
         let Some((file, line, col)) = Self::file_location(diag.loc) else {
-            let _ = writeln!(out, "{}: {label}: {}", loc_prefix(diag.loc), diag.message);
+            // MLIR prints the message at no source position (`<unknown>:0`), after the location
+            // itself unless that is `loc(unknown)`.
+            let _ = match *diag.loc.kind() {
+                AttrKind::UnknownLoc => writeln!(out, "<unknown>:0: {label}: {}", diag.message),
+                _ => writeln!(out, "<unknown>:0: {label}: {}: {}", diag.loc, diag.message),
+            };
             return;
         };
         let _ = writeln!(out, "{}:{line}:{col}: {label}: {}", String::from_utf8_lossy(file), diag.message);
@@ -159,13 +164,6 @@ impl SourceMgr {
         let (shown, caret_col) = clip_line(src_line, col.saturating_sub(1) as usize);
         let _ = writeln!(out, "{shown}");
         let _ = writeln!(out, "{}^", " ".repeat(caret_col));
-    }
-}
-
-fn loc_prefix(loc: Attribute<'_>) -> String {
-    match *loc.kind() {
-        AttrKind::NameLoc { name, .. } => format!("\"{}\"", String::from_utf8_lossy(name)),
-        _ => "loc(unknown)".to_string(),
     }
 }
 

@@ -15,7 +15,7 @@
 //! ```
 //!
 //! The region's kind is the callee's `fused.kind` when that is `"vector"`, `"cube"` or
-//! `"mix"` and agrees with the body, else the kind the body needs. The region takes the call's location. A private
+//! `"mix"` and agrees with the body, else the kind the body needs; the callee's `fused.id` becomes the region's `id`. The region takes the call's location. A private
 //! kernel that nothing references any more is erased; public kernels stay.
 //! Runs on: `builtin.module` (it erases functions of the module).
 //! Assumes: verified IR.
@@ -33,7 +33,7 @@ use kiln_compiler::{
 };
 use kiln_dialects::func::{CALL_OP, FUNC_OP, RETURN_OP};
 use kiln_dialects::fused::verify::{check_body, summarize_body};
-use kiln_dialects::fused::{RegionKind, REGION_OP, YIELD_OP};
+use kiln_dialects::fused::{set_region_id, RegionKind, REGION_OP, YIELD_OP};
 
 kiln_compiler::declare_pass! {
     struct Inline;
@@ -117,6 +117,10 @@ fn inline_call<'c>(ctx: &Context<'c>, ir: &mut Ir<'c>, call: OpId, callee: OpId,
     state.properties = Some(ctx.dict_attr(&[kind_attr]));
     state.num_regions = 1;
     let region = ir.create_op(state);
+    if let Some(id) = ir.attr(callee, "fused.id").and_then(|a| a.as_int()).and_then(|v| u64::try_from(v).ok())
+    {
+        set_region_id(ctx, ir, region, id);
+    }
     let block = ir.create_block();
     ir.append_block(ir.regions(region)[0], block);
 

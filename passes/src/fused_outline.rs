@@ -16,14 +16,14 @@
 //!
 //! The kernel takes the region's inputs and returns its results; its body is the region's
 //! body (moved, not copied) with `fused.yield` turned into `func.return`. It is marked with the
-//! unit attribute `fused.kernel` and carries the region kind as `fused.kind`, which
-//! `fused-inline` uses to rebuild the region. The call and the kernel take the region's
+//! unit attribute `fused.kernel` and carries the region kind as `fused.kind` (and its `id`, if
+//! any, as `fused.id`), which `fused-inline` uses to rebuild the region. The call and the kernel take the region's
 //! location.
 //! Runs on: `builtin.module` (it adds functions to the module).
 //! Assumes: verified IR. Regions outside such functions are left alone.
 //! Guarantees: verified IR with no `fused.region` left in those functions; the program
 //! computes the same values (the interpreter runs both forms); `fused-inline` restores the
-//! original regions. Discardable attributes of a region other than its kind are dropped.
+//! original regions. Discardable attributes of a region are dropped.
 
 use std::collections::HashSet;
 
@@ -96,6 +96,9 @@ fn outline<'c>(ctx: &Context<'c>, ir: &mut Ir<'c>, func: OpId, region: OpId, nam
     ]));
     state.attrs =
         vec![(ctx.intern_str("fused.kernel"), ctx.unit_attr()), (ctx.intern_str("fused.kind"), kind)];
+    if let Some(id) = ir.attr(region, "id") {
+        state.attrs.push((ctx.intern_str("fused.id"), id));
+    }
     state.num_regions = 1;
     let kernel = ir.create_op(state);
     ir.take_region_body(ir.regions(kernel)[0], ir.regions(region)[0]);

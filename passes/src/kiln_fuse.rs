@@ -2,7 +2,9 @@
 //!
 //! Rewrites: in every block under the anchor (not inside existing regions), clusters of
 //! fusable `hl` ops become `fused.region`s of kind `vector`, `cube` or `mix`, built by
-//! `kiln_dialects::fused::build_region` at the position of the cluster's last op. The rules
+//! `kiln_dialects::fused::build_region` at the position of the cluster's last op, each with its
+//! number as `id` (`attributes {id = 3 : i64}`), the number its remark, its `report=` entry and
+//! its DOT cluster carry (numbers continue after the ids already in the IR). The rules
 //! (elementwise chains, reduce-forward, stitching, CV/mix epilogues, horizontal/multi-output,
 //! layout ops), the legality checks (convexity/no cycles, HBM traffic must drop, UB budget from
 //! the target, `max-ops`, `max-depth`) and the cost model are documented in
@@ -11,10 +13,12 @@
 //!
 //! Assumes: verified IR; composites decomposed (`hl-decompose`) for best results (composites
 //! are opaque and stay alone); a block whose ops use values defined after them (a graph
-//! region, such as one of an unregistered op) is left as it is. Guarantees: verified IR computing bit-identical results (the ops
-//! are moved, never changed); deterministic output; one remark per decision with
-//! `remarks=true`; time linear in the ops and uses of each block (each merge attempt costs
-//! O(`max-ops`)). Run it on the module so that `report=`/`dot=` files cover every function.
+//! region, such as one of an unregistered op) is left as it is. Guarantees: verified IR
+//! computing bit-identical results (the ops are moved, never changed); deterministic output;
+//! one remark per decision with `remarks=true`; progress lines on stderr with `progress=true`
+//! (`fusion/progress.rs`); time linear in the ops and uses of each block (each merge attempt
+//! costs O(`max-ops`)). Run it on the module so that `report=`/`dot=` files cover every
+//! function.
 
 use crate::fusion::options::{FusionOptions, SPECS};
 

@@ -79,9 +79,9 @@ pub(crate) fn verify_return<'c>(_: &Context<'c>, ir: &Ir<'c>, op: OpId) -> Resul
     for (i, (&v, &t)) in operands.iter().zip(results).enumerate() {
         let vt = ir.value_type(v);
         if vt != t {
-            return Err(Diagnostic::op_error(
-                ir,
-                op,
+            // MLIR's `ReturnOp::verify` uses `emitError` here, not `emitOpError`: no op prefix.
+            return Err(Diagnostic::error(
+                ir.op(op).loc,
                 format!(
                     "type of return operand {i} ('{vt}') doesn't match function result type ('{t}') in \
                      function @{}",

@@ -159,6 +159,25 @@ pub fn build_region<'c>(
     Ok(region_op)
 }
 
+/// Sets the `id` of the `fused.region` `region` (its number in `kiln-fuse`'s report), keeping
+/// its other properties.
+pub fn set_region_id<'c>(ctx: &Context<'c>, ir: &mut Ir<'c>, region: OpId, id: u64) {
+    let value = ctx.int_attr(i128::from(id), ctx.int_type(64));
+    let mut props: Vec<NamedAttr<'c>> = ir
+        .op(region)
+        .properties
+        .and_then(|p| p.as_dict())
+        .map(|d| d.iter().filter(|a| a.name != "id").copied().collect())
+        .unwrap_or_default();
+    props.push(NamedAttr { name: ctx.intern_str("id"), value });
+    ir.op_mut(region).properties = Some(ctx.dict_attr(&props));
+}
+
+/// The `id` of a `fused.region`, if it has a valid one.
+pub fn region_id(ir: &Ir<'_>, region: OpId) -> Option<u64> {
+    ir.attr(region, "id")?.as_int().and_then(|v| u64::try_from(v).ok())
+}
+
 /// Walks the block from `first` to `last`: checks that the ops come in program order and that
 /// the set is convex, and returns the outside ops in between that depend on the set (in
 /// order), which must move after the region.

@@ -21,7 +21,7 @@ mod ops;
 mod syntax;
 pub mod verify;
 
-pub use builder::{build_region, region_inputs_outputs};
+pub use builder::{build_region, region_id, region_inputs_outputs, set_region_id};
 pub use kind::{RegionKind, REGION_KIND};
 pub use ops::*;
 

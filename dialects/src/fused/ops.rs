@@ -18,6 +18,10 @@ kiln_compiler::op_def! {
     /// constants) or `mix` (at least one cube op and at least one elementwise, broadcast or reduce
     /// op).
     ///
+    /// The optional inherent attribute `id` (an `i64`) is the region's number in `kiln-fuse`'s
+    /// remarks, JSON report and DOT graph, so that "region 3" of a report can be found in the
+    /// IR (`attributes {id = 3 : i64}` in the custom form).
+    ///
     /// Custom form (the entry arguments are bound to the inputs with `=`):
     /// ```mlir
     /// %0:2 = fused.region vector (%arg2 = %a, %arg3 = %b) : (tensor<4xf32>, tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>) {
@@ -41,11 +45,10 @@ kiln_compiler::op_def! {
         operands: Arity::Any,
         results: Arity::AtLeast(1),
         regions: Arity::Exactly(1),
-        attrs: &[AttrSpec {
-            name: "kind",
-            constraint: AttrConstraint::DialectAttr(&REGION_KIND),
-            optional: false,
-        }],
+        attrs: &[
+            AttrSpec { name: "id", constraint: AttrConstraint::Integer, optional: true },
+            AttrSpec { name: "kind", constraint: AttrConstraint::DialectAttr(&REGION_KIND), optional: false },
+        ],
         traits: &[Trait::IsolatedFromAbove, Trait::SingleBlock],
         verify: Some(verify::verify_region),
         syntax: Some(&syntax::REGION_SYNTAX),

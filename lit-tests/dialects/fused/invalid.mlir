@@ -252,3 +252,13 @@ func.func @input_count(%a: tensor<4xf32>) -> tensor<4xf32> {
   }
   return %0 : tensor<4xf32>
 }
+
+// -----
+
+func.func @id_not_an_integer(%a: tensor<4xf32>) -> tensor<4xf32> {
+  // expected-error @+1 {{'fused.region' op attribute 'id' failed to satisfy constraint: integer attribute}}
+  %0 = fused.region vector (%x = %a) : (tensor<4xf32>) -> tensor<4xf32> attributes {id = "three"} {
+    fused.yield %x : tensor<4xf32>
+  }
+  return %0 : tensor<4xf32>
+}

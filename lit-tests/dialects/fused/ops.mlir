@@ -115,3 +115,18 @@ func.func @from_generic(%a: tensor<2xi32>) -> tensor<2xi32> {
   }) : (tensor<2xi32>) -> tensor<2xi32>
   return %0 : tensor<2xi32>
 }
+
+// The region's number from kiln-fuse (`id`, an inherent attribute) prints with the others
+// after `attributes` and goes into the properties of the generic form.
+// CHECK-LABEL: func.func @with_id(
+// CHECK:         fused.region vector (%{{.*}} = %{{.*}}) : (tensor<4xf32>) -> tensor<4xf32> attributes {id = 3 : i64, tile = 8 : i64} {
+// GENERIC-LABEL: sym_name = "with_id"
+// GENERIC:         "fused.region"(%{{.*}}) <{id = 3 : i64, kind = #fused.kind<vector>}> ({
+// GENERIC:         }) {tile = 8 : i64} : (tensor<4xf32>) -> tensor<4xf32>
+func.func @with_id(%a: tensor<4xf32>) -> tensor<4xf32> {
+  %0 = fused.region vector (%x = %a) : (tensor<4xf32>) -> tensor<4xf32> attributes {tile = 8 : i64, id = 3 : i64} {
+    %1 = hl.exp %x : tensor<4xf32>
+    fused.yield %1 : tensor<4xf32>
+  }
+  return %0 : tensor<4xf32>
+}

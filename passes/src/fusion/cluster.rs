@@ -27,6 +27,7 @@ use kiln_dialects::hl::interfaces::{num_elements, FusionCategory};
 use super::graph::BlockGraph;
 use super::model::{analyze, classify, kib, traffic, Allow, Gate, OpInfo, Scratch};
 use super::options::FusionOptions;
+use super::progress::Progress;
 use super::rules::{match_rules, Action, RuleEdges};
 
 /// A region the plan forms.
@@ -79,6 +80,7 @@ pub fn plan_block(
     g: &BlockGraph,
     opts: &FusionOptions,
     scratch: Scratch,
+    progress: &mut Progress,
 ) -> (BlockPlan, Scratch) {
     // The scratch space is handed back for the next block.
     let infos: Vec<OpInfo> = g.ops.iter().map(|&op| classify(ir, op, opts)).collect();
@@ -100,7 +102,7 @@ pub fn plan_block(
         p.clusters.push(Some(Cluster { members: vec![i], traffic, ub: 0 }));
     }
     p.gate_remarks();
-    p.vertical();
+    p.vertical(progress);
     if opts.horizontal() {
         p.horizontal();
     }
@@ -149,8 +151,9 @@ impl Planner<'_, '_> {
         }
     }
 
-    fn vertical(&mut self) {
+    fn vertical(&mut self, progress: &mut Progress) {
         for x in 0..self.g.len() as u32 {
+            progress.planning_step(x as usize, self.g.len());
             if matches!(self.infos[x as usize].gate, Gate::Closed(_)) {
                 continue;
             }

@@ -1,29 +1,33 @@
 //! The machinery of `kiln-fuse`: options ([`options`]), rules ([`rules`]), the block graph
-//! ([`graph`]), the cost and legality model ([`model`]), the clustering ([`cluster`]) and the
-//! report/DOT output ([`report`]). [`fuse`] drives them over every block under the pass's
-//! anchor and forms the regions with `kiln_dialects::fused::build_region`.
+//! ([`graph`]), the cost and legality model ([`model`]), the clustering ([`cluster`]), the
+//! report/DOT output ([`report`]) and the progress lines of `progress=true` ([`progress`]).
+//! [`fuse`] drives them over every block under the pass's anchor and forms the regions with
+//! `kiln_dialects::fused::build_region`.
 
 pub mod cluster;
 pub mod graph;
 pub mod model;
 pub mod options;
+pub mod progress;
 pub mod report;
 pub mod rules;
 
 use kiln_compiler::ir::{BlockId, WalkOrder};
 use kiln_compiler::pass::{PassContext, PassFailed};
 use kiln_compiler::{Diagnostic, OpId, Severity};
-use kiln_dialects::fused::{build_region, REGION_OP};
+use kiln_dialects::fused::{build_region, region_id, set_region_id, REGION_OP};
 use kiln_dialects::hl::interfaces::hl_op;
 
 use cluster::{plan_block, region_remark, BlockPlan};
 use graph::{BlockGraph, LocalMap};
 use model::Scratch;
 use options::FusionOptions;
+use progress::Progress;
 use report::{dot_block, RegionRecord, Report};
 
 /// Fuses every block nested under `root` (blocks inside `fused.region`s excepted), emitting
-/// remarks, statistics, and the report and DOT files the options ask for.
+/// remarks, statistics, and the report and DOT files the options ask for. Each region formed
+/// carries its number as its `id` attribute, the number the remarks, report and DOT use.
 pub fn fuse(cx: &mut PassContext<'_, '_>, root: OpId, opts: &FusionOptions) -> Result<(), PassFailed> {
     let mut report = Report::new(opts);
     let mut dot = String::from("digraph kiln_fuse {\n  compound=true;\n  node [shape=box, fontsize=10];\n");
@@ -34,34 +38,27 @@ pub fn fuse(cx: &mut PassContext<'_, '_>, root: OpId, opts: &FusionOptions) -> R
         .flat_map(|op| cx.ir.regions(op).to_vec())
         .flat_map(|r| cx.ir.region_blocks(r).collect::<Vec<_>>())
         .collect();
+    let total = blocks.iter().map(|&b| cx.ir.block_ops(b).count()).sum();
+    let mut progress = Progress::new(opts.progress, total, blocks.len());
     let mut map = LocalMap::default();
     let mut scratch = Scratch::default();
-    let mut next_id = 0usize;
+    // Region numbers continue after those of regions already there (an earlier run), so that
+    // every `id` in the IR names one region.
+    let mut next_id = cx
+        .ir
+        .walk(root, WalkOrder::PreOrder)
+        .filter(|&op| cx.ir.op(op).def.is_some_and(|d| std::ptr::eq(d, &REGION_OP)))
+        .filter_map(|op| region_id(cx.ir, op))
+        .max()
+        .map_or(0, |m| m as usize + 1);
     for (bi, block) in blocks.into_iter().enumerate() {
         let g = BlockGraph::build(cx.ir, block, &mut map);
         g.clear(&mut map);
         // A region moves ops to its last member's position: only sound when every use follows
         // its definition, which a graph region need not keep.
         if !g.ops.iter().any(|&op| hl_op(cx.ir, op).is_some()) || !g.in_program_order() {
+            progress.skipped(g.len());
             continue;
-        }
-        let plan = if opts.opt_level == 0 {
-            // Nothing fuses, but the report still counts the kernels.
-            let kernels = g.ops.iter().filter(|&&op| model::classify(cx.ir, op, opts).kernel).count();
-            BlockPlan { kernels_before: kernels, kernels_after: kernels, ..BlockPlan::default() }
-        } else {
-            let (plan, s) = plan_block(cx.ir, &g, opts, scratch);
-            scratch = s;
-            plan
-        };
-        report.add_plan(&plan);
-        if opts.dot.is_some() {
-            dot_block(cx.ir, block, &g, &plan, next_id, &format!("b{bi}"), &mut dot);
-        }
-        if opts.remarks {
-            for (op, msg) in &plan.refusals {
-                cx.diagnostics.push(Diagnostic::new(Severity::Remark, cx.ir.op(*op).loc, msg.clone()));
-            }
         }
         let function = cx
             .ir
@@ -70,6 +67,27 @@ pub fn fuse(cx: &mut PassContext<'_, '_>, root: OpId, opts: &FusionOptions) -> R
             .and_then(|f| cx.ir.attr(f, "sym_name"))
             .and_then(|a| a.as_str().map(|s| String::from_utf8_lossy(s).into_owned()))
             .unwrap_or_default();
+        progress.planning(bi, &function, g.len());
+        let plan = if opts.opt_level == 0 {
+            // Nothing fuses, but the report still counts the kernels.
+            let kernels = g.ops.iter().filter(|&&op| model::classify(cx.ir, op, opts).kernel).count();
+            BlockPlan { kernels_before: kernels, kernels_after: kernels, ..BlockPlan::default() }
+        } else {
+            let (plan, s) = plan_block(cx.ir, &g, opts, scratch, &mut progress);
+            scratch = s;
+            plan
+        };
+        report.add_plan(&plan);
+        let fused = plan.regions.iter().map(|r| r.members.len()).sum();
+        progress.planned(bi, g.len(), plan.regions.len(), fused);
+        if opts.dot.is_some() {
+            dot_block(cx.ir, block, &g, &plan, next_id, &format!("b{bi}"), &mut dot);
+        }
+        if opts.remarks {
+            for (op, msg) in &plan.refusals {
+                cx.diagnostics.push(Diagnostic::new(Severity::Remark, cx.ir.op(*op).loc, msg.clone()));
+            }
+        }
         for r in &plan.regions {
             let id = next_id;
             next_id += 1;
@@ -79,6 +97,7 @@ pub fn fuse(cx: &mut PassContext<'_, '_>, root: OpId, opts: &FusionOptions) -> R
             let loc = cx.ir.op(ops[0]).loc;
             match build_region(cx.ctx, cx.ir, r.kind, &ops) {
                 Ok(region) => {
+                    set_region_id(cx.ctx, cx.ir, region, id as u64);
                     let types = |vs: &[kiln_compiler::ValueId]| {
                         vs.iter().map(|&v| cx.ir.value_type(v).to_string()).collect::<Vec<_>>()
                     };
@@ -95,6 +114,7 @@ pub fn fuse(cx: &mut PassContext<'_, '_>, root: OpId, opts: &FusionOptions) -> R
                     if opts.remarks {
                         cx.diagnostics.push(Diagnostic::new(Severity::Remark, loc, remark));
                     }
+                    progress.formed(r.members.len());
                 }
                 Err(e) => {
                     let msg = format!("kiln-fuse: internal error: cannot form region {id}: {e}");
@@ -104,6 +124,7 @@ pub fn fuse(cx: &mut PassContext<'_, '_>, root: OpId, opts: &FusionOptions) -> R
             }
         }
     }
+    progress.finish();
     dot.push_str("}\n");
     cx.add_statistic("num-regions", "Fused regions formed", report.regions.len() as u64);
     cx.add_statistic(

@@ -53,6 +53,7 @@ pub const SPECS: &[PassOptionSpec] = &[
     spec("precision-guard", "Ops not fused in f16/bf16 unless a rule forces them", OptionKind::List, ""),
     spec("target", "Target name or path to a target TOML file", OptionKind::String, DEFAULT_TARGET),
     spec("remarks", "One remark per fusion decision", OptionKind::Bool, "false"),
+    spec("progress", "Report progress on stderr while fusing (for large graphs)", OptionKind::Bool, "false"),
     spec("report", "Write a JSON report of the regions to this file", OptionKind::String, ""),
     spec("dot", "Write a DOT graph with regions as clusters to this file", OptionKind::String, ""),
     spec(
@@ -99,6 +100,8 @@ pub struct FusionOptions {
     pub target: Target,
     /// Emit remarks.
     pub remarks: bool,
+    /// Report progress on stderr.
+    pub progress: bool,
     /// JSON report path.
     pub report: Option<String>,
     /// DOT output path.
@@ -244,6 +247,7 @@ impl RawOptions {
             precision_guard: self.ops("precision-guard")?,
             target,
             remarks: matches!(self.get("remarks"), "true" | "1"),
+            progress: matches!(self.get("progress"), "true" | "1"),
             report: path("report"),
             dot: path("dot"),
         })

@@ -16,7 +16,7 @@ use super::options::FusionOptions;
 /// One formed region, as reported.
 #[derive(Clone, Debug, Serialize)]
 pub struct RegionRecord {
-    /// Region number (as in remarks).
+    /// Region number: the `id` attribute of the region in the IR (and the number in remarks).
     pub id: usize,
     /// The enclosing function's symbol, if any.
     pub function: String,

@@ -163,7 +163,7 @@ fn define_globals(
             let block = match parse_numeric_block(&def[1..], loc.advanced(1), None, false, vars) {
                 Ok(b) => b,
                 Err(e) => {
-                    errors.push(e.into());
+                    errors.push(e.logged().into());
                     continue;
                 }
             };
@@ -185,7 +185,7 @@ fn define_globals(
             let eq = def.iter().position(|&c| c == b'=').unwrap_or(def.len());
             let name = &def[..eq];
             match numeric::parse_var_name(name, loc) {
-                Err(e) => errors.push(e.into()),
+                Err(e) => errors.push(e.logged().into()),
                 Ok(v) if v.pseudo || v.name.len() != name.len() => errors.push(
                     SpanError::new(
                         loc,
@@ -194,10 +194,12 @@ fn define_globals(
                             String::from_utf8_lossy(name)
                         ),
                     )
+                    .logged()
                     .into(),
                 ),
                 Ok(v) if vars.numeric_id(&v.name).is_some() => errors.push(
                     SpanError::new(loc, format!("numeric variable with name '{}' already exists", v.name))
+                        .logged()
                         .into(),
                 ),
                 Ok(v) => {

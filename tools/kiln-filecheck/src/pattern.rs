@@ -469,7 +469,7 @@ impl RegexBuilder {
             {
                 return Err(SpanError::new(body_loc.advanced(sp), "unexpected whitespace"));
             }
-            let var = parse_var_name(body, body_loc)?;
+            let var = parse_var_name(body, body_loc).map_err(SpanError::logged)?;
             let after = &body[var.name.len()..];
             if let Some(colon) = colon {
                 if var.pseudo || after.first() != Some(&b':') {
@@ -501,7 +501,7 @@ impl RegexBuilder {
         }
         // Numeric block, or a legacy `[[@LINE+N]]` string block.
         let legacy = !is_numeric;
-        let parsed = parse_numeric_block(body, body_loc, line, legacy, vars)?;
+        let parsed = parse_numeric_block(body, body_loc, line, legacy, vars).map_err(SpanError::logged)?;
         if let Some(def) = parsed.def {
             self.template.push(b'(');
             insert_at += 1;

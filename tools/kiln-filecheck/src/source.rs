@@ -237,17 +237,28 @@ pub struct SpanError {
     pub loc: Loc,
     /// The message.
     pub msg: String,
+    /// Printed with an empty line after it, as LLVM's `logAllUnhandledErrors` prints an
+    /// `ErrorDiagInfo` (the errors of numeric blocks, variable names and `-D` definitions).
+    pub logged: bool,
 }
 
 impl SpanError {
     /// An error at `loc`.
     pub fn new(loc: Loc, msg: impl Into<String>) -> Self {
-        SpanError { loc, msg: msg.into() }
+        SpanError { loc, msg: msg.into(), logged: false }
+    }
+
+    /// The same error, printed as a logged one (see [`SpanError::logged`]).
+    pub fn logged(self) -> Self {
+        SpanError { logged: true, ..self }
     }
 
     /// Prints the error to standard error.
     pub fn print(&self, sm: &SourceManager) {
         sm.print(self.loc, Severity::Error, &self.msg, None);
+        if self.logged {
+            eprintln!();
+        }
     }
 }
 

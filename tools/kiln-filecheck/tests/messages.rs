@@ -90,3 +90,58 @@ fn usage_messages_match_llvm_filecheck() {
     let _ = std::fs::remove_dir_all(&dir);
     assert!(mismatches.is_empty(), "messages differ:\n{}", mismatches.join("\n"));
 }
+
+/// Errors in check patterns and `-D` definitions, as LLVM prints them: those LLVM logs as
+/// `ErrorDiagInfo` (numeric blocks, variable names, `-D` definitions) are followed by an empty
+/// line, the others are not.
+#[test]
+fn pattern_errors_match_llvm_filecheck() {
+    if !Path::new(LLVM_FILECHECK).exists() {
+        println!("note: {LLVM_FILECHECK} not found; skipping");
+        return;
+    }
+    let dir = std::env::temp_dir().join(format!("kiln-filecheck-pattern-errors-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    std::fs::write(dir.join("in.txt"), "line 1 a b\n").expect("input");
+    std::fs::write(dir.join("c.txt"), "CHECK: line\n").expect("check file");
+    let patterns = [
+        "[[#N:]] [[#N]]x",
+        "[[#%q,N:]]",
+        "[[#N+]]",
+        "[[#foo(1)]]",
+        "[[#1X]]",
+        "[[#N==1]]",
+        "[[#-N]]",
+        "[[#N:]] [[#N*N]]",
+        "[[]]",
+        "[[1X]]",
+        "[[@FOO]]",
+        "[[#add(1)]]",
+        "[[#0x]]",
+        "[[#,N:]]",
+        "[[X Y]]",
+        "[[#X:]] [[X:b]]",
+        "[[X:a]] [[#X]]",
+        "{{[0-9]{2}}}",
+    ];
+    let mut cases: Vec<Vec<String>> = Vec::new();
+    for (i, p) in patterns.iter().enumerate() {
+        let name = format!("p{i}.txt");
+        std::fs::write(dir.join(&name), format!("CHECK: {p}\n")).expect("check file");
+        cases.push(vec![name, "--input-file".into(), "in.txt".into()]);
+    }
+    for d in ["-D1X=a", "-D#%q,N=1", "-D#N", "-D=1", "-DX", "-D@X=1", "-D#N=1+"] {
+        cases.push(vec!["c.txt".into(), "--input-file".into(), "in.txt".into(), d.into()]);
+    }
+    let ours = env!("CARGO_BIN_EXE_kiln-filecheck");
+    let mismatches: Vec<String> = cases
+        .iter()
+        .filter_map(|args| {
+            let args: Vec<&str> = args.iter().map(String::as_str).collect();
+            let (theirs, mine) = (run(LLVM_FILECHECK, &dir, &args), run(ours, &dir, &args));
+            (theirs != mine).then(|| format!("{args:?}:\n  llvm {theirs:?}\n  kiln {mine:?}"))
+        })
+        .collect();
+    let _ = std::fs::remove_dir_all(&dir);
+    assert!(mismatches.is_empty(), "messages differ:\n{}", mismatches.join("\n"));
+}

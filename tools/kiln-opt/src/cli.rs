@@ -179,6 +179,11 @@ pub struct Options {
     #[arg(long)]
     pub kiln_fusion_remarks: bool,
 
+    /// Print kiln-fuse's progress on stderr while it runs (blocks planned, every tenth of the
+    /// ops done, elapsed seconds): for graphs of 100k ops, where a run takes seconds.
+    #[arg(long)]
+    pub kiln_fusion_progress: bool,
+
     /// Write kiln-fuse's JSON report (regions, kinds, bytes saved, kernel counts) to FILE.
     #[arg(long, value_name = "FILE")]
     pub kiln_fusion_report: Option<String>,
@@ -214,6 +219,9 @@ impl Options {
         let mut fuse = Vec::new();
         if self.kiln_fusion_remarks {
             fuse.push("remarks=true".to_string());
+        }
+        if self.kiln_fusion_progress {
+            fuse.push("progress=true".to_string());
         }
         if let Some(f) = &self.kiln_fusion_report {
             fuse.push(format!("report={}", quote(f)));

@@ -282,6 +282,14 @@ impl ChunkJob<'_> {
                 return (None, false);
             }
         }
+        // mlir-opt refuses this while setting up its pass manager (after parsing, before the
+        // pipeline), with a message that ends in a newline of its own.
+        if self.opts.mlir_print_ir_module_scope && !self.opts.mlir_disable_threading {
+            let msg = "IR print for module scope can't be setup on a pass-manager without disabling \
+                       multi-threading first.\n";
+            sink.report(&[Diagnostic::error(ctx.unknown_loc(), msg)]);
+            return (None, false);
+        }
         let mut diags = Vec::new();
         let recorded = self.opts.run_reproducer.then(|| reproducer_pipeline(&module)).flatten();
         if self.opts.run_reproducer && recorded.is_none() {

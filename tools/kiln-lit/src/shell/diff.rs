@@ -1,111 +1,191 @@
-//! The `diff` builtin: compares two files (`-` is stdin) line by line and
-//! prints a unified diff; exit code 0 when equal, 1 when different, 2 on
-//! trouble. Options as lit's: `-u`, `-U N`, `-b`, `-w`,
-//! `--strip-trailing-cr`, and `-r`, which compares two directory trees as
-//! lit's does (names in sorted order; "Only in", "File ... is a directory
-//! while file ... is a regular file", and a diff per pair of differing files,
-//! all with absolute paths).
+//! The `diff` builtin, as lit 22's `builtin_commands/diff.py`: compares two files (`-` is
+//! stdin) and prints Python difflib's context diff, or its unified diff with `-u` / `-U N`
+//! (see [`super::difflib`]), under the files' absolute normalized paths; exit status 0 when
+//! equal, 1 when different and 1 on trouble (as lit's script). Options are read as Python's
+//! `getopt.gnu_getopt(args, "wbuI:U:r", ["strip-trailing-cr"])` reads them: `-w` and `-b`
+//! compare (and print) lines with whitespace removed or collapsed, `--strip-trailing-cr`
+//! turns `\r\n` into `\n`, `-I RE` drops the lines that `RE` matches at their start, and `-r`
+//! compares two directory trees (names in sorted order; "Only in", "File ... is a directory
+//! while file ... is a regular file", and a diff per pair of differing files). Files that are
+//! not UTF-8 are compared as bytes and always printed as a unified diff, with the bytes that
+//! are not UTF-8 written as `\xNN`.
 
 use super::builtins::{fail, os_message, Io};
+use super::difflib::{context_diff, unified_diff};
 use std::io::{Read, Write};
 use std::path::Path;
 
-/// Inputs larger than this many line pairs are reported as one hunk
-/// rather than aligned line by line.
-const MAX_TABLE: usize = 1 << 24;
-
 struct Flags {
     context: usize,
+    unified: bool,
     ignore_space_change: bool,
     ignore_all_space: bool,
     strip_trailing_cr: bool,
+    ignore_matching: Option<regex::Regex>,
     recursive: bool,
-}
-
-/// One step of an alignment of the old lines with the new ones, with the
-/// positions in both reached before it.
-#[derive(Clone, Copy, PartialEq)]
-struct Edit {
-    kind: EditKind,
-    old: usize,
-    new: usize,
-}
-
-#[derive(Clone, Copy, PartialEq)]
-enum EditKind {
-    Keep,
-    Delete,
-    Insert,
 }
 
 /// Runs `diff` with `args`.
 pub fn diff(args: &[String], cwd: &Path, io: &mut Io) -> i32 {
+    let (opts, files) = match getopt(args) {
+        Ok(parsed) => parsed,
+        Err(e) => return fail(io, 1, format!("Unsupported: 'diff': {e}")),
+    };
     let mut flags = Flags {
         context: 3,
+        unified: false,
         ignore_space_change: false,
         ignore_all_space: false,
         strip_trailing_cr: false,
+        ignore_matching: None,
         recursive: false,
     };
-    let mut files = Vec::new();
-    let mut args = args.iter();
-    while let Some(arg) = args.next() {
-        match arg.as_str() {
-            "-u" => {}
-            "-b" => flags.ignore_space_change = true,
-            "-w" => flags.ignore_all_space = true,
-            "--strip-trailing-cr" => flags.strip_trailing_cr = true,
-            "-r" => flags.recursive = true,
-            "-U" => match args.next().and_then(|n| n.parse().ok()) {
-                Some(n) => flags.context = n,
-                None => return fail(io, 2, "Unsupported: 'diff': bad -U argument"),
-            },
-            a if a.starts_with("-U") => match a[2..].parse() {
-                Ok(n) => flags.context = n,
-                Err(_) => return fail(io, 2, "Unsupported: 'diff': bad -U argument"),
-            },
-            a if a.starts_with('-') && a != "-" => {
-                return fail(io, 2, format!("Unsupported: 'diff': option {a} not recognized"))
+    for (opt, value) in opts {
+        match opt {
+            'w' => flags.ignore_all_space = true,
+            'b' => flags.ignore_space_change = true,
+            'u' => flags.unified = true,
+            'U' => {
+                flags.unified = true;
+                match python_int(&value) {
+                    Some(n) => flags.context = n,
+                    None => return fail(io, 1, format!("Error: invalid '-U' argument: {value}")),
+                }
             }
-            _ => files.push(arg.as_str()),
+            'I' => match regex::Regex::new(&format!("^(?:{value})")) {
+                Ok(re) => flags.ignore_matching = Some(re),
+                Err(e) => return fail(io, 1, format!("Error: invalid '-I' regular expression: {e}")),
+            },
+            'r' => flags.recursive = true,
+            _ => flags.strip_trailing_cr = true,
         }
     }
     let [old_name, new_name] = files[..] else {
-        return fail(io, 2, "Error: missing or extra operand");
+        return fail(io, 1, "Error: missing or extra operand");
     };
-    if !flags.recursive {
-        return compare_files(old_name, new_name, cwd, &flags, io);
-    }
-    if old_name == "-" || new_name == "-" {
-        return fail(io, 2, "Error: cannot recursively compare '-'");
-    }
-    match compare_trees(&cwd.join(old_name), &cwd.join(new_name), &flags, io) {
+    let path = |name: &str| if name == "-" { name.to_string() } else { abs_path(cwd, name) };
+    let (old, new) = (path(old_name), path(new_name));
+    let result = if flags.recursive {
+        if old_name == "-" || new_name == "-" {
+            return fail(io, 1, "Error: cannot recursively compare '-'");
+        }
+        compare_trees(&old, &new, &flags, io)
+    } else {
+        compare_files(&old, &new, &flags, io)
+    };
+    match result {
         Ok(code) => code,
-        Err(e) => fail(io, 2, format!("Error: 'diff' command failed, {}", os_message(&e))),
+        Err(e) => fail(io, 1, format!("Error: 'diff' command failed, {e}")),
+    }
+}
+
+/// Options as getopt returns them: the letter (`'s'` for `--strip-trailing-cr`) and the value.
+type Opts = Vec<(char, String)>;
+
+/// `getopt.gnu_getopt(args, "wbuI:U:r", ["strip-trailing-cr"])`: the options and the
+/// operands, or getopt's message.
+fn getopt(args: &[String]) -> Result<(Opts, Vec<&str>), String> {
+    let (mut opts, mut operands) = (Vec::new(), Vec::new());
+    let mut args = args.iter();
+    while let Some(arg) = args.next() {
+        if arg == "--" {
+            operands.extend(args.by_ref().map(String::as_str));
+        } else if let Some(long) = arg.strip_prefix("--") {
+            let (name, value) = long.split_once('=').map_or((long, None), |(n, v)| (n, Some(v)));
+            if !"strip-trailing-cr".starts_with(name) {
+                return Err(format!("option --{name} not recognized"));
+            }
+            if value.is_some() {
+                return Err("option --strip-trailing-cr must not have an argument".into());
+            }
+            opts.push(('s', String::new()));
+        } else if let Some(shorts) = arg.strip_prefix('-').filter(|s| !s.is_empty()) {
+            for (at, c) in shorts.char_indices() {
+                match c {
+                    'w' | 'b' | 'u' | 'r' => opts.push((c, String::new())),
+                    'I' | 'U' => {
+                        let rest = &shorts[at + 1..];
+                        let value = if rest.is_empty() {
+                            args.next().ok_or(format!("option -{c} requires argument"))?.clone()
+                        } else {
+                            rest.to_string()
+                        };
+                        opts.push((c, value));
+                        break;
+                    }
+                    _ => return Err(format!("option -{c} not recognized")),
+                }
+            }
+        } else {
+            operands.push(arg.as_str());
+        }
+    }
+    Ok((opts, operands))
+}
+
+/// Python's `int(text)` for a count: spaces around, an optional sign, digits with single `_`
+/// between them; `None` for anything else and for negative numbers.
+fn python_int(text: &str) -> Option<usize> {
+    let t = text.trim();
+    let digits = t.strip_prefix('+').unwrap_or(t);
+    let (negative, digits) = match t.strip_prefix('-') {
+        Some(d) => (true, d),
+        None => (false, digits),
+    };
+    let ok = !digits.is_empty()
+        && !digits.starts_with('_')
+        && !digits.ends_with('_')
+        && !digits.contains("__")
+        && digits.chars().all(|c| c.is_ascii_digit() || c == '_');
+    let value: usize = digits.replace('_', "").parse().ok().filter(|_| ok)?;
+    (!negative || value == 0).then_some(value)
+}
+
+/// `os.path.abspath(name)` from `cwd`: joined and lexically normalized (`.`, `..` and
+/// repeated slashes removed; a leading `//` kept, as POSIX allows).
+fn abs_path(cwd: &Path, name: &str) -> String {
+    let joined =
+        if name.starts_with('/') { name.to_string() } else { format!("{}/{name}", cwd.to_string_lossy()) };
+    let lead = if joined.starts_with("//") && !joined.starts_with("///") { "//" } else { "/" };
+    let mut parts: Vec<&str> = Vec::new();
+    for part in joined.split('/') {
+        match part {
+            "" | "." => {}
+            ".." => {
+                parts.pop();
+            }
+            _ => parts.push(part),
+        }
+    }
+    format!("{lead}{}", parts.join("/"))
+}
+
+/// Python's `str(OSError)` for a file: `[Errno 2] No such file or directory: '/a/b'`.
+fn os_error(e: &std::io::Error, path: &str) -> String {
+    let quoted = if path.contains('\'') && !path.contains('"') {
+        format!("\"{path}\"")
+    } else {
+        format!("'{}'", path.replace('\\', "\\\\").replace('\'', "\\'"))
+    };
+    match e.raw_os_error() {
+        Some(code) => format!("[Errno {code}] {}: {quoted}", os_message(e)),
+        None => format!("{}: {quoted}", os_message(e)),
     }
 }
 
 /// Compares two trees (files or directories) as lit's `compareDirTrees`.
-fn compare_trees(old: &Path, new: &Path, flags: &Flags, io: &mut Io) -> std::io::Result<i32> {
-    let (old_dir, new_dir) = (old.is_dir(), new.is_dir());
+fn compare_trees(old: &str, new: &str, flags: &Flags, io: &mut Io) -> Result<i32, String> {
+    let (old_dir, new_dir) = (Path::new(old).is_dir(), Path::new(new).is_dir());
     if !old_dir && !new_dir {
-        let name = |p: &Path| p.to_string_lossy().into_owned();
-        return Ok(compare_files(&name(old), &name(new), Path::new("/"), flags, io));
+        return compare_files(old, new, flags, io);
     }
+    let out = |io: &mut Io, line: String| writeln!(io.stdout, "{line}").map_err(|e| e.to_string());
     if old_dir != new_dir {
         let file = if old_dir { new } else { old };
-        let empty = if std::fs::metadata(file)?.len() == 0 { "empty " } else { "" };
-        let (old_kind, new_kind) = if old_dir {
-            ("a directory".to_string(), format!("a regular {empty}file"))
-        } else {
-            (format!("a regular {empty}file"), "a directory".to_string())
-        };
-        writeln!(
-            io.stdout,
-            "File {} is {old_kind} while file {} is {new_kind}",
-            old.display(),
-            new.display()
-        )?;
+        let len = std::fs::metadata(file).map_err(|e| os_error(&e, file))?.len();
+        let kind = if len == 0 { "a regular empty file" } else { "a regular file" };
+        let (old_kind, new_kind) = if old_dir { ("a directory", kind) } else { (kind, "a directory") };
+        out(io, format!("File {old} is {old_kind} while file {new} is {new_kind}"))?;
         return Ok(1);
     }
     let (old_names, new_names) = (sorted_names(old)?, sorted_names(new)?);
@@ -118,15 +198,16 @@ fn compare_trees(old: &Path, new: &Path, flags: &Flags, io: &mut Io) -> std::io:
         };
         match order {
             std::cmp::Ordering::Less => {
-                writeln!(io.stdout, "Only in {}: {}", old.display(), old_names[i].to_string_lossy())?;
+                out(io, format!("Only in {old}: {}", old_names[i]))?;
                 (i, code) = (i + 1, 1);
             }
             std::cmp::Ordering::Greater => {
-                writeln!(io.stdout, "Only in {}: {}", new.display(), new_names[j].to_string_lossy())?;
+                out(io, format!("Only in {new}: {}", new_names[j]))?;
                 (j, code) = (j + 1, 1);
             }
             std::cmp::Ordering::Equal => {
-                code |= compare_trees(&old.join(&old_names[i]), &new.join(&new_names[j]), flags, io)?;
+                let (a, b) = (format!("{old}/{}", old_names[i]), format!("{new}/{}", new_names[j]));
+                code |= compare_trees(&a, &b, flags, io)?;
                 (i, j) = (i + 1, j + 1);
             }
         }
@@ -134,150 +215,100 @@ fn compare_trees(old: &Path, new: &Path, flags: &Flags, io: &mut Io) -> std::io:
     Ok(code)
 }
 
-fn sorted_names(dir: &Path) -> std::io::Result<Vec<std::ffi::OsString>> {
-    let mut names =
-        std::fs::read_dir(dir)?.map(|e| e.map(|e| e.file_name())).collect::<Result<Vec<_>, _>>()?;
+fn sorted_names(dir: &str) -> Result<Vec<String>, String> {
+    let entries = std::fs::read_dir(dir).map_err(|e| os_error(&e, dir))?;
+    let mut names = entries
+        .map(|e| e.map(|e| e.file_name().to_string_lossy().into_owned()))
+        .collect::<Result<Vec<_>, _>>()
+        .map_err(|e| os_error(&e, dir))?;
     names.sort();
     Ok(names)
 }
 
-/// Compares two files (`-` is stdin) and prints their unified diff.
-fn compare_files(old_name: &str, new_name: &str, cwd: &Path, flags: &Flags, io: &mut Io) -> i32 {
-    let (old, new) = match (read(old_name, cwd, io), read(new_name, cwd, io)) {
-        (Ok(old), Ok(new)) => (old, new),
-        (Err(e), _) | (_, Err(e)) => return fail(io, 2, e),
+/// Compares two files (`-` is stdin) and prints their diff; 1 when they differ.
+fn compare_files(old_name: &str, new_name: &str, flags: &Flags, io: &mut Io) -> Result<i32, String> {
+    let old = read(old_name, io)?;
+    let new = read(new_name, io)?;
+    let text = match (String::from_utf8(old), String::from_utf8(new)) {
+        (Ok(old), Ok(new)) => {
+            let (old, new) = (text_lines(&old, flags), text_lines(&new, flags));
+            if flags.unified {
+                unified_diff(&old, &new, old_name, new_name, flags.context)
+            } else {
+                context_diff(&old, &new, old_name, new_name, flags.context)
+            }
+        }
+        (old, new) => {
+            let bytes = |r: Result<String, std::string::FromUtf8Error>| {
+                r.map_or_else(|e| e.into_bytes(), String::into_bytes)
+            };
+            let (old, new) = (bytes(old), bytes(new));
+            let lines =
+                |data: &[u8]| data.split_inclusive(|&b| b == b'\n').map(<[u8]>::to_vec).collect::<Vec<_>>();
+            backslash_replace(&unified_diff(&lines(&old), &lines(&new), old_name, new_name, flags.context))
+        }
     };
-    let old: Vec<&str> = old.split_inclusive('\n').collect();
-    let new: Vec<&str> = new.split_inclusive('\n').collect();
-    let key = |line: &str| normalize(line, flags);
-    let old_keys: Vec<String> = old.iter().map(|l| key(l)).collect();
-    let new_keys: Vec<String> = new.iter().map(|l| key(l)).collect();
-    if old_keys == new_keys {
-        return 0;
+    if text.is_empty() {
+        return Ok(0);
     }
-    let edits = align(&old_keys, &new_keys);
-    let mut text = format!("--- {old_name}\n+++ {new_name}\n");
-    for hunk in hunks(&edits, flags.context) {
-        write_hunk(&mut text, hunk, &old, &new);
-    }
-    match io.stdout.write_all(text.as_bytes()) {
-        Ok(()) => 1,
-        Err(e) => fail(io, 2, format!("diff: {e}")),
-    }
+    io.stdout.write_all(&text).map_err(|e| e.to_string())?;
+    Ok(1)
 }
 
-fn read(name: &str, cwd: &Path, io: &mut Io) -> Result<String, String> {
+fn read(name: &str, io: &mut Io) -> Result<Vec<u8>, String> {
     let mut data = Vec::new();
     let result = if name == "-" {
-        io.stdin.read_to_end(&mut data).map(|_| ())
+        io.stdin.read_to_end(&mut data)
     } else {
-        std::fs::File::open(cwd.join(name)).and_then(|mut f| f.read_to_end(&mut data).map(|_| ()))
+        std::fs::File::open(name).and_then(|mut f| f.read_to_end(&mut data))
     };
-    result.map_err(|e| format!("Error: '{name}': {}", os_message(&e)))?;
-    Ok(String::from_utf8_lossy(&data).into_owned())
+    result.map_err(|e| os_error(&e, name))?;
+    Ok(data)
 }
 
-fn normalize(line: &str, flags: &Flags) -> String {
-    let mut line = line.strip_suffix('\n').unwrap_or(line);
-    if flags.strip_trailing_cr {
-        line = line.strip_suffix('\r').unwrap_or(line);
-    }
-    if flags.ignore_all_space {
-        line.split_whitespace().collect()
-    } else if flags.ignore_space_change {
-        line.split_whitespace().collect::<Vec<_>>().join(" ")
-    } else {
-        line.to_string()
-    }
-}
-
-/// A shortest edit script turning `old` into `new` (longest common
-/// subsequence over the part between the common prefix and suffix).
-fn align(old: &[String], new: &[String]) -> Vec<Edit> {
-    let prefix = old.iter().zip(new).take_while(|(a, b)| a == b).count();
-    let suffix =
-        old[prefix..].iter().rev().zip(new[prefix..].iter().rev()).take_while(|(a, b)| a == b).count();
-    let (a, b) = (&old[prefix..old.len() - suffix], &new[prefix..new.len() - suffix]);
-    let mut kinds = vec![EditKind::Keep; prefix];
-    if (a.len() + 1) * (b.len() + 1) > MAX_TABLE {
-        kinds.extend(std::iter::repeat_n(EditKind::Delete, a.len()));
-        kinds.extend(std::iter::repeat_n(EditKind::Insert, b.len()));
-    } else {
-        // lcs[i * width + j]: the LCS length of a[i..] and b[j..].
-        let width = b.len() + 1;
-        let mut lcs = vec![0u32; (a.len() + 1) * width];
-        for i in (0..a.len()).rev() {
-            for j in (0..b.len()).rev() {
-                lcs[i * width + j] = if a[i] == b[j] {
-                    lcs[(i + 1) * width + j + 1] + 1
-                } else {
-                    lcs[(i + 1) * width + j].max(lcs[i * width + j + 1])
-                };
+/// The lines of a text file as lit compares and prints them: `-I` lines dropped, then `\r\n`
+/// made `\n` (`--strip-trailing-cr`), then whitespace removed (`-w`) or runs of it made one
+/// space (`-b`), with `\n` ending every such line.
+fn text_lines(text: &str, flags: &Flags) -> Vec<String> {
+    let ignored = |line: &str| {
+        flags.ignore_matching.as_ref().is_some_and(|re| {
+            // Python's `$` also matches before a final newline.
+            re.is_match(line) || line.strip_suffix('\n').is_some_and(|l| re.is_match(l))
+        })
+    };
+    text.split_inclusive('\n')
+        .filter(|line| !ignored(line))
+        .map(|line| {
+            let line = if flags.strip_trailing_cr { line.replace("\r\n", "\n") } else { line.to_string() };
+            if !(flags.ignore_all_space || flags.ignore_space_change) {
+                return line;
             }
-        }
-        let (mut i, mut j) = (0, 0);
-        while i < a.len() || j < b.len() {
-            if i < a.len() && j < b.len() && a[i] == b[j] {
-                kinds.push(EditKind::Keep);
-                (i, j) = (i + 1, j + 1);
-            } else if j == b.len() || (i < a.len() && lcs[(i + 1) * width + j] >= lcs[i * width + j + 1]) {
-                kinds.push(EditKind::Delete);
-                i += 1;
-            } else {
-                kinds.push(EditKind::Insert);
-                j += 1;
-            }
-        }
-    }
-    kinds.extend(std::iter::repeat_n(EditKind::Keep, suffix));
-    let (mut old_pos, mut new_pos) = (0, 0);
-    kinds
-        .into_iter()
-        .map(|kind| {
-            let edit = Edit { kind, old: old_pos, new: new_pos };
-            old_pos += usize::from(kind != EditKind::Insert);
-            new_pos += usize::from(kind != EditKind::Delete);
-            edit
+            // Python's `str.split()` also splits at the separators U+001C..U+001F.
+            let words = line.split(|c: char| c.is_whitespace() || ('\u{1c}'..='\u{1f}').contains(&c));
+            let words: Vec<&str> = words.filter(|w| !w.is_empty()).collect();
+            words.join(if flags.ignore_all_space { "" } else { " " }) + "\n"
         })
         .collect()
 }
 
-/// Groups the edits into hunks with `context` kept lines around changes.
-fn hunks(edits: &[Edit], context: usize) -> Vec<&[Edit]> {
-    let mut ranges: Vec<(usize, usize)> = Vec::new();
-    for k in (0..edits.len()).filter(|&k| edits[k].kind != EditKind::Keep) {
-        let (start, end) = (k.saturating_sub(context), (k + context + 1).min(edits.len()));
-        match ranges.last_mut() {
-            Some(last) if start <= last.1 => last.1 = end,
-            _ => ranges.push((start, end)),
-        }
-    }
-    ranges.into_iter().map(|(s, e)| &edits[s..e]).collect()
-}
-
-/// `start,len` as difflib writes it: 1-based, `,len` left out when 1.
-fn range(start: usize, len: usize) -> String {
-    match len {
-        0 => format!("{start},0"),
-        1 => format!("{}", start + 1),
-        _ => format!("{},{len}", start + 1),
-    }
-}
-
-fn write_hunk(out: &mut String, hunk: &[Edit], old: &[&str], new: &[&str]) {
-    let old_len = hunk.iter().filter(|e| e.kind != EditKind::Insert).count();
-    let new_len = hunk.iter().filter(|e| e.kind != EditKind::Delete).count();
-    out.push_str(&format!("@@ -{} +{} @@\n", range(hunk[0].old, old_len), range(hunk[0].new, new_len)));
-    for edit in hunk {
-        let (mark, line) = match edit.kind {
-            EditKind::Keep => (' ', old[edit.old]),
-            EditKind::Delete => ('-', old[edit.old]),
-            EditKind::Insert => ('+', new[edit.new]),
-        };
-        out.push(mark);
-        out.push_str(line);
-        if !line.ends_with('\n') {
-            out.push_str("\n\\ No newline at end of file\n");
+/// Python's `bytes.decode(errors="backslashreplace")`: bytes that are not UTF-8 become `\xNN`.
+fn backslash_replace(mut data: &[u8]) -> Vec<u8> {
+    let mut out = Vec::with_capacity(data.len());
+    loop {
+        match std::str::from_utf8(data) {
+            Ok(s) => {
+                out.extend_from_slice(s.as_bytes());
+                return out;
+            }
+            Err(e) => {
+                let (good, rest) = data.split_at(e.valid_up_to());
+                out.extend_from_slice(good);
+                let bad = e.error_len().unwrap_or(rest.len());
+                for b in &rest[..bad] {
+                    out.extend_from_slice(format!("\\x{b:02x}").as_bytes());
+                }
+                data = &rest[bad..];
+            }
         }
     }
 }
@@ -286,19 +317,35 @@ fn write_hunk(out: &mut String, hunk: &[Edit], old: &[&str], new: &[&str]) {
 mod tests {
     use super::*;
 
-    fn keys(text: &str) -> Vec<String> {
-        text.lines().map(String::from).collect()
+    fn strings(args: &[&str]) -> Vec<String> {
+        args.iter().map(|s| s.to_string()).collect()
     }
 
     #[test]
-    fn unified_hunks() {
-        let old = ["a\n", "b\n", "c\n", "d\n", "e\n", "f\n", "g\n", "h\n", "i\n"];
-        let new = ["a\n", "B\n", "c\n", "d\n", "e\n", "f\n", "g\n", "h\n", "i\n", "j\n"];
-        let edits = align(&keys(&old.concat()), &keys(&new.concat()));
-        let mut out = String::new();
-        for hunk in hunks(&edits, 1) {
-            write_hunk(&mut out, hunk, &old, &new);
-        }
-        assert_eq!(out, "@@ -1,3 +1,3 @@\n a\n-b\n+B\n c\n@@ -9 +9,2 @@\n i\n+j\n");
+    fn options_as_gnu_getopt_reads_them() {
+        let args = strings(&["-wU1", "a", "--strip", "-I", "x", "b", "--", "-u"]);
+        let (opts, files) = getopt(&args).unwrap();
+        let names: Vec<char> = opts.iter().map(|o| o.0).collect();
+        assert_eq!(names, ['w', 'U', 's', 'I']);
+        assert_eq!((opts[1].1.as_str(), opts[3].1.as_str()), ("1", "x"));
+        assert_eq!(files, ["a", "b", "-u"]);
+        assert_eq!(getopt(&strings(&["-q"])).unwrap_err(), "option -q not recognized");
+        assert_eq!(getopt(&strings(&["-U"])).unwrap_err(), "option -U requires argument");
+        assert_eq!(getopt(&strings(&["--strip-x"])).unwrap_err(), "option --strip-x not recognized");
+        assert_eq!(python_int(" +1_0 "), Some(10));
+        assert_eq!(python_int("-1"), None);
+        assert_eq!(python_int("1__0"), None);
+    }
+
+    #[test]
+    fn paths_are_made_absolute_as_os_path_abspath() {
+        assert_eq!(abs_path(Path::new("/t/x"), "../a/./b"), "/t/a/b");
+        assert_eq!(abs_path(Path::new("/t"), "//a//b/"), "//a/b");
+        assert_eq!(abs_path(Path::new("/t"), "/../a"), "/a");
+    }
+
+    #[test]
+    fn bytes_that_are_not_utf8_are_escaped() {
+        assert_eq!(backslash_replace(b"a\xff\xe2\x82b\xc3\xa9"), "a\\xff\\xe2\\x82bé".as_bytes());
     }
 }

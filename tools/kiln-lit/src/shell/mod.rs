@@ -3,6 +3,7 @@
 
 mod builtins;
 mod diff;
+mod difflib;
 mod exec;
 mod glob;
 mod lexer;
