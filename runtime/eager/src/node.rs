@@ -14,7 +14,7 @@ use smallvec::SmallVec;
 use crate::error::{EagerError, ErrorKind, Result};
 
 /// A static tensor type the VM can hold.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+#[derive(Debug, PartialEq, Eq, Hash)]
 pub struct TensorType {
     /// Element type.
     pub dtype: DType,
@@ -83,6 +83,13 @@ impl TensorType {
             dtype: self.dtype,
             shape: self.shape.iter().map(|&d| d as u64).collect(),
         }
+    }
+}
+
+impl Clone for TensorType {
+    /// A copy of the dims (`SmallVec`'s own `clone` goes element by element through `extend`).
+    fn clone(&self) -> TensorType {
+        TensorType { dtype: self.dtype, shape: SmallVec::from_slice(&self.shape) }
     }
 }
 
