@@ -15,7 +15,7 @@ use kiln_compiler::{OpDef, OwnedContext};
 use kiln_targets::Target;
 use kiln_vm::{HostTensor, Vm, VmConfig};
 
-use crate::cache::{node_hash, Cache};
+use crate::cache::{fold_node, Cache};
 use crate::compile::Compiler;
 use crate::error::{EagerError, ErrorKind, Result};
 use crate::flags::{Flags, FusionKey};
@@ -52,7 +52,7 @@ pub(crate) struct Slot {
 #[derive(Default)]
 struct Segment {
     nodes: Vec<Node>,
-    /// `nodes` folded with [`node_hash`] from 0 (the cache key's hash, built as ops record).
+    /// `nodes` folded with [`fold_node`] from 0 (the cache key's hash, built as ops record).
     hash: u64,
     /// Slots read as inputs (each pinned by one reference until the flush).
     inputs: Vec<u32>,
@@ -68,9 +68,9 @@ struct Segment {
 }
 
 impl Segment {
-    /// Appends `node`; returns its index.
-    fn push(&mut self, node: Node) -> u32 {
-        self.hash = node_hash(self.hash, &node);
+    /// Appends `node` (of signature hash `signature`); returns its index.
+    fn push(&mut self, node: Node, signature: u64) -> u32 {
+        self.hash = fold_node(self.hash, signature, &node);
         self.nodes.push(node);
         self.nodes.len() as u32 - 1
     }
@@ -290,6 +290,7 @@ impl Inner {
         Ok(HostTensor { spec: ty.spec(), bytes })
     }
 
+    #[inline]
     fn alloc(&mut self, state: SlotState) -> (u32, u32) {
         let slot = Slot { generation: 0, refs: 1, state };
         match self.free.pop() {
@@ -307,6 +308,7 @@ impl Inner {
     }
 
     /// Whether slot `slot` holds a value of generation `generation`.
+    #[inline]
     pub(crate) fn owns(&self, slot: u32, generation: u32) -> bool {
         self.slots
             .get(slot as usize)
@@ -319,6 +321,7 @@ impl Inner {
     }
 
     /// Drops a reference to slot `i`; the last one frees it.
+    #[inline]
     pub(crate) fn release(&mut self, i: u32) {
         let s = &mut self.slots[i as usize];
         s.refs -= 1;
@@ -330,6 +333,7 @@ impl Inner {
     }
 
     /// The state of `t`'s slot, if `t` is a live handle of this session.
+    #[inline]
     pub(crate) fn check_handle(&self, me: &Rc<RefCell<Inner>>, t: &Tensor) -> Result<&SlotState> {
         if !std::ptr::eq(t.session.as_ptr(), Rc::as_ptr(me)) {
             return Err(EagerError::new(ErrorKind::StaleHandle, "the tensor belongs to another session"));
@@ -339,6 +343,7 @@ impl Inner {
 
     /// The state of slot `slot` if it holds a value of generation `generation` that did not
     /// fail.
+    #[inline]
     pub(crate) fn slot_state(&self, slot: u32, generation: u32) -> Result<&SlotState> {
         match self.slots.get(slot as usize) {
             Some(s) if s.generation == generation && !matches!(s.state, SlotState::Free) => match &s.state {

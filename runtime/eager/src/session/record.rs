@@ -1,7 +1,6 @@
 //! Recording an op: its type checked with the `hl` verifier's checks, the flush rules asked
 //! whether the open segment ends first, then its node (and constants for scalars) appended.
 
-use std::borrow::Cow;
 use std::cell::RefCell;
 use std::hash::{Hash, Hasher};
 use std::rc::Rc;
@@ -16,6 +15,7 @@ use rustc_hash::FxHasher;
 use smallvec::SmallVec;
 
 use super::{Inner, SlotState};
+use crate::cache::signature_hash;
 use crate::error::{EagerError, ErrorKind, Result};
 use crate::node::{AttrValue, Node, OpKind, Operand, TensorType};
 use crate::tensor::Arg;
@@ -40,50 +40,45 @@ pub(super) struct CheckKey {
     declared: Option<TensorType>,
 }
 
-/// The operands' types as a type check sees them: a scalar is a rank-0 tensor of
-/// `scalar_dtype`.
-fn operand_types<'a>(args: &'a [Arg<'a>], scalar_dtype: DType) -> impl Iterator<Item = Cow<'a, TensorType>> {
-    args.iter().map(move |a| match a {
-        Arg::Tensor(t) => Cow::Borrowed(&t.ty),
-        Arg::Scalar(_) => Cow::Owned(TensorType::new(scalar_dtype, &[])),
-    })
+/// An op about to be recorded, as its type check sees it.
+struct Signature<'a> {
+    def: &'static OpDef,
+    args: &'a [Arg<'a>],
+    /// The type of its scalar operands (rank 0).
+    scalar: TensorType,
+    attrs: &'a [(&'static str, AttrValue)],
+    declared: Option<&'a TensorType>,
+    /// Its [`signature_hash`].
+    hash: u64,
+}
+
+impl Signature<'_> {
+    /// The type of operand `a`.
+    fn operand_type<'t>(&'t self, a: &'t Arg<'_>) -> &'t TensorType {
+        match a {
+            Arg::Tensor(t) => &t.ty,
+            Arg::Scalar(_) => &self.scalar,
+        }
+    }
 }
 
 impl CheckKey {
-    /// The hash of the key of a check (computed from the borrowed parts, so that a check
-    /// already made is found without building its key).
-    fn hash_of(
-        def: &'static OpDef,
-        args: &[Arg<'_>],
-        scalar_dtype: DType,
-        attrs: &[(&'static str, AttrValue)],
-        declared: Option<&TensorType>,
-    ) -> u64 {
-        let mut h = FxHasher::default();
-        OpKind(def).hash(&mut h);
-        for t in operand_types(args, scalar_dtype) {
-            t.hash(&mut h);
-        }
-        attrs.hash(&mut h);
-        declared.hash(&mut h);
-        h.finish()
+    /// Whether this is the key of the check of `sig`.
+    fn matches(&self, sig: &Signature<'_>) -> bool {
+        self.kind == OpKind(sig.def)
+            && self.types.len() == sig.args.len()
+            && sig.args.iter().zip(&self.types).all(|(a, t)| sig.operand_type(a) == t)
+            && (sig.attrs.is_empty() && self.attrs.is_empty() || self.attrs.as_slice() == sig.attrs)
+            && self.declared.as_ref() == sig.declared
     }
+}
 
-    /// Whether this is the key of the check of `def` on these operands.
-    fn matches(
-        &self,
-        def: &'static OpDef,
-        args: &[Arg<'_>],
-        scalar_dtype: DType,
-        attrs: &[(&'static str, AttrValue)],
-        declared: Option<&TensorType>,
-    ) -> bool {
-        self.kind == OpKind(def)
-            && self.types.len() == args.len()
-            && operand_types(args, scalar_dtype).zip(&self.types).all(|(a, b)| *a == *b)
-            && self.attrs.as_slice() == attrs
-            && self.declared.as_ref() == declared
-    }
+/// The hash of a check's key: the op's signature hash and the declared result type.
+fn check_hash(signature: u64, declared: Option<&TensorType>) -> u64 {
+    let mut h = FxHasher::default();
+    h.write_u64(signature);
+    declared.hash(&mut h);
+    h.finish()
 }
 
 /// Checked signatures remembered at most (then forgotten all at once).
@@ -112,7 +107,16 @@ impl Inner {
             }
         }
         let scalar_dtype = scalar_dtype.or(first_dtype).unwrap_or(DType::F32);
-        let ty = self.check(def, hl, args, scalar_dtype, attrs, declared.as_ref())?;
+        let mut sig = Signature {
+            def,
+            args,
+            scalar: TensorType::new(scalar_dtype, &[]),
+            attrs,
+            declared: declared.as_ref(),
+            hash: 0,
+        };
+        sig.hash = signature_hash(OpKind(def), args.iter().map(|a| sig.operand_type(a)), attrs);
+        let ty = self.check(hl, &sig)?;
         let constants = args.iter().filter(|a| matches!(a, Arg::Scalar(_))).count();
         self.flush_before(def, hl, constants + 1)?;
         // Operands (after the flush: values of a flushed segment are on the host now).
@@ -124,20 +128,17 @@ impl Inner {
                     _ => Operand::Input(self.input(tensor.slot, &tensor.ty)),
                 },
                 Arg::Scalar(v) => {
-                    let attrs = SmallVec::from_iter([("value", AttrValue::Splat(v.to_bits()))]);
-                    let ty = TensorType::new(scalar_dtype, &[]);
-                    Operand::Node(self.seg.push(Node {
-                        kind: OpKind(&CONSTANT),
-                        operands: SmallVec::new(),
-                        attrs,
-                        ty,
-                    }))
+                    let attrs = Box::new([("value", AttrValue::Splat(v.to_bits()))]);
+                    let kind = OpKind(&CONSTANT);
+                    let signature = signature_hash(kind, std::iter::empty(), &*attrs);
+                    let node = Node { kind, operands: SmallVec::new(), attrs, ty: sig.scalar.clone() };
+                    Operand::Node(self.seg.push(node, signature))
                 }
             };
             operands.push(operand);
         }
-        let node =
-            self.seg.push(Node { kind: OpKind(def), operands, attrs: SmallVec::from(attrs), ty: ty.clone() });
+        let node = Node { kind: OpKind(def), operands, attrs: Box::from(attrs), ty: ty.clone() };
+        let node = self.seg.push(node, sig.hash);
         self.stats.ops_recorded += constants as u64 + 1;
         self.close_after(def, hl);
         let (slot, generation) = self.alloc(SlotState::Pending(node));
@@ -156,26 +157,17 @@ impl Inner {
         self.seg.inputs.len() as u32 - 1
     }
 
-    /// The result type of `def` on `args` (scalars of `scalar_dtype`), checked as the
-    /// verifier checks it (remembered: an op recorded again on the same types is not checked
-    /// again).
-    fn check(
-        &mut self,
-        def: &'static OpDef,
-        hl: &'static HlOp,
-        args: &[Arg<'_>],
-        scalar_dtype: DType,
-        attrs: &[(&'static str, AttrValue)],
-        declared: Option<&TensorType>,
-    ) -> Result<TensorType> {
-        let hash = CheckKey::hash_of(def, args, scalar_dtype, attrs, declared);
+    /// The result type of the op `sig`, checked as the verifier checks it (remembered: an op
+    /// recorded again on the same types is not checked again).
+    fn check(&mut self, hl: &'static HlOp, sig: &Signature<'_>) -> Result<TensorType> {
+        let (def, attrs, declared) = (sig.def, sig.attrs, sig.declared);
+        let hash = check_hash(sig.hash, declared);
         if let Some((key, ty)) = self.checked.get(&hash) {
-            if key.matches(def, args, scalar_dtype, attrs, declared) {
+            if key.matches(sig) {
                 return Ok(ty.clone());
             }
         }
-        let types: SmallVec<[TensorType; 3]> =
-            operand_types(args, scalar_dtype).map(Cow::into_owned).collect();
+        let types: SmallVec<[TensorType; 3]> = sig.args.iter().map(|a| sig.operand_type(a).clone()).collect();
         let checked = self.owner.with(|ctx| {
             let operands: SmallVec<[_; 3]> = types.iter().map(|t| t.to_type(ctx)).collect();
             let result = declared.map(|t| t.to_type(ctx));
