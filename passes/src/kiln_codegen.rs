@@ -20,7 +20,7 @@
 
 use rustc_hash::FxHashMap;
 
-use kiln_compiler::pass::{parse_pipeline, Instrumentation, PassContext, PassFailed};
+use kiln_compiler::pass::{parse_pipeline, Instrumentation, PassContext, PassFailed, PassManager};
 use kiln_compiler::{Diagnostic, Ir, OpId};
 use kiln_targets::Target;
 
@@ -33,7 +33,14 @@ use crate::kiln_codegen_tile::tile_module;
 const RETILES: u32 = 3;
 
 kiln_compiler::declare_pass! {
-    struct KilnCodegen { target: Target, tile_target: Target, spec: String, double_buffer: bool }
+    struct KilnCodegen {
+        target: Target,
+        tile_target: Target,
+        double_buffer: bool,
+        outline: PassManager,
+        bufferize_lower: PassManager,
+        finish: PassManager,
+    }
     name: "kiln-codegen",
     summary: "Lower fused hl to planned, synchronized npuvec kernels for a target",
     description: "outline, tile, bufferize, lower, plan-ub, insert-sync (each kiln-codegen-<step>), then cse \
@@ -42,24 +49,29 @@ kiln_compiler::declare_pass! {
     options: TILE_SPECS,
     create(o) {
         let target = load_target("kiln-codegen", o)?;
+        // The steps' pipelines are built once (building insert-sync loads the target again).
+        let registry = crate::registry();
+        let steps = |text: &str| parse_pipeline(text, &registry);
+        let spec = o.get_str("target");
         Ok(KilnCodegen {
             tile_target: tile_target(&target, o),
             target,
-            spec: o.get_str("target").to_string(),
             double_buffer: o.get_bool("double-buffer"),
+            outline: steps("kiln-codegen-outline")?,
+            bufferize_lower: steps("kiln-codegen-bufferize, kiln-codegen-lower")?,
+            finish: steps(&format!("kiln-codegen-insert-sync{{target={spec}}}, cse, canonicalize"))?,
         })
     }
 
     fn run(&mut self, cx, root) {
-        let t = &self.spec;
-        steps(cx, root, "kiln-codegen-outline")?;
+        steps(cx, root, &mut self.outline)?;
         let outlined = cx.ir.clone();
         // The retiles of each kernel so far, by symbol name (op ids change in bufferize).
         let mut retiles: FxHashMap<String, u32> = FxHashMap::default();
         loop {
             let shrink = |ir: &Ir<'_>, k: OpId| 1u64 << retiles.get(&symbol(ir, k)).copied().unwrap_or(0);
             tile_module(cx.ctx, cx.ir, root, &self.tile_target, self.double_buffer, &shrink, cx.diagnostics)?;
-            steps(cx, root, "kiln-codegen-bufferize, kiln-codegen-lower")?;
+            steps(cx, root, &mut self.bufferize_lower)?;
             let failures = plan_module(cx.ctx, cx.ir, root, &self.target);
             if failures.is_empty() {
                 break;
@@ -84,7 +96,7 @@ kiln_compiler::declare_pass! {
             }
             *cx.ir = outlined.clone();
         }
-        steps(cx, root, &format!("kiln-codegen-insert-sync{{target={t}}}, cse, canonicalize"))?;
+        steps(cx, root, &mut self.finish)?;
         let name = cx.ctx.str_attr(self.target.name.as_bytes());
         set_attr(cx.ctx, cx.ir, root, "npuvec.target", name);
         Ok(())
@@ -97,11 +109,7 @@ fn symbol(ir: &Ir<'_>, kernel: OpId) -> String {
         .into_owned()
 }
 
-/// Runs the pipeline `text` (passes of this crate's registry) on `root`.
-fn steps(cx: &mut PassContext<'_, '_>, root: OpId, text: &str) -> Result<(), PassFailed> {
-    let mut pm = parse_pipeline(text, &crate::registry()).map_err(|e| {
-        cx.diagnostics.push(Diagnostic::error(cx.ir.op(root).loc, e));
-        PassFailed
-    })?;
+/// Runs the step pipeline `pm` on `root`.
+fn steps(cx: &mut PassContext<'_, '_>, root: OpId, pm: &mut PassManager) -> Result<(), PassFailed> {
     pm.run(cx.ctx, cx.ir, root, &mut Instrumentation::default(), cx.diagnostics)
 }

@@ -307,15 +307,19 @@ impl Sync<'_> {
             if need.is_empty() {
                 break;
             }
-            let p = *need
-                .iter()
-                .max_by_key(|&&p| {
-                    let mut trial = state.clone();
-                    let choice = self.carried_from(ir, &trial, op, q, p, &mine);
-                    Self::apply(&mut trial, q, p, choice.as_ref());
-                    std::cmp::Reverse(self.unordered(&trial, q, &mine).len())
-                })
-                .expect("need is not empty");
+            // (A single candidate needs no trial.)
+            let p = match need[..] {
+                [only] => only,
+                _ => *need
+                    .iter()
+                    .max_by_key(|&&p| {
+                        let mut trial = state.clone();
+                        let choice = self.carried_from(ir, &trial, op, q, p, &mine);
+                        Self::apply(&mut trial, q, p, choice.as_ref());
+                        std::cmp::Reverse(self.unordered(&trial, q, &mine).len())
+                    })
+                    .expect("need is not empty"),
+            };
             let choice = self.carried_from(ir, state, op, q, p, &mine);
             match &choice {
                 Some(c) => self.carry(c, p, q),

@@ -13,34 +13,10 @@
 use std::time::{Duration, Instant};
 
 use criterion::{criterion_group, criterion_main, Criterion};
-use kiln_eager::{Flags, Session, Tensor};
+use kiln_eager::Tensor;
 
-fn session(flags: &str) -> Session {
-    Session::new(Flags::parse(flags).unwrap().flags).unwrap()
-}
-
-/// add, mul, exp, add, maximum, mul, sub, tanh.
-fn chain8(x: &Tensor, y: &Tensor) -> Tensor {
-    let t = x.add(y).unwrap();
-    let t = t.mul(x).unwrap();
-    let t = t.exp().unwrap();
-    let t = t.add(y).unwrap();
-    let t = t.maximum(x).unwrap();
-    let t = t.mul(y).unwrap();
-    let t = t.sub(x).unwrap();
-    t.tanh().unwrap()
-}
-
-/// Records the chain on one of `inputs` and flushes it; the time to the launch being ready.
-fn capture(s: &Session, inputs: &(Tensor, Tensor)) -> Duration {
-    let before = s.stats().prepare_time;
-    let start = Instant::now();
-    let out = chain8(&inputs.0, &inputs.1);
-    let recorded = start.elapsed();
-    s.sync().unwrap();
-    drop(out);
-    recorded + (s.stats().prepare_time - before)
-}
+mod common;
+use common::{capture, neg_chain, session};
 
 fn bench(c: &mut Criterion) {
     let data = vec![0.5f32; 1024];
@@ -53,10 +29,7 @@ fn bench(c: &mut Criterion) {
             while left > 0 {
                 let n = left.min(63);
                 let start = Instant::now();
-                let mut t = x.neg().unwrap();
-                for _ in 1..n {
-                    t = t.neg().unwrap();
-                }
+                let t = neg_chain(&x, n);
                 total += start.elapsed();
                 drop(t);
                 // Nothing reads the chain: the flush compiles and runs nothing.

@@ -14,7 +14,7 @@ use smallvec::SmallVec;
 use crate::error::{EagerError, ErrorKind, Result};
 
 /// A static tensor type the VM can hold.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+#[derive(Debug)]
 pub struct TensorType {
     /// Element type.
     pub dtype: DType,
@@ -82,6 +82,35 @@ impl TensorType {
         kiln_bytecode::module::TensorSpec {
             dtype: self.dtype,
             shape: self.shape.iter().map(|&d| d as u64).collect(),
+        }
+    }
+}
+
+// Clone, equality and hash by hand: `SmallVec`'s own go through `extend`, `memcmp` and a
+// byte-slice hash, which cost more than the one or two dims of a type (every op records,
+// checks and hashes its types).
+impl Clone for TensorType {
+    fn clone(&self) -> TensorType {
+        TensorType { dtype: self.dtype, shape: SmallVec::from_slice(&self.shape) }
+    }
+}
+
+impl PartialEq for TensorType {
+    fn eq(&self, other: &TensorType) -> bool {
+        self.dtype == other.dtype
+            && self.shape.len() == other.shape.len()
+            && self.shape.iter().zip(&other.shape).all(|(a, b)| a == b)
+    }
+}
+
+impl Eq for TensorType {}
+
+impl Hash for TensorType {
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        self.dtype.hash(state);
+        state.write_usize(self.shape.len());
+        for &d in &self.shape {
+            state.write_i64(d);
         }
     }
 }
@@ -186,8 +215,9 @@ pub struct Node {
     pub kind: OpKind,
     /// Its operands.
     pub operands: SmallVec<[Operand; 3]>,
-    /// Its attributes, in a fixed order.
-    pub attrs: SmallVec<[(&'static str, AttrValue); 2]>,
+    /// Its attributes, in a fixed order (most ops have none: a boxed slice keeps the node
+    /// small and allocates only when there are some).
+    pub attrs: Box<[(&'static str, AttrValue)]>,
     /// Its result type.
     pub ty: TensorType,
 }

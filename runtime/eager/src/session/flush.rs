@@ -5,9 +5,11 @@
 use std::rc::Rc;
 use std::time::Instant;
 
+use kiln_bytecode::module::TensorSpec;
 use kiln_compiler::OpDef;
 use kiln_dialects::hl::interfaces::{FusionCategory, HlOp, Movement};
 use kiln_vm::HostTensor;
+use smallvec::SmallVec;
 
 use super::{Inner, Segment, SlotState};
 use crate::cache::SegmentKey;
@@ -56,42 +58,29 @@ impl Inner {
         if self.seg.nodes.is_empty() {
             return Ok(());
         }
-        let capacity = self.flags.flush_threshold.min(64);
-        let seg = std::mem::replace(&mut self.seg, Segment::with_capacity(capacity));
+        let mut seg = std::mem::take(&mut self.seg);
         self.stats.count_flush(reason);
         let start = Instant::now();
-        let mut outputs: Vec<u32> = seg
-            .results
-            .iter()
-            .filter_map(|&(slot, generation)| match &self.slots[slot as usize] {
+        let mut outputs = std::mem::take(&mut seg.outputs);
+        outputs.extend(seg.results.iter().filter_map(|&(slot, generation)| {
+            match &self.slots[slot as usize] {
                 s if s.generation == generation => match s.state {
                     SlotState::Pending(n) => Some(n),
                     _ => None,
                 },
                 _ => None,
-            })
-            .collect();
+            }
+        }));
         outputs.sort_unstable();
         outputs.dedup();
-        let result = if outputs.is_empty() {
+        let nodes = std::mem::take(&mut seg.nodes);
+        let input_types = std::mem::take(&mut seg.input_types);
+        let key = SegmentKey::new(nodes, seg.hash, input_types, outputs, Rc::clone(&self.fusion));
+        let result = if key.outputs.is_empty() {
             self.stats.segments_skipped += 1;
-            Ok((Vec::new(), Vec::new()))
+            Ok(Vec::new())
         } else {
-            let inputs: Result<Vec<HostTensor>> = seg
-                .inputs
-                .iter()
-                .map(|&s| match &self.slots[s as usize].state {
-                    SlotState::Host(h) => Ok((**h).clone()),
-                    _ => Err(EagerError::new(ErrorKind::Run, "a segment input is not on the host")),
-                })
-                .collect();
-            let key = SegmentKey {
-                nodes: seg.nodes,
-                inputs: seg.input_types,
-                outputs,
-                fusion: self.flags.fusion_key(),
-            };
-            inputs.and_then(|inputs| self.run(&key, &inputs, start))
+            self.run(&key, &seg.inputs, start)
         };
         for &(slot, generation) in &seg.results {
             let s = &mut self.slots[slot as usize];
@@ -100,8 +89,8 @@ impl Inner {
             }
             if let SlotState::Pending(n) = s.state {
                 s.state = match &result {
-                    Ok((outputs, values)) => {
-                        let at = outputs.binary_search(&n).unwrap_or(0);
+                    Ok(values) => {
+                        let at = key.outputs.binary_search(&n).unwrap_or(0);
                         SlotState::Host(Rc::clone(&values[at]))
                     }
                     Err(e) => SlotState::Failed(e.clone()),
@@ -111,17 +100,14 @@ impl Inner {
         for &s in &seg.inputs {
             self.release(s);
         }
+        let (nodes, input_types, outputs) = key.into_buffers();
+        self.seg = Segment::recycle(nodes, seg.inputs, input_types, seg.results, outputs);
         result.map(|_| ())
     }
 
-    /// Prepares (cache or compile) and runs segment `key`, whose flush began at `start`;
-    /// returns its outputs (node indices) and their values.
-    fn run(
-        &mut self,
-        key: &SegmentKey,
-        inputs: &[HostTensor],
-        start: Instant,
-    ) -> Result<(Vec<u32>, Vec<Rc<HostTensor>>)> {
+    /// Prepares (cache or compile) and runs segment `key` on the values of slots `inputs`;
+    /// its flush began at `start`. Returns the values of its outputs.
+    fn run(&mut self, key: &SegmentKey, inputs: &[u32], start: Instant) -> Result<Vec<Rc<HostTensor>>> {
         let module = match self.cache.get(key) {
             Some(m) => {
                 self.stats.cache_hits += 1;
@@ -131,7 +117,7 @@ impl Inner {
                 self.stats.cache_misses += 1;
                 let compiling = Instant::now();
                 let compiler = match &mut self.compiler {
-                    Some(c) if *c.fusion() == key.fusion => c,
+                    Some(c) if *c.fusion() == *key.fusion => c,
                     slot => slot.insert(Compiler::new(&key.fusion, &self.target.name)?),
                 };
                 let stem = format!("segment_{:04}", self.compiled);
@@ -147,14 +133,57 @@ impl Inner {
                 module
             }
         };
+        let mut values = std::mem::take(&mut self.input_values);
+        let mut moved: SmallVec<[bool; 8]> = SmallVec::new();
+        for &s in inputs {
+            match &mut self.slots[s as usize].state {
+                SlotState::Host(h) => {
+                    moved.push(Rc::get_mut(h).is_some());
+                    values.push(take_value(h));
+                }
+                _ => {
+                    self.restore_inputs(inputs, values, &moved);
+                    return Err(EagerError::new(ErrorKind::Run, "a segment input is not on the host"));
+                }
+            }
+        }
         self.stats.prepare_time += start.elapsed();
         let vm = &self.vm;
         let out = contain(ErrorKind::Run, || {
-            vm.run(&module, inputs).map_err(|e| EagerError::new(ErrorKind::Run, e.to_string()))
-        })?;
+            vm.run(&module, &values).map_err(|e| EagerError::new(ErrorKind::Run, e.to_string()))
+        });
+        self.restore_inputs(inputs, values, &moved);
+        let out = out?;
         self.stats.segments_run += 1;
         self.stats.segment_outputs += key.outputs.len() as u64;
-        Ok((key.outputs.clone(), out.tensors.into_iter().map(Rc::new).collect()))
+        Ok(out.tensors.into_iter().map(Rc::new).collect())
+    }
+
+    /// Puts the input values [`take_value`] moved out of slots `inputs` back (`moved`: which
+    /// were moved, not copied), and keeps `values`' buffer for the next flush.
+    fn restore_inputs(&mut self, inputs: &[u32], mut values: Vec<HostTensor>, moved: &[bool]) {
+        for ((&s, value), &moved) in inputs.iter().zip(values.drain(..)).zip(moved) {
+            if let (true, SlotState::Host(h)) = (moved, &mut self.slots[s as usize].state) {
+                match Rc::get_mut(h) {
+                    Some(t) => *t = value,
+                    None => *h = Rc::new(value),
+                }
+            }
+        }
+        self.input_values = values;
+    }
+}
+
+/// The value of `h` for a run: moved out when nothing else shares it (the slot keeps an
+/// empty value until [`Inner::restore_inputs`]), copied otherwise.
+fn take_value(h: &mut Rc<HostTensor>) -> HostTensor {
+    match Rc::get_mut(h) {
+        Some(t) => {
+            let empty =
+                HostTensor { spec: TensorSpec { dtype: t.spec.dtype, shape: Vec::new() }, bytes: Vec::new() };
+            std::mem::replace(t, empty)
+        }
+        None => (**h).clone(),
     }
 }
 

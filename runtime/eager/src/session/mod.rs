@@ -15,10 +15,10 @@ use kiln_compiler::{OpDef, OwnedContext};
 use kiln_targets::Target;
 use kiln_vm::{HostTensor, Vm, VmConfig};
 
-use crate::cache::Cache;
+use crate::cache::{fold_node, Cache};
 use crate::compile::Compiler;
 use crate::error::{EagerError, ErrorKind, Result};
-use crate::flags::Flags;
+use crate::flags::{Flags, FusionKey};
 use crate::node::{AttrValue, Node, TensorType};
 use crate::stats::{FlushReason, Stats};
 use crate::tensor::{Arg, Tensor};
@@ -52,11 +52,15 @@ pub(crate) struct Slot {
 #[derive(Default)]
 struct Segment {
     nodes: Vec<Node>,
+    /// `nodes` folded with [`fold_node`] from 0 (the cache key's hash, built as ops record).
+    hash: u64,
     /// Slots read as inputs (each pinned by one reference until the flush).
     inputs: Vec<u32>,
     input_types: Vec<TensorType>,
     /// Slots made pending in this segment, with their generation.
     results: Vec<(u32, u32)>,
+    /// The nodes that become outputs (filled at the flush; kept for its buffer).
+    outputs: Vec<u32>,
     /// The reason the next op flushes the segment first.
     closed: Option<FlushReason>,
     /// Started by a cube op: only its elementwise epilogue joins.
@@ -64,9 +68,27 @@ struct Segment {
 }
 
 impl Segment {
-    /// An empty segment with room for `ops` nodes.
-    fn with_capacity(ops: usize) -> Segment {
-        Segment { nodes: Vec::with_capacity(ops), results: Vec::with_capacity(ops), ..Segment::default() }
+    /// Appends `node` (of signature hash `signature`); returns its index.
+    fn push(&mut self, node: Node, signature: u64) -> u32 {
+        self.hash = fold_node(self.hash, signature, &node);
+        self.nodes.push(node);
+        self.nodes.len() as u32 - 1
+    }
+
+    /// An empty segment that reuses the buffers of a flushed one.
+    fn recycle(
+        mut nodes: Vec<Node>,
+        mut inputs: Vec<u32>,
+        mut input_types: Vec<TensorType>,
+        mut results: Vec<(u32, u32)>,
+        mut outputs: Vec<u32>,
+    ) -> Segment {
+        nodes.clear();
+        inputs.clear();
+        input_types.clear();
+        results.clear();
+        outputs.clear();
+        Segment { nodes, inputs, input_types, results, outputs, ..Segment::default() }
     }
 }
 
@@ -78,8 +100,12 @@ pub(crate) struct Inner {
     owner: OwnedContext,
     compiler: Option<Compiler>,
     cache: Cache,
-    /// Result types of signatures already checked.
-    checked: rustc_hash::FxHashMap<record::CheckKey, TensorType>,
+    /// The flags' part of the cache key (rebuilt when the flags change).
+    fusion: Rc<FusionKey>,
+    /// Result types of signatures already checked, by the hash of their key.
+    checked: rustc_hash::FxHashMap<u64, (record::CheckKey, TensorType)>,
+    /// The buffer a flush gathers its segment's input values in.
+    input_values: Vec<HostTensor>,
     stats: Stats,
     slots: Vec<Slot>,
     free: Vec<u32>,
@@ -108,6 +134,8 @@ impl Session {
         let mut owner = OwnedContext::new(kiln_dialects::all_dialects());
         owner.set_budget(Some(CONTEXT_BUDGET));
         let inner = Inner {
+            fusion: Rc::new(flags.fusion_key()),
+            input_values: Vec::new(),
             flags,
             warnings: Vec::new(),
             vm: Vm::with_config(&target, config),
@@ -170,6 +198,7 @@ impl Session {
     pub fn set_flags(&self, text: &str) -> Result<Vec<String>> {
         let mut inner = self.inner.borrow_mut();
         let warnings = inner.flags.apply(text)?;
+        inner.fusion = Rc::new(inner.flags.fusion_key());
         let capacity = inner.flags.cache_size;
         let evicted = inner.cache.shrink(capacity);
         inner.stats.cache_evictions += evicted;
@@ -212,7 +241,7 @@ impl Session {
             return Err(EagerError::new(kind, format!("cannot assign a '{}' to a '{}'", src.ty, dst.ty)));
         }
         inner.flush_if_read(dst)?;
-        let state = inner.slot_state(src.slot, src.generation)?;
+        let state = inner.slot_state(src.slot, src.generation)?.clone();
         inner.overwrite(dst, state);
         Ok(())
     }
@@ -261,6 +290,7 @@ impl Inner {
         Ok(HostTensor { spec: ty.spec(), bytes })
     }
 
+    #[inline]
     fn alloc(&mut self, state: SlotState) -> (u32, u32) {
         let slot = Slot { generation: 0, refs: 1, state };
         match self.free.pop() {
@@ -278,6 +308,7 @@ impl Inner {
     }
 
     /// Whether slot `slot` holds a value of generation `generation`.
+    #[inline]
     pub(crate) fn owns(&self, slot: u32, generation: u32) -> bool {
         self.slots
             .get(slot as usize)
@@ -290,6 +321,7 @@ impl Inner {
     }
 
     /// Drops a reference to slot `i`; the last one frees it.
+    #[inline]
     pub(crate) fn release(&mut self, i: u32) {
         let s = &mut self.slots[i as usize];
         s.refs -= 1;
@@ -301,18 +333,22 @@ impl Inner {
     }
 
     /// The state of `t`'s slot, if `t` is a live handle of this session.
-    pub(crate) fn check_handle(&self, me: &Rc<RefCell<Inner>>, t: &Tensor) -> Result<SlotState> {
+    #[inline]
+    pub(crate) fn check_handle(&self, me: &Rc<RefCell<Inner>>, t: &Tensor) -> Result<&SlotState> {
         if !std::ptr::eq(t.session.as_ptr(), Rc::as_ptr(me)) {
             return Err(EagerError::new(ErrorKind::StaleHandle, "the tensor belongs to another session"));
         }
         self.slot_state(t.slot, t.generation)
     }
 
-    pub(crate) fn slot_state(&self, slot: u32, generation: u32) -> Result<SlotState> {
+    /// The state of slot `slot` if it holds a value of generation `generation` that did not
+    /// fail.
+    #[inline]
+    pub(crate) fn slot_state(&self, slot: u32, generation: u32) -> Result<&SlotState> {
         match self.slots.get(slot as usize) {
             Some(s) if s.generation == generation && !matches!(s.state, SlotState::Free) => match &s.state {
                 SlotState::Failed(e) => Err(e.clone()),
-                state => Ok(state.clone()),
+                state => Ok(state),
             },
             _ => Err(EagerError::new(
                 ErrorKind::StaleHandle,
@@ -328,7 +364,7 @@ impl Inner {
             self.flush(FlushReason::HostRead)?;
         }
         match self.slot_state(slot, generation)? {
-            SlotState::Host(h) => Ok(h),
+            SlotState::Host(h) => Ok(Rc::clone(h)),
             _ => Err(EagerError::new(ErrorKind::Run, "the value was not computed")),
         }
     }

@@ -2,16 +2,20 @@
 //! whether the open segment ends first, then its node (and constants for scalars) appended.
 
 use std::cell::RefCell;
+use std::hash::{Hash, Hasher};
 use std::rc::Rc;
 
+use kiln_bytecode::isa::DType;
 use kiln_compiler::{Attribute, OpDef};
 use kiln_dialects::hl::infer::InferInput;
 use kiln_dialects::hl::interfaces::HlOp;
 use kiln_dialects::hl::verify::check_types;
 use kiln_dialects::hl::CONSTANT;
+use rustc_hash::FxHasher;
 use smallvec::SmallVec;
 
 use super::{Inner, SlotState};
+use crate::cache::signature_hash;
 use crate::error::{EagerError, ErrorKind, Result};
 use crate::node::{AttrValue, Node, OpKind, Operand, TensorType};
 use crate::tensor::Arg;
@@ -29,8 +33,53 @@ fn is_dtype_message(message: &str) -> bool {
 
 /// What a type check depends on: the op, the operand types, the attributes, the declared
 /// result type.
-pub(super) type CheckKey =
-    (OpKind, SmallVec<[TensorType; 3]>, SmallVec<[(&'static str, AttrValue); 2]>, Option<TensorType>);
+pub(super) struct CheckKey {
+    kind: OpKind,
+    types: SmallVec<[TensorType; 3]>,
+    attrs: SmallVec<[(&'static str, AttrValue); 2]>,
+    declared: Option<TensorType>,
+}
+
+/// An op about to be recorded, as its type check sees it.
+struct Signature<'a> {
+    def: &'static OpDef,
+    args: &'a [Arg<'a>],
+    /// The type of its scalar operands (rank 0).
+    scalar: TensorType,
+    attrs: &'a [(&'static str, AttrValue)],
+    declared: Option<&'a TensorType>,
+    /// Its [`signature_hash`].
+    hash: u64,
+}
+
+impl Signature<'_> {
+    /// The type of operand `a`.
+    fn operand_type<'t>(&'t self, a: &'t Arg<'_>) -> &'t TensorType {
+        match a {
+            Arg::Tensor(t) => &t.ty,
+            Arg::Scalar(_) => &self.scalar,
+        }
+    }
+}
+
+impl CheckKey {
+    /// Whether this is the key of the check of `sig`.
+    fn matches(&self, sig: &Signature<'_>) -> bool {
+        self.kind == OpKind(sig.def)
+            && self.types.len() == sig.args.len()
+            && sig.args.iter().zip(&self.types).all(|(a, t)| sig.operand_type(a) == t)
+            && (sig.attrs.is_empty() && self.attrs.is_empty() || self.attrs.as_slice() == sig.attrs)
+            && self.declared.as_ref() == sig.declared
+    }
+}
+
+/// The hash of a check's key: the op's signature hash and the declared result type.
+fn check_hash(signature: u64, declared: Option<&TensorType>) -> u64 {
+    let mut h = FxHasher::default();
+    h.write_u64(signature);
+    declared.hash(&mut h);
+    h.finish()
+}
 
 /// Checked signatures remembered at most (then forgotten all at once).
 const CHECKED_LIMIT: usize = 4096;
@@ -45,60 +94,53 @@ impl Inner {
         declared: Option<TensorType>,
     ) -> Result<(u32, u32, TensorType)> {
         let hl = hl_of(def)?;
-        // Operand types, and the element type scalars take.
+        // The element type scalars take.
         let mut scalar_dtype = None;
+        let mut first_dtype = None;
         for a in args {
             if let Arg::Tensor(t) = a {
                 self.check_handle(me, t)?;
-                if scalar_dtype.is_none() && t.ty.dtype != kiln_bytecode::isa::DType::I1 {
+                first_dtype = first_dtype.or(Some(t.ty.dtype));
+                if scalar_dtype.is_none() && t.ty.dtype != DType::I1 {
                     scalar_dtype = Some(t.ty.dtype);
                 }
             }
         }
-        let scalar_dtype = scalar_dtype
-            .or_else(|| {
-                args.iter().find_map(|a| if let Arg::Tensor(t) = a { Some(t.ty.dtype) } else { None })
-            })
-            .unwrap_or(kiln_bytecode::isa::DType::F32);
-        let types: SmallVec<[TensorType; 3]> = args
-            .iter()
-            .map(|a| match a {
-                Arg::Tensor(t) => t.ty.clone(),
-                Arg::Scalar(_) => TensorType::new(scalar_dtype, &[]),
-            })
-            .collect();
-        let ty = self.check(def, hl, &types, attrs, declared.as_ref())?;
+        let scalar_dtype = scalar_dtype.or(first_dtype).unwrap_or(DType::F32);
+        let mut sig = Signature {
+            def,
+            args,
+            scalar: TensorType::new(scalar_dtype, &[]),
+            attrs,
+            declared: declared.as_ref(),
+            hash: 0,
+        };
+        sig.hash = signature_hash(OpKind(def), args.iter().map(|a| sig.operand_type(a)), attrs);
+        let ty = self.check(hl, &sig)?;
         let constants = args.iter().filter(|a| matches!(a, Arg::Scalar(_))).count();
         self.flush_before(def, hl, constants + 1)?;
         // Operands (after the flush: values of a flushed segment are on the host now).
         let mut operands: SmallVec<[Operand; 3]> = SmallVec::new();
-        for (a, t) in args.iter().zip(&types) {
+        for a in args {
             let operand = match a {
-                Arg::Tensor(tensor) => match self.slot_state(tensor.slot, tensor.generation)? {
+                Arg::Tensor(tensor) => match *self.slot_state(tensor.slot, tensor.generation)? {
                     SlotState::Pending(n) => Operand::Node(n),
-                    _ => Operand::Input(self.input(tensor.slot, t)),
+                    _ => Operand::Input(self.input(tensor.slot, &tensor.ty)),
                 },
                 Arg::Scalar(v) => {
-                    self.seg.nodes.push(Node {
-                        kind: OpKind(&CONSTANT),
-                        operands: SmallVec::new(),
-                        attrs: SmallVec::from_iter([("value", AttrValue::Splat(v.to_bits()))]),
-                        ty: t.clone(),
-                    });
-                    Operand::Node(self.seg.nodes.len() as u32 - 1)
+                    let attrs = Box::new([("value", AttrValue::Splat(v.to_bits()))]);
+                    let kind = OpKind(&CONSTANT);
+                    let signature = signature_hash(kind, std::iter::empty(), &*attrs);
+                    let node = Node { kind, operands: SmallVec::new(), attrs, ty: sig.scalar.clone() };
+                    Operand::Node(self.seg.push(node, signature))
                 }
             };
             operands.push(operand);
         }
-        self.seg.nodes.push(Node {
-            kind: OpKind(def),
-            operands,
-            attrs: SmallVec::from(attrs),
-            ty: ty.clone(),
-        });
+        let node = Node { kind: OpKind(def), operands, attrs: Box::from(attrs), ty: ty.clone() };
+        let node = self.seg.push(node, sig.hash);
         self.stats.ops_recorded += constants as u64 + 1;
         self.close_after(def, hl);
-        let node = self.seg.nodes.len() as u32 - 1;
         let (slot, generation) = self.alloc(SlotState::Pending(node));
         self.seg.results.push((slot, generation));
         Ok((slot, generation, ty))
@@ -115,20 +157,17 @@ impl Inner {
         self.seg.inputs.len() as u32 - 1
     }
 
-    /// The result type of `def` on `types`, checked as the verifier checks it (remembered:
-    /// an op recorded again on the same types is not checked again).
-    fn check(
-        &mut self,
-        def: &'static OpDef,
-        hl: &'static HlOp,
-        types: &[TensorType],
-        attrs: &[(&'static str, AttrValue)],
-        declared: Option<&TensorType>,
-    ) -> Result<TensorType> {
-        let key: CheckKey = (OpKind(def), SmallVec::from(types), SmallVec::from(attrs), declared.cloned());
-        if let Some(ty) = self.checked.get(&key) {
-            return Ok(ty.clone());
+    /// The result type of the op `sig`, checked as the verifier checks it (remembered: an op
+    /// recorded again on the same types is not checked again).
+    fn check(&mut self, hl: &'static HlOp, sig: &Signature<'_>) -> Result<TensorType> {
+        let (def, attrs, declared) = (sig.def, sig.attrs, sig.declared);
+        let hash = check_hash(sig.hash, declared);
+        if let Some((key, ty)) = self.checked.get(&hash) {
+            if key.matches(sig) {
+                return Ok(ty.clone());
+            }
         }
+        let types: SmallVec<[TensorType; 3]> = sig.args.iter().map(|a| sig.operand_type(a).clone()).collect();
         let checked = self.owner.with(|ctx| {
             let operands: SmallVec<[_; 3]> = types.iter().map(|t| t.to_type(ctx)).collect();
             let result = declared.map(|t| t.to_type(ctx));
@@ -150,7 +189,9 @@ impl Inner {
         if self.checked.len() >= CHECKED_LIMIT {
             self.checked.clear();
         }
-        self.checked.insert(key, ty.clone());
+        let key =
+            CheckKey { kind: OpKind(def), types, attrs: SmallVec::from(attrs), declared: declared.cloned() };
+        self.checked.insert(hash, (key, ty.clone()));
         Ok(ty)
     }
 }
