@@ -11,7 +11,7 @@
 //!   model takes it and the cube ops use nothing the rest computes (a conv and its
 //!   batch_norm / relu epilogue), else every op is outlined on its own (a remark says why);
 //! - each compute op outside regions (an elementwise op, a reduction, a matmul, a
-//!   transpose, slice, concat or broadcast) becomes a kernel of its own;
+//!   transpose, slice, concat, pad or broadcast) becomes a kernel of its own;
 //! - constants and views (`hl.reshape`, `hl.expand_dims`, `hl.squeeze`) stay in the host.
 //!
 //! A splat `hl.constant` that a kernel takes as an input is copied into the kernel (it becomes
@@ -100,7 +100,7 @@ pub enum KernelKind {
     /// A matmul on the cube with an elementwise epilogue on the vector unit
     /// (`codegen/epilogue.rs`).
     Mix,
-    /// One data movement op (transpose, slice, concat, broadcast) as DMA.
+    /// One data movement op (transpose, slice, concat, pad, broadcast) as DMA.
     Layout,
 }
 
@@ -156,6 +156,9 @@ fn lone_kind(ir: &Ir<'_>, op: OpId) -> Option<KernelKind> {
     let name = ir.op(op).name;
     if name == "hl.constant" {
         return None;
+    }
+    if name == "hl.pad" {
+        return Some(KernelKind::Layout);
     }
     match hl_op(ir, op)?.category {
         FusionCategory::Cube => Some(KernelKind::Matmul),

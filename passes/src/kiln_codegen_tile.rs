@@ -27,6 +27,7 @@ use kiln_targets::Target;
 use crate::codegen::build::{i64_attr, set_attr};
 use crate::codegen::conv_plan::ConvShape;
 use crate::codegen::epilogue::Epilogue;
+use crate::codegen::lower_layout::{assembling_op, output_model};
 use crate::codegen::model::VectorModel;
 use crate::codegen::options::{load_target, tile_target, TILE_SPECS};
 use crate::codegen::tiling::{MatmulTiling, Tiling};
@@ -120,7 +121,10 @@ pub fn tile_kernel<'c>(
     let attr = match kernel_kind(ir, kernel) {
         Some(kind @ (KernelKind::Vector | KernelKind::Layout)) => {
             let args = ir.block_args(body).to_vec();
-            let model = VectorModel::analyze(ir, body, &args)?;
+            let model = match assembling_op(ir, body).filter(|_| kind == KernelKind::Layout) {
+                Some(op) => output_model(ir, op)?,
+                None => VectorModel::analyze(ir, body, &args)?,
+            };
             let tiling = if kind == KernelKind::Vector && double_buffer {
                 Tiling::choose_buffered(ctx, ir, &model, target, shrink)?
             } else {
