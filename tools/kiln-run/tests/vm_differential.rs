@@ -400,8 +400,8 @@ fn matmuls_stored_through_head_views_agree_with_the_interpreter() {
 /// Concats and pads (layout kernels of one tile loop per part of the output): axis 0, a
 /// middle and the last axis, odd sizes and tails, f16 / bf16 / i32 / i8 / i1, an operand
 /// used twice and a splat one, a concat of an elementwise result, outputs far larger than the
-/// UB (in rows, and rows longer than tiny-npu's UB, stored column chunk by chunk), and
-/// `hl.pad` itself (`hl-decompose` makes `pad` concats, so it is compiled without it here).
+/// UB (in rows, and rows longer than tiny-npu's UB, stored column chunk by chunk), `hl.pad`
+/// and the pools that pad (`hl-decompose` pads their input with one `hl.pad`).
 const CONCATS: [&str; 7] = [
     "\
 func.func @rows(%a: tensor<13x33xf32>, %b: tensor<5x33xf32>, %c: tensor<1x33xf32>) -> tensor<19x33xf32> {
@@ -454,8 +454,8 @@ fn concats_and_pads_agree_with_the_interpreter() {
 }
 
 /// Small programs of each `hl` op model importers need, decomposed by `hl-decompose`. Not
-/// here: `gather` and `pad` (also pools whose windows reach into padding), which do not lower
-/// yet (`lit-tests/tools/kiln-run/model-ops-no-lowering.mlir`).
+/// here: `gather`, which does not lower yet (`lit-tests/tools/kiln-run/model-ops-no-lowering.mlir`),
+/// and `pad` with the pools whose windows reach into padding (in `CONCATS`).
 const MODEL_OPS: &[&str] = &[
     "func.func @split(%x: tensor<3x10xf32>) -> (tensor<3x4xf32>, tensor<3x6xf32>) {
   %a, %b = hl.split %x {axis = 1 : i64, sizes = [4, 6]} : tensor<3x10xf32> -> tensor<3x4xf32>, tensor<3x6xf32>
@@ -498,8 +498,7 @@ fn model_ops_agree_with_the_interpreter() {
 }
 
 /// `hl-decompose` of the model ops is exact: the interpreter gives the same bits before and
-/// after the clean-up, also for `pad` and pools whose windows reach into padding (which do not
-/// lower yet).
+/// after the clean-up, also for `pad` and pools whose windows reach into padding.
 #[test]
 fn model_op_decompositions_are_exact() {
     let padded = "func.func @padded(%x: tensor<1x3x7x9xf16>, %y: tensor<3x5xi32>)
@@ -525,15 +524,9 @@ fn model_op_decompositions_are_exact() {
             .walk(func, kiln_compiler::ir::WalkOrder::PreOrder)
             .map(|o| module.ir.op(o).name)
             .collect();
-        for name in [
-            "hl.split",
-            "hl.pad",
-            "hl.iota",
-            "hl.trilu",
-            "hl.max_pool2d",
-            "hl.avg_pool2d",
-            "hl.global_avg_pool2d",
-        ] {
+        for name in
+            ["hl.split", "hl.iota", "hl.trilu", "hl.max_pool2d", "hl.avg_pool2d", "hl.global_avg_pool2d"]
+        {
             assert!(!ops.contains(&name), "{name} is left after the clean-up:\n{text}");
         }
         let after =
