@@ -401,8 +401,9 @@ fn matmuls_stored_through_head_views_agree_with_the_interpreter() {
 /// middle and the last axis, odd sizes and tails, f16 / bf16 / i32 / i8 / i1, an operand
 /// used twice and a splat one, a concat of an elementwise result, outputs far larger than the
 /// UB (in rows, and rows longer than tiny-npu's UB, stored column chunk by chunk), `hl.pad`
-/// and the pools that pad (`hl-decompose` pads their input with one `hl.pad`).
-const CONCATS: [&str; 7] = [
+/// and the pools that pad (`hl-decompose` pads their input with one `hl.pad`), and a split
+/// whose slices are views in the kernels that use them.
+const CONCATS: [&str; 8] = [
     "\
 func.func @rows(%a: tensor<13x33xf32>, %b: tensor<5x33xf32>, %c: tensor<1x33xf32>) -> tensor<19x33xf32> {
   %r = hl.concat %a, %b, %c {axis = 0 : i64} : tensor<13x33xf32>, tensor<5x33xf32>, tensor<1x33xf32> -> tensor<19x33xf32>
@@ -445,6 +446,15 @@ func.func @padded(%x: tensor<1x3x7x9xf16>, %y: tensor<3x5xi32>) -> (tensor<1x3x4
 func.func @wide_pad(%x: tensor<5x2999xf32>) -> tensor<8x3004xf32> {
   %r = hl.pad %x {low = [2, 3], high = [1, 2], value = 2.5 : f32} : tensor<5x2999xf32> -> tensor<8x3004xf32>
   return %r : tensor<8x3004xf32>
+}",
+    "\
+func.func @heads(%x: tensor<13x99xf16>, %b: tensor<13x33xf16>) -> (tensor<13x33xf16>, tensor<13x33xf16>, tensor<13x33xf16>) {
+  %q, %k, %v = hl.split %x {axis = 1 : i64, sizes = [33, 33, 33]} : tensor<13x99xf16> -> tensor<13x33xf16>, tensor<13x33xf16>, tensor<13x33xf16>
+  %q2 = hl.mul %q, %b : tensor<13x33xf16>, tensor<13x33xf16> -> tensor<13x33xf16>
+  %k2 = hl.exp %k : tensor<13x33xf16>
+  %k3 = hl.add %k2, %b : tensor<13x33xf16>, tensor<13x33xf16> -> tensor<13x33xf16>
+  %v2 = hl.tanh %v : tensor<13x33xf16>
+  return %q2, %k3, %v2 : tensor<13x33xf16>, tensor<13x33xf16>, tensor<13x33xf16>
 }",
 ];
 
