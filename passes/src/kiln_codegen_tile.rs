@@ -4,7 +4,9 @@
 //! `npuvec.tile = {block, block_dim, col_block, key, peak_bytes}` (see `codegen/tiling.rs`): the rows of a tile are the most
 //! whose buffers (from the vector model, with in-place reuse) peak at most at the target's
 //! usable UB, the key axis is tiled in `block`s with a tail, and `block_dim` cores take the
-//! tiles round robin. A mix kernel's matmul tiles leave room in UB for its epilogue's buffers
+//! tiles round robin; a layout kernel that assembles its output from parts (`hl.concat`,
+//! `hl.pad`) gets the tile of copying its whole output, which fits every part
+//! (`codegen/lower_layout.rs`). A mix kernel's matmul tiles leave room in UB for its epilogue's buffers
 //! (`codegen/epilogue.rs`). A vector kernel whose tiles, sized for half the UB, give every core
 //! at least two is double-buffered (`buffers = 2`: its loads overlap the work on the previous
 //! tile; see `kiln-codegen-plan-ub`). Matmul kernels get `npuvec.tile = {m, n, k, block_dim}`
