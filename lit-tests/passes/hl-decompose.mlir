@@ -14,7 +14,7 @@
 // STATS: (S) 14 num-decomposed
 // STATS: (S) 2 num-dynamic-kept
 
-// UNKNOWN: hl-decompose: unknown composite 'bogus'; known: softmax, log_softmax, layer_norm, rms_norm, batch_norm, gelu, silu, swiglu, bias_add, dropout, split, conv2d, global_avg_pool2d, batch_matmul, pad, max_pool2d, avg_pool2d, iota, trilu
+// UNKNOWN: hl-decompose: unknown composite 'bogus'; known: softmax, log_softmax, layer_norm, rms_norm, batch_norm, gelu, silu, swiglu, bias_add, dropout, split, conv2d, global_avg_pool2d, batch_matmul, max_pool2d, avg_pool2d, iota, trilu
 // NOT-COMPOSITE: hl-decompose: unknown composite 'relu'
 
 // No static composite survives the full run (everything before @dynamic_kept).

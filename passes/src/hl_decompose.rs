@@ -11,8 +11,9 @@
 //! - `bias_add(x, b, axis)` -> broadcast `add` (reshaping `b` when `axis` is not the last);
 //! - `dropout(x)` -> `x` (inference);
 //! - the ops model importers emit (`split`, `conv2d` with a bias, `global_avg_pool2d`,
-//!   `batch_matmul` of operands of different ranks, `pad`, `max_pool2d`, `avg_pool2d`,
-//!   `iota`, `trilu`) as `hl_decompose/model.rs` describes, exactly.
+//!   `batch_matmul` of operands of different ranks, `max_pool2d`, `avg_pool2d`, `iota`,
+//!   `trilu`) as `hl_decompose/model.rs` describes, exactly (`pad` stays: the back end lowers
+//!   it, and the pools' padding is a `pad`).
 //!
 //! Means keep dims so they broadcast back. Composites with dynamic dims are kept as they are
 //! (their expansions would need run-time slice bounds, and their primitive types could differ
@@ -52,8 +53,8 @@ kiln_compiler::declare_pass! {
     name: "hl-decompose",
     summary: "Expand composite hl ops into primitives",
     description: "softmax, log_softmax, layer_norm, rms_norm, batch_norm, gelu, silu, swiglu, bias_add and \
-                  dropout become reductions and elementwise ops; split, pad, iota, trilu, the pools, conv2d \
-                  with a bias and rank-broadcasting batch_matmul become slices, concats, constants and \
+                  dropout become reductions and elementwise ops; split, iota, trilu, the pools, conv2d \
+                  with a bias and rank-broadcasting batch_matmul become slices, pads, constants and \
                   the ops that lower.",
     options: &[PassOptionSpec {
         name: "ops",

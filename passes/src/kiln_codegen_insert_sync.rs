@@ -14,7 +14,10 @@
 //! Bookkeeping per pipe pair (a vector clock, with what a waited-for pipe had itself waited
 //! for) drops requests already implied by earlier pairs. Loops are walked twice, so that
 //! accesses at the end of an iteration order the start of the next; both branches of an
-//! `scf.if` start from the state before it and are joined after. A kernel ends with
+//! `scf.if` start from the state before it and are joined after. A loop whose bounds do not
+//! prove an iteration (a tile loop from `block_idx`: a core past the last tile runs none) is
+//! joined after with the state before it, so that what follows it (the next tile loop of a
+//! layout kernel) is not ordered by flags inside it. A kernel ends with
 //! `npuvec.barrier {pipe = all}`.
 //!
 //! Loop-carried pairs (ping-pong flags): when the conflicts of an op on pipe `p` end at an op
@@ -239,11 +242,17 @@ impl Sync<'_> {
             match ir.op(op).name {
                 "scf.for" => {
                     let inner = ir.entry_block(ir.regions(op)[0]).expect("loops have a body");
+                    let before = may_skip(ir, op).then(|| state.clone());
                     self.walks.push((op, state.clock.clone()));
                     self.block(ir, inner, state);
                     self.walks.last_mut().expect("pushed above").1 = state.clock.clone();
                     self.block(ir, inner, state);
                     self.walks.pop();
+                    // A loop that may run no iteration orders nothing after it.
+                    if let Some(mut skipped) = before {
+                        skipped.join(state, skipped.accesses.len());
+                        *state = skipped;
+                    }
                 }
                 "scf.if" => {
                     let before = state.clone();
@@ -428,6 +437,19 @@ impl Sync<'_> {
             event,
         });
     }
+}
+
+/// Whether `scf.for` `op` may run no iteration: its bounds are not constants with the lower
+/// below the upper (a tile loop from `block_idx` runs none on the cores past the last tile).
+fn may_skip(ir: &Ir<'_>, op: OpId) -> bool {
+    let constant = |v: ValueId| {
+        ir.defining_op(v)
+            .filter(|&d| ir.op(d).name == "arith.constant")
+            .and_then(|d| ir.attr(d, "value"))
+            .and_then(|a| a.as_int())
+    };
+    let operands = ir.operands(op);
+    !matches!((constant(operands[0]), constant(operands[1])), (Some(lb), Some(ub)) if lb < ub)
 }
 
 /// The op of `block` that is or contains `op`.

@@ -6,7 +6,8 @@
 //! index arithmetic in `arith`, and GM accesses through strided views; its `hl` ops and
 //! `bufferization` bridges are gone. Vector kernels: `codegen/lower_vector.rs` (tile loop) and
 //! `codegen/vector_ops.rs` (one pattern per `hl` op) and `codegen/staged.rs` (rows longer than
-//! the UB); layout kernels are vector kernels whose input is a view (`codegen/model.rs`);
+//! the UB); layout kernels are vector kernels whose input is a view (`codegen/model.rs`), or,
+//! for `hl.concat` and `hl.pad`, one tile loop per part of the output (`codegen/lower_layout.rs`);
 //! matmul kernels: `codegen/lower_matmul.rs`; conv2d kernels (matmul kind holding an
 //! `hl.conv2d`): `codegen/lower_conv.rs`.
 //!
@@ -21,6 +22,7 @@ use kiln_compiler::ir::WalkOrder;
 use kiln_compiler::{Ir, OpId};
 
 use crate::codegen::lower_conv::lower_conv_kernel;
+use crate::codegen::lower_layout::{assembling_op, lower_layout_kernel};
 use crate::codegen::lower_matmul::lower_matmul_kernel;
 use crate::codegen::lower_vector::lower_vector_kernel;
 use crate::kiln_codegen_outline::KernelKind;
@@ -38,6 +40,7 @@ kiln_compiler::declare_pass! {
         let mut failed = false;
         for kernel in kernels(cx.ir, root) {
             let result = match kernel_kind(cx.ir, kernel) {
+                Some(KernelKind::Layout) if assembles(cx.ir, kernel) => lower_layout_kernel(cx.ctx, cx.ir, kernel),
                 Some(KernelKind::Vector | KernelKind::Layout) => lower_vector_kernel(cx.ctx, cx.ir, kernel),
                 Some(KernelKind::Matmul) if holds_conv(cx.ir, kernel) => lower_conv_kernel(cx.ctx, cx.ir, kernel),
                 Some(KernelKind::Matmul | KernelKind::Mix) => lower_matmul_kernel(cx.ctx, cx.ir, kernel),
@@ -53,6 +56,11 @@ kiln_compiler::declare_pass! {
         }
         Ok(())
     }
+}
+
+/// Whether layout kernel `kernel` assembles its output from parts (`hl.concat`, `hl.pad`).
+fn assembles(ir: &Ir<'_>, kernel: OpId) -> bool {
+    ir.regions(kernel).first().and_then(|&r| ir.entry_block(r)).and_then(|b| assembling_op(ir, b)).is_some()
 }
 
 /// Whether cube kernel `kernel` holds an `hl.conv2d`.

@@ -11,7 +11,10 @@
 //!   model takes it and the cube ops use nothing the rest computes (a conv and its
 //!   batch_norm / relu epilogue), else every op is outlined on its own (a remark says why);
 //! - each compute op outside regions (an elementwise op, a reduction, a matmul, a
-//!   transpose, slice, concat or broadcast) becomes a kernel of its own;
+//!   transpose, slice, concat, pad or broadcast) becomes a kernel of its own, but a slice
+//!   whose users are vector kernels (the parts of a split, the taps of a pool) is copied into
+//!   each of them as a strided view of its operand when the vector model takes it, and
+//!   vanishes when no other user is left;
 //! - constants and views (`hl.reshape`, `hl.expand_dims`, `hl.squeeze`) stay in the host.
 //!
 //! A splat `hl.constant` that a kernel takes as an input is copied into the kernel (it becomes
@@ -24,7 +27,7 @@
 //! runs it: kernels are ordinary functions); no `fused.region` left in host functions;
 //! deterministic names and order.
 
-use kiln_compiler::ir::WalkOrder;
+use kiln_compiler::ir::{Mapping, WalkOrder};
 use kiln_compiler::symbol_table::{is_symbol_table, symbol_name, symbols};
 use kiln_compiler::{
     BlockId, Context, Diagnostic, Ir, NamedAttr, OpId, OperationState, Severity, Type, ValueId,
@@ -100,7 +103,7 @@ pub enum KernelKind {
     /// A matmul on the cube with an elementwise epilogue on the vector unit
     /// (`codegen/epilogue.rs`).
     Mix,
-    /// One data movement op (transpose, slice, concat, broadcast) as DMA.
+    /// One data movement op (transpose, slice, concat, pad, broadcast) as DMA.
     Layout,
 }
 
@@ -156,6 +159,9 @@ fn lone_kind(ir: &Ir<'_>, op: OpId) -> Option<KernelKind> {
     let name = ir.op(op).name;
     if name == "hl.constant" {
         return None;
+    }
+    if name == "hl.pad" {
+        return Some(KernelKind::Layout);
     }
     match hl_op(ir, op)?.category {
         FusionCategory::Cube => Some(KernelKind::Matmul),
@@ -226,6 +232,7 @@ fn outline_host<'c>(ctx: &Context<'c>, ir: &mut Ir<'c>, diags: &mut Vec<Diagnost
             groups.push((vec![op], kind));
         }
     }
+    absorb_slices(ir, &mut groups);
     let mut n = 0usize;
     for (ops, kind) in &groups {
         let name = loop {
@@ -239,6 +246,51 @@ fn outline_host<'c>(ctx: &Context<'c>, ir: &mut Ir<'c>, diags: &mut Vec<Diagnost
         outline(ctx, ir, host, ops, *kind, &name);
     }
     groups.len() as u64
+}
+
+/// Lone slices (the parts of a split, the taps of a pool) that feed vector kernels become
+/// views of those kernels' inputs: each consuming group gets its own copy of the slice, first
+/// among its ops, when the vector model takes the group with it (the copy reads the slice's
+/// operand through a strided view); a slice left without users is erased, its kernel gone.
+fn absorb_slices(ir: &mut Ir<'_>, groups: &mut Vec<(Vec<OpId>, KernelKind)>) {
+    let lone: Vec<OpId> = groups
+        .iter()
+        .filter(|(ops, kind)| *kind == KernelKind::Layout && ir.op(ops[0]).name == "hl.slice")
+        .map(|(ops, _)| ops[0])
+        .collect();
+    for (ops, kind) in groups.iter_mut() {
+        if *kind != KernelKind::Vector {
+            continue;
+        }
+        let (inputs, _) = region_inputs_outputs(ir, ops);
+        for v in inputs {
+            let Some(slice) = ir.defining_op(v).filter(|d| lone.contains(d)) else { continue };
+            let copy = ir.clone_op(slice, &mut Mapping::default());
+            ir.insert_op_before(ops[0], copy);
+            let r = ir.results(copy)[0];
+            let uses: Vec<(OpId, usize)> =
+                ir.uses(v).iter().filter(|u| ops.contains(&u.op)).map(|u| (u.op, u.index as usize)).collect();
+            for &(op, i) in &uses {
+                ir.set_operand(op, i, r);
+            }
+            let mut candidate = vec![copy];
+            candidate.extend_from_slice(ops);
+            let (ins, outs) = region_inputs_outputs(ir, &candidate);
+            if VectorModel::analyze_ops(ir, candidate.clone(), &ins, outs).is_ok() {
+                *ops = candidate;
+            } else {
+                for (op, i) in uses {
+                    ir.set_operand(op, i, v);
+                }
+                ir.erase_op(copy);
+            }
+        }
+    }
+    let dead: Vec<OpId> = lone.into_iter().filter(|&s| ir.uses(ir.results(s)[0]).is_empty()).collect();
+    groups.retain(|(ops, _)| !dead.contains(&ops[0]));
+    for s in dead {
+        ir.erase_op(s);
+    }
 }
 
 /// Moves the ops of `region` before it, in order, and returns them; the region's results are

@@ -4,7 +4,9 @@
 //! `npuvec.tile = {block, block_dim, col_block, key, peak_bytes}` (see `codegen/tiling.rs`): the rows of a tile are the most
 //! whose buffers (from the vector model, with in-place reuse) peak at most at the target's
 //! usable UB, the key axis is tiled in `block`s with a tail, and `block_dim` cores take the
-//! tiles round robin. A mix kernel's matmul tiles leave room in UB for its epilogue's buffers
+//! tiles round robin; a layout kernel that assembles its output from parts (`hl.concat`,
+//! `hl.pad`) gets the tile of copying its whole output, which fits every part
+//! (`codegen/lower_layout.rs`). A mix kernel's matmul tiles leave room in UB for its epilogue's buffers
 //! (`codegen/epilogue.rs`). A vector kernel whose tiles, sized for half the UB, give every core
 //! at least two is double-buffered (`buffers = 2`: its loads overlap the work on the previous
 //! tile; see `kiln-codegen-plan-ub`). Matmul kernels get `npuvec.tile = {m, n, k, block_dim}`
@@ -27,6 +29,7 @@ use kiln_targets::Target;
 use crate::codegen::build::{i64_attr, set_attr};
 use crate::codegen::conv_plan::ConvShape;
 use crate::codegen::epilogue::Epilogue;
+use crate::codegen::lower_layout::{assembling_op, output_model};
 use crate::codegen::model::VectorModel;
 use crate::codegen::options::{load_target, tile_target, TILE_SPECS};
 use crate::codegen::tiling::{MatmulTiling, Tiling};
@@ -120,7 +123,10 @@ pub fn tile_kernel<'c>(
     let attr = match kernel_kind(ir, kernel) {
         Some(kind @ (KernelKind::Vector | KernelKind::Layout)) => {
             let args = ir.block_args(body).to_vec();
-            let model = VectorModel::analyze(ir, body, &args)?;
+            let model = match assembling_op(ir, body).filter(|_| kind == KernelKind::Layout) {
+                Some(op) => output_model(ir, op)?,
+                None => VectorModel::analyze(ir, body, &args)?,
+            };
             let tiling = if kind == KernelKind::Vector && double_buffer {
                 Tiling::choose_buffered(ctx, ir, &model, target, shrink)?
             } else {

@@ -16,7 +16,7 @@ use rustc_hash::FxHashMap;
 use kiln_compiler::{Context, Ir, OpId, Type, ValueId};
 
 use super::build::{i64_array, memref_type, At, Builder};
-use super::model::{dense_strides, Buffers, VectorModel};
+use super::model::{dense_strides, Buffers, VectorModel, View};
 use super::tiling::{cdiv, Tiling};
 use super::vector_ops::{lower_op, TileOp};
 
@@ -27,177 +27,277 @@ type BufTable = FxHashMap<(usize, i64, i64), ValueId>;
 /// value does not span it), then the element offset of its first element.
 pub(super) type Strides = Vec<i64>;
 
-/// Lowers the vector kernel `kernel` in place.
-pub fn lower_vector_kernel<'c>(ctx: &Context<'c>, ir: &mut Ir<'c>, kernel: OpId) -> Result<(), String> {
-    let body =
-        ir.regions(kernel).first().and_then(|&r| ir.entry_block(r)).ok_or("a kernel without a body")?;
-    let tiling = ir
-        .attr(kernel, "npuvec.tile")
-        .and_then(Tiling::from_attr)
-        .ok_or("the kernel has no npuvec.tile (run kiln-codegen-tile)")?;
-    let old: Vec<OpId> = ir.block_ops(body).collect();
-    let (mut inputs, mut gm_of, mut hl_ops, mut outputs, mut out_gm) =
-        (vec![], FxHashMap::default(), vec![], vec![], vec![]);
-    for &op in &old {
-        match ir.op(op).name {
-            "bufferization.to_tensor" => {
-                let t = ir.results(op)[0];
-                inputs.push(t);
-                gm_of.insert(t, ir.operands(op)[0]);
+/// A kernel body's boundary after bufferization: its tensor inputs and their GM buffers, its
+/// `hl` ops, its outputs and their GM buffers.
+pub(super) struct KernelIo {
+    /// The body's ops, the terminator included.
+    pub(super) old: Vec<OpId>,
+    /// The tensors the body reads (`bufferization.to_tensor` results).
+    pub(super) inputs: Vec<ValueId>,
+    /// The GM buffer of each input.
+    pub(super) gm_of: FxHashMap<ValueId, ValueId>,
+    /// The `hl` ops, in order.
+    pub(super) ops: Vec<OpId>,
+    /// The values written to the outputs, in order.
+    pub(super) outputs: Vec<ValueId>,
+    /// The GM buffer of each output.
+    pub(super) out_gm: Vec<ValueId>,
+}
+
+impl KernelIo {
+    /// The boundary of `kernel`'s body, with the kernel's tile.
+    pub(super) fn of(ir: &Ir<'_>, kernel: OpId) -> Result<(KernelIo, Tiling), String> {
+        let body =
+            ir.regions(kernel).first().and_then(|&r| ir.entry_block(r)).ok_or("a kernel without a body")?;
+        let tiling = ir
+            .attr(kernel, "npuvec.tile")
+            .and_then(Tiling::from_attr)
+            .ok_or("the kernel has no npuvec.tile (run kiln-codegen-tile)")?;
+        let old: Vec<OpId> = ir.block_ops(body).collect();
+        let mut io = KernelIo {
+            old,
+            inputs: vec![],
+            gm_of: FxHashMap::default(),
+            ops: vec![],
+            outputs: vec![],
+            out_gm: vec![],
+        };
+        for &op in &io.old {
+            match ir.op(op).name {
+                "bufferization.to_tensor" => {
+                    let t = ir.results(op)[0];
+                    io.inputs.push(t);
+                    io.gm_of.insert(t, ir.operands(op)[0]);
+                }
+                "bufferization.materialize_in_destination" => {
+                    io.outputs.push(ir.operands(op)[0]);
+                    io.out_gm.push(ir.operands(op)[1]);
+                }
+                "func.return" => {}
+                _ => io.ops.push(op),
             }
-            "bufferization.materialize_in_destination" => {
-                outputs.push(ir.operands(op)[0]);
-                out_gm.push(ir.operands(op)[1]);
+        }
+        if io.old.is_empty() {
+            return Err("an empty kernel".into());
+        }
+        Ok((io, tiling))
+    }
+
+    /// Erases the tensor body (everything but the terminator).
+    pub(super) fn erase(&self, ir: &mut Ir<'_>) {
+        for &op in self.old.iter().rev() {
+            if ir.op(op).name != "func.return" {
+                ir.erase_op(op);
             }
-            "func.return" => {}
-            _ => hl_ops.push(op),
         }
     }
-    let model = VectorModel::analyze_ops(ir, hl_ops.clone(), &inputs, outputs.clone())?;
-    for &v in inputs.iter().chain(&outputs) {
-        check_elem(ir.value_type(v).element_type().ok_or("a non-tensor value")?)?;
-    }
-    for &op in &hl_ops {
-        check_elem(ir.value_type(ir.results(op)[0]).element_type().ok_or("a non-tensor value")?)?;
-    }
-    let staged = tiling.col_block < model.cols();
-    let bufs = if staged { model.staged_buffers(ctx, ir) } else { model.buffers(ctx, ir) };
-    if outputs.iter().any(|o| !bufs.of.contains_key(o)) {
-        return Err("a kernel output that is a constant".into());
-    }
-    let geo = Geometry::new(&model, &tiling);
-    let loc = ir.op(kernel).loc;
-    let first = *old.first().ok_or("an empty kernel")?;
-    let mut b = Builder::new(ctx, ir, At::Before(first), loc);
+}
 
-    // Buffers: one per (spec, rows, cols) variant of a tile: body and tail rows, whole rows or
-    // column chunks (a buffer without rows or cols has one variant).
-    let mut row_variants = vec![geo.rows];
-    if geo.tail_rows > 0 {
-        row_variants.push(geo.tail_rows);
-    }
-    let cols = model.cols();
-    let mut col_variants = vec![tiling.col_block];
-    let chunked = if staged { model.chunk_axis_len() } else { cols };
-    if chunked % tiling.col_block != 0 {
-        col_variants.push(chunked % tiling.col_block);
-    }
-    let mut table: BufTable = FxHashMap::default();
-    for (k, spec) in bufs.specs.iter().enumerate() {
-        for &r in &row_variants {
-            for &c in &col_variants {
-                let key = (k, if spec.rows { r } else { 1 }, if spec.cols { c } else { 1 });
-                if let std::collections::hash_map::Entry::Vacant(e) = table.entry(key) {
-                    let ty = memref_type(b.ctx, &[key.1, key.2], spec.elem, "ub");
-                    e.insert(b.value("npuvec.alloc", &[], &[], ty));
+/// Lowers the vector kernel `kernel` in place.
+pub fn lower_vector_kernel<'c>(ctx: &Context<'c>, ir: &mut Ir<'c>, kernel: OpId) -> Result<(), String> {
+    let (io, tiling) = KernelIo::of(ir, kernel)?;
+    let model = VectorModel::analyze_ops(ir, io.ops.clone(), &io.inputs, io.outputs.clone())?;
+    let feeds: FxHashMap<ValueId, Feed> = io.gm_of.iter().map(|(&v, &gm)| (v, Feed::Gm(gm))).collect();
+    let mut b = Builder::new(ctx, ir, At::Before(io.old[0]), ir.op(kernel).loc);
+    let tile_loop = TileLoop {
+        model: &model,
+        tiling: &tiling,
+        feeds: &feeds,
+        out_gm: &io.out_gm,
+        out_views: &FxHashMap::default(),
+    };
+    tile_loop.emit(&mut b)?;
+    io.erase(ir);
+    Ok(())
+}
+
+/// Where a tile loop's input comes from.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(super) enum Feed {
+    /// Loaded from this GM buffer (through the input's view, if it has one).
+    Gm(ValueId),
+    /// Filled with this scalar (a constant part of a layout kernel's output).
+    Fill(f64),
+}
+
+/// One tile loop over a model's domain: what [`TileLoop::emit`] needs.
+pub(super) struct TileLoop<'m> {
+    /// The model of the loop's values.
+    pub(super) model: &'m VectorModel,
+    /// The tile (sized for the model's domain or a larger one).
+    pub(super) tiling: &'m Tiling,
+    /// Where each input comes from.
+    pub(super) feeds: &'m FxHashMap<ValueId, Feed>,
+    /// The GM buffer of each of the model's outputs.
+    pub(super) out_gm: &'m [ValueId],
+    /// Outputs stored through a view of their GM buffer (a part of a layout kernel's output);
+    /// the others are stored densely.
+    pub(super) out_views: &'m FxHashMap<ValueId, View>,
+}
+
+impl TileLoop<'_> {
+    /// Emits the loop's buffers, its hoisted loads and the loop at `b`.
+    pub(super) fn emit<'c>(&self, b: &mut Builder<'_, 'c>) -> Result<(), String> {
+        let (model, tiling) = (self.model, self.tiling);
+        let ctx = b.ctx;
+        let outputs = &model.outputs;
+        for &v in model.inputs.iter().chain(outputs) {
+            check_elem(b.ir.value_type(v).element_type().ok_or("a non-tensor value")?)?;
+        }
+        for &op in &model.ops {
+            check_elem(b.ir.value_type(b.ir.results(op)[0]).element_type().ok_or("a non-tensor value")?)?;
+        }
+        let staged = tiling.col_block < model.cols();
+        let bufs = if staged { model.staged_buffers(ctx, b.ir) } else { model.buffers(ctx, b.ir) };
+        if outputs.iter().any(|o| !bufs.of.contains_key(o)) {
+            return Err("a kernel output that is a constant".into());
+        }
+        let geo = Geometry::new(model, tiling);
+        let loc = b.loc;
+
+        // Buffers: one per (spec, rows, cols) variant of a tile: body and tail rows, whole rows
+        // or column chunks (a buffer without rows or cols has one variant).
+        let mut row_variants = vec![geo.rows];
+        if geo.tail_rows > 0 {
+            row_variants.push(geo.tail_rows);
+        }
+        let cols = model.cols();
+        let mut col_variants = vec![tiling.col_block];
+        let chunked = if staged { model.chunk_axis_len() } else { cols };
+        if chunked % tiling.col_block != 0 {
+            col_variants.push(chunked % tiling.col_block);
+        }
+        let mut table: BufTable = FxHashMap::default();
+        for (k, spec) in bufs.specs.iter().enumerate() {
+            for &r in &row_variants {
+                for &c in &col_variants {
+                    let key = (k, if spec.rows { r } else { 1 }, if spec.cols { c } else { 1 });
+                    if let std::collections::hash_map::Entry::Vacant(e) = table.entry(key) {
+                        let ty = memref_type(b.ctx, &[key.1, key.2], spec.elem, "ub");
+                        e.insert(b.value("npuvec.alloc", &[], &[], ty));
+                    }
                 }
             }
         }
-    }
-    let set_of = |rows: i64, c: i64| -> Vec<ValueId> {
-        bufs.specs
-            .iter()
-            .enumerate()
-            .map(|(k, spec)| table[&(k, if spec.rows { rows } else { 1 }, if spec.cols { c } else { 1 })])
-            .collect()
-    };
-    // Strides of every input and output on its GM buffer.
-    // Loads read a value through its view; stores write an output densely.
-    let strides_of = |ir: &Ir<'_>, v: ValueId, store: bool| -> Strides {
-        let shape = ir.value_type(v).shape().unwrap_or(&[]).to_vec();
-        let (own, base) = match model.views.get(&v).filter(|_| !store) {
-            Some(view) => (view.strides.clone(), view.base),
-            None => (dense_strides(&shape), 0),
+        let set_of = |rows: i64, c: i64| -> Vec<ValueId> {
+            bufs.specs
+                .iter()
+                .enumerate()
+                .map(|(k, spec)| table[&(k, if spec.rows { rows } else { 1 }, if spec.cols { c } else { 1 })])
+                .collect()
         };
-        let mut s = vec![0i64; model.domain.len()];
-        for (j, &stride) in own.iter().enumerate() {
-            if let Some(a) = model.info[&v].map[j] {
-                s[a] = stride;
+        // Strides of every input and output on its GM buffer: loads read a value through its
+        // view, stores write an output through its store view, else densely.
+        let strides_of = |ir: &Ir<'_>, v: ValueId, store: bool| -> Strides {
+            let shape = ir.value_type(v).shape().unwrap_or(&[]).to_vec();
+            let view = if store { self.out_views.get(&v) } else { model.views.get(&v) };
+            let (own, base) = match view {
+                Some(view) => (view.strides.clone(), view.base),
+                None => (dense_strides(&shape), 0),
+            };
+            let mut s = vec![0i64; model.domain.len()];
+            for (j, &stride) in own.iter().enumerate() {
+                if let Some(a) = model.info[&v].map[j] {
+                    s[a] = stride;
+                }
+            }
+            s.push(base);
+            s
+        };
+        let mut feeds = self.feeds.clone();
+        for (&v, view) in &model.views {
+            let feed = feeds[&view.source];
+            feeds.insert(v, feed);
+        }
+        // Inputs without rows (nor cols, when the cols come in chunks): loaded once.
+        let zero = b.index(0);
+        let hoisted = set_of(geo.rows, tiling.col_block);
+        for &v in &model.inputs {
+            let Some(&k) = bufs.of.get(&v) else { continue };
+            if !(bufs.specs[k].rows || staged && bufs.specs[k].cols) {
+                let strides = strides_of(b.ir, v, false);
+                let (sizes, st) = geo.view(model, &strides, false, bufs.specs[k].cols, 0, None);
+                let start = match strides.last() {
+                    Some(&base) if base != 0 => b.index(base),
+                    _ => zero,
+                };
+                feed(b, v, feeds[&v], start, hoisted[k], &sizes, &st)?;
             }
         }
-        s.push(base);
-        s
-    };
-    for (&v, view) in &model.views {
-        let gm = gm_of[&view.source];
-        gm_of.insert(v, gm);
-    }
-    // Inputs without rows (nor cols, when the cols come in chunks): loaded once.
-    let zero = b.index(0);
-    let hoisted = set_of(geo.rows, tiling.col_block);
-    for &v in &model.inputs {
-        let Some(&k) = bufs.of.get(&v) else { continue };
-        if !(bufs.specs[k].rows || staged && bufs.specs[k].cols) {
-            let strides = strides_of(b.ir, v, false);
-            let (sizes, st) = geo.view(&model, &strides, false, bufs.specs[k].cols, 0, None);
-            let start = match strides.last() {
-                Some(&base) if base != 0 => b.index(base),
-                _ => zero,
-            };
-            load(&mut b, gm_of[&v], start, hoisted[k], &sizes, &st);
+        // The tile loop.
+        let bid = b.value("npuvec.block_idx", &[], &[], ctx.index_type());
+        let nb = b.value("npuvec.block_num", &[], &[], ctx.index_type());
+        let tiles = b.index(geo.tiles);
+        let for_op = b.op("scf.for", &[bid, tiles, nb], &[], &[], 1);
+        let lb = b.ir.create_block();
+        b.ir.append_block(b.ir.regions(for_op)[0], lb);
+        let t = b.ir.add_block_arg(lb, ctx.index_type(), Some(loc));
+        let mut lbuild = b.at_end(lb);
+        let (j, outer) = geo.indices(&mut lbuild, t);
+        // GM offsets of each row value, by stride vector.
+        let mut offsets: FxHashMap<Strides, ValueId> = FxHashMap::default();
+        let mut row_values: Vec<(ValueId, bool)> = model
+            .inputs
+            .iter()
+            .filter(|v| bufs.of.get(v).is_some_and(|&k| bufs.specs[k].rows))
+            .map(|&v| (v, false))
+            .collect();
+        row_values.extend(outputs.iter().map(|&v| (v, true)));
+        for &(v, store) in &row_values {
+            let s = strides_of(lbuild.ir, v, store);
+            if let std::collections::hash_map::Entry::Vacant(e) = offsets.entry(s) {
+                let off = geo.offset(&mut lbuild, e.key(), j, &outer);
+                e.insert(off);
+            }
         }
-    }
-    // The tile loop.
-    let bid = b.value("npuvec.block_idx", &[], &[], ctx.index_type());
-    let nb = b.value("npuvec.block_num", &[], &[], ctx.index_type());
-    let tiles = b.index(geo.tiles);
-    let for_op = b.op("scf.for", &[bid, tiles, nb], &[], &[], 1);
-    let lb = b.ir.create_block();
-    b.ir.append_block(b.ir.regions(for_op)[0], lb);
-    let t = b.ir.add_block_arg(lb, ctx.index_type(), Some(loc));
-    let mut lbuild = b.at_end(lb);
-    let (j, outer) = geo.indices(&mut lbuild, t);
-    // GM offsets of each row value, by stride vector.
-    let mut offsets: FxHashMap<Strides, ValueId> = FxHashMap::default();
-    let mut row_values: Vec<(ValueId, bool)> = model
-        .inputs
-        .iter()
-        .filter(|v| bufs.of.get(v).is_some_and(|&k| bufs.specs[k].rows))
-        .map(|&v| (v, false))
-        .collect();
-    row_values.extend(outputs.iter().map(|&v| (v, true)));
-    for &(v, store) in &row_values {
-        let s = strides_of(lbuild.ir, v, store);
-        if let std::collections::hash_map::Entry::Vacant(e) = offsets.entry(s) {
-            let off = geo.offset(&mut lbuild, e.key(), j, &outer);
-            e.insert(off);
-        }
-    }
-    let tile = Tile {
-        model: &model,
-        geo: &geo,
-        inputs: &model.inputs,
-        outputs: &outputs,
-        gm_of: &gm_of,
-        out_gm: &out_gm,
-    };
-    let emit = |bb: &mut Builder<'_, 'c>, rows: i64| -> Result<(), String> {
-        if staged {
-            let sets: Vec<(i64, Vec<ValueId>)> = col_variants.iter().map(|&c| (c, set_of(rows, c))).collect();
-            tile.emit_staged(bb, &bufs, &sets, rows, tiling.col_block, &offsets, &strides_of)
+        let tile =
+            Tile { model, geo: &geo, inputs: &model.inputs, outputs, feeds: &feeds, out_gm: self.out_gm };
+        let emit = |bb: &mut Builder<'_, 'c>, rows: i64| -> Result<(), String> {
+            if staged {
+                let sets: Vec<(i64, Vec<ValueId>)> =
+                    col_variants.iter().map(|&c| (c, set_of(rows, c))).collect();
+                tile.emit_staged(bb, &bufs, &sets, rows, tiling.col_block, &offsets, &strides_of)
+            } else {
+                tile.emit(bb, &bufs, &set_of(rows, cols), rows, &offsets, &strides_of)
+            }
+        };
+        if geo.tail_rows > 0 {
+            let last = lbuild.index(geo.key_blocks - 1);
+            let is_tail =
+                lbuild.value("arith.cmpi", &[j, last], &[("predicate", cmpi_eq(ctx))], ctx.int_type(1));
+            let if_op = lbuild.op("scf.if", &[is_tail], &[], &[], 2);
+            for (region, rows) in [geo.tail_rows, geo.rows].into_iter().enumerate() {
+                let blk = lbuild.ir.create_block();
+                lbuild.ir.append_block(lbuild.ir.regions(if_op)[region], blk);
+                let mut bb = lbuild.at_end(blk);
+                emit(&mut bb, rows)?;
+                bb.op("scf.yield", &[], &[], &[], 0);
+            }
         } else {
-            tile.emit(bb, &bufs, &set_of(rows, cols), rows, &offsets, &strides_of)
+            emit(&mut lbuild, geo.rows)?;
         }
-    };
-    if geo.tail_rows > 0 {
-        let last = lbuild.index(geo.key_blocks - 1);
-        let is_tail = lbuild.value("arith.cmpi", &[j, last], &[("predicate", cmpi_eq(ctx))], ctx.int_type(1));
-        let if_op = lbuild.op("scf.if", &[is_tail], &[], &[], 2);
-        for (region, rows) in [geo.tail_rows, geo.rows].into_iter().enumerate() {
-            let blk = lbuild.ir.create_block();
-            lbuild.ir.append_block(lbuild.ir.regions(if_op)[region], blk);
-            let mut bb = lbuild.at_end(blk);
-            emit(&mut bb, rows)?;
-            bb.op("scf.yield", &[], &[], &[], 0);
-        }
-    } else {
-        emit(&mut lbuild, geo.rows)?;
+        lbuild.op("scf.yield", &[], &[], &[], 0);
+        Ok(())
     }
-    lbuild.op("scf.yield", &[], &[], &[], 0);
-    // The tensor body is gone.
-    for &op in old.iter().rev() {
-        if ir.op(op).name != "func.return" {
-            ir.erase_op(op);
+}
+
+/// Brings input `v` into `dst`: a load of the view (`sizes`, `strides` from `offset`) of its GM
+/// buffer, or a fill.
+pub(super) fn feed(
+    b: &mut Builder<'_, '_>,
+    v: ValueId,
+    feed: Feed,
+    offset: ValueId,
+    dst: ValueId,
+    sizes: &[i64],
+    strides: &[i64],
+) -> Result<(), String> {
+    match feed {
+        Feed::Gm(gm) => load(b, gm, offset, dst, sizes, strides),
+        Feed::Fill(x) => {
+            let elem = b.ir.value_type(v).element_type().ok_or("a non-tensor value")?;
+            let scalar = b.scalar(elem, x);
+            b.op("npuvec.fill", &[scalar, dst], &[], &[], 0);
         }
     }
     Ok(())
@@ -376,7 +476,7 @@ pub(super) struct Tile<'m> {
     pub(super) geo: &'m Geometry,
     pub(super) inputs: &'m [ValueId],
     pub(super) outputs: &'m [ValueId],
-    pub(super) gm_of: &'m FxHashMap<ValueId, ValueId>,
+    pub(super) feeds: &'m FxHashMap<ValueId, Feed>,
     pub(super) out_gm: &'m [ValueId],
 }
 
@@ -398,7 +498,7 @@ impl Tile<'_> {
             if spec.rows {
                 let strides = strides_of(b.ir, v, false);
                 let (sizes, st) = self.geo.view(self.model, &strides, true, spec.cols, rows, None);
-                load(b, self.gm_of[&v], offsets[&strides], set[k], &sizes, &st);
+                feed(b, v, self.feeds[&v], offsets[&strides], set[k], &sizes, &st)?;
             }
         }
         for &op in &self.model.ops {

@@ -21,7 +21,7 @@ use rustc_hash::{FxHashMap, FxHashSet};
 use kiln_compiler::{Ir, OpId, ValueId};
 
 use super::build::{i64_array, Builder};
-use super::lower_vector::{is_view, load, Strides, Tile};
+use super::lower_vector::{feed, is_view, Strides, Tile};
 use super::model::{Buffers, VectorModel};
 use super::tiling::cdiv;
 use super::vector_ops::{lower_op, reduce_finish, reduce_kind, reduce_partial, TileOp};
@@ -106,7 +106,7 @@ impl Tile<'_> {
             if spec.rows {
                 let strides = strides_of(b.ir, v, false);
                 let (sizes, st) = self.geo.view(m, &strides, true, false, rows, None);
-                load(b, self.gm_of[&v], offsets[&strides], row_set[k], &sizes, &st);
+                feed(b, v, self.feeds[&v], offsets[&strides], row_set[k], &sizes, &st)?;
             }
             avail.insert(v);
         }
@@ -345,7 +345,7 @@ impl Tile<'_> {
             let strides = strides_of(b.ir, v, false);
             let (sizes, st) = self.geo.view(self.model, &strides, spec.rows, true, rows, Some(width));
             let start = self.start(b, spec.rows, &strides, offsets, at, strides[axis], width);
-            load(b, self.gm_of[&v], start, set[k], &sizes, &st);
+            feed(b, v, self.feeds[&v], start, set[k], &sizes, &st)?;
         }
         for &op in ops {
             self.lower_one(b, bufs, set, op)?;

@@ -9,9 +9,8 @@
 //!   layer) `reshape` to rank 2, `matmul`, `reshape` back; otherwise the lower-rank operand
 //!   `reshape`d with leading unit dims and each operand `broadcast_to` the result's batch
 //!   dims (the same products, summed in the same order);
-//! - `pad` -> per padded dim a `concat` with splat constants;
-//! - `max_pool2d`/`avg_pool2d` -> the input padded as above (with `-inf` / the lowest integer,
-//!   or `+0`), one strided `slice` per kernel tap, combined in row-major tap order by
+//! - `max_pool2d`/`avg_pool2d` -> the input `pad`ded (with `-inf` / the lowest integer, or
+//!   `+0`; `pad` itself stays: the back end lowers it), one strided `slice` per kernel tap, combined in row-major tap order by
 //!   `maximum` / `add`, and for average a `div` by the tap counts (a splat when uniform);
 //! - `iota` -> a rank-1 constant of the indices along `dimension`, `reshape`d and
 //!   `broadcast_to` the result (the constant has one dim's size, not the result's);
@@ -20,7 +19,7 @@
 
 use kiln_compiler::rewrite::Rewriter;
 use kiln_compiler::{OpId, Type, ValueId};
-use kiln_dialects::hl::accessors::{bool_attr, float_value, int_list, normalize_axis, tensor_parts};
+use kiln_dialects::hl::accessors::{bool_attr, int_list, normalize_axis, tensor_parts};
 use kiln_dialects::hl::attrs::CmpPredicate;
 use kiln_dialects::hl::builder::HlBuilder;
 use kiln_dialects::hl::infer::pool_params;
@@ -28,19 +27,12 @@ use kiln_dialects::hl::interp::program::{dtype_of, tensor_to_dense};
 use kiln_dialects::hl::interp::{tap_counts, Pool2dParams, Tensor};
 use kiln_dialects::hl::{self as hl};
 
+use crate::codegen::build::scalar_attr;
+
 /// The ops of this module, by the name after `hl.`; `conv2d` and `batch_matmul` only in the
 /// forms listed in the module documentation.
-pub(super) const MODEL_OPS: &[&str] = &[
-    "split",
-    "conv2d",
-    "global_avg_pool2d",
-    "batch_matmul",
-    "pad",
-    "max_pool2d",
-    "avg_pool2d",
-    "iota",
-    "trilu",
-];
+pub(super) const MODEL_OPS: &[&str] =
+    &["split", "conv2d", "global_avg_pool2d", "batch_matmul", "max_pool2d", "avg_pool2d", "iota", "trilu"];
 
 /// Whether `op` (named `hl.<short>`) is in a form this module expands.
 pub(super) fn applies(ir: &kiln_compiler::Ir<'_>, op: OpId, short: &str) -> bool {
@@ -71,20 +63,6 @@ fn constant<'c>(
     b.create(&hl::CONSTANT, &[], &[("value", value)], Some(ty))
 }
 
-/// A splat `hl.constant` of `value` with type `shape x elem`.
-fn splat<'c>(
-    b: &mut HlBuilder<'_, '_, 'c>,
-    shape: &[i64],
-    elem: Type<'c>,
-    value: f64,
-) -> Result<ValueId, String> {
-    let dtype = dtype_of(elem).ok_or_else(|| format!("no constant of element type '{elem}'"))?;
-    let dims: Vec<usize> = shape.iter().map(|&d| d as usize).collect();
-    let t = Tensor::from_f64s(dtype, dims.clone(), &vec![value; dims.iter().product()])
-        .map_err(|e| e.to_string())?;
-    constant(b, shape, elem, &t)
-}
-
 /// `hl.slice` of `x` from `starts` to `limits` with `strides`.
 fn slice(
     b: &mut HlBuilder<'_, '_, '_>,
@@ -97,7 +75,9 @@ fn slice(
     b.create(&hl::SLICE, &[x], &[("starts", s), ("limits", l), ("strides", st)], None)
 }
 
-/// `x` padded with `value` by `low[d]` before and `high[d]` after each dim `d`, as concats.
+/// `x` padded with `value` by `low[d]` before and `high[d]` after each dim `d` (one `hl.pad`,
+/// which the back end lowers as one kernel), or `x` when nothing is padded. An integer `value`
+/// beyond the element type's range (the `-inf` of a max pool) is its lowest or highest value.
 fn pad(
     b: &mut HlBuilder<'_, '_, '_>,
     x: ValueId,
@@ -105,24 +85,18 @@ fn pad(
     high: &[i64],
     value: f64,
 ) -> Result<ValueId, String> {
-    let (mut shape, elem) = parts(b, x)?;
-    let mut v = x;
-    for d in 0..shape.len() {
-        if low[d] == 0 && high[d] == 0 {
-            continue;
-        }
-        let mut fill = |size: i64| -> Result<Option<ValueId>, String> {
-            let mut dims = shape.clone();
-            dims[d] = size;
-            (size > 0).then(|| splat(b, &dims, elem, value)).transpose()
-        };
-        let (before, after) = (fill(low[d])?, fill(high[d])?);
-        let pieces: Vec<ValueId> = before.into_iter().chain([v]).chain(after).collect();
-        let axis = b.int(d as i64);
-        v = b.create(&hl::CONCAT, &pieces, &[("axis", axis)], None)?;
-        shape[d] += low[d] + high[d];
+    if low.iter().chain(high).all(|&p| p == 0) {
+        return Ok(x);
     }
-    Ok(v)
+    let (_, elem) = parts(b, x)?;
+    let value = match elem.bit_width().filter(|_| !elem.is_float()) {
+        Some(1) => value.clamp(0.0, 1.0),
+        Some(w) => value.clamp(-(2f64.powi(w as i32 - 1)), 2f64.powi(w as i32 - 1) - 1.0),
+        None => value,
+    };
+    let value = scalar_attr(b.rw.ctx, elem, value);
+    let (l, h) = (b.ints(low), b.ints(high));
+    b.create(&hl::PAD, &[x], &[("low", l), ("high", h), ("value", value)], None)
 }
 
 /// The pooled result of `x`: the padded input's taps combined by `op` (see the module
@@ -167,8 +141,6 @@ pub(super) fn expand<'c>(rw: &mut Rewriter<'_, 'c>, op: OpId, short: &str) -> Re
     let result_types: Vec<Type<'c>> = ir.results(op).iter().map(|&r| ir.value_type(r)).collect();
     let params = matches!(short, "max_pool2d" | "avg_pool2d").then(|| pool_params(&attr)).transpose()?;
     let sizes = int_list(attr("sizes"))?;
-    let (low, high) = (int_list(attr("low"))?, int_list(attr("high"))?);
-    let value = attr("value").and_then(float_value).unwrap_or(0.0);
     let axis_attr = attr("axis").and_then(|a| a.as_int()).unwrap_or(0) as i64;
     let dimension = attr("dimension").and_then(|a| a.as_int()).unwrap_or(0) as usize;
     let (upper, k) = (bool_attr(attr("upper")), attr("k").and_then(|a| a.as_int()).unwrap_or(0));
@@ -239,7 +211,6 @@ pub(super) fn expand<'c>(rw: &mut Rewriter<'_, 'c>, op: OpId, short: &str) -> Re
                 vec![b.create(&hl::BATCH_MATMUL, &operands, &flags, None)?]
             }
         }
-        "pad" => vec![pad(&mut b, args[0], &low, &high, value)?],
         "max_pool2d" => {
             let p = params.as_ref().ok_or("missing window attributes")?;
             vec![pool_taps(&mut b, args[0], p, f64::NEG_INFINITY, &hl::MAXIMUM)?.0]

@@ -397,9 +397,75 @@ fn matmuls_stored_through_head_views_agree_with_the_interpreter() {
     check_programs(&HEAD_VIEWS, 21);
 }
 
+/// Concats and pads (layout kernels of one tile loop per part of the output): axis 0, a
+/// middle and the last axis, odd sizes and tails, f16 / bf16 / i32 / i8 / i1, an operand
+/// used twice and a splat one, a concat of an elementwise result, outputs far larger than the
+/// UB (in rows, and rows longer than tiny-npu's UB, stored column chunk by chunk), `hl.pad`
+/// and the pools that pad (`hl-decompose` pads their input with one `hl.pad`), and a split
+/// whose slices are views in the kernels that use them.
+const CONCATS: [&str; 8] = [
+    "\
+func.func @rows(%a: tensor<13x33xf32>, %b: tensor<5x33xf32>, %c: tensor<1x33xf32>) -> tensor<19x33xf32> {
+  %r = hl.concat %a, %b, %c {axis = 0 : i64} : tensor<13x33xf32>, tensor<5x33xf32>, tensor<1x33xf32> -> tensor<19x33xf32>
+  return %r : tensor<19x33xf32>
+}",
+    "\
+func.func @middle(%a: tensor<3x5x7xf16>, %b: tensor<3x2x7xf16>, %c: tensor<3x9x7xf16>) -> tensor<3x16x7xf16> {
+  %r = hl.concat %a, %b, %c {axis = 1 : i64} : tensor<3x5x7xf16>, tensor<3x2x7xf16>, tensor<3x9x7xf16> -> tensor<3x16x7xf16>
+  return %r : tensor<3x16x7xf16>
+}",
+    "\
+func.func @last(%a: tensor<31x33xi32>, %b: tensor<31x1xi32>, %m: tensor<2x7x3xbf16>, %p: tensor<5x3xi8>, %q: tensor<5x2xi1>)
+    -> (tensor<31x35xi32>, tensor<2x7x6xbf16>, tensor<5x6xi8>, tensor<5x4xi1>) {
+  %r = hl.concat %a, %b, %b {axis = -1 : i64} : tensor<31x33xi32>, tensor<31x1xi32>, tensor<31x1xi32> -> tensor<31x35xi32>
+  %e = hl.exp %m : tensor<2x7x3xbf16>
+  %s = hl.concat %m, %e {axis = 2 : i64} : tensor<2x7x3xbf16>, tensor<2x7x3xbf16> -> tensor<2x7x6xbf16>
+  %k = hl.constant dense<-3> : tensor<5x3xi8>
+  %t = hl.concat %k, %p {axis = 1 : i64} : tensor<5x3xi8>, tensor<5x3xi8> -> tensor<5x6xi8>
+  %u = hl.concat %q, %q {axis = 1 : i64} : tensor<5x2xi1>, tensor<5x2xi1> -> tensor<5x4xi1>
+  return %r, %s, %t, %u : tensor<31x35xi32>, tensor<2x7x6xbf16>, tensor<5x6xi8>, tensor<5x4xi1>
+}",
+    "\
+func.func @big(%a: tensor<300x1000xf32>, %b: tensor<101x1000xf32>) -> tensor<401x1000xf32> {
+  %r = hl.concat %a, %b {axis = 0 : i64} : tensor<300x1000xf32>, tensor<101x1000xf32> -> tensor<401x1000xf32>
+  return %r : tensor<401x1000xf32>
+}",
+    "\
+func.func @long_rows(%a: tensor<9x3001xf32>, %b: tensor<9x2500xf32>) -> tensor<9x5501xf32> {
+  %r = hl.concat %a, %b {axis = 1 : i64} : tensor<9x3001xf32>, tensor<9x2500xf32> -> tensor<9x5501xf32>
+  return %r : tensor<9x5501xf32>
+}",
+    "\
+func.func @padded(%x: tensor<1x3x7x9xf16>, %y: tensor<3x5xi32>) -> (tensor<1x3x4x5xf16>, tensor<1x3x4x5xf16>, tensor<6x6xi32>) {
+  %0 = hl.max_pool2d %x {kernel = [3, 3], strides = [2, 2], padding = [1, 1, 1, 1]} : tensor<1x3x7x9xf16> -> tensor<1x3x4x5xf16>
+  %1 = hl.avg_pool2d %x {kernel = [2, 2], strides = [2, 2], ceil_mode = true, count_include_pad = true} : tensor<1x3x7x9xf16> -> tensor<1x3x4x5xf16>
+  %2 = hl.pad %y {low = [1, 0], high = [2, 1], value = -7 : i32} : tensor<3x5xi32> -> tensor<6x6xi32>
+  return %0, %1, %2 : tensor<1x3x4x5xf16>, tensor<1x3x4x5xf16>, tensor<6x6xi32>
+}",
+    "\
+func.func @wide_pad(%x: tensor<5x2999xf32>) -> tensor<8x3004xf32> {
+  %r = hl.pad %x {low = [2, 3], high = [1, 2], value = 2.5 : f32} : tensor<5x2999xf32> -> tensor<8x3004xf32>
+  return %r : tensor<8x3004xf32>
+}",
+    "\
+func.func @heads(%x: tensor<13x99xf16>, %b: tensor<13x33xf16>) -> (tensor<13x33xf16>, tensor<13x33xf16>, tensor<13x33xf16>) {
+  %q, %k, %v = hl.split %x {axis = 1 : i64, sizes = [33, 33, 33]} : tensor<13x99xf16> -> tensor<13x33xf16>, tensor<13x33xf16>, tensor<13x33xf16>
+  %q2 = hl.mul %q, %b : tensor<13x33xf16>, tensor<13x33xf16> -> tensor<13x33xf16>
+  %k2 = hl.exp %k : tensor<13x33xf16>
+  %k3 = hl.add %k2, %b : tensor<13x33xf16>, tensor<13x33xf16> -> tensor<13x33xf16>
+  %v2 = hl.tanh %v : tensor<13x33xf16>
+  return %q2, %k3, %v2 : tensor<13x33xf16>, tensor<13x33xf16>, tensor<13x33xf16>
+}",
+];
+
+#[test]
+fn concats_and_pads_agree_with_the_interpreter() {
+    check_programs(&CONCATS, 31);
+}
+
 /// Small programs of each `hl` op model importers need, decomposed by `hl-decompose`. Not
-/// here: `gather` and `pad` (also pools whose windows reach into padding), which do not lower
-/// yet (`lit-tests/tools/kiln-run/model-ops-no-lowering.mlir`).
+/// here: `gather`, which does not lower yet (`lit-tests/tools/kiln-run/model-ops-no-lowering.mlir`),
+/// and `pad` with the pools whose windows reach into padding (in `CONCATS`).
 const MODEL_OPS: &[&str] = &[
     "func.func @split(%x: tensor<3x10xf32>) -> (tensor<3x4xf32>, tensor<3x6xf32>) {
   %a, %b = hl.split %x {axis = 1 : i64, sizes = [4, 6]} : tensor<3x10xf32> -> tensor<3x4xf32>, tensor<3x6xf32>
@@ -442,8 +508,7 @@ fn model_ops_agree_with_the_interpreter() {
 }
 
 /// `hl-decompose` of the model ops is exact: the interpreter gives the same bits before and
-/// after the clean-up, also for `pad` and pools whose windows reach into padding (which do not
-/// lower yet).
+/// after the clean-up, also for `pad` and pools whose windows reach into padding.
 #[test]
 fn model_op_decompositions_are_exact() {
     let padded = "func.func @padded(%x: tensor<1x3x7x9xf16>, %y: tensor<3x5xi32>)
@@ -469,15 +534,9 @@ fn model_op_decompositions_are_exact() {
             .walk(func, kiln_compiler::ir::WalkOrder::PreOrder)
             .map(|o| module.ir.op(o).name)
             .collect();
-        for name in [
-            "hl.split",
-            "hl.pad",
-            "hl.iota",
-            "hl.trilu",
-            "hl.max_pool2d",
-            "hl.avg_pool2d",
-            "hl.global_avg_pool2d",
-        ] {
+        for name in
+            ["hl.split", "hl.iota", "hl.trilu", "hl.max_pool2d", "hl.avg_pool2d", "hl.global_avg_pool2d"]
+        {
             assert!(!ops.contains(&name), "{name} is left after the clean-up:\n{text}");
         }
         let after =

@@ -22,6 +22,10 @@ pub struct Profile {
     /// Whether a float program may convolve a value, seen as a `[1, 1, r, c]` image, with a
     /// 3x3 kernel (padding 1, or dilation 2 and padding 2: the shape stays).
     pub conv: bool,
+    /// Whether a program may reassemble values from parts: a concat of a slice of one value
+    /// and a slice of another, or a pad of a slice (with the value 0, or 1 on floats), along
+    /// either axis (the shape stays).
+    pub layout: bool,
 }
 
 /// The fusion tests' profile: small shapes, f32 and f16.
@@ -31,16 +35,18 @@ pub const FUSION: Profile = Profile {
     dtypes: &["f16", "f32", "f32", "f32"],
     matmul_cols: usize::MAX,
     conv: false,
+    layout: false,
 };
 
 /// The back end's profile: odd shapes, size-1 dims, rows longer than a small target's UB,
-/// f32 / f16 / bf16 / i32, convolutions.
+/// f32 / f16 / bf16 / i32, convolutions, concats and pads.
 pub const BACKEND: Profile = Profile {
     rows: &[1, 3, 5, 8, 13, 31],
     cols: &[1, 7, 16, 33, 64, 130, 1500, 4099],
     dtypes: &["f32", "f32", "f16", "bf16", "i32"],
     matmul_cols: 64,
     conv: true,
+    layout: true,
 };
 
 /// The program of `seed` under `profile` (MLIR text of one `func.func @f`).
@@ -72,6 +78,7 @@ pub fn random_program(seed: u64, profile: &Profile) -> String {
         let choice = match rng.below(10) {
             9 if !matmul => 3,
             8 if conv && rng.below(2) == 0 => 10,
+            7 if profile.layout && (r > 1 || c > 1) && rng.below(2) == 0 => 11,
             x => x,
         };
         let line = match choice {
@@ -113,6 +120,37 @@ pub fn random_program(seed: u64, profile: &Profile) -> String {
                 let a = pick_full(&mut rng, &pool);
                 pool.push((name.clone(), 0));
                 format!("{name} = hl.matmul {a}, %w : {full}, {w} -> {full}")
+            }
+            11 => {
+                let a = pick_full(&mut rng, &pool);
+                let b = pick_full(&mut rng, &pool);
+                pool.push((name.clone(), 0));
+                // Along rows or cols (one longer than 1), cut at `k` in 1..len.
+                let axis = if c == 1 || (r > 1 && rng.below(2) == 0) { 0 } else { 1 };
+                let len = [r, c][axis];
+                let k = 1 + rng.below(len - 1);
+                let dims = |n: usize| if axis == 0 { [n, c] } else { [r, n] };
+                let part = |n: usize| format!("tensor<{}x{}x{dt}>", dims(n)[0], dims(n)[1]);
+                let (lo, hi) = (part(k), part(len - k));
+                if rng.below(2) == 0 {
+                    format!(
+                        "{name}a = hl.slice {a} {{limits = {:?}, starts = [0, 0]}} : {full} -> {lo}\n  \
+                         {name}b = hl.slice {b} {{limits = [{r}, {c}], starts = {:?}}} : {full} -> {hi}\n  \
+                         {name} = hl.concat {name}a, {name}b {{axis = {axis} : i64}} : {lo}, {hi} -> {full}",
+                        dims(k),
+                        if axis == 0 { [k, 0] } else { [0, k] },
+                    )
+                } else {
+                    let value = if int { "0 : i32".to_string() } else { format!("1.0 : {dt}") };
+                    let pads = |n: usize| if axis == 0 { [n, 0] } else { [0, n] };
+                    format!(
+                        "{name}a = hl.slice {a} {{limits = {:?}, starts = [0, 0]}} : {full} -> {hi}\n  \
+                         {name} = hl.pad {name}a {{low = {:?}, high = {:?}, value = {value}}} : {hi} -> {full}",
+                        dims(len - k),
+                        pads(k - k / 2),
+                        pads(k / 2),
+                    )
+                }
             }
             _ => {
                 let a = pick_full(&mut rng, &pool);
@@ -168,5 +206,18 @@ mod tests {
         assert!(convs.iter().all(|p| !p.contains("xi32>") && p.contains("%k: tensor<1x1x3x3x")));
         assert!(convs.iter().any(|p| p.contains("dilation = [2, 2]")));
         assert!((0..100).all(|s| !random_program(s, &FUSION).contains("hl.conv2d")));
+    }
+
+    #[test]
+    fn only_the_backend_profile_draws_concats_and_pads() {
+        let programs: Vec<String> = (0..100).map(|s| random_program(s, &BACKEND)).collect();
+        let count = |what: &str| programs.iter().filter(|p| p.contains(what)).count();
+        assert!(
+            count("hl.concat") >= 5 && count("hl.pad") >= 5,
+            "{} concats, {} pads",
+            count("hl.concat"),
+            count("hl.pad")
+        );
+        assert!((0..100).all(|s| !random_program(s, &FUSION).contains("hl.slice")));
     }
 }
