@@ -48,7 +48,6 @@ I64 = "the vector unit has no i64 (f32, f16, bf16, i32, i8, i1)"
 VM_GAPS = [
     ("op_pool_max_", CONCAT + ": padded or ceil-mode windows"), ("op_pool_avg_3x3_pad", CONCAT + ": padded windows"),
     ("op_pad_", CONCAT), ("op_concat_slice", CONCAT), ("block_llama", CONCAT + ": the rotary embedding's rotate_half"),
-    ("op_gather_on_shape", None), ("op_gather", "kiln-codegen has no lowering of hl.gather yet"),
     ("op_equal_int64", I64), ("op_cast", I64), ("op_constants", I64 + ": Shape results"),
     ("op_range", I64 + ": an int64 Range"),
 ]
