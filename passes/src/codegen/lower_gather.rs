@@ -84,7 +84,7 @@ pub struct GatherTiling {
 
 impl GatherTiling {
     /// The tiling of `shape` within the usable UB divided by `shrink`: as many rows as fit
-    /// (half of them when a tail tile needs its own buffer), fewer when that leaves cores idle.
+    /// beside the buffer of a tail tile, fewer when that leaves cores idle.
     pub fn choose(shape: &GatherShape, target: &Target, shrink: u64) -> Result<GatherTiling, String> {
         let budget = (target.memory.ub_usable_bytes / shrink.max(1)) as i64;
         let row = shape.row_bytes(target.memory.alignment_bytes as i64);
@@ -95,7 +95,12 @@ impl GatherTiling {
                 shape.inner
             ));
         }
-        let mut rows = if shape.n <= cap { shape.n } else { (cap / 2).max(1) };
+        // The most rows that fit beside the tail block's buffer (none when they divide `n`).
+        let mut rows = if shape.n <= cap {
+            shape.n
+        } else {
+            (1..=cap).rev().find(|&r| shape.n % r == 0 || r + shape.n % r <= cap).unwrap_or(1)
+        };
         let cores = i64::from(target.cores.vector.max(1));
         let wanted = cdiv(cores, shape.outer.max(1));
         if shape.outer * cdiv(shape.n, rows) < cores && wanted > 1 {
