@@ -1,15 +1,7 @@
 // The model ops without a lowering yet: compiling them is an error located at the op (the
-// interpreter runs them: interpret-model-ops.mlir). `hl.gather` needs its own kernel;
-// `hl.pad` (and a pool whose windows reach into padding) decomposes into `hl.concat`, which
-// has no vector lowering.
-// RUN: not %kiln-run %s --entry gather 2>&1 | FileCheck %s --check-prefix=GATHER
+// interpreter runs them: interpret-model-ops.mlir). `hl.pad` (and a pool whose windows reach
+// into padding) decomposes into `hl.concat`, which has no vector lowering.
 // RUN: not %kiln-run %s --entry pad 2>&1 | FileCheck %s --check-prefix=PAD
-
-// GATHER: model-ops-no-lowering.mlir:[[# @LINE + 2]]:8: error: 'func.func' op no vector lowering for 'hl.gather'
-func.func @gather(%d: tensor<5x3xf32>, %i: tensor<2xi32>) -> tensor<2x3xf32> {
-  %r = hl.gather %d, %i : tensor<5x3xf32>, tensor<2xi32> -> tensor<2x3xf32>
-  return %r : tensor<2x3xf32>
-}
 
 // PAD: model-ops-no-lowering.mlir:[[# @LINE + 2]]:8: error: 'func.func' op no vector lowering for 'hl.concat'
 func.func @pad(%x: tensor<3x5xf32>) -> tensor<4x5xf32> {
