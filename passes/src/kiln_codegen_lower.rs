@@ -9,7 +9,7 @@
 //! the UB); layout kernels are vector kernels whose input is a view (`codegen/model.rs`), or,
 //! for `hl.concat` and `hl.pad`, one tile loop per part of the output (`codegen/lower_layout.rs`);
 //! matmul kernels: `codegen/lower_matmul.rs`; conv2d kernels (matmul kind holding an
-//! `hl.conv2d`): `codegen/lower_conv.rs`.
+//! `hl.conv2d`): `codegen/lower_conv.rs`; gather kernels: `codegen/lower_gather.rs`.
 //!
 //! Runs on: `builtin.module`. Assumes: `kiln-codegen-tile` and `kiln-codegen-bufferize` ran.
 //! Guarantees: no `hl` op left in kernels; an op without a lowering, an unsupported element
@@ -22,6 +22,7 @@ use kiln_compiler::ir::WalkOrder;
 use kiln_compiler::{Ir, OpId};
 
 use crate::codegen::lower_conv::lower_conv_kernel;
+use crate::codegen::lower_gather::lower_gather_kernel;
 use crate::codegen::lower_layout::{assembling_op, lower_layout_kernel};
 use crate::codegen::lower_matmul::lower_matmul_kernel;
 use crate::codegen::lower_vector::lower_vector_kernel;
@@ -44,6 +45,7 @@ kiln_compiler::declare_pass! {
                 Some(KernelKind::Vector | KernelKind::Layout) => lower_vector_kernel(cx.ctx, cx.ir, kernel),
                 Some(KernelKind::Matmul) if holds_conv(cx.ir, kernel) => lower_conv_kernel(cx.ctx, cx.ir, kernel),
                 Some(KernelKind::Matmul | KernelKind::Mix) => lower_matmul_kernel(cx.ctx, cx.ir, kernel),
+                Some(KernelKind::Gather) => lower_gather_kernel(cx.ctx, cx.ir, kernel),
                 None => Ok(()),
             };
             if let Err(message) = result {

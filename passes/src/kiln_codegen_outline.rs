@@ -11,7 +11,7 @@
 //!   model takes it and the cube ops use nothing the rest computes (a conv and its
 //!   batch_norm / relu epilogue), else every op is outlined on its own (a remark says why);
 //! - each compute op outside regions (an elementwise op, a reduction, a matmul, a
-//!   transpose, slice, concat, pad or broadcast) becomes a kernel of its own, but a slice
+//!   transpose, slice, concat, pad or broadcast, a gather) becomes a kernel of its own, but a slice
 //!   whose users are vector kernels (the parts of a split, the taps of a pool) is copied into
 //!   each of them as a strided view of its operand when the vector model takes it, and
 //!   vanishes when no other user is left;
@@ -19,7 +19,8 @@
 //!
 //! A splat `hl.constant` that a kernel takes as an input is copied into the kernel (it becomes
 //! an immediate there). Kernels carry `npuvec.core = #npuvec.core<aiv>` (vector) or `<aic>`
-//! (cube work) and `npuvec.kind = "vector" | "matmul" | "layout"` (which lowering applies).
+//! (cube work) and `npuvec.kind = "vector" | "matmul" | "mix" | "layout" | "gather"` (which
+//! lowering applies).
 //!
 //! Runs on: `builtin.module`. Assumes: verified IR after `kiln-fuse` (or none: every op is
 //! then its own kernel). A host function with a dynamic shape is a located error ("kiln-codegen
@@ -36,6 +37,7 @@ use kiln_dialects::func::{CALL_OP, FUNC_OP, RETURN_OP};
 use kiln_dialects::fused::{region_inputs_outputs, REGION_OP};
 use kiln_dialects::hl::canonicalize::splat_value;
 use kiln_dialects::hl::interfaces::{hl_op, FusionCategory, Movement};
+use kiln_dialects::hl::GATHER;
 
 use crate::codegen::build::npuvec_enum;
 use crate::codegen::epilogue::Epilogue;
@@ -105,6 +107,8 @@ pub enum KernelKind {
     Mix,
     /// One data movement op (transpose, slice, concat, pad, broadcast) as DMA.
     Layout,
+    /// One `hl.gather` as indexed DMA (`codegen/lower_gather.rs`).
+    Gather,
 }
 
 impl KernelKind {
@@ -115,12 +119,13 @@ impl KernelKind {
             KernelKind::Matmul => "matmul",
             KernelKind::Mix => "mix",
             KernelKind::Layout => "layout",
+            KernelKind::Gather => "gather",
         }
     }
 
     /// The kind named `s`.
     pub fn from_name(s: &[u8]) -> Option<KernelKind> {
-        [KernelKind::Vector, KernelKind::Matmul, KernelKind::Mix, KernelKind::Layout]
+        [KernelKind::Vector, KernelKind::Matmul, KernelKind::Mix, KernelKind::Layout, KernelKind::Gather]
             .into_iter()
             .find(|k| k.name().as_bytes() == s)
     }
@@ -162,6 +167,9 @@ fn lone_kind(ir: &Ir<'_>, op: OpId) -> Option<KernelKind> {
     }
     if name == "hl.pad" {
         return Some(KernelKind::Layout);
+    }
+    if name == GATHER.name {
+        return Some(KernelKind::Gather);
     }
     match hl_op(ir, op)?.category {
         FusionCategory::Cube => Some(KernelKind::Matmul),
@@ -314,8 +322,9 @@ fn outline<'c>(ctx: &Context<'c>, ir: &mut Ir<'c>, host: OpId, ops: &[OpId], kin
     let is_splat = |ir: &Ir<'_>, v: ValueId| {
         ir.defining_op(v).is_some_and(|d| ir.op(d).name == "hl.constant") && splat_value(ir, v).is_some()
     };
+    // A gather reads its operands from GM (its indices are data even when constant).
     let (splats, inputs): (Vec<ValueId>, Vec<ValueId>) =
-        all_inputs.into_iter().partition(|&v| is_splat(ir, v));
+        all_inputs.into_iter().partition(|&v| kind != KernelKind::Gather && is_splat(ir, v));
     let last = *ops.last().expect("groups are not empty");
     let loc = ir.op(last).loc;
     let in_types: Vec<Type<'c>> = inputs.iter().map(|&v| ir.value_type(v)).collect();

@@ -11,7 +11,8 @@
 //! at least two is double-buffered (`buffers = 2`: its loads overlap the work on the previous
 //! tile; see `kiln-codegen-plan-ub`). Matmul kernels get `npuvec.tile = {m, n, k, block_dim}`
 //! (fractal multiples of the target's cube; a conv2d's contraction is `[O / groups, K] x [K,
-//! OW]`, see `codegen/conv_plan.rs`). Every kernel gets `npuvec.block_dim`, the cores its
+//! OW]`, see `codegen/conv_plan.rs`). Gather kernels get `npuvec.tile = {block_dim, rows}`
+//! (indices per tile, see `codegen/lower_gather.rs`). Every kernel gets `npuvec.block_dim`, the cores its
 //! launches use. With `ub-budget=N` the tiles are sized for N bytes of UB instead of the
 //! target's usable UB (the plan is still checked against the target by `kiln-codegen-plan-ub`).
 //!
@@ -29,6 +30,7 @@ use kiln_targets::Target;
 use crate::codegen::build::{i64_attr, set_attr};
 use crate::codegen::conv_plan::ConvShape;
 use crate::codegen::epilogue::Epilogue;
+use crate::codegen::lower_gather::{gather_op, GatherShape, GatherTiling};
 use crate::codegen::lower_layout::{assembling_op, output_model};
 use crate::codegen::model::VectorModel;
 use crate::codegen::options::{load_target, tile_target, TILE_SPECS};
@@ -140,6 +142,10 @@ pub fn tile_kernel<'c>(
                 Some(op) => ConvShape::of_op(ir, op)?.tiling(target, shrink)?.attr(ctx),
                 None => MatmulTiling::choose(ir, body, target, shrink)?.attr(ctx),
             }
+        }
+        Some(KernelKind::Gather) => {
+            let op = gather_op(ir, body)?;
+            GatherTiling::choose(&GatherShape::of_op(ir, op)?, target, shrink)?.attr(ctx)
         }
         Some(KernelKind::Mix) => {
             // The fixpipe's output and the epilogue's UB buffers share the UB.

@@ -51,6 +51,7 @@ pub static NPUVEC: Dialect = Dialect {
         &ALLOC_OP,
         &BUFFER_OP,
         &LOAD_OP,
+        &GATHER_OP,
         &STORE_OP,
         &COPY_OP,
         &NEG_OP,

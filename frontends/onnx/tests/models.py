@@ -45,7 +45,6 @@ TOLERANCES = {
 # the back end lowers the op: the test then checks the VM as well.
 I64 = "the vector unit has no i64 (f32, f16, bf16, i32, i8, i1)"
 VM_GAPS = [
-    ("op_gather_on_shape", None), ("op_gather", "kiln-codegen has no lowering of hl.gather yet"),
     ("op_equal_int64", I64), ("op_cast", I64), ("op_constants", I64 + ": Shape results"),
     ("op_range", I64 + ": an int64 Range"),
 ]

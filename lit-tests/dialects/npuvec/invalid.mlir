@@ -282,6 +282,60 @@ func.func @case(%l: memref<8x64xf32, #npuvec.space<l1>>) {
 
 // -----
 
+// `npuvec.gather` indices are i32 or i64.
+func.func @case(%t: memref<50x16xf32, #npuvec.space<gm>>, %i: memref<7xi8, #npuvec.space<gm>>, %o: index, %b: memref<7x16xf32, #npuvec.space<ub>>) {
+  // expected-error @+1 {{'npuvec.gather' op operand #2 ('indices') must have element type 'i32' or 'i64', but got 'i8'}}
+  npuvec.gather ins(%t[%o], %i[%o] : memref<50x16xf32, #npuvec.space<gm>>, memref<7xi8, #npuvec.space<gm>>) outs(%b : memref<7x16xf32, #npuvec.space<ub>>) sizes [50, 16] strides [16, 1] {index_sizes = array<i64: 7>, index_strides = array<i64: 1>}
+  return
+}
+
+// -----
+
+// `npuvec.gather` reads its table from GM.
+func.func @case(%t: memref<50x16xf32, #npuvec.space<ub>>, %i: memref<7xi32, #npuvec.space<gm>>, %o: index, %b: memref<7x16xf32, #npuvec.space<ub>>) {
+  // expected-error @+1 {{'npuvec.gather' op operand #0 ('table') must be a static memref in #npuvec.space<gm>, but got 'memref<50x16xf32, #npuvec.space<ub>>'}}
+  npuvec.gather ins(%t[%o], %i[%o] : memref<50x16xf32, #npuvec.space<ub>>, memref<7xi32, #npuvec.space<gm>>) outs(%b : memref<7x16xf32, #npuvec.space<ub>>) sizes [50, 16] strides [16, 1] {index_sizes = array<i64: 7>, index_strides = array<i64: 1>}
+  return
+}
+
+// -----
+
+// A slice of the table is a row of the destination.
+func.func @case(%t: memref<50x16xf32, #npuvec.space<gm>>, %i: memref<7xi32, #npuvec.space<gm>>, %o: index, %b: memref<7x16xf32, #npuvec.space<ub>>) {
+  // expected-error @+1 {{'npuvec.gather' op table view sizes [50, 8] have slices of a different number of elements than the destination's 16 cols}}
+  npuvec.gather ins(%t[%o], %i[%o] : memref<50x16xf32, #npuvec.space<gm>>, memref<7xi32, #npuvec.space<gm>>) outs(%b : memref<7x16xf32, #npuvec.space<ub>>) sizes [50, 8] strides [16, 1] {index_sizes = array<i64: 7>, index_strides = array<i64: 1>}
+  return
+}
+
+// -----
+
+// One index per row of the destination.
+func.func @case(%t: memref<50x16xf32, #npuvec.space<gm>>, %i: memref<7xi32, #npuvec.space<gm>>, %o: index, %b: memref<7x16xf32, #npuvec.space<ub>>) {
+  // expected-error @+1 {{'npuvec.gather' op index view sizes [6] hold a different number of indices than the destination's 7 rows}}
+  npuvec.gather ins(%t[%o], %i[%o] : memref<50x16xf32, #npuvec.space<gm>>, memref<7xi32, #npuvec.space<gm>>) outs(%b : memref<7x16xf32, #npuvec.space<ub>>) sizes [50, 16] strides [16, 1] {index_sizes = array<i64: 6>, index_strides = array<i64: 1>}
+  return
+}
+
+// -----
+
+// The index view has one stride per size.
+func.func @case(%t: memref<50x16xf32, #npuvec.space<gm>>, %i: memref<7xi32, #npuvec.space<gm>>, %o: index, %b: memref<7x16xf32, #npuvec.space<ub>>) {
+  // expected-error @+1 {{'npuvec.gather' op expected 1 strides (one per size), but got 2}}
+  npuvec.gather ins(%t[%o], %i[%o] : memref<50x16xf32, #npuvec.space<gm>>, memref<7xi32, #npuvec.space<gm>>) outs(%b : memref<7x16xf32, #npuvec.space<ub>>) sizes [50, 16] strides [16, 1] {index_sizes = array<i64: 7>, index_strides = array<i64: 1, 1>}
+  return
+}
+
+// -----
+
+// The index view needs its strides.
+func.func @case(%t: memref<50x16xf32, #npuvec.space<gm>>, %i: memref<7xi32, #npuvec.space<gm>>, %o: index, %b: memref<7x16xf32, #npuvec.space<ub>>) {
+  // expected-error @+1 {{'npuvec.gather' op requires attribute 'index_strides'}}
+  npuvec.gather ins(%t[%o], %i[%o] : memref<50x16xf32, #npuvec.space<gm>>, memref<7xi32, #npuvec.space<gm>>) outs(%b : memref<7x16xf32, #npuvec.space<ub>>) sizes [50, 16] strides [16, 1] {index_sizes = array<i64: 7>}
+  return
+}
+
+// -----
+
 // `npuvec.load` reads GM.
 func.func @case(%x: memref<8x64xf32, #npuvec.space<ub>>, %o: index, %b: memref<8x64xf32, #npuvec.space<ub>>) {
   // expected-error @+1 {{'npuvec.load' op operand #0 ('source') must be a static memref in #npuvec.space<gm>, but got 'memref<8x64xf32, #npuvec.space<ub>>'}}

@@ -45,6 +45,17 @@ func.func @dma(%x: memref<16x64xf32, #npuvec.space<gm>>, %y: memref<16x64xf32, #
   return
 }
 
+// CHECK-LABEL: func.func @gather(
+// CHECK-SAME:  %[[T:[0-9a-z_]+]]: memref<50x16xf32, #npuvec.space<gm>>, %[[I:[0-9a-z_]+]]: memref<2x7xi64, #npuvec.space<gm>>, %[[J:[0-9a-z_]+]]: memref<i32, #npuvec.space<gm>>, %[[O:[0-9a-z_]+]]: index, %[[B:[0-9a-z_]+]]: memref<7x16xf32, #npuvec.space<ub>>, %[[C:[0-9a-z_]+]]: memref<1x4xf32, #npuvec.space<ub>>) {
+// CHECK-NEXT:  npuvec.gather ins(%[[T]][%[[O]]], %[[I]][%[[O]]] : memref<50x16xf32, #npuvec.space<gm>>, memref<2x7xi64, #npuvec.space<gm>>) outs(%[[B]] : memref<7x16xf32, #npuvec.space<ub>>) sizes [50, 16] strides [16, 1] {index_sizes = array<i64: 7>, index_strides = array<i64: 1>}
+// CHECK-NEXT:  npuvec.gather ins(%[[T]][%[[O]]], %[[J]][%[[O]]] : memref<50x16xf32, #npuvec.space<gm>>, memref<i32, #npuvec.space<gm>>) outs(%[[C]] : memref<1x4xf32, #npuvec.space<ub>>) sizes [10, 4] strides [4, 16] {index_sizes = array<i64: 1>, index_strides = array<i64: 0>}
+// CHECK-NEXT:  return
+func.func @gather(%t: memref<50x16xf32, #npuvec.space<gm>>, %i: memref<2x7xi64, #npuvec.space<gm>>, %j: memref<i32, #npuvec.space<gm>>, %off: index, %b: memref<7x16xf32, #npuvec.space<ub>>, %c: memref<1x4xf32, #npuvec.space<ub>>) {
+  npuvec.gather ins(%t[%off], %i[%off] : memref<50x16xf32, #npuvec.space<gm>>, memref<2x7xi64, #npuvec.space<gm>>) outs(%b : memref<7x16xf32, #npuvec.space<ub>>) sizes [50, 16] strides [16, 1] {index_sizes = array<i64: 7>, index_strides = array<i64: 1>}
+  "npuvec.gather"(%t, %off, %j, %off, %c) <{index_sizes = array<i64: 1>, index_strides = array<i64: 0>, sizes = array<i64: 10, 4>, strides = array<i64: 4, 16>}> : (memref<50x16xf32, #npuvec.space<gm>>, index, memref<i32, #npuvec.space<gm>>, index, memref<1x4xf32, #npuvec.space<ub>>) -> ()
+  return
+}
+
 // CHECK-LABEL: func.func @unary(
 // CHECK-SAME:  %[[V0:[0-9a-z_]+]]: memref<8x64xf32, #npuvec.space<ub>>, %[[V1:[0-9a-z_]+]]: memref<8x64xf32, #npuvec.space<ub>>, %[[V2:[0-9a-z_]+]]: memref<8x64xi1, #npuvec.space<ub>>) {
 // CHECK-NEXT:  npuvec.copy ins(%[[V0]] : memref<8x64xf32, #npuvec.space<ub>>) outs(%[[V1]] : memref<8x64xf32, #npuvec.space<ub>>)

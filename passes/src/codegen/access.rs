@@ -8,7 +8,7 @@ use kiln_compiler::{Ir, OpId, TypeKind, ValueId};
 pub fn pipe_of(ir: &Ir<'_>, op: OpId) -> Option<&'static str> {
     let name = ir.op(op).name.strip_prefix("npuvec.")?;
     Some(match name {
-        "load" => "mte2",
+        "load" | "gather" => "mte2",
         "store" => "mte3",
         "move" => "mte1",
         "mmad" => "m",

@@ -7,6 +7,7 @@ pub mod conv_plan;
 pub mod double_buffer;
 pub mod epilogue;
 pub mod lower_conv;
+pub mod lower_gather;
 pub mod lower_layout;
 pub mod lower_matmul;
 pub mod lower_vector;

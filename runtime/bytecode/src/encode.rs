@@ -172,6 +172,7 @@ fn opcode_and_head(inst: &Inst) -> (u8, Head) {
         Inst::If { cond, .. } => (op::IF, regs(&[cond.0])),
         Inst::Load { zero_pad, .. } => (op::LOAD, flag(*zero_pad)),
         Inst::Store { atomic, .. } => (op::STORE, sub(atomic.code())),
+        Inst::Gather { index, .. } => (op::GATHER, sub(index.code())),
         Inst::Copy { .. } => (op::COPY, Head::default()),
         Inst::Unary { op: o, .. } => (op::UNARY, sub(o.code())),
         Inst::Binary { op: o, .. } => (op::BINARY, sub(o.code())),
@@ -205,6 +206,11 @@ fn put_inst(words: &mut Vec<u64>, inst: &Inst) {
         Inst::Store { dst, src, .. } => {
             put_view(words, dst);
             put_buf(words, src);
+        }
+        Inst::Gather { dst, table, indices, .. } => {
+            put_buf(words, dst);
+            put_view(words, table);
+            put_view(words, indices);
         }
         Inst::Copy { dst, src }
         | Inst::Unary { dst, src, .. }

@@ -65,6 +65,7 @@
 //! | 0x06 | `If` | | cond | `then_len \| else_len << 32` |
 //! | 0x10 | `Load` | | | dst buffer, src view |
 //! | 0x11 | `Store` | atomic | | dst view, src buffer |
+//! | 0x12 | `Gather` | index element type | | dst buffer, table view, indices view |
 //! | 0x20 | `Copy` | | | dst, src |
 //! | 0x21 | `Unary` | op | | dst, src |
 //! | 0x22, 0x23 | `Binary`, `Cmp` | op, predicate | | dst, a, b (buffer or immediate) |
@@ -112,6 +113,7 @@ pub(crate) mod op {
     pub const IF: u8 = 0x06;
     pub const LOAD: u8 = 0x10;
     pub const STORE: u8 = 0x11;
+    pub const GATHER: u8 = 0x12;
     pub const COPY: u8 = 0x20;
     pub const UNARY: u8 = 0x21;
     pub const BINARY: u8 = 0x22;

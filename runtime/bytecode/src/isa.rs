@@ -110,15 +110,20 @@ pub enum DType {
     I8,
     /// Boolean, one byte (0 or 1).
     I1,
+    /// 64-bit two's complement: GM data only (the indices of [`Inst::Gather`], host inputs,
+    /// outputs and constants); no on-chip buffer has it (the vector unit has no `i64`).
+    I64,
 }
 
 impl DType {
     /// Every element type, in encoding order.
-    pub const ALL: [DType; 6] = [DType::F32, DType::F16, DType::BF16, DType::I32, DType::I8, DType::I1];
+    pub const ALL: [DType; 7] =
+        [DType::F32, DType::F16, DType::BF16, DType::I32, DType::I8, DType::I1, DType::I64];
 
     /// Bytes per element.
     pub fn bytes(self) -> u32 {
         match self {
+            DType::I64 => 8,
             DType::F32 | DType::I32 => 4,
             DType::F16 | DType::BF16 => 2,
             DType::I8 | DType::I1 => 1,
@@ -139,6 +144,7 @@ impl DType {
             DType::I32 => "i32",
             DType::I8 => "i8",
             DType::I1 => "i1",
+            DType::I64 => "i64",
         }
     }
 }
@@ -525,6 +531,23 @@ pub enum Inst {
         /// Read-modify-write at the destination.
         atomic: Atomic,
     },
+    /// Indexed DMA GM -> UB (MTE2): the scalar unit reads `dst.rows` indices (of type
+    /// `index`, `I32` or `I64`) from the GM view `indices`, and the DMA engine copies, for
+    /// each index `i`, the slice `i` of `table`'s first dim into the next row of `dst` (an
+    /// embedding lookup). `table`'s first dim has the table's `size` (the bound) and the
+    /// stride between its slices; its other dims are one slice, in row-major order, of
+    /// `dst.cols` elements. A negative index counts from the end (`i + size`, as `hl.gather`);
+    /// an index outside `[-size, size)` is a run-time error.
+    Gather {
+        /// Destination (UB), one row per index.
+        dst: Buf,
+        /// The table: dim 0 is the indexed one.
+        table: GmView,
+        /// The indices, `dst.rows` elements in row-major order.
+        indices: GmView,
+        /// The indices' element type (`I32` or `I64`).
+        index: DType,
+    },
     /// UB -> UB copy of equal shapes and types (V).
     Copy {
         /// Destination.
@@ -685,7 +708,7 @@ impl Inst {
             }
         }
         match self {
-            Inst::Load { dst, .. } | Inst::Fill { dst, .. } => vec![dst],
+            Inst::Load { dst, .. } | Inst::Gather { dst, .. } | Inst::Fill { dst, .. } => vec![dst],
             Inst::Store { src, .. } => vec![src],
             Inst::Copy { dst, src }
             | Inst::Unary { dst, src, .. }
@@ -725,6 +748,7 @@ impl Inst {
             Inst::If { .. } => "if",
             Inst::Load { .. } => "load",
             Inst::Store { .. } => "store",
+            Inst::Gather { .. } => "gather",
             Inst::Copy { .. } => "copy",
             Inst::Unary { .. } => "unary",
             Inst::Binary { .. } => "binary",
@@ -753,7 +777,7 @@ impl Inst {
             | Inst::BlockNum { .. }
             | Inst::For { .. }
             | Inst::If { .. } => Pipe::S,
-            Inst::Load { .. } => Pipe::Mte2,
+            Inst::Load { .. } | Inst::Gather { .. } => Pipe::Mte2,
             Inst::Store { .. } => Pipe::Mte3,
             Inst::Copy { .. }
             | Inst::Unary { .. }

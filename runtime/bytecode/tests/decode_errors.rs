@@ -148,7 +148,7 @@ fn strings_and_counts() {
     assert_eq!(e, format!("bytecode:{names:#x}: the names section lists 3 names, expected 2 (one per kernel and the host's)"));
     let e = error_after(|b| put_u64(b, kernels + 8 + 8, 1 << 32 | 4096));
     assert_has(&e, "bytecode:");
-    assert_has(&e, "kernel 'vector': 1128 trailing bytes at the end of the kernel's code");
+    assert_has(&e, "kernel 'vector': 1240 trailing bytes at the end of the kernel's code");
     let e = error_after(|b| put_u64(b, kernels + 8 + 16, 1 << 40));
     assert_has(&e, "code word count 1099511627776 exceeds what the ");
     let (constants, _) = section(&bytes, 4);
@@ -171,7 +171,7 @@ fn unknown_enum_values() {
         &error_after(|b| b[at + 1] = 0x06),
         &format!("bytecode:{at:#x}: kernel 'vector' instruction 8: unknown memory space 6"),
     );
-    assert_has(&error_after(|b| b[at + 1] = 0x61), "unknown element type 6");
+    assert_has(&error_after(|b| b[at + 1] = 0x71), "unknown element type 7");
     assert_has(&error_after(|b| b[at] = 7), "unknown operand tag 7");
     assert_has(&error_after(|b| b[at] = 1), "expected a buffer operand, found an immediate");
     assert_has(&error_after(|b| b[at + 2] = 1), "nonzero reserved bits in a buffer operand");
@@ -180,8 +180,8 @@ fn unknown_enum_values() {
     assert_has(&error_after(|b| b[view + 5] = 1), "nonzero reserved bits in a GM view");
     let (host, _) = section(&bytes, 3);
     assert_has(
-        &error_after(|b| b[host + 4] = 6),
-        &format!("bytecode:{:#x}: unknown element type 6", host + 4),
+        &error_after(|b| b[host + 4] = 7),
+        &format!("bytecode:{:#x}: unknown element type 7", host + 4),
     );
     // inputs: count and three specs of rank 2 (24 bytes); temps: count and one size; then the
     // launch count, kernel and argc of launch #0, and its first argument's kind.

@@ -50,6 +50,7 @@ const REDUCE: usize = 18;
 const BROADCAST: usize = 19;
 const STORE: usize = 25;
 const IF: usize = 27;
+const GATHER: usize = 30;
 const CUBE_LOAD: usize = 0;
 const MOVE_L1: usize = 4;
 const MMAD: usize = 8;
@@ -117,9 +118,9 @@ fn loop_and_branch_structure() {
             *body = 30;
         }
     });
-    assert_has(&e, "instruction 5 (for): body of 30 instructions runs past the end of the kernel (24 instructions follow)");
-    let e = inst_error(0, IF, |i| *i = Inst::If { cond: Reg(1), then_len: 1, else_len: 2 });
-    assert_has(&e, "(if): body of 3 instructions runs past the end of the kernel");
+    assert_has(&e, "instruction 5 (for): body of 30 instructions runs past the end of the kernel (25 instructions follow)");
+    let e = inst_error(0, IF, |i| *i = Inst::If { cond: Reg(1), then_len: 1, else_len: 3 });
+    assert_has(&e, "(if): body of 4 instructions runs past the end of the kernel");
     // A loop inside the first loop's body that runs past that body.
     let e = inst_error(0, FOR + 1, |i| {
         *i = Inst::For { iv: Reg(9), lo: Reg(0), hi: Reg(2), step: Reg(3), body: 21 }
@@ -283,4 +284,33 @@ fn host_program_relocations_and_sizes() {
         m.constants[0].1.pop();
     });
     assert_has(&e, "constant #0 has 1023 data bytes, its shape needs 1024");
+}
+
+#[test]
+fn gather_rules() {
+    let gather = |edit: fn(&mut Buf, &mut GmView, &mut GmView, &mut DType)| {
+        inst_error(0, GATHER, move |i| {
+            let Inst::Gather { dst, table, indices, index } = i else { panic!("not a gather: {i:?}") };
+            edit(dst, table, indices, index)
+        })
+    };
+    let e = gather(|_, _, _, index| *index = DType::F32);
+    assert_has(&e, "instruction 30 (gather): indices of type f32, expected i32 or i64");
+    let e = gather(|_, t, _, _| t.dims[1].size = 8);
+    assert_has(
+        &e,
+        "(gather): `table` has sizes [32, 8], slices of its first dim are not `dst`'s rows (f32 [8, 16])",
+    );
+    let e = gather(|_, _, i, _| i.dims[0].size = 9);
+    assert_has(&e, "(gather): `indices` has sizes [9], not one index per row of `dst` (f32 [8, 16])");
+    let e = gather(|_, _, i, _| i.arg = 3);
+    assert_has(&e, "(gather): `indices` is argument 3, the kernel takes 3");
+    let e = gather(|_, t, _, _| t.dims[0].size = 0);
+    assert_has(&e, "(gather): `table` dim #0 has size 0");
+    let e = gather(|d, _, _, _| d.space = Space::L1);
+    assert_has(&e, "(gather): `dst` is in l1, expected ub");
+    let e = gather(|d, _, _, _| d.dtype = DType::I64);
+    assert_has(&e, "(gather): `dst` is i64 [8, 16]: on-chip buffers have no i64");
+    let e = gather(|d, _, _, _| d.addr = 4096);
+    assert_has(&e, "(gather): `dst` occupies [0x1000, 0x1200) of ub");
 }

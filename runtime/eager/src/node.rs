@@ -134,6 +134,7 @@ pub fn elem_type<'c>(ctx: &Context<'c>, d: DType) -> Type<'c> {
         DType::I32 => ctx.int_type(32),
         DType::I8 => ctx.int_type(8),
         DType::I1 => ctx.int_type(1),
+        DType::I64 => ctx.int_type(64),
     }
 }
 

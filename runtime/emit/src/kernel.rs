@@ -27,6 +27,13 @@ use crate::regalloc::{self, Def, Positions};
 pub const REG_ATTR: &str = "npuvec.reg";
 /// The attribute that adds a static part to a dynamic GM view offset.
 pub const BASE_ATTR: &str = "npuvec.base";
+/// The attribute that adds a static part to a dynamic offset of `npuvec.gather`'s indices.
+pub const INDEX_BASE_ATTR: &str = "npuvec.index_base";
+
+/// The attributes of a GM view: sizes, strides and the static part of a dynamic offset.
+pub(crate) const VIEW_ATTRS: [&str; 3] = ["sizes", "strides", BASE_ATTR];
+/// The attributes of `npuvec.gather`'s index view.
+pub(crate) const INDEX_VIEW_ATTRS: [&str; 3] = ["index_sizes", "index_strides", INDEX_BASE_ATTR];
 
 /// The attribute that gives a buffer's pitch (in elements) when it is not the aligned one.
 pub const PITCH_ATTR: &str = "npuvec.pitch";
@@ -81,7 +88,7 @@ pub fn body(ir: &Ir<'_>, op: OpId) -> Option<kiln_compiler::BlockId> {
 
 /// Whether `v` is the offset operand of a load or store (which a constant folds into).
 fn is_offset_use(ir: &Ir<'_>, u: &kiln_compiler::ir::Use) -> bool {
-    matches!((ir.op(u.op).name, u.index), ("npuvec.load", 1) | ("npuvec.store", 2))
+    matches!((ir.op(u.op).name, u.index), ("npuvec.load", 1) | ("npuvec.store", 2) | ("npuvec.gather", 1 | 3))
 }
 
 /// Whether `op` is an `arith.constant` of `index` that folds into view offsets (no register).
@@ -230,6 +237,11 @@ impl<'c> Emitter<'_, 'c> {
 
     /// A GM view: argument operand `gm`, offset operand `offset`, `sizes` and `strides`.
     fn view(&self, op: OpId, gm: usize, offset: usize) -> Res<'c, GmView> {
+        self.view_named(op, gm, offset, VIEW_ATTRS)
+    }
+
+    /// [`Self::view`] with the attribute names `names` (sizes, strides, static base).
+    fn view_named(&self, op: OpId, gm: usize, offset: usize, names: [&str; 3]) -> Res<'c, GmView> {
         let gm_value = self.operand(op, gm)?;
         let arg = *self.args.get(&gm_value).ok_or_else(|| {
             self.err(
@@ -237,10 +249,12 @@ impl<'c> Emitter<'_, 'c> {
                 format!("operand #{gm} must be a GM argument of the kernel, not a value defined inside it"),
             )
         })?;
-        let sizes = array_attr(self.ir, op, "sizes")?;
-        let strides = array_attr(self.ir, op, "strides")?;
+        let sizes = array_attr(self.ir, op, names[0])?;
+        let strides = array_attr(self.ir, op, names[1])?;
         if sizes.len() != strides.len() || sizes.is_empty() || sizes.len() > MAX_VIEW_DIMS {
-            return Err(self.err(op, format!("needs 1 to {MAX_VIEW_DIMS} `sizes` and as many `strides`")));
+            return Err(
+                self.err(op, format!("needs 1 to {MAX_VIEW_DIMS} `{}` and as many `{}`", names[0], names[1]))
+            );
         }
         let mut dims = Vec::with_capacity(sizes.len());
         for (&size, &stride) in sizes.iter().zip(&strides) {
@@ -259,8 +273,8 @@ impl<'c> Emitter<'_, 'c> {
             None => {
                 let extra = self
                     .ir
-                    .attr(op, BASE_ATTR)
-                    .map(|_| bounded_attr(self.ir, op, BASE_ATTR, i64::MIN as i128, i64::MAX as i128, ""));
+                    .attr(op, names[2])
+                    .map(|_| bounded_attr(self.ir, op, names[2], i64::MIN as i128, i64::MAX as i128, ""));
                 (Some(self.reg(op, offset)?), extra.transpose()?.unwrap_or(0) as i64)
             }
         };
@@ -350,6 +364,15 @@ impl<'c> Emitter<'_, 'c> {
                 dst: self.buf(op, 2)?,
                 zero_pad: has_attr(ir, op, "zero_pad"),
             },
+            "npuvec.gather" => {
+                let index = read::memref(ir, op, ir.value_type(self.operand(op, 2)?))?.dtype;
+                Inst::Gather {
+                    table: self.view(op, 0, 1)?,
+                    indices: self.view_named(op, 2, 3, INDEX_VIEW_ATTRS)?,
+                    dst: self.buf(op, 4)?,
+                    index,
+                }
+            }
             "npuvec.store" => {
                 let atomic = match ir.attr(op, "atomic") {
                     None => Atomic::None,

@@ -83,6 +83,7 @@ pub fn dtype(ty: Type<'_>) -> Option<DType> {
         TypeKind::Integer { width: 32, signedness: Signedness::Signless } => Some(DType::I32),
         TypeKind::Integer { width: 8, signedness: Signedness::Signless } => Some(DType::I8),
         TypeKind::Integer { width: 1, signedness: Signedness::Signless } => Some(DType::I1),
+        TypeKind::Integer { width: 64, signedness: Signedness::Signless } => Some(DType::I64),
         _ => None,
     }
 }

@@ -12,7 +12,7 @@ use crate::event::{Access, Event, Work};
 use crate::gm::{self, Args};
 use crate::mem::Mem;
 use crate::vector::Scratch;
-use crate::{convert, cube, movement, vector, VmError};
+use crate::{convert, cube, gather, movement, vector, VmError};
 
 /// What a launch gives each of its cores.
 pub(crate) struct LaunchCtx<'a, 'g> {
@@ -136,7 +136,7 @@ fn flag_slot(src: Pipe, dst: Pipe, event: u8, ids: u32) -> Result<usize, String>
     Ok((s * n + d) * ids as usize + event as usize)
 }
 
-fn buf_access(b: &Buf, write: bool) -> Access {
+pub(crate) fn buf_access(b: &Buf, write: bool) -> Access {
     let start = u64::from(b.addr);
     Access { space: b.space, gm_arg: 0, start, end: start + b.span_bytes(), write }
 }
@@ -427,6 +427,9 @@ impl CoreState {
                 v
             }
             Inst::Fill { dst, .. } => vec![buf_access(dst, true)],
+            Inst::Gather { dst, table, indices, index } => {
+                gather::accesses(dst, table, indices, *index, &self.regs, args)?
+            }
             Inst::Mmad { c, a, b, accumulate } => {
                 let mut v = vec![buf_access(a, false), buf_access(b, false)];
                 if *accumulate {
@@ -463,6 +466,9 @@ impl CoreState {
             }
             Inst::Load { dst, src, zero_pad } => gm::load(mem, dst, src, *zero_pad, &self.regs, &l.args)?,
             Inst::Store { dst, src, atomic } => gm::store(mem, dst, src, *atomic, &self.regs, &l.args)?,
+            Inst::Gather { dst, table, indices, index } => {
+                gather::gather(mem, dst, table, indices, *index, &self.regs, &l.args)?
+            }
             Inst::Copy { dst, src } => {
                 movement::copy(mem, &mut s.bytes, dst, src)?;
                 vector_work(inst, t.vector.repeat_bytes)

@@ -102,9 +102,19 @@ pub(crate) fn resolve(
     Ok((buffer, Resolved { start, dims, lo, hi }))
 }
 
+impl Resolved {
+    /// The slice of the view at `offset` elements past its start (`index * stride` of its
+    /// first dim) without that dim: one element when the view has one dim. The bounds of
+    /// the whole view were checked; `offset` must stay within its first dim.
+    pub(crate) fn slice(&self, offset: i64) -> Resolved {
+        let dims = if self.dims.len() > 1 { self.dims[1..].to_vec() } else { vec![(1, 1)] };
+        Resolved { start: self.start + offset, dims, lo: self.lo, hi: self.hi }
+    }
+}
+
 /// Calls `run(gm_element, buffer_element, len)` for each contiguous run of the view, in
 /// row-major order (`buffer_element` counts the view's elements).
-fn runs(v: &Resolved, mut run: impl FnMut(usize, usize, usize)) {
+pub(crate) fn runs(v: &Resolved, mut run: impl FnMut(usize, usize, usize)) {
     if v.lo == v.hi {
         // No elements (and strides of empty views are unchecked).
         return;

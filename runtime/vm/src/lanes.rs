@@ -6,7 +6,8 @@
 //!   round back to nearest, ties to even, after each op ("compute in `f32`, round to the
 //!   dtype", as the device does).
 //! * Integers (`i32`, `i8`) compute in wrapping `i32` lanes and narrow by keeping the low bits;
-//!   `i1` lanes are 0 or 1 and narrow as `x != 0`.
+//!   `i1` lanes are 0 or 1 and narrow as `x != 0`. (`i64` is GM data only: no on-chip buffer
+//!   has it, so these codecs never see it; its arms wrap to `i32` and sign-extend back.)
 //! * Float to integer truncates toward zero and saturates (NaN gives 0); integer to float
 //!   rounds the exact integer once, to nearest with ties to even; to `i1` is `x != 0`.
 
@@ -78,6 +79,7 @@ impl Lane for f32 {
             DType::I32 => fill(bytes, out, |c| i32::from_le_bytes(c) as f32),
             DType::I8 => fill(bytes, out, |[b]: [u8; 1]| b as i8 as f32),
             DType::I1 => fill(bytes, out, |[b]: [u8; 1]| f32::from(u8::from(b != 0))),
+            DType::I64 => fill(bytes, out, |c| i64::from_le_bytes(c) as f32),
         }
     }
 
@@ -105,6 +107,11 @@ impl Lane for f32 {
             }
             DType::I8 => bytes.iter_mut().zip(vals).for_each(|(b, v)| *b = *v as i8 as u8),
             DType::I1 => bytes.iter_mut().zip(vals).for_each(|(b, v)| *b = u8::from(*v != 0.0)),
+            DType::I64 => {
+                for (c, v) in bytes.chunks_exact_mut(8).zip(vals) {
+                    c.copy_from_slice(&(*v as i64).to_le_bytes());
+                }
+            }
         }
     }
 
@@ -135,6 +142,11 @@ impl Lane for i32 {
             }
             DType::I8 => out.iter_mut().zip(bytes).for_each(|(o, &b)| *o = i32::from(b as i8)),
             DType::I1 => out.iter_mut().zip(bytes).for_each(|(o, &b)| *o = i32::from(b != 0)),
+            DType::I64 => {
+                for (o, c) in out.iter_mut().zip(bytes.chunks_exact(8)) {
+                    *o = i64::from_le_bytes(c.try_into().unwrap_or([0; 8])) as i32;
+                }
+            }
             DType::F32 | DType::F16 | DType::BF16 => {
                 let mut f = [0.0f32; 64];
                 for (o, c) in out.chunks_mut(64).zip(bytes.chunks(64 * eb)) {
@@ -154,6 +166,11 @@ impl Lane for i32 {
             }
             DType::I8 => bytes.iter_mut().zip(vals).for_each(|(b, v)| *b = *v as u8),
             DType::I1 => bytes.iter_mut().zip(vals).for_each(|(b, v)| *b = u8::from(*v != 0)),
+            DType::I64 => {
+                for (c, v) in bytes.chunks_exact_mut(8).zip(vals) {
+                    c.copy_from_slice(&i64::from(*v).to_le_bytes());
+                }
+            }
             DType::F32 => f32::encode(dtype, &vals.iter().map(|&v| v as f32).collect::<Vec<_>>(), bytes),
             DType::F16 => {
                 for (c, v) in bytes.chunks_exact_mut(2).zip(vals) {

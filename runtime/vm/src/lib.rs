@@ -20,6 +20,7 @@ mod cube;
 mod error;
 pub mod event;
 mod flags;
+mod gather;
 mod gm;
 mod host;
 mod lanes;

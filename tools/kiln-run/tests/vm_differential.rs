@@ -544,3 +544,58 @@ fn model_op_decompositions_are_exact() {
         assert_eq!(before, after, "{text}");
     }
 }
+
+/// Gathers (embedding lookups) of random indices: the interpreter draws integers in
+/// `[-100, 100]`, so every table has at least 101 rows along the gathered axis and negative
+/// indices count from the end. i32 and i64 indices, f32 / f16 / bf16 / i32 tables, odd row
+/// lengths, more indices than one tile holds on the tiny target (with a tail block), a middle
+/// axis, a 1-D table, a scalar index, and a gather feeding a fused kernel.
+const GATHERS: [&str; 8] = [
+    "\
+func.func @embed(%t: tensor<101x37xf32>, %i: tensor<157xi32>) -> tensor<157x37xf32> {
+  %0 = hl.gather %t, %i {axis = 0 : i64} : tensor<101x37xf32>, tensor<157xi32> -> tensor<157x37xf32>
+  return %0 : tensor<157x37xf32>
+}",
+    "\
+func.func @embed_i64(%t: tensor<128x19xf16>, %i: tensor<3x67xi64>) -> tensor<3x67x19xf16> {
+  %0 = hl.gather %t, %i {axis = 0 : i64} : tensor<128x19xf16>, tensor<3x67xi64> -> tensor<3x67x19xf16>
+  return %0 : tensor<3x67x19xf16>
+}",
+    "\
+func.func @middle(%t: tensor<3x101x5xbf16>, %i: tensor<4x9xi64>) -> tensor<3x4x9x5xbf16> {
+  %0 = hl.gather %t, %i {axis = 1 : i64} : tensor<3x101x5xbf16>, tensor<4x9xi64> -> tensor<3x4x9x5xbf16>
+  return %0 : tensor<3x4x9x5xbf16>
+}",
+    "\
+func.func @elements(%t: tensor<120xf32>, %i: tensor<33xi32>) -> tensor<33xf32> {
+  %0 = hl.gather %t, %i {axis = 0 : i64} : tensor<120xf32>, tensor<33xi32> -> tensor<33xf32>
+  return %0 : tensor<33xf32>
+}",
+    "\
+func.func @scalar_index(%t: tensor<101x6xi32>, %i: tensor<i64>) -> tensor<6xi32> {
+  %0 = hl.gather %t, %i {axis = 0 : i64} : tensor<101x6xi32>, tensor<i64> -> tensor<6xi32>
+  return %0 : tensor<6xi32>
+}",
+    "\
+func.func @last_axis(%t: tensor<7x101xf32>, %i: tensor<2x3xi32>) -> tensor<7x2x3xf32> {
+  %0 = hl.gather %t, %i {axis = -1 : i64} : tensor<7x101xf32>, tensor<2x3xi32> -> tensor<7x2x3xf32>
+  return %0 : tensor<7x2x3xf32>
+}",
+    "\
+func.func @embed_then_scale(%t: tensor<101x24xf32>, %i: tensor<2x40xi64>, %s: tensor<24xf32>) -> tensor<2x40x24xf32> {
+  %0 = hl.gather %t, %i {axis = 0 : i64} : tensor<101x24xf32>, tensor<2x40xi64> -> tensor<2x40x24xf32>
+  %1 = hl.mul %0, %s : tensor<2x40x24xf32>, tensor<24xf32> -> tensor<2x40x24xf32>
+  %2 = hl.tanh %1 : tensor<2x40x24xf32> -> tensor<2x40x24xf32>
+  return %2 : tensor<2x40x24xf32>
+}",
+    "\
+func.func @many(%t: tensor<101x64xf32>, %i: tensor<4999xi64>) -> tensor<4999x64xf32> {
+  %0 = hl.gather %t, %i {axis = 0 : i64} : tensor<101x64xf32>, tensor<4999xi64> -> tensor<4999x64xf32>
+  return %0 : tensor<4999x64xf32>
+}",
+];
+
+#[test]
+fn gathers_agree_with_the_interpreter() {
+    check_programs(&GATHERS, 23);
+}

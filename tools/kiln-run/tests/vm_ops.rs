@@ -72,32 +72,13 @@ fn run_tiles_with(
 }
 
 fn hl_dtype(d: DType) -> hl::DType {
-    match d {
-        DType::F32 => hl::DType::F32,
-        DType::F16 => hl::DType::F16,
-        DType::BF16 => hl::DType::BF16,
-        DType::I32 => hl::DType::I32,
-        DType::I8 => hl::DType::I8,
-        DType::I1 => hl::DType::I1,
-    }
+    kiln_run::convert::interp_type(d)
 }
 
 fn to_hl(d: DType, shape: &[usize], b: &[u8]) -> hl::Tensor {
-    let data = match d {
-        DType::F32 => hl::TensorData::F32(f32s(b)),
-        DType::F16 => {
-            hl::TensorData::F16(b.chunks_exact(2).map(|c| f16::from_le_bytes([c[0], c[1]])).collect())
-        }
-        DType::BF16 => {
-            hl::TensorData::BF16(b.chunks_exact(2).map(|c| bf16::from_le_bytes([c[0], c[1]])).collect())
-        }
-        DType::I32 => hl::TensorData::I32(
-            b.chunks_exact(4).map(|c| i32::from_le_bytes([c[0], c[1], c[2], c[3]])).collect(),
-        ),
-        DType::I8 => hl::TensorData::I8(b.iter().map(|&x| x as i8).collect()),
-        DType::I1 => hl::TensorData::I1(b.iter().map(|&x| x != 0).collect()),
-    };
-    hl::Tensor::new(shape.to_vec(), data).unwrap()
+    let spec =
+        kiln_bytecode::module::TensorSpec { dtype: d, shape: shape.iter().map(|&n| n as u64).collect() };
+    kiln_run::convert::from_host(&kiln_vm::HostTensor { spec, bytes: b.to_vec() }).unwrap()
 }
 
 fn hl_bytes(t: &hl::Tensor) -> Vec<u8> {
@@ -171,6 +152,7 @@ fn samples(d: DType, seed: u64, reps: usize) -> Vec<u8> {
             }
         }
         DType::I1 => out.extend((0..TILE * 4).map(|_| (next() & 1) as u8)),
+        DType::I64 => panic!("the vector unit has no i64"),
         DType::F32 => {
             let special = [
                 0.0f32,

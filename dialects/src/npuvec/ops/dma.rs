@@ -1,5 +1,6 @@
-//! The DMA ops: `npuvec.load` (GM -> UB or L1, pipe MTE2), `npuvec.store` (UB -> GM, pipe
-//! MTE3) and `npuvec.move` (L1 -> L0A or L0B, pipe MTE1).
+//! The DMA ops: `npuvec.load` (GM -> UB or L1, pipe MTE2), `npuvec.gather` (GM rows picked by
+//! GM indices -> UB, pipe MTE2), `npuvec.store` (UB -> GM, pipe MTE3) and `npuvec.move` (L1 ->
+//! L0A or L0B, pipe MTE1).
 
 use kiln_compiler::dialect::effects::MemoryEffects;
 use kiln_compiler::{Arity, AttrConstraint, AttrSpec, OpDef, TypeConstraint as C, ValueDef};
@@ -41,6 +42,46 @@ kiln_compiler::op_def! {
         verify: Some(v::verify_load),
         syntax: Some(&syntax::DPS_SYNTAX),
         interfaces: &[&MemoryEffects(&[read(0), write(2)]), &OnPipe(PipeOf::Fixed(Pipe::Mte2))],
+        ..OpDef::DEFAULT
+    };
+}
+
+kiln_compiler::op_def! {
+    /// `npuvec.gather`: indexed DMA: rows of a GM table picked by indices in GM, into a UB
+    /// buffer (pipe MTE2, instruction `Gather`), the tile of an embedding lookup.
+    ///
+    /// `table` is viewed from element `offset` with `sizes` / `strides` (as `npuvec.load`'s
+    /// view): its first dim is the indexed one (its size is the bound), the others are one
+    /// slice, `dst`'s `C` elements in row-major order. `indices` (`i32` or `i64`) is viewed
+    /// from element `index_offset` with `index_sizes` / `index_strides`: `dst`'s `R` indices.
+    /// Row `r` of `dst` is the slice at index `indices[r]`; a negative index counts from the
+    /// end (`i + sizes[0]`), one outside `[-sizes[0], sizes[0])` is a run-time error. The
+    /// indices are data: the row addresses are computed when the kernel runs. `table` and
+    /// `dst` have one element type. Effects: reads `table` and `indices`, writes `dst`.
+    ///
+    /// ```mlir
+    /// npuvec.gather ins(%table[%off], %ids[%ioff] : memref<50x16xf32, #npuvec.space<gm>>, memref<14xi64, #npuvec.space<gm>>) outs(%b : memref<8x16xf32, #npuvec.space<ub>>) sizes [50, 16] strides [16, 1] {index_sizes = array<i64: 8>, index_strides = array<i64: 1>}
+    /// "npuvec.gather"(%table, %off, %ids, %ioff, %b) <{index_sizes = array<i64: 8>, index_strides = array<i64: 1>, sizes = array<i64: 50, 16>, strides = array<i64: 16, 1>}> : (memref<50x16xf32, #npuvec.space<gm>>, index, memref<14xi64, #npuvec.space<gm>>, index, memref<8x16xf32, #npuvec.space<ub>>) -> ()
+    /// ```
+    pub static GATHER_OP: OpDef = OpDef {
+        name: "npuvec.gather",
+        summary: "indexed GM to UB DMA (rows picked by indices)",
+        operands: Arity::Named(&[
+            ValueDef::single("table", C::AnyMemRef),
+            ValueDef::single("offset", C::Index),
+            ValueDef::single("indices", C::AnyMemRef),
+            ValueDef::single("index_offset", C::Index),
+            ValueDef::single("dst", C::AnyMemRef),
+        ]),
+        attrs: &[
+            VIEW[0],
+            VIEW[1],
+            AttrSpec { name: "index_sizes", constraint: AttrConstraint::Any, optional: false },
+            AttrSpec { name: "index_strides", constraint: AttrConstraint::Any, optional: false },
+        ],
+        verify: Some(v::verify_gather),
+        syntax: Some(&syntax::DPS_SYNTAX),
+        interfaces: &[&MemoryEffects(&[read(0), read(2), write(4)]), &OnPipe(PipeOf::Fixed(Pipe::Mte2))],
         ..OpDef::DEFAULT
     };
 }

@@ -1,7 +1,7 @@
 //! Verifiers of the DMA ops: `npuvec.load` (GM -> UB or L1) and `npuvec.store` (UB -> GM)
 //! through a strided GM view, and `npuvec.move` (L1 -> L0A or L0B).
 
-use kiln_compiler::{Context, Ir, OpId};
+use kiln_compiler::{Context, Ir, OpId, Signedness, TypeKind};
 
 use super::{
     buffer, dims, fail, gm_operand, i64_array_attr, operand_name, same_elem, same_shape, Buf, VResult,
@@ -9,28 +9,10 @@ use super::{
 use crate::npuvec::attrs::Space;
 use crate::npuvec::MAX_VIEW_DIMS;
 
-/// The view attributes `sizes` / `strides` against the on-chip buffer `buf`: the same length
-/// (1 to [`MAX_VIEW_DIMS`]), sizes at least 1, strides not negative, and as many elements as
-/// the buffer holds.
+/// The view attributes `sizes` / `strides` (see [`view_attrs`]) against the on-chip buffer
+/// `buf`: as many elements as the buffer holds (a zero-padded view: a block within it).
 fn verify_view<'c>(ir: &Ir<'c>, op: OpId, buf: &Buf<'c>) -> VResult<'c> {
-    let sizes = i64_array_attr(ir, op, "sizes")?;
-    let strides = i64_array_attr(ir, op, "strides")?;
-    if sizes.is_empty() || sizes.len() > MAX_VIEW_DIMS {
-        return fail(ir, op, format!("expected 1 to {MAX_VIEW_DIMS} view dims, but got {}", sizes.len()));
-    }
-    if strides.len() != sizes.len() {
-        return fail(
-            ir,
-            op,
-            format!("expected {} strides (one per size), but got {}", sizes.len(), strides.len()),
-        );
-    }
-    if let Some(s) = sizes.iter().find(|&&s| s < 1) {
-        return fail(ir, op, format!("expected view sizes of at least 1, but got {s}"));
-    }
-    if let Some(s) = strides.iter().find(|&&s| s < 0) {
-        return fail(ir, op, format!("expected non-negative view strides, but got {s}"));
-    }
+    let sizes = view_attrs(ir, op, "sizes", "strides")?;
     if ir.attr(op, "zero_pad").is_some() {
         // A block at the buffer's top left: the last size is its cols, the rest its rows.
         let cols = *sizes.last().expect("at least one size");
@@ -60,6 +42,75 @@ fn verify_view<'c>(ir: &Ir<'c>, op: OpId, buf: &Buf<'c>) -> VResult<'c> {
                 dims(&sizes),
                 buf.rows,
                 buf.cols
+            ),
+        );
+    }
+    Ok(())
+}
+
+/// The view attributes `sizes_name` / `strides_name` of `op`: the same length (1 to
+/// [`MAX_VIEW_DIMS`]), sizes at least 1, strides not negative; the sizes.
+fn view_attrs<'c>(ir: &Ir<'c>, op: OpId, sizes_name: &str, strides_name: &str) -> VResult<'c, Vec<i64>> {
+    let sizes = i64_array_attr(ir, op, sizes_name)?;
+    let strides = i64_array_attr(ir, op, strides_name)?;
+    if sizes.is_empty() || sizes.len() > MAX_VIEW_DIMS {
+        return fail(ir, op, format!("expected 1 to {MAX_VIEW_DIMS} view dims, but got {}", sizes.len()));
+    }
+    if strides.len() != sizes.len() {
+        return fail(
+            ir,
+            op,
+            format!("expected {} strides (one per size), but got {}", sizes.len(), strides.len()),
+        );
+    }
+    if let Some(s) = sizes.iter().find(|&&s| s < 1) {
+        return fail(ir, op, format!("expected view sizes of at least 1, but got {s}"));
+    }
+    if let Some(s) = strides.iter().find(|&&s| s < 0) {
+        return fail(ir, op, format!("expected non-negative view strides, but got {s}"));
+    }
+    Ok(sizes)
+}
+
+/// `npuvec.gather %table, %offset, %indices, %index_offset, %dst`: GM rows by GM indices into
+/// UB. `sizes` / `strides` view the table (the first dim is the indexed one, the rest one
+/// slice of `dst`'s `C` elements); `index_sizes` / `index_strides` view `dst`'s `R` indices,
+/// of `i32` or `i64`.
+pub(crate) fn verify_gather<'c>(_: &Context<'c>, ir: &Ir<'c>, op: OpId) -> VResult<'c> {
+    let (_, elem) = gm_operand(ir, op, 0)?;
+    let (_, index) = gm_operand(ir, op, 2)?;
+    let dst = buffer(ir, op, 4, &[Space::Ub])?;
+    same_elem(ir, op, &operand_name(ir, op, 4), dst.elem, elem)?;
+    if !matches!(index.kind(), TypeKind::Integer { width: 32 | 64, signedness: Signedness::Signless }) {
+        return fail(
+            ir,
+            op,
+            format!("{} must have element type 'i32' or 'i64', but got '{index}'", operand_name(ir, op, 2)),
+        );
+    }
+    let sizes = view_attrs(ir, op, "sizes", "strides")?;
+    let slice = sizes[1..].iter().try_fold(1i64, |n, &s| n.checked_mul(s));
+    if slice != Some(dst.cols) {
+        return fail(
+            ir,
+            op,
+            format!(
+                "table view sizes {} have slices of a different number of elements than the destination's {} cols",
+                dims(&sizes),
+                dst.cols
+            ),
+        );
+    }
+    let index_sizes = view_attrs(ir, op, "index_sizes", "index_strides")?;
+    let count = index_sizes.iter().try_fold(1i64, |n, &s| n.checked_mul(s));
+    if count != Some(dst.rows) {
+        return fail(
+            ir,
+            op,
+            format!(
+                "index view sizes {} hold a different number of indices than the destination's {} rows",
+                dims(&index_sizes),
+                dst.rows
             ),
         );
     }

@@ -86,6 +86,9 @@ fn inst(r: &mut Reader) -> Result<Inst, LoadError> {
         }
         op::LOAD => Inst::Load { dst: buf(r)?, src: view(r)?, zero_pad: flag },
         op::STORE => Inst::Store { dst: view(r)?, src: buf(r)?, atomic: decode_enum(sub, at)? },
+        op::GATHER => {
+            Inst::Gather { index: decode_enum(sub, at)?, dst: buf(r)?, table: view(r)?, indices: view(r)? }
+        }
         op::COPY => Inst::Copy { dst: buf(r)?, src: buf(r)? },
         op::UNARY => Inst::Unary { op: decode_enum(sub, at)?, dst: buf(r)?, src: buf(r)? },
         op::BINARY => Inst::Binary { op: decode_enum(sub, at)?, dst: buf(r)?, a: src(r)?, b: src(r)? },

@@ -82,6 +82,29 @@ impl Checker<'_> {
                 self.buf("src", src, &[Ub])?;
                 self.view("dst", dst, ("src", src))
             }
+            Inst::Gather { dst, table, indices, index } => {
+                self.buf("dst", dst, &[Ub])?;
+                if !matches!(index, DType::I32 | DType::I64) {
+                    return Err(format!("indices of type {}, expected i32 or i64", index.name()));
+                }
+                let slice =
+                    self.gm_view("table", table)?.and_then(|n| n.checked_div(table.dims[0].size as u64));
+                if slice != Some(dst.cols as u64) {
+                    let sizes: Vec<u32> = table.dims.iter().map(|d| d.size).collect();
+                    return Err(format!(
+                        "`table` has sizes {sizes:?}, slices of its first dim are not `dst`'s rows ({})",
+                        shape(dst)
+                    ));
+                }
+                if self.gm_view("indices", indices)? != Some(dst.rows as u64) {
+                    let sizes: Vec<u32> = indices.dims.iter().map(|d| d.size).collect();
+                    return Err(format!(
+                        "`indices` has sizes {sizes:?}, not one index per row of `dst` ({})",
+                        shape(dst)
+                    ));
+                }
+                Ok(())
+            }
             Inst::Copy { dst, src } | Inst::Unary { dst, src, .. } => {
                 self.buf("dst", dst, &[Ub])?;
                 self.buf("src", src, &[Ub])?;
@@ -233,6 +256,9 @@ impl Checker<'_> {
         if b.rows == 0 || b.cols == 0 {
             return Err(format!("`{name}` ({}) is empty", shape(b)));
         }
+        if b.dtype == DType::I64 {
+            return Err(format!("`{name}` is {}: on-chip buffers have no i64", shape(b)));
+        }
         if b.pitch < b.cols {
             return Err(format!("`{name}` has pitch {} < cols {}", b.pitch, b.cols));
         }
@@ -263,7 +289,6 @@ impl Checker<'_> {
         broadcasts((name, b), dst)
     }
 
-    /// Checks a GM view against the on-chip buffer it transfers.
     /// A zero-padded load's view: a block of at most the buffer's rows and cols.
     fn block_view(&self, name: &str, v: &GmView, buf: &Buf) -> Result<(), String> {
         let last = v.dims.last().map_or(1, |d| d.size as u64);
@@ -280,20 +305,9 @@ impl Checker<'_> {
         self.view(name, v, ("dst", &block))
     }
 
+    /// Checks a GM view against the on-chip buffer it transfers.
     fn view(&self, name: &str, v: &GmView, buf: (&str, &Buf)) -> Result<(), String> {
-        if v.arg >= self.kernel.num_args {
-            return Err(format!("`{name}` is argument {}, the kernel takes {}", v.arg, self.kernel.num_args));
-        }
-        if let Some(r) = v.offset {
-            regs(&[r])?;
-        }
-        if v.dims.is_empty() || v.dims.len() > MAX_VIEW_DIMS {
-            return Err(format!("`{name}` has {} dims, expected 1 to {MAX_VIEW_DIMS}", v.dims.len()));
-        }
-        if let Some(d) = v.dims.iter().position(|d| d.size == 0) {
-            return Err(format!("`{name}` dim #{d} has size 0"));
-        }
-        let elements = v.dims.iter().try_fold(1u64, |n, d| n.checked_mul(d.size as u64));
+        let elements = self.gm_view(name, v)?;
         let want = buf.1.rows as u64 * buf.1.cols as u64;
         if elements != Some(want) {
             let sizes: Vec<u32> = v.dims.iter().map(|d| d.size).collect();
@@ -308,5 +322,23 @@ impl Checker<'_> {
             ));
         }
         Ok(())
+    }
+
+    /// Checks a GM view's argument, register and dims; its element count (`None` when it
+    /// overflows `u64`).
+    fn gm_view(&self, name: &str, v: &GmView) -> Result<Option<u64>, String> {
+        if v.arg >= self.kernel.num_args {
+            return Err(format!("`{name}` is argument {}, the kernel takes {}", v.arg, self.kernel.num_args));
+        }
+        if let Some(r) = v.offset {
+            regs(&[r])?;
+        }
+        if v.dims.is_empty() || v.dims.len() > MAX_VIEW_DIMS {
+            return Err(format!("`{name}` has {} dims, expected 1 to {MAX_VIEW_DIMS}", v.dims.len()));
+        }
+        if let Some(d) = v.dims.iter().position(|d| d.size == 0) {
+            return Err(format!("`{name}` dim #{d} has size 0"));
+        }
+        Ok(v.dims.iter().try_fold(1u64, |n, d| n.checked_mul(d.size as u64)))
     }
 }

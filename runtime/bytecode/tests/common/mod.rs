@@ -76,6 +76,18 @@ fn vector_kernel() -> Kernel {
         Inst::If { cond: Reg(1), then_len: 1, else_len: 1 },
         Inst::Scalar { op: ScalarOp::Add, dst: Reg(8), a: Reg(1), b: Reg(7) },
         Inst::Scalar { op: ScalarOp::Sub, dst: Reg(8), a: Reg(1), b: Reg(7) },
+        // Rows 8 of argument 0 picked by 8 i32 indices at element 16 of argument 1.
+        Inst::Gather {
+            dst: a,
+            table: view(0, None, 32, 16),
+            indices: GmView {
+                arg: 1,
+                offset: Some(Reg(1)),
+                base: 16,
+                dims: vec![Dim { size: 8, stride: 1 }],
+            },
+            index: DType::I32,
+        },
     ]);
     Kernel { name: "vector".into(), core: Core::Aiv, block_dim: 2, ub_bytes: 4096, num_args: 3, code }
 }
@@ -183,6 +195,13 @@ pub fn every_variant() -> Module {
         src: GmView { arg: 0, offset: None, base: 0, dims: vec![] },
         zero_pad: false,
     });
+    for (i, index) in DType::ALL.into_iter().enumerate() {
+        let table =
+            GmView { arg: i as u16, offset: Some(Reg(7)), base: -3, dims: vec![Dim { size: 9, stride: -5 }] };
+        let indices =
+            GmView { arg: 7, offset: None, base: i as i64, dims: vec![Dim { size: 3, stride: 2 }; i % 3] };
+        code.push(Inst::Gather { dst: b(Space::ALL[i % 6], index), table, indices, index });
+    }
     code.extend([
         Inst::Broadcast { dst: f, src: f },
         Inst::Fill { dst: f, value: Scalar::Float(1.5) },

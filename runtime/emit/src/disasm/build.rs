@@ -104,6 +104,7 @@ impl<'c> Builder<'_, 'c> {
             DType::I32 => self.ctx.int_type(32),
             DType::I8 => self.ctx.int_type(8),
             DType::I1 => self.ctx.int_type(1),
+            DType::I64 => self.ctx.int_type(64),
         }
     }
 

@@ -19,7 +19,7 @@ use kiln_targets::Target;
 use super::build::Builder;
 use super::DisasmError;
 use crate::kernel::{ATOMIC, BINARY, CMP, CMPI, REDUCE, ROUND, UNARY};
-use crate::{BASE_ATTR, REG_ATTR};
+use crate::REG_ATTR;
 
 /// What a register holds at a point of the disassembly.
 #[derive(Clone, Copy)]
@@ -39,6 +39,10 @@ pub fn arg_dtypes(kernel: &Kernel) -> HashMap<u16, DType> {
         match inst {
             Inst::Load { src: view, dst: buf, .. } | Inst::Store { dst: view, src: buf, .. } => {
                 out.entry(view.arg).or_insert(buf.dtype);
+            }
+            Inst::Gather { dst, table, indices, index } => {
+                out.entry(table.arg).or_insert(dst.dtype);
+                out.entry(indices.arg).or_insert(*index);
             }
             _ => {}
         }
@@ -261,13 +265,24 @@ impl<'b, 'a, 'c> KernelDisasm<'b, 'a, 'c> {
 
     /// The GM operand, offset operand and view attributes of `view`.
     fn view(&mut self, i: usize, block: BlockId, view: &GmView) -> Result<View<'c>, DisasmError> {
+        self.view_named(i, block, view, crate::kernel::VIEW_ATTRS)
+    }
+
+    /// [`Self::view`] with the attribute names `names` (sizes, strides, static base).
+    fn view_named(
+        &mut self,
+        i: usize,
+        block: BlockId,
+        view: &GmView,
+        names: [&'static str; 3],
+    ) -> Result<View<'c>, DisasmError> {
         let gm = *self
             .args
             .get(view.arg as usize)
             .ok_or_else(|| self.err(i, format!("names argument {} of {}", view.arg, self.args.len())))?;
         let sizes: Vec<i64> = view.dims.iter().map(|d| d.size as i64).collect();
         let strides: Vec<i64> = view.dims.iter().map(|d| d.stride).collect();
-        let mut attrs = vec![("sizes", self.b.i64_array(&sizes)), ("strides", self.b.i64_array(&strides))];
+        let mut attrs = vec![(names[0], self.b.i64_array(&sizes)), (names[1], self.b.i64_array(&strides))];
         let offset = match view.offset {
             None => {
                 let index = self.b.ctx.index_type();
@@ -276,7 +291,7 @@ impl<'b, 'a, 'c> KernelDisasm<'b, 'a, 'c> {
             }
             Some(r) => {
                 if view.base != 0 {
-                    attrs.push((BASE_ATTR, self.b.i64(view.base)));
+                    attrs.push((names[2], self.b.i64(view.base)));
                 }
                 self.read(i, r)?
             }
@@ -372,6 +387,14 @@ impl<'b, 'a, 'c> KernelDisasm<'b, 'a, 'c> {
                 }
                 let s = self.buf(src);
                 self.plain(block, "npuvec.store", &[s, gm, off], &attrs);
+            }
+            Inst::Gather { dst, table, indices, .. } => {
+                let (gm, off, mut attrs) = self.view(i, block, table)?;
+                let (ids, ids_off, more) =
+                    self.view_named(i, block, indices, crate::kernel::INDEX_VIEW_ATTRS)?;
+                attrs.extend(more);
+                let d = self.buf(dst);
+                self.plain(block, "npuvec.gather", &[gm, off, ids, ids_off, d], &attrs);
             }
             Inst::Copy { dst, src } => self.two(block, "npuvec.copy", src, dst, &[]),
             Inst::Unary { op, dst, src } => {
