@@ -32,6 +32,21 @@ fn attrs_of(ir: &Ir<'_>, op: OpId) -> Vec<(&'static str, AttrValue)> {
             "keep_dims" => {
                 ("keep_dims", AttrValue::Bool(kiln_dialects::hl::accessors::bool_attr(Some(e.value))))
             }
+            // The layout ops' attributes (slice, concat, pad).
+            name @ ("starts" | "limits" | "strides" | "low" | "high") => {
+                let v = e.value.as_array().unwrap().iter().map(|a| a.as_int().unwrap() as i64).collect();
+                let name =
+                    ["starts", "limits", "strides", "low", "high"].into_iter().find(|n| *n == name).unwrap();
+                (name, AttrValue::Ints(v))
+            }
+            "axis" => ("axis", AttrValue::Int(e.value.as_int().unwrap() as i64)),
+            "value" => match e.value.as_int() {
+                Some(i) => ("value", AttrValue::Int(i as i64)),
+                None => {
+                    let v = kiln_dialects::hl::accessors::float_value(e.value).unwrap();
+                    ("value", AttrValue::F32((v as f32).to_bits()))
+                }
+            },
             other => panic!("the generator writes no attribute '{other}'"),
         })
         .collect()
@@ -89,14 +104,16 @@ fn replay(
 }
 
 /// Checks program `seed`; returns the segments run op by op and fused, or `None` for a
-/// program with a convolution (not among the session's ops).
+/// program with a convolution or a pad (not among the session's ops).
 fn check_program(
     seed: u64,
     profile: &kiln_dialects::hl::interp::generator::Profile,
     interp: bool,
 ) -> Option<(u64, u64)> {
     let text = random_program(seed, profile);
-    if text.contains("hl.conv2d") {
+    // The session records neither convolutions nor pads (its attribute values carry no float
+    // of the pad's own type).
+    if text.contains("hl.conv2d") || text.contains("hl.pad") {
         return None;
     }
     let arena = Bump::new();
@@ -158,8 +175,11 @@ fn check_all(
             checked += 1;
         }
     }
-    assert_eq!(checked, count, "programs without convolutions from seed {first}");
-    assert!(fused * 2 < single, "segments fused: {fused}, op by op: {single}");
+    assert_eq!(checked, count, "programs without convolutions or pads from seed {first}");
+    // The back-end profile also draws slice + concat / pad pieces, which stay segments of
+    // their own: there fusion saves a third of the segments, not half.
+    let (num, den) = if interp { (1, 2) } else { (2, 3) };
+    assert!(fused * den < single * num, "segments fused: {fused}, op by op: {single}");
 }
 
 #[test]
