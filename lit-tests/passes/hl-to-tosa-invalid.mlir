@@ -12,3 +12,10 @@ func.func @refused(%x: tensor<4x8xf32>, %i: tensor<1x3x8x8xf32>, %w: tensor<3x1x
   %3 = hl.conv2d %i, %w {groups = 3 : i64} : tensor<1x3x8x8xf32>, tensor<3x1x3x3xf32> -> tensor<1x3x6x6xf32>
   return %1, %2, %3 : tensor<4x8xf32>, tensor<4x4xf32>, tensor<1x3x6x6xf32>
 }
+
+// TOSA's intdiv takes i32 only.
+func.func @narrow_div(%a: tensor<4xi8>) -> tensor<4xi8> {
+  // expected-error @+1 {{'hl.div' op has no TOSA form: TOSA divides integers as i32 only}}
+  %0 = hl.div %a, %a : tensor<4xi8>
+  return %0 : tensor<4xi8>
+}

@@ -274,14 +274,7 @@ fn convert<'c>(
             }
             b.op("cast", &[v], &[], result_ty)
         }
-        "broadcast_to" => {
-            let v = align(&mut b, x[0], rank)?;
-            let shape = shape_of(b.rw.ir(), v).ok_or("bad operand")?;
-            let multiples: Vec<i64> =
-                shape.iter().zip(&out_shape).map(|(&d, &o)| if d == o { 1 } else { o }).collect();
-            let m = b.shape(&multiples);
-            b.op("tile", &[v, m], &[], result_ty)
-        }
+        "broadcast_to" => expand(&mut b, x[0], &out_shape)?,
         "reduce_sum" | "reduce_max" | "reduce_min" | "reduce_prod" | "reduce_mean" => {
             reduce(&mut b, short, x[0], &axes?, &in_shape, &out_shape, in_elem)?
         }

@@ -39,6 +39,13 @@ func.func @public_declaration()
 
 // -----
 
+// mlir-opt 22's words: a visibility that is none of the three.
+// expected-error @+1 {{'func.func' op visibility expected to be one of ["public", "private", "nested"], but got "priv"}}
+"func.func"() <{function_type = () -> (), sym_name = "f", sym_visibility = "priv"}> ({
+}) : () -> ()
+
+// -----
+
 func.func @caller() {
   // expected-error @+1 {{'func.call' op 'missing' does not reference a valid function}}
   func.call @missing() : () -> ()

@@ -21,24 +21,23 @@ fn session(flags: &str) -> Session {
 }
 
 fn attrs_of(ir: &Ir<'_>, op: OpId) -> Vec<(&'static str, AttrValue)> {
+    let ints = |a: kiln_compiler::Attribute<'_>| {
+        AttrValue::Ints(a.as_array().unwrap().iter().map(|a| a.as_int().unwrap() as i64).collect())
+    };
     let entries = ir.op(op).properties.and_then(|p| p.as_dict()).unwrap_or(&[]);
     entries
         .iter()
         .map(|e| match e.name {
-            "axes" => {
-                let axes = e.value.as_array().unwrap().iter().map(|a| a.as_int().unwrap() as i64).collect();
-                ("axes", AttrValue::Ints(axes))
-            }
+            "axes" => ("axes", ints(e.value)),
             "keep_dims" => {
                 ("keep_dims", AttrValue::Bool(kiln_dialects::hl::accessors::bool_attr(Some(e.value))))
             }
             // The layout ops' attributes (slice, concat, pad).
-            name @ ("starts" | "limits" | "strides" | "low" | "high") => {
-                let v = e.value.as_array().unwrap().iter().map(|a| a.as_int().unwrap() as i64).collect();
-                let name =
-                    ["starts", "limits", "strides", "low", "high"].into_iter().find(|n| *n == name).unwrap();
-                (name, AttrValue::Ints(v))
-            }
+            "starts" => ("starts", ints(e.value)),
+            "limits" => ("limits", ints(e.value)),
+            "strides" => ("strides", ints(e.value)),
+            "low" => ("low", ints(e.value)),
+            "high" => ("high", ints(e.value)),
             "axis" => ("axis", AttrValue::Int(e.value.as_int().unwrap() as i64)),
             "value" => match e.value.as_int() {
                 Some(i) => ("value", AttrValue::Int(i as i64)),
