@@ -23,6 +23,9 @@ pub struct Context<'c> {
     attrs: RefCell<HashSet<&'c AttrKind<'c>>>,
     registry: DialectRegistry,
     allow_unregistered: Cell<bool>,
+    /// Whether an error about an op carries a `see current operation` note (MLIR's
+    /// `printOpOnDiagnostic`).
+    print_op_on_diagnostic: Cell<bool>,
     /// The next [`AttrKind::Distinct`] id.
     next_distinct: Cell<u64>,
     /// Alias names read from parsed files (`#name = attr`), which the printer may reuse for
@@ -46,6 +49,7 @@ impl<'c> Context<'c> {
             attrs: RefCell::default(),
             registry,
             allow_unregistered: Cell::new(false),
+            print_op_on_diagnostic: Cell::new(true),
             next_distinct: Cell::new(0),
             attr_alias_names: RefCell::default(),
             type_alias_names: RefCell::default(),
@@ -130,6 +134,18 @@ impl<'c> Context<'c> {
     /// Accept (or reject) ops, types and attributes of unknown dialects.
     pub fn set_allow_unregistered(&self, allow: bool) {
         self.allow_unregistered.set(allow)
+    }
+
+    /// Whether an error about an op carries a note with the op printed in the generic form
+    /// (`see current operation: ...`), as MLIR's `shouldPrintOpOnDiagnostic` (on by default;
+    /// mlir-opt turns it off under `--verify-diagnostics`).
+    pub fn prints_op_on_diagnostic(&self) -> bool {
+        self.print_op_on_diagnostic.get()
+    }
+
+    /// Attach (or not) the `see current operation` note to errors about ops.
+    pub fn set_print_op_on_diagnostic(&self, print: bool) {
+        self.print_op_on_diagnostic.set(print)
     }
 
     /// Makes room for about `additional` more attributes (e.g. one location per op of a large

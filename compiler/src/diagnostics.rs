@@ -136,17 +136,20 @@ impl SourceMgr {
         None
     }
 
-    /// Renders `diag` and its notes as MLIR does.
+    /// Renders `diag` and its notes as MLIR does: a note at the location just shown (the
+    /// diagnostic's or the previous note's) shows no source line again.
     pub fn render(&self, diag: &Diagnostic<'_>) -> String {
         let mut out = String::new();
-        self.render_one(&mut out, diag);
+        self.render_one(&mut out, diag, true);
+        let mut shown = diag.loc;
         for n in &diag.notes {
-            self.render_one(&mut out, n);
+            self.render_one(&mut out, n, n.loc != shown);
+            shown = n.loc;
         }
         out
     }
 
-    fn render_one(&self, out: &mut String, diag: &Diagnostic<'_>) {
+    fn render_one(&self, out: &mut String, diag: &Diagnostic<'_>, source_line: bool) {
         let label = diag.severity.label();
         let Some((file, line, col)) = Self::file_location(diag.loc) else {
             // MLIR prints the message at no source position (`<unknown>:0`), after the location
@@ -158,6 +161,9 @@ impl SourceMgr {
             return;
         };
         let _ = writeln!(out, "{}:{line}:{col}: {label}: {}", String::from_utf8_lossy(file), diag.message);
+        if !source_line {
+            return;
+        }
         // Line 0 names the file as a whole (`file:0:0`, as MLIR's implicit module): no source line.
         let Some(src_line) = self.lookup(file).and_then(|f| f.line(line)) else { return };
         // Very long lines are clipped around the column so a 100 MB line stays readable.

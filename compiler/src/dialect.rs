@@ -216,6 +216,9 @@ pub enum FoldResult<'c> {
 /// [`Diagnostic::op_error`], with notes pointing at related places).
 pub type VerifyFn = for<'c> fn(&Context<'c>, &Ir<'c>, OpId) -> Result<(), Diagnostic<'c>>;
 
+/// The default value of an op's inherent attribute `name`, if it has one.
+pub type DefaultAttrFn = for<'c> fn(&Context<'c>, &str) -> Option<Attribute<'c>>;
+
 /// A folder: given the op and its operands' constant values (when known), the replacement of
 /// each result, or `None` when it does not fold.
 pub type FoldFn =
@@ -261,6 +264,10 @@ pub struct OpDef {
     pub canonicalize: Option<PopulateFn>,
     /// Custom assembly format.
     pub syntax: Option<&'static CustomSyntax>,
+    /// The default value of an inherent attribute that has one (MLIR's `DefaultValuedAttr`),
+    /// by name: the generic form shows it when the op does not carry it, as MLIR's properties
+    /// always hold it.
+    pub default_attr: Option<DefaultAttrFn>,
     /// Dialect-defined interfaces (fusion category, cost, shape inference, ...), found by type
     /// with [`OpDef::interface`], as MLIR finds op interfaces by type id.
     pub interfaces: &'static [&'static (dyn Any + Sync)],
@@ -310,6 +317,7 @@ impl OpDef {
         fold: None,
         canonicalize: None,
         syntax: None,
+        default_attr: None,
         interfaces: &[],
     };
 

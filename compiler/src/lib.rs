@@ -27,7 +27,8 @@ pub use attributes::{AttrKind, Attribute, DenseData, NamedAttr};
 pub use context::Context;
 pub use diagnostics::{Diagnostic, Severity, SourceMgr};
 pub use dialect::{
-    Arity, AttrConstraint, AttrSpec, Dialect, DialectRegistry, OpDef, Trait, TypeConstraint, ValueDef,
+    Arity, AttrConstraint, AttrSpec, DefaultAttrFn, Dialect, DialectRegistry, OpDef, Trait, TypeConstraint,
+    ValueDef,
 };
 pub use dialect_attrs::{AttrDef, ParamSyntax, TypeDef};
 pub use ir::{BlockId, Ir, OpId, OperationState, RegionId, ValueId};

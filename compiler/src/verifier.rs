@@ -1,47 +1,57 @@
 //! The verifier: the contract every pass relies on.
 //!
-//! Invariants checked, for every op nested under the root (iteratively, so nesting depth is
-//! unbounded):
-//! 1. what the op's declaration implies: operand, result, region and successor counts, required
-//!    inherent attributes and their constraints, the required parent op; for named operands
-//!    and results, the group sizes (`operandSegmentSizes` / `resultSegmentSizes` when more
-//!    than one group varies), each value's type constraint and the constraints relating
-//!    groups (first failure per op, as MLIR's generated verifiers);
-//! 2. traits: a `Terminator` ends its block; blocks of registered ops that need terminators
-//!    end in one; `SingleBlock` regions have at most one block; `IsolatedFromAbove` regions use
-//!    no value defined outside;
+//! It visits the IR in MLIR's order (`OperationVerifier`). An op isolated from above (a
+//! function, a module) is a unit of its own. Within a unit, ops and blocks are visited depth
+//! first, each on entrance and on exit, and the first failure ends the unit. The units directly
+//! nested in an op are verified when that op is left, each on its own (all of them, so errors in
+//! two functions are both reported); if one failed, the enclosing unit fails there. Once a
+//! unit's structure holds, the dominance of its values is checked, again up to the first
+//! failure. All of it runs from one explicit stack, so nesting depth is unbounded.
+//!
+//! On entrance, an op is checked for (first failure only, as MLIR's generated verifiers):
+//! 1. what its declaration implies: operand, result, region and successor counts, required
+//!    inherent attributes and their constraints; for named operands and results, the group
+//!    sizes (`operandSegmentSizes` / `resultSegmentSizes` when more than one group varies),
+//!    each value's type constraint and the constraints relating groups; the required parent op;
+//! 2. traits: a `Terminator` ends its block; `SingleBlock` regions have at most one block;
 //! 3. successors name blocks of the same region;
-//! 4. dominance: every operand is defined before its use — earlier in the same block, or in a
-//!    block that dominates the use's block, or in an enclosing region (graph regions, such as a
-//!    module body, are exempt); the error has a note at the definition, as MLIR's
-//!    (`operand defined here (op in the same block)`);
-//! 5. the op's own verifier hook, when 1-4 found nothing wrong with the op;
-//! 6. then, if that passes, the trait `SameOperandsAndResultType`: one element type and
-//!    compatible shapes (a dynamic dim matches any) for all operands and results.
+//! 4. the op's own verifier hook, then the trait `SameOperandsAndResultType`: one element type
+//!    and compatible shapes (a dynamic dim matches any) for all operands and results.
+//!
+//! A block, on entrance, is not empty unless its region may go without a terminator (one block
+//! whose op is unregistered or has `NoTerminator`), and only its last op has successors; on
+//! exit, it ends in a terminator (unregistered ops may be terminators). An op, on exit, has its
+//! nested units verified, and then an op `IsolatedFromAbove` is checked for uses of values
+//! defined outside it (the first one, in MLIR's order). Dominance ([`operands`]): every operand
+//! is defined before its use: earlier in the same block, or in a block that dominates the use's
+//! block, or in an enclosing region (graph regions, such as a module body, are exempt); the
+//! error has a note at the definition, as MLIR's (`operand defined here (op in the same block)`).
 //!
 //! Every failure becomes a located [`Diagnostic`] in MLIR's words (`'func.return' op has 1
-//! operands, but enclosing function (@f) returns 2`); all of them are collected, none stops
-//! the walk.
+//! operands, but enclosing function (@f) returns 2`). An error about an op carries MLIR's
+//! `see current operation: ...` note, the op in the generic form, unless the context turned
+//! that off ([`Context::set_print_op_on_diagnostic`]).
 
 use crate::context::Context;
-use crate::diagnostics::Diagnostic;
+use crate::diagnostics::{Diagnostic, Severity};
 use crate::dialect::{Arity, OpDef, Trait};
-use crate::ir::{BlockId, Ir, OpId, RegionId, SecondaryMap, ValueDef, WalkOrder};
+use crate::ir::{BlockId, Ir, OpId, SecondaryMap, WalkOrder};
+use crate::syntax::print_op_for_diagnostic;
 use crate::types::{Type, DYNAMIC};
 
 mod dominance;
+mod operands;
 mod signature;
 
 use dominance::DominanceInfo;
 
-/// Verifies `root` and everything nested in it; returns every error found.
+/// Verifies `root` and everything nested in it; returns the errors found (MLIR's: the first of
+/// each unit that fails).
 pub fn verify<'c>(ctx: &Context<'c>, ir: &Ir<'c>, root: OpId) -> Result<(), Vec<Diagnostic<'c>>> {
     let mut v =
         Verifier { ctx, ir, errors: Vec::new(), dom: DominanceInfo::default(), order: Default::default() };
     v.number_ops(root);
-    for op in ir.walk(root, WalkOrder::PreOrder) {
-        v.verify_op(op);
-    }
+    v.run(root);
     if v.errors.is_empty() {
         Ok(())
     } else {
@@ -58,6 +68,22 @@ struct Verifier<'a, 'c> {
     order: SecondaryMap<OpId, u32>,
 }
 
+/// One step of the walk.
+#[derive(Clone, Copy)]
+enum Step {
+    /// Start verifying a unit (an op isolated from above, or the root).
+    Unit(OpId),
+    EnterOp(OpId),
+    ExitOp(OpId),
+    EnterBlock(BlockId),
+    ExitBlock(BlockId),
+    /// The units nested in the op have been verified; the count is the number of errors
+    /// before they started.
+    NestedUnitsDone(OpId, usize),
+    /// The unit's structure holds: check its dominance.
+    UnitDone(OpId),
+}
+
 impl<'c> Verifier<'_, 'c> {
     fn number_ops(&mut self, root: OpId) {
         for op in self.ir.walk(root, WalkOrder::PreOrder) {
@@ -71,27 +97,128 @@ impl<'c> Verifier<'_, 'c> {
         }
     }
 
-    fn error(&mut self, op: OpId, message: String) {
-        self.errors.push(Diagnostic::op_error(self.ir, op, message));
+    /// Whether `op` is a unit of its own: it has regions and is isolated from above.
+    fn is_unit(&self, op: OpId) -> bool {
+        !self.ir.regions(op).is_empty() && is_isolated(self.ir, op)
     }
 
-    fn verify_op(&mut self, op: OpId) {
-        let errors_before = self.errors.len();
+    fn run(&mut self, root: OpId) {
+        let ir = self.ir;
+        let mut stack = vec![Step::Unit(root)];
+        while let Some(step) = stack.pop() {
+            let before = self.errors.len();
+            match step {
+                Step::Unit(op) => stack.extend([Step::UnitDone(op), Step::EnterOp(op)]),
+                Step::UnitDone(op) => self.verify_dominance(op),
+                Step::EnterOp(op) => {
+                    self.enter_op(op);
+                    stack.push(Step::ExitOp(op));
+                    for &r in ir.regions(op).iter().rev() {
+                        let blocks: Vec<BlockId> = ir.region_blocks(r).collect();
+                        stack.extend(blocks.into_iter().rev().map(Step::EnterBlock));
+                    }
+                }
+                Step::EnterBlock(b) => {
+                    self.enter_block(b);
+                    stack.push(Step::ExitBlock(b));
+                    let ops: Vec<OpId> = ir.block_ops(b).filter(|&o| !self.is_unit(o)).collect();
+                    stack.extend(ops.into_iter().rev().map(Step::EnterOp));
+                }
+                Step::ExitBlock(b) => self.exit_block(b),
+                Step::ExitOp(op) => {
+                    stack.push(Step::NestedUnitsDone(op, before));
+                    let units: Vec<OpId> = ir
+                        .regions(op)
+                        .iter()
+                        .flat_map(|&r| ir.region_blocks(r))
+                        .flat_map(|b| ir.block_ops(b))
+                        .filter(|&o| self.is_unit(o))
+                        .collect();
+                    stack.extend(units.into_iter().rev().map(Step::Unit));
+                }
+                Step::NestedUnitsDone(op, before_units) => {
+                    if self.errors.len() == before_units {
+                        self.exit_op(op);
+                    }
+                }
+            }
+            // A failure (or a failed nested unit) ends the unit being walked: drop its
+            // remaining steps, its dominance check among them.
+            let failed = match step {
+                Step::NestedUnitsDone(_, before_units) => self.errors.len() > before_units,
+                _ => self.errors.len() > before,
+            };
+            if failed {
+                while let Some(s) = stack.pop() {
+                    if matches!(s, Step::UnitDone(_)) {
+                        break;
+                    }
+                }
+            }
+        }
+    }
+
+    /// What is checked on leaving an op, after the units nested in it: the isolation
+    /// constraint, or that an unregistered op is not of a known dialect. Kiln's dialects are
+    /// subsets of MLIR's, so with unregistered dialects allowed, an op one of them lacks (an
+    /// `arith.addf` of a TOSA export) is kept as an unregistered op; otherwise it is refused
+    /// as mlir-opt refuses an unknown op.
+    fn exit_op(&mut self, op: OpId) {
+        let ir = self.ir;
+        if is_isolated(ir, op) {
+            self.verify_isolation(op);
+        }
+        let name = ir.op(op).name;
+        match name.split_once('.') {
+            Some((dialect, _))
+                if ir.op(op).def.is_none()
+                    && !self.ctx.allows_unregistered()
+                    && self.ctx.registry().dialect(dialect).is_some() =>
+            {
+                let message = format!(
+                    "unregistered operation '{name}' found in dialect ('{dialect}') that does not allow unknown operations"
+                );
+                self.error_at_op(op, Diagnostic::error(ir.op(op).loc, message));
+            }
+            _ => {}
+        }
+    }
+
+    fn error(&mut self, op: OpId, message: String) {
+        let d = Diagnostic::op_error(self.ir, op, message);
+        self.error_at_op(op, d);
+    }
+
+    /// Records `d`, an error about `op`, with the `see current operation` note before any
+    /// other (MLIR's `Operation::emitError` attaches it first).
+    fn error_at_op(&mut self, op: OpId, mut d: Diagnostic<'c>) {
+        if self.ctx.prints_op_on_diagnostic() {
+            let text = print_op_for_diagnostic(self.ctx, self.ir, op);
+            let note =
+                Diagnostic::new(Severity::Note, self.ir.op(op).loc, format!("see current operation: {text}"));
+            d.notes.insert(0, note);
+        }
+        self.errors.push(d);
+    }
+
+    fn enter_op(&mut self, op: OpId) {
+        let before = self.errors.len();
         if let Some(def) = self.ir.op(op).def {
             self.verify_declaration(op, def);
             self.verify_traits(op, def);
         }
         self.verify_successors(op);
-        self.verify_operands(op);
-        // As MLIR's `verifyInvariants`: the op's own verifier runs only on an op whose
-        // declaration-derived invariants hold (it may rely on them).
-        if self.errors.len() > errors_before {
+        // As MLIR's `verifyInvariants`: the first failure is the op's only error, and the op's
+        // own verifier runs only on an op whose declaration-derived invariants hold (it may
+        // rely on them).
+        if self.errors.len() > before {
+            self.errors.truncate(before + 1);
             return;
         }
         let Some(def) = self.ir.op(op).def else { return };
         if let Some(hook) = def.verify {
             if let Err(diagnostic) = hook(self.ctx, self.ir, op) {
-                self.errors.push(diagnostic);
+                self.error_at_op(op, diagnostic);
                 return;
             }
         }
@@ -115,9 +242,6 @@ impl<'c> Verifier<'_, 'c> {
                 self.error(op, count_error(what, arity, n));
             }
         }
-        if let Some(message) = counts_hold.then(|| signature::verify_signature(ir, op, def)).flatten() {
-            self.error(op, message);
-        }
         for spec in def.attrs {
             match ir.attr(op, spec.name) {
                 None if !spec.optional => self.error(op, format!("requires attribute '{}'", spec.name)),
@@ -131,6 +255,9 @@ impl<'c> Verifier<'_, 'c> {
                 ),
                 _ => {}
             }
+        }
+        if let Some(message) = counts_hold.then(|| signature::verify_signature(ir, op, def)).flatten() {
+            self.error(op, message);
         }
         if let Some(parent) = def.parent {
             if ir.parent_op(op).is_none_or(|p| ir.op(p).name != parent) {
@@ -148,34 +275,58 @@ impl<'c> Verifier<'_, 'c> {
                 }
             }
         }
-        for (i, &r) in ir.regions(op).iter().enumerate() {
-            let blocks: Vec<BlockId> = ir.region_blocks(r).collect();
-            if def.has_trait(Trait::SingleBlock) && blocks.len() > 1 {
-                self.error(op, format!("expects region #{i} to have 0 or 1 blocks"));
-            }
-            if !def.has_trait(Trait::NoTerminator) {
-                for &b in &blocks {
-                    self.verify_block_terminator(op, b);
+        if def.has_trait(Trait::SingleBlock) {
+            for (i, &r) in ir.regions(op).iter().enumerate() {
+                if ir.region_blocks(r).nth(1).is_some() {
+                    self.error(op, format!("expects region #{i} to have 0 or 1 blocks"));
                 }
             }
         }
     }
 
-    fn verify_block_terminator(&mut self, parent: OpId, block: BlockId) {
+    /// Whether `block` may end without a terminator: it is the only block of its region and
+    /// the region's op is unregistered or has `NoTerminator` (MLIR's
+    /// `mayBeValidWithoutTerminator`).
+    fn may_lack_terminator(&self, block: BlockId) -> bool {
         let ir = self.ir;
-        match ir.last_op(block) {
-            None => self.error(parent, "empty block: expect at least a terminator".into()),
-            Some(last) => {
-                // An unregistered op may be a terminator; only registered ones are known not to be.
-                if ir.op(last).def.is_some_and(|d| !d.has_trait(Trait::Terminator)) {
-                    let name = ir.op(last).name;
-                    let loc = ir.op(last).loc;
-                    self.errors.push(
-                        Diagnostic::error(loc, "block with no terminator, has ".to_string() + name)
-                            .with_note(ir.op(parent).loc, "in region of this operation"),
-                    );
-                }
+        let Some(region) = ir.parent_region(block) else { return true };
+        if ir.region_blocks(region).nth(1).is_some() {
+            return false;
+        }
+        ir.region_owner(region).and_then(|o| ir.op(o).def).is_none_or(|d| d.has_trait(Trait::NoTerminator))
+    }
+
+    fn enter_block(&mut self, block: BlockId) {
+        let ir = self.ir;
+        if ir.last_op(block).is_none() {
+            if !self.may_lack_terminator(block) {
+                let owner = ir.parent_region(block).and_then(|r| ir.region_owner(r));
+                let loc = owner.map_or(self.ctx.unknown_loc(), |o| ir.op(o).loc);
+                self.errors.push(Diagnostic::error(loc, "empty block: expect at least a terminator"));
             }
+            return;
+        }
+        let last = ir.last_op(block);
+        if let Some(op) = ir.block_ops(block).find(|&o| !ir.successors(o).is_empty() && Some(o) != last) {
+            let d = Diagnostic::error(
+                ir.op(op).loc,
+                "operation with block successors must terminate its parent block",
+            );
+            self.error_at_op(op, d);
+        }
+    }
+
+    fn exit_block(&mut self, block: BlockId) {
+        let ir = self.ir;
+        if self.may_lack_terminator(block) {
+            return;
+        }
+        let Some(last) = ir.last_op(block) else { return };
+        // An unregistered op may be a terminator; only registered ones are known not to be.
+        if ir.op(last).def.is_some_and(|d| !d.has_trait(Trait::Terminator)) {
+            let printed = print_op_for_diagnostic(self.ctx, ir, last);
+            let d = Diagnostic::error(ir.op(last).loc, format!("block with no terminator, has {printed}"));
+            self.error_at_op(last, d);
         }
     }
 
@@ -188,143 +339,11 @@ impl<'c> Verifier<'_, 'c> {
             }
         }
     }
+}
 
-    /// Dominance and isolation of every operand.
-    fn verify_operands(&mut self, op: OpId) {
-        let ir = self.ir;
-        for (i, &v) in ir.operands(op).iter().enumerate() {
-            let def_block = match ir.value(v).def {
-                ValueDef::Result { op: d, .. } => ir.parent_block(d),
-                ValueDef::BlockArg { block, .. } => Some(block),
-            };
-            let Some(def_region) = def_block.and_then(|b| ir.parent_region(b)) else {
-                self.dominance_error(op, i);
-                continue;
-            };
-            // Find the ancestor of `op` that sits in the defining region, noting isolation.
-            let mut user = op;
-            let mut isolated_by = None;
-            let found = loop {
-                let Some(b) = ir.parent_block(user) else { break false };
-                let r = ir.parent_region(b);
-                if r == Some(def_region) {
-                    break true;
-                }
-                let Some(owner) = r.and_then(|r| ir.region_owner(r)) else { break false };
-                if isolated_by.is_none()
-                    && ir.op(owner).def.is_some_and(|d| d.has_trait(Trait::IsolatedFromAbove))
-                {
-                    isolated_by = Some(owner);
-                }
-                user = owner;
-            };
-            if let (true, Some(iso)) = (found, isolated_by) {
-                let message = format!("'{}' op using value defined outside the region", ir.op(op).name);
-                let d = Diagnostic::error(ir.op(op).loc, message)
-                    .with_note(ir.op(iso).loc, "required by region isolation constraints");
-                self.errors.push(d);
-                continue;
-            }
-            if !found || !self.dominates(v, user, def_region) {
-                self.dominance_error(op, i);
-            }
-        }
-    }
-
-    /// `operand #i does not dominate this use`, with a note at the definition saying where it
-    /// is relative to the use, in MLIR's words.
-    fn dominance_error(&mut self, op: OpId, i: usize) {
-        let ir = self.ir;
-        let v = ir.operands(op)[i];
-        let mut d = Diagnostic::error(ir.op(op).loc, format!("operand #{i} does not dominate this use"));
-        let use_block = ir.parent_block(op);
-        let (def_block, note_loc, what) = match ir.value(v).def {
-            ValueDef::Result { op: def, .. } => {
-                (ir.parent_block(def), ir.op(def).loc, "operand defined here")
-            }
-            ValueDef::BlockArg { block, .. } => {
-                let owner = ir.parent_region(block).and_then(|r| ir.region_owner(r));
-                (
-                    Some(block),
-                    owner.map_or(self.ctx.unknown_loc(), |o| ir.op(o).loc),
-                    "operand defined as a block argument",
-                )
-            }
-        };
-        if let (Some(ub), Some(db)) = (use_block, def_block) {
-            let (ur, dr) = (ir.parent_region(ub), ir.parent_region(db));
-            let place = if ub == db {
-                "in the same block"
-            } else if ur == dr {
-                "in the same region"
-            } else if self.is_proper_ancestor(dr, ur) {
-                "in a parent region"
-            } else if self.is_proper_ancestor(ur, dr) {
-                "in a child region"
-            } else {
-                "neither in a parent nor in a child region"
-            };
-            let note = match ir.value(v).def {
-                // MLIR: "(op is neither ...)", but "(block #1 neither ...)".
-                ValueDef::Result { .. } if place.starts_with("neither") => format!("{what} (op is {place})"),
-                ValueDef::Result { .. } => format!("{what} (op {place})"),
-                ValueDef::BlockArg { .. } => {
-                    let index = dr.map_or(0, |r| ir.region_blocks(r).position(|b| b == db).unwrap_or(0));
-                    format!("{what} (block #{index} {place})")
-                }
-            };
-            d = d.with_note(note_loc, note);
-        }
-        self.errors.push(d);
-    }
-
-    /// Whether region `ancestor` strictly encloses region `region`.
-    fn is_proper_ancestor(&self, ancestor: Option<RegionId>, region: Option<RegionId>) -> bool {
-        let ir = self.ir;
-        let (Some(ancestor), Some(mut r)) = (ancestor, region) else { return false };
-        loop {
-            let Some(up) =
-                ir.region_owner(r).and_then(|o| ir.parent_block(o)).and_then(|b| ir.parent_region(b))
-            else {
-                return false;
-            };
-            if up == ancestor {
-                return true;
-            }
-            r = up;
-        }
-    }
-
-    /// Whether value `v` (defined in `region`) dominates op `user` (in `region`).
-    fn dominates(&mut self, v: crate::ir::ValueId, user: OpId, region: RegionId) -> bool {
-        let ir = self.ir;
-        if self.is_graph_region(region) {
-            return true;
-        }
-        let user_block = ir.parent_block(user).expect("user sits in a block");
-        match ir.value(v).def {
-            ValueDef::BlockArg { block, .. } => self.dom.dominates(ir, region, block, user_block),
-            ValueDef::Result { op: d, .. } => {
-                let def_block = ir.parent_block(d).expect("definition sits in a block");
-                if def_block == user_block {
-                    self.order.get(d) < self.order.get(user)
-                } else {
-                    self.dom.dominates(ir, region, def_block, user_block)
-                }
-            }
-        }
-    }
-
-    /// Graph regions (no dominance): regions of ops with `NoTerminator` that hold a symbol
-    /// table, i.e. module bodies, as MLIR's `RegionKindInterface` says for `builtin.module`;
-    /// and, as MLIR conservatively assumes, every single-block region of an unregistered op
-    /// (MLIR takes multi-block regions to have SSA dominance whatever their owner).
-    fn is_graph_region(&self, region: RegionId) -> bool {
-        self.ir.region_owner(region).is_some_and(|o| match self.ir.op(o).def {
-            None => self.ir.region_blocks(region).nth(1).is_none(),
-            Some(d) => d.has_trait(Trait::NoTerminator) && d.has_trait(Trait::SymbolTable),
-        })
-    }
+/// Whether `op` is a registered op with the trait `IsolatedFromAbove`.
+fn is_isolated(ir: &Ir<'_>, op: OpId) -> bool {
+    ir.op(op).def.is_some_and(|d| d.has_trait(Trait::IsolatedFromAbove))
 }
 
 /// Whether an op with trait `SameOperandsAndResultType` has one type for all its operands and

@@ -89,6 +89,9 @@ fn verifier_reports_uses_before_definitions() {
     // be a graph region, and a multi-block one to have SSA dominance.
     let exit = ir.create_block();
     ir.append_block(ir.regions(f)[0], exit);
+    // (A block of a multi-block region may not be empty; an unregistered op may end it.)
+    let end = op(&ctx, &mut ir, "t.end", &[], 0);
+    ir.append_op(exit, end);
     let a = op(&ctx, &mut ir, "t.a", &[], 1);
     let va = ir.results(a)[0];
     let b = op(&ctx, &mut ir, "t.b", &[va], 0);
@@ -98,8 +101,10 @@ fn verifier_reports_uses_before_definitions() {
     assert_eq!(errors.len(), 1);
     // MLIR's wording: no op prefix, and a note at the definition saying where it is.
     assert_eq!(errors[0].message, "operand #0 does not dominate this use");
-    assert_eq!(errors[0].notes.len(), 1);
-    assert_eq!(errors[0].notes[0].message, "operand defined here (op in the same block)");
+    // MLIR's notes: the op as it stands (generic form, local scope), then the definition.
+    assert_eq!(errors[0].notes.len(), 2);
+    assert_eq!(errors[0].notes[0].message, "see current operation: \"t.b\"(%0) : (i32) -> ()");
+    assert_eq!(errors[0].notes[1].message, "operand defined here (op in the same block)");
     ir.move_op_before(a, b);
     assert!(verify(&ctx, &ir, f).is_ok());
 }
@@ -121,6 +126,8 @@ fn dominance_note_says_where_the_definition_is() {
         ir.append_block(region, entry);
         let second = ir.create_block();
         ir.append_block(region, second);
+        let end = op(&ctx, &mut ir, "t.end", &[], 0);
+        ir.append_op(second, end);
         entries.push(entry);
     }
     let a = op(&ctx, &mut ir, "t.a", &[], 1);
@@ -131,7 +138,7 @@ fn dominance_note_says_where_the_definition_is() {
     let errors = verify(&ctx, &ir, w).unwrap_err();
     assert_eq!(errors[0].message, "operand #0 does not dominate this use");
     assert_eq!(
-        errors[0].notes[0].message,
+        errors[0].notes[1].message,
         "operand defined here (op is neither in a parent nor in a child region)"
     );
     // A block argument of the second block of the first region, used in its entry block.
@@ -143,7 +150,7 @@ fn dominance_note_says_where_the_definition_is() {
     let errors = verify(&ctx, &ir, w).unwrap_err();
     assert_eq!(errors.len(), 1);
     assert_eq!(
-        errors[0].notes[0].message,
+        errors[0].notes[1].message,
         "operand defined as a block argument (block #1 in the same region)"
     );
 }

@@ -33,7 +33,7 @@ use crate::diagnostics::Diagnostic;
 use crate::module::Module;
 
 pub use parser::{PResult, ParseError};
-pub use printer::{print_module, print_op, PrintOptions};
+pub use printer::{print_module, print_op, print_op_for_diagnostic, PrintOptions};
 
 /// Parses MLIR text. Ops outside a single top-level `builtin.module` are wrapped in one (as
 /// mlir-opt does). Errors are located diagnostics (`file:line:col`, columns in bytes).

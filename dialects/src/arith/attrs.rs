@@ -49,6 +49,11 @@ pub(crate) fn overflow_attr<'c>(ctx: &Context<'c>, bits: i128) -> Attribute<'c> 
     ctx.dialect_attr(&OVERFLOW_FLAGS, &[param]).unwrap_or(param)
 }
 
+/// The default of `overflowFlags` (`#arith.overflow<none>`), the ops' one defaulted attribute.
+pub(crate) fn default_overflow<'c>(ctx: &Context<'c>, name: &str) -> Option<Attribute<'c>> {
+    (name == super::syntax::OVERFLOW).then(|| overflow_attr(ctx, 0))
+}
+
 /// The flag bits of an overflow attribute.
 pub(crate) fn overflow_bits(attr: Attribute<'_>) -> Option<i128> {
     match attr.as_dialect()? {

@@ -41,12 +41,13 @@ macro_rules! int_binary {
     ($ident:ident = $op:literal, $summary:literal, $semantics:literal, $kind:ident $(, $extra:ident)*) => {
         int_binary!(@kind $kind, $ident, $op, $summary, $semantics, [$($extra),*]);
     };
-    (@kind plain, $($rest:tt)*) => { int_binary!(@def BINARY_SYNTAX, &[], "", $($rest)*); };
+    (@kind plain, $($rest:tt)*) => { int_binary!(@def BINARY_SYNTAX, &[], None, "", $($rest)*); };
     (@kind overflow, $($rest:tt)*) => {
-        int_binary!(@def OVERFLOW_BINARY_SYNTAX, OVERFLOW_ATTR, " <{overflowFlags = #arith.overflow<none>}>", $($rest)*);
+        int_binary!(@def OVERFLOW_BINARY_SYNTAX, OVERFLOW_ATTR, Some(attrs::default_overflow),
+                    " <{overflowFlags = #arith.overflow<none>}>", $($rest)*);
     };
-    (@kind exact, $($rest:tt)*) => { int_binary!(@def EXACT_BINARY_SYNTAX, EXACT_ATTR, "", $($rest)*); };
-    (@def $syntax:ident, $attrs:expr, $props:literal, $ident:ident, $op:literal, $summary:literal, $semantics:literal, [$($extra:ident),*]) => {
+    (@kind exact, $($rest:tt)*) => { int_binary!(@def EXACT_BINARY_SYNTAX, EXACT_ATTR, None, "", $($rest)*); };
+    (@def $syntax:ident, $attrs:expr, $default:expr, $props:literal, $ident:ident, $op:literal, $summary:literal, $semantics:literal, [$($extra:ident),*]) => {
         kiln_compiler::op_def! {
             #[doc = concat!("`", $op, "`: ", $summary, ".")]
             #[doc = ""]
@@ -65,6 +66,7 @@ macro_rules! int_binary {
                 traits: &[Trait::Pure, Trait::SameOperandsAndResultType $(, Trait::$extra)*],
                 fold: Some(fold::fold_arith),
                 syntax: Some(&syntax::$syntax),
+                default_attr: $default,
                 ..OpDef::DEFAULT
             };
         }

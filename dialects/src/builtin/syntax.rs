@@ -16,7 +16,8 @@ fn parse_module<'a, 'c>(p: &mut dyn OpAsmParser<'a, 'c>, state: &mut OperationSt
     }
     p.parse_optional_attr_dict_with_keyword(state)?;
     p.move_inherent(state);
-    p.parse_region(&[], true)?;
+    // As MLIR's module parser: the body sees enclosing names (no name shadowing).
+    p.parse_region(&[], false)?;
     p.ensure_entry_block();
     Ok(())
 }

@@ -117,7 +117,9 @@ fn parse_func<'a, 'c>(p: &mut dyn OpAsmParser<'a, 'c>, state: &mut OperationStat
     p.move_inherent(state);
     if p.at_lbrace() {
         let entries: Vec<EntryArg<'_, 'c>> = args.iter().filter_map(|a| a.entry).collect();
-        p.parse_region(&entries, true)?;
+        // As MLIR's function parser: no name shadowing, so values from outside resolve and
+        // the verifier reports the use (`using value defined outside the region`).
+        p.parse_region(&entries, false)?;
     } else {
         p.add_empty_region();
     }

@@ -73,9 +73,8 @@ func.func @not_isolated_generic(%a: tensor<4xf32>) -> tensor<4xf32> {
 // -----
 
 func.func @no_terminator(%a: tensor<4xf32>) -> tensor<4xf32> {
-  // expected-note @+1 {{in region of this operation}}
   %0 = fused.region vector (%x = %a) : (tensor<4xf32>) -> tensor<4xf32> {
-    // expected-error @+1 {{block with no terminator}}
+    // expected-error @+1 {{block with no terminator, has %1 = "hl.neg"(%arg0) : (tensor<4xf32>) -> tensor<4xf32>}}
     %1 = hl.neg %x : tensor<4xf32>
   }
   return %0 : tensor<4xf32>

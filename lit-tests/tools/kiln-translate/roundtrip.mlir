@@ -15,7 +15,7 @@
 // CHECK: "scf.for"(%[[IDX]], %[[HI]], %[[STEP]]) ({
 // CHECK-NEXT: ^bb0(%[[IV:.*]]: index):
 // CHECK-NEXT: %[[C:.*]] = "arith.constant"() <{value = 256 : index}> {npuvec.reg = 4 : i64}
-// CHECK-NEXT: %[[OFF:.*]] = "arith.muli"(%[[IV]], %[[C]]) {npuvec.reg = 5 : i64} : (index, index) -> index
+// CHECK-NEXT: %[[OFF:.*]] = "arith.muli"(%[[IV]], %[[C]]) <{overflowFlags = #arith.overflow<none>}> {npuvec.reg = 5 : i64} : (index, index) -> index
 // CHECK: "npuvec.load"(%{{.*}}, %[[OFF]], %[[BUF]]) <{sizes = array<i64: 4, 64>, strides = array<i64: 64, 1>}>
 // CHECK: "npuvec.relu"(%[[BUF]], %[[BUF]])
 // CHECK: "npuvec.store"(%[[BUF]], %{{.*}}, %[[OFF]])

@@ -100,6 +100,13 @@ pub struct Options {
     #[arg(long)]
     pub mlir_print_local_scope: bool,
 
+    /// Attach the op, in the generic form, to errors about an op (`note: see current
+    /// operation: ...`), as mlir-opt does; `--verify-diagnostics` turns it off as mlir-opt's
+    /// does.
+    #[arg(long, value_name = "BOOL", num_args = 0..=1, require_equals = true, default_value = "true",
+          default_missing_value = "true", action = ArgAction::Set)]
+    pub mlir_print_op_on_diagnostic: bool,
+
     /// Print elements attributes with more elements than this (splats aside) as
     /// `dense_resource<__elided__>`, as mlir-opt does.
     #[arg(long, value_name = "N")]

@@ -251,6 +251,9 @@ impl ChunkJob<'_> {
         let arena = Bump::new();
         let ctx = Context::new(&arena, kiln_dialects::all_dialects());
         ctx.set_allow_unregistered(self.opts.allow_unregistered_dialect);
+        ctx.set_print_op_on_diagnostic(
+            self.opts.mlir_print_op_on_diagnostic && self.opts.verify_diagnostics.is_none(),
+        );
 
         let start = Instant::now();
         let parsed = frontend::parse(&ctx, &self.chunk.text, self.file_name);

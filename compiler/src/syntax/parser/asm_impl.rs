@@ -202,9 +202,21 @@ impl<'a, 'c> OpAsmParser<'a, 'c> for Parser<'a, 'c> {
     }
 
     /// Parses a region `{ ... }` whose entry block gets `args` (as in a function body), and
-    /// records it as the next region of the op being parsed.
+    /// records it as the next region of the op being parsed. Unless `isolated` (MLIR's
+    /// `enableNameShadowing`), the region sees the enclosing names and its arguments may not
+    /// reuse one.
     fn parse_region(&mut self, args: &[EntryArg<'a, 'c>], isolated: bool) -> PResult<()> {
         self.expect(TokenKind::LBrace, "expected '{' to begin a region")?;
+        if !isolated {
+            for a in args {
+                if let Some(previous) = self.scopes.reference_offset(a.name) {
+                    let message = format!("region entry argument '{}' is already in use", a.name);
+                    return Err(
+                        ParseError::new(a.offset, message).with_note(previous, "previously referenced here")
+                    );
+                }
+            }
+        }
         self.scopes.push_region(isolated);
         let mut body = crate::syntax::parser::RegionBody::default();
         if !args.is_empty() {

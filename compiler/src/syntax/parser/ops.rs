@@ -215,7 +215,7 @@ impl<'a, 'c> Parser<'a, 'c> {
             return Err(ParseError::new(name_off, "null character not allowed in operation name"));
         }
         self.bump();
-        let def = self.lookup_generic(&name, name_off)?;
+        let def = self.lookup_generic(&name)?;
         let loc = self.loc_at(name_off);
         let mut state = OperationState::new(self.ctx.intern_str(&name), def, loc);
         self.expect(TokenKind::LParen, "expected '(' to start operand list")?;
@@ -271,19 +271,16 @@ impl<'a, 'c> Parser<'a, 'c> {
         self.finish_generic(pending).map(Started::Done)
     }
 
-    /// The definition of a generic op, or the error MLIR gives for unknown ones.
-    fn lookup_generic(&self, name: &str, name_off: usize) -> PResult<Option<&'static OpDef>> {
+    /// The definition of a generic op, or the error MLIR gives for ops of unknown dialects. An
+    /// unknown op of a known dialect parses; the verifier rejects it (unless unregistered
+    /// dialects are allowed: kiln's dialects are subsets of MLIR's), as MLIR's does.
+    fn lookup_generic(&self, name: &str) -> PResult<Option<&'static OpDef>> {
         let def = self.ctx.registry().op(name);
         if def.is_some() || self.ctx.allows_unregistered() {
             return Ok(def);
         }
         match name.split_once('.') {
-            Some((dialect, _)) if self.ctx.registry().dialect(dialect).is_some() => Err(ParseError::new(
-                name_off,
-                format!(
-                    "unregistered operation '{name}' found in dialect ('{dialect}') that does not allow unknown operations"
-                ),
-            )),
+            Some((dialect, _)) if self.ctx.registry().dialect(dialect).is_some() => Ok(None),
             _ => Err(ParseError::new(
                 self.tok.start,
                 "operation being parsed with an unregistered dialect. If this is intended, please use \

@@ -78,6 +78,11 @@ impl<'a> ValueScopes<'a> {
         Ok(())
     }
 
+    /// Where `name` was defined or first used in the current value table, if it was.
+    pub fn reference_offset(&self, name: &str) -> Option<usize> {
+        self.isolated.last()?.values.get(name)?.iter().flatten().map(|e| e.offset).next()
+    }
+
     /// Defines the values of `name` (a result group or a block argument).
     pub fn define(
         &mut self,

@@ -9,7 +9,7 @@
 mod aliases;
 mod names;
 
-use crate::attributes::{AttrKind, Attribute};
+use crate::attributes::{AttrKind, Attribute, NamedAttr};
 use crate::context::Context;
 use crate::dialect::Trait;
 use crate::ir::{BlockId, Ir, OpId};
@@ -86,11 +86,14 @@ pub fn print_module<'c>(ctx: &Context<'c>, m: &Module<'c>, opts: &PrintOptions) 
     out
 }
 
-/// Prints one op (with what it contains) wherever it sits, numbering values from the
-/// outermost op so names agree with a print of the whole module (for diagnostics).
+/// Prints one op (with what it contains) wherever it sits, with no aliases. Values are
+/// numbered from the outermost op, so names agree with a print of the whole module; under
+/// `local_scope` from the nearest op isolated from above (the op itself if it is), as MLIR's
+/// `useLocalScope`, and values defined outside that op print as `<<UNKNOWN SSA VALUE>>`.
 pub fn print_op<'c>(ctx: &Context<'c>, ir: &Ir<'c>, op: OpId, opts: &PrintOptions) -> String {
+    let isolated = |o: OpId| ir.op(o).def.is_some_and(|d| d.has_trait(Trait::IsolatedFromAbove));
     let mut root = op;
-    while let Some(parent) = ir.parent_op(root) {
+    while let Some(parent) = ir.parent_op(root).filter(|_| !(opts.local_scope && isolated(root))) {
         root = parent;
     }
     let mut local = opts.clone();
@@ -98,6 +101,24 @@ pub fn print_op<'c>(ctx: &Context<'c>, ir: &Ir<'c>, op: OpId, opts: &PrintOption
     let mut p = OpAsmPrinter::new(ctx, ir, root, &local);
     p.print_op_tree(op);
     p.out
+}
+
+/// `op` as an error message shows it (MLIR's `Diagnostic::appendOp` for an error): the generic
+/// form, local scope, elements attributes of more than 16 elements elided, on a line of its
+/// own (a leading newline) when it takes more than one.
+pub fn print_op_for_diagnostic<'c>(ctx: &Context<'c>, ir: &Ir<'c>, op: OpId) -> String {
+    let opts = PrintOptions {
+        generic: true,
+        local_scope: true,
+        elide_elements_above: Some(16),
+        ..Default::default()
+    };
+    let text = print_op(ctx, ir, op, &opts);
+    if text.contains('\n') {
+        format!("\n{text}")
+    } else {
+        text
+    }
 }
 
 /// A resource group (a dialect or external group) and its entries, key and value.
@@ -277,7 +298,7 @@ impl<'p, 'c> OpAsmPrinter<'p, 'c> {
             }
             self.out.push(']');
         }
-        if let Some(props) = data.properties {
+        if let Some(props) = self.properties_with_defaults(op) {
             if data.def.is_none() || props.as_dict().is_some_and(|d| !d.is_empty()) {
                 self.out.push_str(" <");
                 print_attr(&mut self.out, props, &self.aliases);
@@ -292,6 +313,29 @@ impl<'p, 'c> OpAsmPrinter<'p, 'c> {
         }
         self.print_generic_tail(op);
         None
+    }
+
+    /// The properties `op` shows in the generic form: its own, and the default of each
+    /// inherent attribute with a default value that it does not carry.
+    fn properties_with_defaults(&self, op: OpId) -> Option<Attribute<'c>> {
+        let data = self.ir.op(op);
+        let (Some(def), Some(default)) = (data.def, data.def.and_then(|d| d.default_attr)) else {
+            return data.properties;
+        };
+        let own = data.properties.and_then(|p| p.as_dict()).unwrap_or_default();
+        let mut props = own.to_vec();
+        for spec in def.attrs {
+            if own.iter().all(|a| a.name != spec.name) {
+                if let Some(value) = default(self.ctx, spec.name) {
+                    props.push(NamedAttr { name: self.ctx.intern_str(spec.name), value });
+                }
+            }
+        }
+        if props.len() == own.len() {
+            return data.properties;
+        }
+        props.sort_by(|a, b| a.name.cmp(b.name));
+        Some(self.ctx.dict_attr(&props))
     }
 
     /// ` {attrs} : (types) -> types loc(...)`.
