@@ -2,6 +2,12 @@
 // RUN: FileCheck %s --check-prefix=REMARK --input-file %t.remarks
 // RUN: FileCheck %s --check-prefix=REPORT --input-file %t.json
 // RUN: FileCheck %s --check-prefix=DOT --input-file %t.dot
+// Nested under func.func, one run numbers across the functions, and its report and DOT file
+// cover all of them (not only the last function's).
+// RUN: %kiln-opt %s -p 'builtin.module(func.func(kiln-fuse{opt-level=2 remarks report=%t.nested.json dot=%t.nested.dot}))' 2>%t.nested.remarks | FileCheck %s
+// RUN: FileCheck %s --check-prefix=REMARK --input-file %t.nested.remarks
+// RUN: FileCheck %s --check-prefix=REPORT --input-file %t.nested.json
+// RUN: FileCheck %s --check-prefix=DOT --input-file %t.nested.dot
 // The ids survive outlining (as `fused.id` on the kernel) and come back with fused-inline.
 // RUN: %kiln-opt %s --kiln-fuse | %kiln-opt -p fused-outline | FileCheck %s --check-prefix=OUTLINE
 // RUN: %kiln-opt %s --kiln-fuse | %kiln-opt -p fused-outline | %kiln-opt -p fused-inline | FileCheck %s

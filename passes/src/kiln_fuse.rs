@@ -17,14 +17,16 @@
 //! computing bit-identical results (the ops are moved, never changed); deterministic output;
 //! one remark per decision with `remarks=true`; progress lines on stderr with `progress=true`
 //! (`fusion/progress.rs`); time linear in the ops and uses of each block (each merge attempt
-//! costs O(`max-ops`)). Run it on the module so that `report=`/`dot=` files cover every
-//! function.
+//! costs O(`max-ops`)). Nested under `func.func`, one pipeline run numbers regions across all
+//! functions and its `report=`/`dot=` files cover all of them (see `fusion::FuseRun`).
 
 use crate::fusion::options::{FusionOptions, SPECS};
+use crate::fusion::FuseRun;
 
 kiln_compiler::declare_pass! {
     struct KilnFuse {
         opts: FusionOptions,
+        run: FuseRun,
     }
     name: "kiln-fuse",
     summary: "Fuse elementwise, reduce and matmul-epilogue chains into fused.region kernels",
@@ -32,10 +34,14 @@ kiln_compiler::declare_pass! {
                   with opt-level, enable/disable lists, rules files and remarks for every decision.",
     options: SPECS,
     create(o) {
-        Ok(KilnFuse { opts: FusionOptions::from_pass_options(o)? })
+        Ok(KilnFuse { opts: FusionOptions::from_pass_options(o)?, run: FuseRun::default() })
     }
 
     fn run(&mut self, cx, root) {
-        crate::fusion::fuse(cx, root, &self.opts)
+        crate::fusion::fuse(cx, root, &self.opts, &mut self.run)
+    }
+
+    fn begin_run(&mut self) {
+        self.run = FuseRun::default();
     }
 }

@@ -34,7 +34,9 @@
 ///   without it the pass is the unit struct `Name`;
 /// - `fn run(&mut self, cx, root) { ... }`: the body of [`Pass::run`](crate::pass::Pass::run),
 ///   with `cx: &mut PassContext<'_, 'c>` and `root: OpId` (the anchor op); it returns
-///   `Result<(), PassFailed>`.
+///   `Result<(), PassFailed>`;
+/// - optionally `fn begin_run(&mut self) { ... }`: the body of
+///   [`Pass::begin_run`](crate::pass::Pass::begin_run).
 #[macro_export]
 macro_rules! declare_pass {
     (
@@ -47,6 +49,7 @@ macro_rules! declare_pass {
         $(options: $options:expr,)?
         $(create($opts:ident) $create:block)?
         fn run(&mut $self:ident, $cx:ident, $root:ident) $run:block
+        $(fn begin_run(&mut $begin_self:ident) $begin:block)?
     ) => {
         #[doc = concat!("Registration record of `", $name, "`.")]
         pub static INFO: $crate::pass::PassInfo = $crate::pass::PassInfo {
@@ -71,6 +74,8 @@ macro_rules! declare_pass {
                 $cx: &mut $crate::pass::PassContext<'_, 'c>,
                 $root: $crate::OpId,
             ) -> ::std::result::Result<(), $crate::pass::PassFailed> $run
+
+            $(fn begin_run(&mut $begin_self) $begin)?
         }
     };
     (@anchor) => { ::std::option::Option::None };

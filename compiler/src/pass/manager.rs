@@ -73,8 +73,19 @@ impl PassManager {
                 return Err(PassFailed);
             }
         }
+        self.begin_run();
         let mut run = Run { ctx, ir, instr, diagnostics, path: Vec::new(), positions: Vec::new() };
         self.run_entries(&mut run, op)
+    }
+
+    /// Tells every pass, nested ones included, that a run starts.
+    fn begin_run(&mut self) {
+        for entry in &mut self.entries {
+            match entry {
+                Entry::Pass(pass, _) => pass.begin_run(),
+                Entry::Nested(pm) => pm.begin_run(),
+            }
+        }
     }
 
     fn run_entries(&mut self, run: &mut Run<'_, '_, '_>, op: OpId) -> Result<(), PassFailed> {

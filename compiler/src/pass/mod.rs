@@ -59,6 +59,11 @@ pub trait Pass {
 
     /// Runs on `op`. On failure the pass has pushed at least one error diagnostic.
     fn run<'c>(&mut self, cx: &mut PassContext<'_, 'c>, op: OpId) -> Result<(), PassFailed>;
+
+    /// Called at the start of every run of the pipeline that holds the pass, before it runs
+    /// on any op: a pass nested under an op kind runs once per such op, and what it carries
+    /// from one op to the next (numbering, a report over all of them) starts again here.
+    fn begin_run(&mut self) {}
 }
 
 /// How to build a pass from its options.

@@ -25,12 +25,36 @@ use options::FusionOptions;
 use progress::Progress;
 use report::{dot_block, RegionRecord, Report};
 
+/// What one pipeline run of `kiln-fuse` carries from one op it runs on to the next (each
+/// function, when it is nested under `func.func`), so that region numbers are unique in the
+/// run and the report and DOT files cover every op it ran on.
+#[derive(Debug, Default)]
+pub struct FuseRun {
+    /// The next region number.
+    next_id: usize,
+    /// The report so far.
+    report: Option<Report>,
+    /// The DOT subgraphs so far.
+    dot: String,
+    /// Blocks drawn so far (DOT node names are unique across them).
+    blocks: usize,
+}
+
 /// Fuses every block nested under `root` (blocks inside `fused.region`s excepted), emitting
-/// remarks, statistics, and the report and DOT files the options ask for. Each region formed
-/// carries its number as its `id` attribute, the number the remarks, report and DOT use.
-pub fn fuse(cx: &mut PassContext<'_, '_>, root: OpId, opts: &FusionOptions) -> Result<(), PassFailed> {
-    let mut report = Report::new(opts);
-    let mut dot = String::from("digraph kiln_fuse {\n  compound=true;\n  node [shape=box, fontsize=10];\n");
+/// remarks, statistics, and the report and DOT files the options ask for (covering `run`'s
+/// earlier ops too). Each region formed carries its number as its `id` attribute, the number
+/// the remarks, report and DOT use.
+pub fn fuse(
+    cx: &mut PassContext<'_, '_>,
+    root: OpId,
+    opts: &FusionOptions,
+    run: &mut FuseRun,
+) -> Result<(), PassFailed> {
+    let mut report = run.report.take().unwrap_or_else(|| Report::new(opts));
+    let (regions_before, kernels_before, kernels_after) =
+        (report.regions.len(), report.kernels_before, report.kernels_after);
+    let saved_before = report.bytes_saved;
+    let mut dot = std::mem::take(&mut run.dot);
     let blocks: Vec<BlockId> = cx
         .ir
         .walk(root, WalkOrder::PreOrder)
@@ -39,18 +63,21 @@ pub fn fuse(cx: &mut PassContext<'_, '_>, root: OpId, opts: &FusionOptions) -> R
         .flat_map(|r| cx.ir.region_blocks(r).collect::<Vec<_>>())
         .collect();
     let total = blocks.iter().map(|&b| cx.ir.block_ops(b).count()).sum();
+    let num_blocks = blocks.len();
     let mut progress = Progress::new(opts.progress, total, blocks.len());
     let mut map = LocalMap::default();
     let mut scratch = Scratch::default();
-    // Region numbers continue after those of regions already there (an earlier run), so that
-    // every `id` in the IR names one region.
-    let mut next_id = cx
+    // Region numbers continue after those of this run's earlier ops and of regions already
+    // there (an earlier run), so that every `id` in the IR names one region.
+    let existing = cx
         .ir
         .walk(root, WalkOrder::PreOrder)
         .filter(|&op| cx.ir.op(op).def.is_some_and(|d| std::ptr::eq(d, &REGION_OP)))
         .filter_map(|op| region_id(cx.ir, op))
         .max()
         .map_or(0, |m| m as usize + 1);
+    let mut next_id = existing.max(run.next_id);
+    let first_block = run.blocks;
     for (bi, block) in blocks.into_iter().enumerate() {
         let g = BlockGraph::build(cx.ir, block, &mut map);
         g.clear(&mut map);
@@ -81,7 +108,7 @@ pub fn fuse(cx: &mut PassContext<'_, '_>, root: OpId, opts: &FusionOptions) -> R
         let fused = plan.regions.iter().map(|r| r.members.len()).sum();
         progress.planned(bi, g.len(), plan.regions.len(), fused);
         if opts.dot.is_some() {
-            dot_block(cx.ir, block, &g, &plan, next_id, &format!("b{bi}"), &mut dot);
+            dot_block(cx.ir, block, &g, &plan, next_id, &format!("b{}", first_block + bi), &mut dot);
         }
         if opts.remarks {
             for (op, msg) in &plan.refusals {
@@ -125,16 +152,20 @@ pub fn fuse(cx: &mut PassContext<'_, '_>, root: OpId, opts: &FusionOptions) -> R
         }
     }
     progress.finish();
-    dot.push_str("}\n");
-    cx.add_statistic("num-regions", "Fused regions formed", report.regions.len() as u64);
+    let formed = &report.regions[regions_before..];
+    cx.add_statistic("num-regions", "Fused regions formed", formed.len() as u64);
     cx.add_statistic(
         "num-fused-ops",
         "Ops moved into fused regions",
-        report.regions.iter().map(|r| r.ops.len() as u64).sum(),
+        formed.iter().map(|r| r.ops.len() as u64).sum(),
     );
-    cx.add_statistic("kernels-before", "Kernels before fusion", report.kernels_before as u64);
-    cx.add_statistic("kernels-after", "Kernels after fusion", report.kernels_after as u64);
-    cx.add_statistic("bytes-saved", "Estimated HBM bytes saved", report.bytes_saved);
+    cx.add_statistic(
+        "kernels-before",
+        "Kernels before fusion",
+        (report.kernels_before - kernels_before) as u64,
+    );
+    cx.add_statistic("kernels-after", "Kernels after fusion", (report.kernels_after - kernels_after) as u64);
+    cx.add_statistic("bytes-saved", "Estimated HBM bytes saved", report.bytes_saved - saved_before);
     let root_loc = cx.ir.op(root).loc;
     let mut ok = true;
     let mut write = |path: &Option<String>, text: &str, what: &str| {
@@ -147,7 +178,15 @@ pub fn fuse(cx: &mut PassContext<'_, '_>, root: OpId, opts: &FusionOptions) -> R
         }
     };
     write(&opts.report, &report.to_json(), "report");
-    write(&opts.dot, &dot, "DOT file");
+    if opts.dot.is_some() {
+        let text =
+            format!("digraph kiln_fuse {{\n  compound=true;\n  node [shape=box, fontsize=10];\n{dot}}}\n");
+        write(&opts.dot, &text, "DOT file");
+    }
+    run.next_id = next_id;
+    run.blocks = first_block + num_blocks;
+    run.report = Some(report);
+    run.dot = dot;
     if ok {
         Ok(())
     } else {

@@ -21,7 +21,7 @@
 //! fails once the total passes the budget.
 
 use std::borrow::Cow;
-use std::sync::{Mutex, RwLock};
+use std::sync::{Mutex, OnceLock, RwLock};
 
 use kiln_bytecode::module::{BufferRef, Core, Module, TensorSpec};
 use kiln_targets::Target;
@@ -380,7 +380,7 @@ impl Vm {
             return result.map(|()| (counters, steps));
         }
         let threads = match self.config.threads {
-            0 => std::thread::available_parallelism().map_or(1, |n| n.get()),
+            0 => host_threads(),
             n => n,
         }
         .min(blocks as usize)
@@ -432,4 +432,11 @@ impl Vm {
 /// The byte length of a GM buffer after the run (0 when its lock was poisoned).
 fn buffer_len(b: &Option<Cow<[u8]>>) -> u64 {
     b.as_ref().map_or(0, |v| v.len() as u64)
+}
+
+/// The host's parallelism, asked once per process: the query reads cgroup files on Linux
+/// (about 11,000 instructions), which the eager path would otherwise pay on every launch.
+fn host_threads() -> usize {
+    static THREADS: OnceLock<usize> = OnceLock::new();
+    *THREADS.get_or_init(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
 }
