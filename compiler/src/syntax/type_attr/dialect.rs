@@ -61,7 +61,10 @@ fn parts<'t>(sym: &Pair<'t, Rule>) -> Option<Parts<'t>> {
 
 impl<'c> Builder<'_, '_, 'c> {
     /// The attribute of a registered dialect's declared kind spelled by `pair` (a
-    /// `dialect_attr`), or `None` when the dialect is unknown or declares no attribute kinds.
+    /// `dialect_attr`), or `None` when the dialect is unknown or declares no attribute kinds,
+    /// or, with unregistered dialects allowed, when it lacks the kind: Kiln's dialects are
+    /// subsets of MLIR's, and such an attribute (`#arith.fastmath<fast>`) stays opaque, as the
+    /// ops they lack stay unregistered ops.
     pub(super) fn dialect_attr(&self, pair: &Pair<'_, Rule>) -> Result<Option<Attribute<'c>>> {
         let sym = first(pair.clone());
         let Some(dialect) = self.ctx.registry().dialect(first(sym.clone()).as_str()) else { return Ok(None) };
@@ -70,6 +73,9 @@ impl<'c> Builder<'_, '_, 'c> {
         }
         let Some(p) = parts(&sym) else { return self.err(&sym, "expected a dialect attribute mnemonic") };
         let Some(def) = dialect.attr_def(p.mnemonic) else {
+            if self.ctx.allows_unregistered() {
+                return Ok(None);
+            }
             let msg = format!("unknown attribute `{}` in dialect `{}`", p.mnemonic, p.namespace);
             return Err(self.error_at(p.mnemonic_at, msg));
         };
@@ -89,6 +95,9 @@ impl<'c> Builder<'_, '_, 'c> {
         }
         let Some(p) = parts(&sym) else { return self.err(&sym, "expected a dialect type mnemonic") };
         let Some(def) = dialect.type_def(p.mnemonic) else {
+            if self.ctx.allows_unregistered() {
+                return Ok(None);
+            }
             let msg = format!("unknown type `{}` in dialect `{}`", p.mnemonic, p.namespace);
             return Err(self.error_at(p.mnemonic_at, msg));
         };
