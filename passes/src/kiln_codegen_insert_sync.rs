@@ -36,13 +36,14 @@
 
 use rustc_hash::FxHashMap;
 
-use kiln_compiler::{Context, Ir, OpId, ValueId};
+use kiln_compiler::{Context, Ir, OpId, TypeKind, ValueId};
+use kiln_dialects::npuvec::Space;
 use kiln_targets::Target;
 
 use crate::codegen::access::{pipe_of, touches};
 use crate::codegen::build::{i64_array_values, i64_attr, npuvec_enum, At, Builder};
 use crate::codegen::options::{load_target, TARGET_SPECS};
-use crate::kiln_codegen_plan_ub::{buffer_bytes, space_of};
+use crate::kiln_codegen_plan_ub::buffer_bytes;
 use crate::kiln_codegen_tile::kernels;
 
 kiln_compiler::declare_pass! {
@@ -67,8 +68,15 @@ kiln_compiler::declare_pass! {
     }
 }
 
+/// A memory: GM argument `i` (a buffer counts whole), or the planned buffers of a space.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Memory {
+    Gm(usize),
+    Planned(Space),
+}
+
 /// A memory region: (memory, first byte, one past the last).
-type Range = (String, u64, u64);
+type Range = (Memory, u64, u64);
 
 /// One access recorded for later conflicts.
 #[derive(Clone, Debug)]
@@ -276,14 +284,18 @@ impl Sync<'_> {
 
     fn range(&self, ir: &Ir<'_>, v: ValueId) -> Option<Range> {
         if let Some(&arg) = self.args.get(&v) {
-            return Some((format!("gm{arg}"), 0, u64::MAX));
+            return Some((Memory::Gm(arg), 0, u64::MAX));
         }
         let def = ir.defining_op(v)?;
         let ty = ir.value_type(v);
         let offset = ir.attr(def, "offsets").and_then(i64_array_values)?;
         let slot = ir.results(def).iter().position(|&r| r == v)?;
         let start = *offset.get(slot)? as u64;
-        Some((space_of(ty)?, start, start + buffer_bytes(self.target, ty)))
+        let space = match *ty.kind() {
+            TypeKind::MemRef { memory_space: Some(s), .. } => Space::of(s)?,
+            _ => return None,
+        };
+        Some((Memory::Planned(space), start, start + buffer_bytes(self.target, ty)))
     }
 
     /// The pipes with an access that conflicts with `mine` (on pipe `q`) and is not ordered
