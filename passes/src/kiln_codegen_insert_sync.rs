@@ -303,14 +303,17 @@ impl Sync<'_> {
     fn unordered(&self, state: &State, q: &'static str, mine: &[(Range, bool)]) -> Vec<&'static str> {
         let mut pipes: Vec<&'static str> = Vec::new();
         for a in &state.accesses {
-            let conflict = mine
-                .iter()
-                .any(|(r, w)| r.0 == a.range.0 && r.1 < a.range.2 && a.range.1 < r.2 && (*w || a.write));
             // DMA, cube and fixpipe queues run their own ops in order; the vector pipe overlaps
             // dependent ops unless a barrier separates them.
             let in_order = a.pipe == q && q != "v";
-            let done = state.ordered.get(&(q, a.pipe)).copied().unwrap_or(0);
-            if conflict && !in_order && a.stamp > done && !pipes.contains(&a.pipe) {
+            if in_order || pipes.contains(&a.pipe) {
+                continue;
+            }
+            let conflict = mine
+                .iter()
+                .any(|(r, w)| r.0 == a.range.0 && r.1 < a.range.2 && a.range.1 < r.2 && (*w || a.write));
+            // (The map lookup last: most accesses do not conflict.)
+            if conflict && a.stamp > state.ordered.get(&(q, a.pipe)).copied().unwrap_or(0) {
                 pipes.push(a.pipe);
             }
         }
