@@ -70,8 +70,10 @@ class ndarray:
 
     def numpy(self):
         """The values as a numpy array (flushes what this value needs)."""
+        # A writable array over the bytearray the session filled: one copy out of the VM's
+        # result, none more.
         data = self._t.to_bytes()
-        return np.frombuffer(data, dtype=self.dtype).reshape(self.shape).copy()
+        return np.frombuffer(data, dtype=self.dtype).reshape(self.shape)
 
     def __array__(self, dtype=None, copy=None):
         a = self.numpy()

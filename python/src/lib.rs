@@ -11,7 +11,7 @@ use kiln_eager::{
 };
 use pyo3::exceptions::{PyRuntimeError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
-use pyo3::types::{PyBytes, PyDict};
+use pyo3::types::{PyByteArray, PyDict};
 
 fn py_err(e: EagerError) -> PyErr {
     match e.kind {
@@ -139,10 +139,11 @@ impl PyTensor {
         self.tensor.dtype().name()
     }
 
-    /// The elements as little-endian bytes (flushes if pending).
-    fn to_bytes<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyBytes>> {
+    /// The elements as little-endian bytes (flushes if pending), in a `bytearray`: mutable, so
+    /// that the numpy array over it is writable without another copy.
+    fn to_bytes<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyByteArray>> {
         let host = self.tensor.host().map_err(py_err)?;
-        Ok(PyBytes::new(py, &host.bytes))
+        Ok(PyByteArray::new(py, &host.bytes))
     }
 
     /// A unary op by name (`exp`, `neg`, `abs`, ...).

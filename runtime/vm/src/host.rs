@@ -126,6 +126,12 @@ impl Vm {
 
     /// Runs `module` on `inputs`.
     pub fn run(&self, module: &Module, inputs: &[HostTensor]) -> Result<Outputs, VmError> {
+        self.execute(module, &inputs.iter().collect::<Vec<_>>(), Vec::new(), None)
+    }
+
+    /// Runs `module` on `inputs` like [`Vm::run`], for a caller that holds its inputs apart
+    /// (shared, say): the run reads them in place and never copies them.
+    pub fn run_borrowed(&self, module: &Module, inputs: &[&HostTensor]) -> Result<Outputs, VmError> {
         self.execute(module, inputs, Vec::new(), None)
     }
 
@@ -138,7 +144,7 @@ impl Vm {
         inputs: &[HostTensor],
         spare: Vec<Vec<u8>>,
     ) -> Result<Outputs, VmError> {
-        self.execute(module, inputs, spare, None)
+        self.execute(module, &inputs.iter().collect::<Vec<_>>(), spare, None)
     }
 
     /// Runs `module` on `inputs`, reporting every executed instruction to `sink`.
@@ -148,13 +154,13 @@ impl Vm {
         inputs: &[HostTensor],
         sink: &mut dyn FnMut(&Event),
     ) -> Result<Outputs, VmError> {
-        self.execute(module, inputs, Vec::new(), Some(sink))
+        self.execute(module, &inputs.iter().collect::<Vec<_>>(), Vec::new(), Some(sink))
     }
 
     fn execute(
         &self,
         module: &Module,
-        inputs: &[HostTensor],
+        inputs: &[&HostTensor],
         spare: Vec<Vec<u8>>,
         mut sink: Option<&mut dyn FnMut(&Event)>,
     ) -> Result<Outputs, VmError> {
@@ -266,7 +272,7 @@ impl Vm {
     fn allocate<'g>(
         &self,
         module: &'g Module,
-        inputs: &'g [HostTensor],
+        inputs: &[&'g HostTensor],
         mut spare: Vec<Vec<u8>>,
     ) -> Result<Vec<GmBuffer<'g>>, VmError> {
         let expected = &module.host.inputs;

@@ -5,7 +5,6 @@
 use std::rc::Rc;
 use std::time::Instant;
 
-use kiln_bytecode::module::TensorSpec;
 use kiln_compiler::OpDef;
 use kiln_dialects::hl::interfaces::{FusionCategory, HlOp, Movement};
 use kiln_vm::HostTensor;
@@ -133,16 +132,14 @@ impl Inner {
                 module
             }
         };
+        // The VM reads the inputs where they are: the slots keep them (shared or not).
         let mut values = std::mem::take(&mut self.input_values);
-        let mut moved: SmallVec<[bool; 8]> = SmallVec::new();
         for &s in inputs {
-            match &mut self.slots[s as usize].state {
-                SlotState::Host(h) => {
-                    moved.push(Rc::get_mut(h).is_some());
-                    values.push(take_value(h));
-                }
+            match &self.slots[s as usize].state {
+                SlotState::Host(h) => values.push(Rc::clone(h)),
                 _ => {
-                    self.restore_inputs(inputs, values, &moved);
+                    values.clear();
+                    self.input_values = values;
                     return Err(EagerError::new(ErrorKind::Run, "a segment input is not on the host"));
                 }
             }
@@ -150,40 +147,15 @@ impl Inner {
         self.stats.prepare_time += start.elapsed();
         let vm = &self.vm;
         let out = contain(ErrorKind::Run, || {
-            vm.run(&module, &values).map_err(|e| EagerError::new(ErrorKind::Run, e.to_string()))
+            let refs: SmallVec<[&HostTensor; 8]> = values.iter().map(|v| &**v).collect();
+            vm.run_borrowed(&module, &refs).map_err(|e| EagerError::new(ErrorKind::Run, e.to_string()))
         });
-        self.restore_inputs(inputs, values, &moved);
+        values.clear();
+        self.input_values = values;
         let out = out?;
         self.stats.segments_run += 1;
         self.stats.segment_outputs += key.outputs.len() as u64;
         Ok(out.tensors.into_iter().map(Rc::new).collect())
-    }
-
-    /// Puts the input values [`take_value`] moved out of slots `inputs` back (`moved`: which
-    /// were moved, not copied), and keeps `values`' buffer for the next flush.
-    fn restore_inputs(&mut self, inputs: &[u32], mut values: Vec<HostTensor>, moved: &[bool]) {
-        for ((&s, value), &moved) in inputs.iter().zip(values.drain(..)).zip(moved) {
-            if let (true, SlotState::Host(h)) = (moved, &mut self.slots[s as usize].state) {
-                match Rc::get_mut(h) {
-                    Some(t) => *t = value,
-                    None => *h = Rc::new(value),
-                }
-            }
-        }
-        self.input_values = values;
-    }
-}
-
-/// The value of `h` for a run: moved out when nothing else shares it (the slot keeps an
-/// empty value until [`Inner::restore_inputs`]), copied otherwise.
-fn take_value(h: &mut Rc<HostTensor>) -> HostTensor {
-    match Rc::get_mut(h) {
-        Some(t) => {
-            let empty =
-                HostTensor { spec: TensorSpec { dtype: t.spec.dtype, shape: Vec::new() }, bytes: Vec::new() };
-            std::mem::replace(t, empty)
-        }
-        None => (**h).clone(),
     }
 }
 

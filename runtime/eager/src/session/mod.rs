@@ -105,7 +105,7 @@ pub(crate) struct Inner {
     /// Result types of signatures already checked, by the hash of their key.
     checked: rustc_hash::FxHashMap<u64, (record::CheckKey, TensorType)>,
     /// The buffer a flush gathers its segment's input values in.
-    input_values: Vec<HostTensor>,
+    input_values: Vec<Rc<HostTensor>>,
     stats: Stats,
     slots: Vec<Slot>,
     free: Vec<u32>,
