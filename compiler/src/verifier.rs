@@ -22,10 +22,11 @@
 //! whose op is unregistered or has `NoTerminator`), and only its last op has successors; on
 //! exit, it ends in a terminator (unregistered ops may be terminators). An op, on exit, has its
 //! nested units verified, and then an op `IsolatedFromAbove` is checked for uses of values
-//! defined outside it (the first one, in MLIR's order). Dominance (`verifier/operands.rs`): every operand
-//! is defined before its use: earlier in the same block, or in a block that dominates the use's
-//! block, or in an enclosing region (graph regions, such as a module body, are exempt); the
-//! error has a note at the definition, as MLIR's (`operand defined here (op in the same block)`).
+//! defined outside it (the first one, in MLIR's order), and an unregistered op for a known
+//! dialect. Dominance (`verifier/operands.rs`): every operand is defined before its use:
+//! earlier in the same block, or in a block that dominates the use's block, or in an enclosing
+//! region (graph regions, such as a module body, are exempt); the error has a note at the
+//! definition, as MLIR's (`operand defined here (op in the same block)`).
 //!
 //! Every failure becomes a located [`Diagnostic`] in MLIR's words (`'func.return' op has 1
 //! operands, but enclosing function (@f) returns 2`). An error about an op carries MLIR's

@@ -52,7 +52,9 @@ impl<'c> Verifier<'_, 'c> {
 
     /// The isolation constraint of `isolated`: no op inside it uses a value defined outside.
     /// Reports the first offender in MLIR's order (regions from a stack, each block's ops in
-    /// order) with MLIR's note at `isolated`.
+    /// order) with MLIR's note at `isolated`. Units nested in it are not walked again: they
+    /// passed their own check (this runs only then), and a value from outside `isolated` is
+    /// outside them too.
     pub(super) fn verify_isolation(&mut self, isolated: OpId) {
         let ir = self.ir;
         let mut pending: Vec<RegionId> = ir.regions(isolated).iter().rev().copied().collect();
@@ -65,7 +67,9 @@ impl<'c> Verifier<'_, 'c> {
                         self.error_at_op(op, d);
                         return;
                     }
-                    pending.extend(ir.regions(op).iter().rev());
+                    if !self.is_unit(op) {
+                        pending.extend(ir.regions(op).iter().rev());
+                    }
                 }
             }
         }
