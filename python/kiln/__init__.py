@@ -70,14 +70,20 @@ class ndarray:
 
     def numpy(self):
         """The values as a numpy array (flushes what this value needs)."""
-        # A writable array over the bytearray the session filled: one copy out of the VM's
-        # result, none more.
-        data = self._t.to_bytes()
-        return np.frombuffer(data, dtype=self.dtype).reshape(self.shape)
+        # A read-only view of the session's own bytes (as JAX's np.asarray gives), not a copy:
+        # the value is immutable and may be shared. ``.copy()`` makes a writable array.
+        data = np.asarray(self._t.host_bytes())
+        return data.view(self.dtype).reshape(self.shape)
 
     def __array__(self, dtype=None, copy=None):
+        # numpy's protocol: copy=True asks for an array of its own, copy=False for no copy
+        # (an error if the dtype needs a conversion), None for a copy only where needed.
         a = self.numpy()
-        return a if dtype is None else a.astype(dtype)
+        if dtype is not None and np.dtype(dtype) != a.dtype:
+            if copy is False:
+                raise ValueError(f"converting {a.dtype} to {np.dtype(dtype)} needs a copy")
+            return a.astype(dtype)
+        return a.copy() if copy else a
 
     def __repr__(self):
         return f"kiln.ndarray({self.numpy()!r})"

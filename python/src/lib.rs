@@ -11,7 +11,8 @@ use kiln_eager::{
 };
 use pyo3::exceptions::{PyRuntimeError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
-use pyo3::types::{PyByteArray, PyDict};
+use pyo3::types::PyDict;
+use std::rc::Rc;
 
 fn py_err(e: EagerError) -> PyErr {
     match e.kind {
@@ -125,6 +126,30 @@ fn cmp_of(name: &str) -> PyResult<CmpPredicate> {
         .ok_or_else(|| PyValueError::new_err(format!("unknown comparison '{name}'")))
 }
 
+/// A computed value's bytes, shared with the session. numpy views them in place through the
+/// array interface (read-only: the session's value is immutable, and other tensors may share
+/// it); the view keeps this object, and so the bytes, alive.
+#[pyclass(unsendable)]
+struct HostBytes {
+    host: Rc<kiln_eager::HostTensor>,
+}
+
+#[pymethods]
+impl HostBytes {
+    /// numpy's array interface (version 3): a read-only one-dimensional `uint8` array over the
+    /// bytes.
+    #[getter]
+    fn __array_interface__<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        let bytes = &self.host.bytes;
+        let d = PyDict::new(py);
+        d.set_item("version", 3)?;
+        d.set_item("shape", (bytes.len(),))?;
+        d.set_item("typestr", "|u1")?;
+        d.set_item("data", (bytes.as_ptr() as usize, true))?;
+        Ok(d)
+    }
+}
+
 #[pymethods]
 impl PyTensor {
     /// The dims.
@@ -139,11 +164,10 @@ impl PyTensor {
         self.tensor.dtype().name()
     }
 
-    /// The elements as little-endian bytes (flushes if pending), in a `bytearray`: mutable, so
-    /// that the numpy array over it is writable without another copy.
-    fn to_bytes<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyByteArray>> {
-        let host = self.tensor.host().map_err(py_err)?;
-        Ok(PyByteArray::new(py, &host.bytes))
+    /// The elements as little-endian bytes (flushes if pending), shared with the session, not
+    /// copied: a [`HostBytes`] that numpy reads in place.
+    fn host_bytes(&self) -> PyResult<HostBytes> {
+        Ok(HostBytes { host: self.tensor.host().map_err(py_err)? })
     }
 
     /// A unary op by name (`exp`, `neg`, `abs`, ...).
@@ -265,6 +289,7 @@ fn select(cond: PyRef<'_, PyTensor>, a: Operand<'_>, b: Operand<'_>) -> PyResult
 fn _kiln(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<PySession>()?;
     m.add_class::<PyTensor>()?;
+    m.add_class::<HostBytes>()?;
     m.add_function(wrap_pyfunction!(binary, m)?)?;
     m.add_function(wrap_pyfunction!(select, m)?)?;
     Ok(())

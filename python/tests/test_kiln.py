@@ -125,3 +125,33 @@ def test_flags_stats_and_sync():
     z = kiln.tanh(x)
     z.numpy()
     assert kiln.stats()["flushes"]["host_read"] == after["flushes"]["host_read"] + 1
+
+
+def test_numpy_views_the_value_read_only():
+    x = rand(3, 5)
+    k = kiln.exp(kiln.asarray(x))
+    a, b = k.numpy(), k.numpy()
+    # One value, read in place: both arrays view the session's bytes, neither copies them.
+    assert np.shares_memory(a, b)
+    assert not a.flags.writeable
+    with pytest.raises(ValueError):
+        a[0, 0] = 1.0
+    del k
+    # The view keeps the bytes alive after the kiln array is gone.
+    close(a, np.exp(x))
+    c = a.copy()
+    c[0, 0] = 1.0
+    assert c.flags.writeable and c[0, 0] == 1.0
+    close(b, np.exp(x))
+    assert kiln.asarray(np.ones(4, np.float16)).numpy().dtype == np.float16
+    assert kiln.asarray(np.array([True, False])).numpy().tolist() == [True, False]
+
+
+def test_array_protocol_copies_when_asked():
+    x = rand(2, 3)
+    k = kiln.asarray(x) + 1
+    owned = np.array(k)
+    assert owned.flags.writeable and not np.shares_memory(owned, k.numpy())
+    assert np.shares_memory(np.asarray(k), k.numpy())
+    assert np.array(k, dtype=np.float64).dtype == np.float64
+    close(owned, x + 1)

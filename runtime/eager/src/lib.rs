@@ -36,6 +36,7 @@ pub use flags::{Flags, ParsedFlags, ENV_VAR, KEYS};
 pub use host::Element;
 pub use kiln_bytecode::isa::DType;
 pub use kiln_dialects::hl::attrs::{CmpPredicate, GeluApproximation};
+pub use kiln_vm::HostTensor;
 pub use node::{AttrValue, TensorType};
 pub use session::Session;
 pub use stats::{FlushReason, Stats};
