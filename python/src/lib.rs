@@ -106,6 +106,7 @@ impl PySession {
         d.set_item("ops_recorded", s.ops_recorded)?;
         d.set_item("cache_hits", s.cache_hits)?;
         d.set_item("cache_misses", s.cache_misses)?;
+        d.set_item("direct_compiles", s.direct_compiles)?;
         d.set_item("cache_evictions", s.cache_evictions)?;
         d.set_item("compile_seconds", s.compile_time.as_secs_f64())?;
         d.set_item("prepare_seconds", s.prepare_time.as_secs_f64())?;

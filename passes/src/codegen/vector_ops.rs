@@ -68,7 +68,18 @@ const REDUCE: &[(&str, &str)] = &[
 
 /// Whether `name` is an elementwise op with a one-instruction lowering (no temporary).
 pub fn is_elementwise(name: &str) -> bool {
-    lookup(UNARY, name).is_some() || lookup(BINARY, name).is_some()
+    unary_lowering(name).is_some() || binary_lowering(name).is_some()
+}
+
+/// The `npuvec` op that `hl` unary op `name` lowers to, one to one (`hl.exp` -> `npuvec.exp`).
+pub fn unary_lowering(name: &str) -> Option<&'static str> {
+    lookup(UNARY, name)
+}
+
+/// The `npuvec` op that `hl` binary op `name` lowers to, one to one (`hl.maximum` ->
+/// `npuvec.max`).
+pub fn binary_lowering(name: &str) -> Option<&'static str> {
+    lookup(BINARY, name)
 }
 
 fn lookup(table: &[(&str, &'static str)], name: &str) -> Option<&'static str> {

@@ -84,7 +84,7 @@ impl SegmentKey {
 
 /// The [`fold_node`] fold of `nodes` (on inputs of types `inputs`) from 0, as the segment
 /// computes it while recording.
-fn fold(nodes: &[Node], inputs: &[TensorType]) -> u64 {
+pub(crate) fn fold(nodes: &[Node], inputs: &[TensorType]) -> u64 {
     nodes.iter().fold(0, |hash, node| {
         let types = node.operands.iter().map(|o| match *o {
             Operand::Input(i) => &inputs[i as usize],

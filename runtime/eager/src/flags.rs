@@ -1,6 +1,6 @@
 //! The session's flags, in the eager frameworks' syntax:
 //! `--opt_level=0|1|2 --enable_ops=MatMul,BatchMatMul --disable_ops=... --enable_ops_only=...
-//! --flush_threshold=N --cache_size=N --dump_as_text --dump_dir=D`, given through the API or
+//! --flush_threshold=N --cache_size=N --dump_as_text --dump_dir=D --direct_emit`, given through the API or
 //! the `KILN_FUSION_FLAGS` environment variable.
 //!
 //! A bool flag may stand alone (`--dump_as_text` is `--dump_as_text=true`). An unknown or
@@ -28,6 +28,7 @@ pub const KEYS: &[&str] = &[
     "cache_size",
     "dump_as_text",
     "dump_dir",
+    "direct_emit",
 ];
 
 /// The session's settings.
@@ -52,6 +53,9 @@ pub struct Flags {
     pub dump_as_text: bool,
     /// Where `--dump_as_text` writes.
     pub dump_dir: PathBuf,
+    /// Emit plain elementwise segments as bytecode directly, without IR or passes (see
+    /// `docs/eager.md`); off, or with `--dump_as_text`, every segment takes the pipeline.
+    pub direct_emit: bool,
 }
 
 impl Default for Flags {
@@ -65,6 +69,7 @@ impl Default for Flags {
             cache_size: 256,
             dump_as_text: false,
             dump_dir: PathBuf::from("kiln_dump"),
+            direct_emit: true,
         }
     }
 }
@@ -149,6 +154,15 @@ impl Flags {
                 .map(|s| op_name(s).map_err(|e| flag_error(format!("{e} in fusion flag '--{key}'"))))
                 .collect()
         };
+        let boolean = |v: Option<&str>| -> Result<bool> {
+            match v {
+                None | Some("true" | "1") => Ok(true),
+                Some("false" | "0") => Ok(false),
+                Some(v) => Err(flag_error(format!(
+                    "invalid value '{v}' for fusion flag '--{key}': expected true or false"
+                ))),
+            }
+        };
         match key {
             "opt_level" => self.opt_level = uint(value, 0, 2)? as u32,
             "enable_ops" => self.enable_ops = ops(value)?,
@@ -156,17 +170,8 @@ impl Flags {
             "enable_ops_only" => self.enable_ops_only = ops(value)?,
             "flush_threshold" => self.flush_threshold = uint(value, 1, u32::MAX.into())? as usize,
             "cache_size" => self.cache_size = uint(value, 1, u32::MAX.into())? as usize,
-            "dump_as_text" => {
-                self.dump_as_text = match value {
-                    None | Some("true" | "1") => true,
-                    Some("false" | "0") => false,
-                    Some(v) => {
-                        return Err(flag_error(format!(
-                            "invalid value '{v}' for fusion flag '--{key}': expected true or false"
-                        )))
-                    }
-                }
-            }
+            "dump_as_text" => self.dump_as_text = boolean(value)?,
+            "direct_emit" => self.direct_emit = boolean(value)?,
             _ => {
                 let v = value.filter(|v| !v.is_empty()).ok_or_else(needs)?;
                 self.dump_dir = PathBuf::from(v);
@@ -189,6 +194,7 @@ impl Flags {
             enable_ops: self.enable_ops.clone(),
             disable_ops: self.disable_ops.clone(),
             enable_ops_only: self.enable_ops_only.clone(),
+            direct_emit: self.direct_emit && !self.dump_as_text,
         }
     }
 }
@@ -201,6 +207,9 @@ pub(crate) struct FusionKey {
     pub(crate) enable_ops: Vec<&'static str>,
     pub(crate) disable_ops: Vec<&'static str>,
     pub(crate) enable_ops_only: Vec<&'static str>,
+    /// Whether plain elementwise segments take the direct path (`--direct_emit`, and no
+    /// `--dump_as_text`, which needs the pipeline's IR).
+    pub(crate) direct_emit: bool,
 }
 
 impl FusionKey {

@@ -22,6 +22,7 @@
 
 mod cache;
 mod compile;
+mod direct;
 mod error;
 mod flags;
 mod host;

@@ -67,6 +67,8 @@ pub struct Stats {
     pub cache_hits: u64,
     /// Segments compiled.
     pub cache_misses: u64,
+    /// Of those, segments emitted by the direct path (no IR, no passes).
+    pub direct_compiles: u64,
     /// Compiled segments dropped from the full cache.
     pub cache_evictions: u64,
     /// Time spent compiling (misses only).

@@ -69,6 +69,18 @@ pub const ROUND: [&str; 4] = ["rint", "trunc", "floor", "ceil"];
 /// `#npuvec.atomic<..>` keywords of [`Atomic::Add`], `Max`, `Min`.
 pub const ATOMIC: [&str; 3] = ["add", "max", "min"];
 
+/// The instruction's op of `npuvec` unary op `name` (`npuvec.exp` -> [`UnaryOp::Exp`]).
+pub fn unary_op(name: &str) -> Option<UnaryOp> {
+    let i = UNARY.iter().position(|&u| Some(u) == name.strip_prefix("npuvec."))?;
+    Some(UnaryOp::ALL[i])
+}
+
+/// The instruction's op of `npuvec` binary op `name` (`npuvec.max` -> [`BinaryOp::Max`]).
+pub fn binary_op(name: &str) -> Option<BinaryOp> {
+    let i = BINARY.iter().position(|&u| Some(u) == name.strip_prefix("npuvec."))?;
+    Some(BinaryOp::ALL[i])
+}
+
 /// The name of the `arith` op of scalar op `op` (not a comparison).
 pub fn scalar_op_name(op: ScalarOp) -> &'static str {
     SCALAR_OPS.iter().find(|(_, o)| *o == op).map_or("arith.cmpi", |(n, _)| n)
@@ -435,19 +447,10 @@ impl<'c> Emitter<'_, 'c> {
                         a: self.reg(op, 0)?,
                         b: self.reg(op, 1)?,
                     }
-                } else if let Some(i) =
-                    name.strip_prefix("npuvec.").and_then(|n| UNARY.iter().position(|&u| u == n))
-                {
-                    Inst::Unary { op: UnaryOp::ALL[i], src: self.buf(op, 0)?, dst: self.buf(op, 1)? }
-                } else if let Some(i) =
-                    name.strip_prefix("npuvec.").and_then(|n| BINARY.iter().position(|&u| u == n))
-                {
-                    Inst::Binary {
-                        op: BinaryOp::ALL[i],
-                        a: self.src(op, 0)?,
-                        b: self.src(op, 1)?,
-                        dst: self.buf(op, 2)?,
-                    }
+                } else if let Some(uop) = unary_op(name) {
+                    Inst::Unary { op: uop, src: self.buf(op, 0)?, dst: self.buf(op, 1)? }
+                } else if let Some(bop) = binary_op(name) {
+                    Inst::Binary { op: bop, a: self.src(op, 0)?, b: self.src(op, 1)?, dst: self.buf(op, 2)? }
                 } else {
                     return Err(self.err(op, "has no bytecode instruction (kiln-emit handles the npuvec ops of docs/backend.md and the arith and scf ops on index)"));
                 }

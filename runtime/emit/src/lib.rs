@@ -27,7 +27,7 @@ use kiln_compiler::{Diagnostic, Ir, OpId};
 use kiln_targets::Target;
 
 pub use disasm::{disassemble, DisasmError};
-pub use kernel::{BASE_ATTR, PITCH_ATTR, REG_ATTR};
+pub use kernel::{binary_op, pitch, unary_op, BASE_ATTR, PITCH_ATTR, REG_ATTR};
 
 /// Emits the planned `npuvec` module `module_op` as bytecode for `target`.
 ///

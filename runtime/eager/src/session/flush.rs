@@ -5,6 +5,7 @@
 use std::rc::Rc;
 use std::time::Instant;
 
+use kiln_bytecode::module::Module;
 use kiln_compiler::OpDef;
 use kiln_dialects::hl::interfaces::{FusionCategory, HlOp, Movement};
 use kiln_vm::HostTensor;
@@ -13,6 +14,7 @@ use smallvec::SmallVec;
 use super::{Inner, Segment, SlotState};
 use crate::cache::SegmentKey;
 use crate::compile::Compiler;
+use crate::direct;
 use crate::error::{EagerError, ErrorKind, Result};
 use crate::stats::FlushReason;
 
@@ -104,6 +106,25 @@ impl Inner {
         result.map(|_| ())
     }
 
+    /// Compiles segment `key`: directly when it is a plain elementwise one ([`direct`]),
+    /// otherwise through the pipeline (writing the dumps).
+    fn compile(&mut self, key: &SegmentKey) -> Result<Module> {
+        let target = &self.target;
+        if let Some(module) = contain(ErrorKind::Compile, || Ok(direct::compile(key, target)))? {
+            self.stats.direct_compiles += 1;
+            return Ok(module);
+        }
+        let compiler = match &mut self.compiler {
+            Some(c) if *c.fusion() == *key.fusion => c,
+            slot => slot.insert(Compiler::new(&key.fusion, &self.target.name)?),
+        };
+        let stem = format!("segment_{:04}", self.compiled);
+        self.compiled += 1;
+        let dump = self.flags.dump_as_text.then_some((self.flags.dump_dir.as_path(), stem.as_str()));
+        let owner = &mut self.owner;
+        contain(ErrorKind::Compile, || compiler.compile(owner, key, target, dump))
+    }
+
     /// Prepares (cache or compile) and runs segment `key` on the values of slots `inputs`;
     /// its flush began at `start`. Returns the values of its outputs.
     fn run(&mut self, key: &SegmentKey, inputs: &[u32], start: Instant) -> Result<Vec<Rc<HostTensor>>> {
@@ -115,17 +136,7 @@ impl Inner {
             None => {
                 self.stats.cache_misses += 1;
                 let compiling = Instant::now();
-                let compiler = match &mut self.compiler {
-                    Some(c) if *c.fusion() == *key.fusion => c,
-                    slot => slot.insert(Compiler::new(&key.fusion, &self.target.name)?),
-                };
-                let stem = format!("segment_{:04}", self.compiled);
-                self.compiled += 1;
-                let dump = self.flags.dump_as_text.then_some((self.flags.dump_dir.as_path(), stem.as_str()));
-                let owner = &mut self.owner;
-                let target = &self.target;
-                let module = contain(ErrorKind::Compile, || compiler.compile(owner, key, target, dump))?;
-                let module = Rc::new(module);
+                let module = Rc::new(self.compile(key)?);
                 self.stats.compile_time += compiling.elapsed();
                 self.stats.cache_evictions +=
                     self.cache.insert(key.clone(), Rc::clone(&module), self.flags.cache_size);
