@@ -19,154 +19,65 @@
 //! (the same instructions on the same elements; `tests/direct.rs` checks it, and the sync
 //! checker, on random segments).
 
-use kiln_bytecode::isa::{Buf, DType, Dim, GmView, Inst, Pipe, Reg, Scalar, ScalarOp, Space, Src};
+use kiln_bytecode::isa::{
+    Atomic, BinaryOp, Buf, DType, Dim, GmView, Inst, Pipe, Reg, Scalar, ScalarOp, Space, Src, UnaryOp,
+};
 use kiln_bytecode::module::{BufferRef, Core, Host, Kernel, Launch, Module, TensorSpec};
 use kiln_dialects::hl::CONSTANT;
 use kiln_passes::codegen::vector_ops::{binary_lowering, unary_lowering};
 use kiln_targets::Target;
 
 use crate::cache::SegmentKey;
-use crate::node::{AttrValue, Operand};
-
-/// What a needed node computes.
-enum Step {
-    Unary(kiln_bytecode::isa::UnaryOp, Operand),
-    Binary(kiln_bytecode::isa::BinaryOp, Operand, Operand),
-}
+use crate::node::{AttrValue, Operand, TensorType};
 
 /// An operand as the kernel sees it.
 #[derive(Clone, Copy)]
 enum Value {
-    /// Kernel buffer `n` (an input's or a node's).
+    /// Kernel buffer `n`: input `n` for `n` below the input count, else an intermediate's.
     Buf(usize),
+    /// An immediate (a rank-0 constant).
     Imm(Scalar),
+}
+
+/// One vector instruction of the tile, on buffer numbers.
+enum Op {
+    Unary { op: UnaryOp, src: usize, dst: usize },
+    Binary { op: BinaryOp, a: Value, b: Value, dst: usize },
+}
+
+/// What the kernel computes, before the tile size is known.
+struct Plan {
+    /// The element type and shape of every operand and result.
+    spec: TensorSpec,
+    /// The element count.
+    elems: u32,
+    /// The segment inputs the ops read, in first-use order: input buffer `k` and kernel
+    /// argument `k` are `inputs[k]`.
+    inputs: Vec<u32>,
+    ops: Vec<Op>,
+    /// The buffer of each output, in the segment's output order.
+    outputs: Vec<usize>,
+    /// Buffers in all (inputs' and intermediates').
+    buffers: usize,
 }
 
 /// The direct kernel of segment `key` for `target`, or `None` when the segment is not a plain
 /// elementwise one (see the module docs).
 pub(crate) fn compile(key: &SegmentKey, target: &Target) -> Option<Module> {
-    let f = &key.fusion;
-    let lists = f.enable_ops.is_empty() && f.disable_ops.is_empty() && f.enable_ops_only.is_empty();
-    if !f.direct_emit || !lists || !(f.opt_level == 2 || (f.opt_level == 1 && key.outputs.len() == 1)) {
-        return None;
-    }
-    let out_ty = &key.nodes[*key.outputs.first()? as usize].ty;
-    let dtype = out_ty.dtype;
-    if !dtype.is_float() {
-        return None;
-    }
-    let same = |t: &crate::node::TensorType| t.dtype == dtype && t.shape == out_ty.shape;
-    let n_elems = u32::try_from(out_ty.numel()).ok()?;
-
-    // Which nodes the outputs need, and the last node that reads each.
-    let mut needed = vec![false; key.nodes.len()];
-    for &o in &key.outputs {
-        needed[o as usize] = true;
-    }
-    let mut last_use = vec![0usize; key.nodes.len()];
-    for i in (0..key.nodes.len()).rev() {
-        if !needed[i] {
-            continue;
-        }
-        for o in &key.nodes[i].operands {
-            if let Operand::Node(k) = *o {
-                needed[k as usize] = true;
-                last_use[k as usize] = last_use[k as usize].max(i);
-            }
-        }
-    }
-
-    // Check the nodes; give inputs their buffers in order of first use.
-    let mut value: Vec<Option<Value>> = vec![None; key.nodes.len()];
-    let mut input_buf: Vec<Option<usize>> = vec![None; key.inputs.len()];
-    let mut used_inputs: Vec<u32> = Vec::new();
-    let mut steps: Vec<(usize, Step)> = Vec::new();
-    for (i, node) in key.nodes.iter().enumerate() {
-        if !needed[i] {
-            continue;
-        }
-        let name = node.kind.0.name;
-        if std::ptr::eq(node.kind.0, &CONSTANT) {
-            let [(_, AttrValue::Splat(bits))] = &node.attrs[..] else { return None };
-            if !node.ty.shape.is_empty() || node.ty.dtype != dtype || key.outputs.contains(&(i as u32)) {
-                return None;
-            }
-            value[i] = Some(Value::Imm(Scalar::Float(rounded(f64::from_bits(*bits), dtype))));
-            continue;
-        }
-        if !node.attrs.is_empty() || !same(&node.ty) {
-            return None;
-        }
-        for o in &node.operands {
-            match *o {
-                Operand::Input(j) if same(&key.inputs[j as usize]) => {
-                    if input_buf[j as usize].is_none() {
-                        input_buf[j as usize] = Some(used_inputs.len());
-                        used_inputs.push(j);
-                    }
-                }
-                Operand::Node(_) => {}
-                _ => return None,
-            }
-        }
-        let step = match node.operands[..] {
-            [a] => Step::Unary(kiln_emit::unary_op(unary_lowering(name)?)?, a),
-            [a, b] => Step::Binary(kiln_emit::binary_op(binary_lowering(name)?)?, a, b),
-            _ => return None,
-        };
-        steps.push((i, step));
-    }
-    // A unary op of an immediate, or an op of two, is folded by the pipeline: not here.
-    let is_imm =
-        |o: Operand| matches!(o, Operand::Node(k) if std::ptr::eq(key.nodes[k as usize].kind.0, &CONSTANT));
-    if steps.iter().any(|(_, s)| match *s {
-        Step::Unary(_, a) => is_imm(a),
-        Step::Binary(_, a, b) => is_imm(a) && is_imm(b),
-    }) {
-        return None;
-    }
-
-    // Buffers: one per used input, then node buffers reused once their value is dead.
-    let mut n_bufs = used_inputs.len();
-    let mut free: Vec<usize> = Vec::new();
-    let operand = |value: &[Option<Value>], o: Operand| match o {
-        Operand::Input(j) => Value::Buf(input_buf[j as usize].expect("inputs of steps have buffers")),
-        Operand::Node(k) => value[k as usize].expect("operands precede their users"),
-    };
-    let mut ops: Vec<(Step, [Value; 2], usize)> = Vec::with_capacity(steps.len());
-    for (i, step) in steps {
-        let (a, b) = match step {
-            Step::Unary(_, a) => (a, None),
-            Step::Binary(_, a, b) => (a, Some(b)),
-        };
-        let srcs = [operand(&value, a), b.map_or(Value::Imm(Scalar::Int(0)), |b| operand(&value, b))];
-        for o in [Some(a), b].into_iter().flatten() {
-            let Operand::Node(k) = o else { continue };
-            if let Some(Value::Buf(buf)) = value[k as usize] {
-                if last_use[k as usize] == i && !key.outputs.contains(&k) && !free.contains(&buf) {
-                    free.push(buf);
-                }
-            }
-        }
-        let dst = free.pop().unwrap_or_else(|| {
-            n_bufs += 1;
-            n_bufs - 1
-        });
-        value[i] = Some(Value::Buf(dst));
-        ops.push((step, srcs, dst));
-    }
+    let plan = plan(key)?;
+    let dtype = plan.spec.dtype;
 
     // The tile: as many elements as the UB holds for every buffer, aligned.
     let bytes = dtype.bytes();
     let align = u32::try_from(target.memory.alignment_bytes).ok()?.max(bytes);
-    let per_buf = target.memory.ub_usable_bytes / n_bufs as u64;
-    let per_buf = per_buf.min(u64::from(target.vector.max_repeats) * target.vector.repeat_bytes);
-    let tile = (u32::try_from(per_buf).ok()? / align * align / bytes).min(n_elems);
+    let per_buf = (target.memory.ub_usable_bytes / plan.buffers as u64)
+        .min(u64::from(target.vector.max_repeats) * target.vector.repeat_bytes);
+    let tile = (u32::try_from(per_buf).ok()? / align * align / bytes).min(plan.elems);
     if tile == 0 {
         return None;
     }
     let stride = u32::try_from(target.align(u64::from(tile) * u64::from(bytes))).ok()?;
-    let ub_bytes = stride.checked_mul(n_bufs as u32)?;
+    let ub_bytes = stride.checked_mul(u32::try_from(plan.buffers).ok()?)?;
     let buf = |n: usize, cols: u32| Buf {
         space: Space::Ub,
         dtype,
@@ -175,56 +86,7 @@ pub(crate) fn compile(key: &SegmentKey, target: &Target) -> Option<Module> {
         cols,
         pitch: kiln_emit::pitch(target, cols, dtype),
     };
-    let full = n_elems / tile;
-    let tail = n_elems % tile;
-
-    let outputs: Vec<usize> = key
-        .outputs
-        .iter()
-        .map(|&o| match value[o as usize] {
-            Some(Value::Buf(b)) => Some(b),
-            _ => None,
-        })
-        .collect::<Option<_>>()?;
-    let n_in = used_inputs.len() as u16;
-    let body = |cols: u32, offset: Option<Reg>, base: i64| -> Vec<Inst> {
-        let view = |arg: u16| GmView { arg, offset, base, dims: vec![Dim { size: cols, stride: 1 }] };
-        let src = |v: Value| match v {
-            Value::Buf(n) => Src::Buf(buf(n, cols)),
-            Value::Imm(s) => Src::Imm(s),
-        };
-        let mut code = vec![wait(Pipe::V, Pipe::Mte2, 1)];
-        for a in 0..n_in {
-            code.push(Inst::Load { dst: buf(a as usize, cols), src: view(a), zero_pad: false });
-        }
-        code.extend([
-            set(Pipe::Mte2, Pipe::V, 0),
-            wait(Pipe::Mte2, Pipe::V, 0),
-            wait(Pipe::Mte3, Pipe::V, 1),
-        ]);
-        for (k, (step, srcs, dst)) in ops.iter().enumerate() {
-            if k > 0 {
-                code.push(Inst::Barrier { pipe: Pipe::V });
-            }
-            let dst = buf(*dst, cols);
-            code.push(match *step {
-                Step::Unary(op, _) => {
-                    let Src::Buf(src) = src(srcs[0]) else {
-                        unreachable!("unary ops of immediates are refused")
-                    };
-                    Inst::Unary { op, dst, src }
-                }
-                Step::Binary(op, ..) => Inst::Binary { op, dst, a: src(srcs[0]), b: src(srcs[1]) },
-            });
-        }
-        code.extend([set(Pipe::V, Pipe::Mte2, 1), set(Pipe::V, Pipe::Mte3, 0), wait(Pipe::V, Pipe::Mte3, 0)]);
-        for (k, &b) in outputs.iter().enumerate() {
-            let dst = view(n_in + k as u16);
-            code.push(Inst::Store { dst, src: buf(b, cols), atomic: kiln_bytecode::isa::Atomic::None });
-        }
-        code.push(set(Pipe::Mte3, Pipe::V, 1));
-        code
-    };
+    let (full, tail) = (plan.elems / tile, plan.elems % tile);
 
     let (idx, num, hi, iv, size, off, zero, first) =
         (Reg(0), Reg(1), Reg(2), Reg(3), Reg(4), Reg(5), Reg(6), Reg(7));
@@ -237,19 +99,19 @@ pub(crate) fn compile(key: &SegmentKey, target: &Target) -> Option<Module> {
         set(Pipe::Mte3, Pipe::V, 1),
     ];
     if full > 0 {
-        let mut tile_body = vec![Inst::Scalar { op: ScalarOp::Mul, dst: off, a: iv, b: size }];
-        tile_body.extend(body(tile, Some(off), 0));
-        code.push(Inst::For { iv, lo: idx, hi, step: num, body: tile_body.len() as u32 });
-        code.extend(tile_body);
+        let mut body = vec![Inst::Scalar { op: ScalarOp::Mul, dst: off, a: iv, b: size }];
+        body.extend(plan.tile_code(tile, Some(off), 0, &buf));
+        code.push(Inst::For { iv, lo: idx, hi, step: num, body: body.len() as u32 });
+        code.extend(body);
     }
     if tail > 0 {
-        let tail_body = body(tail, None, i64::from(full) * i64::from(tile));
+        let body = plan.tile_code(tail, None, i64::from(full) * i64::from(tile), &buf);
         code.extend([
             Inst::Const { dst: zero, value: 0 },
             Inst::Scalar { op: ScalarOp::Eq, dst: first, a: idx, b: zero },
-            Inst::If { cond: first, then_len: tail_body.len() as u32, else_len: 0 },
+            Inst::If { cond: first, then_len: body.len() as u32, else_len: 0 },
         ]);
-        code.extend(tail_body);
+        code.extend(body);
     }
     code.extend([
         wait(Pipe::V, Pipe::Mte2, 1),
@@ -257,10 +119,9 @@ pub(crate) fn compile(key: &SegmentKey, target: &Target) -> Option<Module> {
         Inst::Barrier { pipe: Pipe::All },
     ]);
 
-    let spec = TensorSpec { dtype, shape: out_ty.shape.iter().map(|&d| d as u64).collect() };
-    let out_bytes = spec.checked_bytes()?;
-    let mut args: Vec<BufferRef> = used_inputs.iter().map(|&j| BufferRef::Input(j)).collect();
-    args.extend((0..outputs.len() as u32).map(BufferRef::Temp));
+    let n_out = plan.outputs.len() as u32;
+    let mut args: Vec<BufferRef> = plan.inputs.iter().map(|&j| BufferRef::Input(j)).collect();
+    args.extend((0..n_out).map(BufferRef::Temp));
     Some(Module {
         target: target.name.clone(),
         kernels: vec![Kernel {
@@ -268,18 +129,170 @@ pub(crate) fn compile(key: &SegmentKey, target: &Target) -> Option<Module> {
             core: Core::Aiv,
             block_dim: full.clamp(1, target.cores.vector.max(1)),
             ub_bytes,
-            num_args: n_in + outputs.len() as u16,
+            num_args: u16::try_from(args.len()).ok()?,
             code,
         }],
         host: Host {
             name: "segment".to_string(),
-            inputs: key.inputs.iter().map(|t| t.spec()).collect(),
-            temps: vec![out_bytes; outputs.len()],
+            inputs: key.inputs.iter().map(TensorType::spec).collect(),
+            temps: vec![plan.spec.checked_bytes()?; n_out as usize],
             launches: vec![Launch { kernel: 0, args }],
-            outputs: (0..outputs.len() as u32).map(|k| (spec.clone(), BufferRef::Temp(k))).collect(),
+            outputs: (0..n_out).map(|k| (plan.spec.clone(), BufferRef::Temp(k))).collect(),
         },
         constants: Vec::new(),
     })
+}
+
+/// Checks that segment `key` takes the direct path and gives its values buffers.
+fn plan(key: &SegmentKey) -> Option<Plan> {
+    let f = &key.fusion;
+    let lists = f.enable_ops.is_empty() && f.disable_ops.is_empty() && f.enable_ops_only.is_empty();
+    if !f.direct_emit || !lists || !(f.opt_level == 2 || (f.opt_level == 1 && key.outputs.len() == 1)) {
+        return None;
+    }
+    let out_ty = &key.nodes[*key.outputs.first()? as usize].ty;
+    let dtype = out_ty.dtype;
+    if !dtype.is_float() {
+        return None;
+    }
+    let same = |t: &TensorType| t.dtype == dtype && t.shape == out_ty.shape;
+    let is_const = |k: usize| std::ptr::eq(key.nodes[k].kind.0, &CONSTANT);
+
+    // Which nodes the outputs need, and the last node that reads each.
+    let mut needed = vec![false; key.nodes.len()];
+    for &o in &key.outputs {
+        needed[o as usize] = true;
+    }
+    let mut last_use = vec![0usize; key.nodes.len()];
+    for i in (0..key.nodes.len()).rev() {
+        if needed[i] {
+            for o in &key.nodes[i].operands {
+                if let Operand::Node(k) = *o {
+                    needed[k as usize] = true;
+                    last_use[k as usize] = last_use[k as usize].max(i);
+                }
+            }
+        }
+    }
+    let mut inputs: Vec<u32> = Vec::new();
+    for node in key.nodes.iter().zip(&needed).filter(|(n, &need)| need && !std::ptr::eq(n.kind.0, &CONSTANT))
+    {
+        for o in &node.0.operands {
+            if let Operand::Input(j) = *o {
+                if !same(&key.inputs[j as usize]) {
+                    return None;
+                }
+                if !inputs.contains(&j) {
+                    inputs.push(j);
+                }
+            }
+        }
+    }
+
+    // Values: immediates for constants, buffers for the rest (an intermediate takes a buffer
+    // of a value that died at it, or a new one).
+    let mut value: Vec<Option<Value>> = vec![None; key.nodes.len()];
+    let mut buffers = inputs.len();
+    let mut free: Vec<usize> = Vec::new();
+    let mut ops = Vec::new();
+    for (i, node) in key.nodes.iter().enumerate().filter(|&(i, _)| needed[i]) {
+        if is_const(i) {
+            let [(_, AttrValue::Splat(bits))] = &node.attrs[..] else { return None };
+            if !node.ty.shape.is_empty() || node.ty.dtype != dtype || key.outputs.contains(&(i as u32)) {
+                return None;
+            }
+            value[i] = Some(Value::Imm(Scalar::Float(rounded(f64::from_bits(*bits), dtype))));
+            continue;
+        }
+        if !node.attrs.is_empty() || !same(&node.ty) {
+            return None;
+        }
+        let operand = |o: Operand| match o {
+            Operand::Input(j) => inputs.iter().position(|&k| k == j).map(Value::Buf),
+            Operand::Node(k) => value[k as usize],
+        };
+        let srcs: Vec<Value> = node.operands.iter().map(|&o| operand(o)).collect::<Option<_>>()?;
+        for o in &node.operands {
+            if let (Operand::Node(k), Some(Value::Buf(b))) = (*o, operand(*o)) {
+                if last_use[k as usize] == i && !key.outputs.contains(&k) && !free.contains(&b) {
+                    free.push(b);
+                }
+            }
+        }
+        let dst = free.pop().unwrap_or_else(|| {
+            buffers += 1;
+            buffers - 1
+        });
+        let name = node.kind.0.name;
+        ops.push(match srcs[..] {
+            // A unary op of an immediate, or an op of two, is folded by the pipeline: not here.
+            [Value::Buf(src)] => Op::Unary { op: kiln_emit::unary_op(unary_lowering(name)?)?, src, dst },
+            [a, b] if matches!((a, b), (Value::Buf(_), _) | (_, Value::Buf(_))) => {
+                Op::Binary { op: kiln_emit::binary_op(binary_lowering(name)?)?, a, b, dst }
+            }
+            _ => return None,
+        });
+        value[i] = Some(Value::Buf(dst));
+    }
+    let outputs = key
+        .outputs
+        .iter()
+        .map(|&o| match value[o as usize] {
+            Some(Value::Buf(b)) => Some(b),
+            _ => None,
+        })
+        .collect::<Option<_>>()?;
+    let spec = TensorSpec { dtype, shape: out_ty.shape.iter().map(|&d| d as u64).collect() };
+    Some(Plan { spec, elems: u32::try_from(out_ty.numel()).ok()?, inputs, ops, outputs, buffers })
+}
+
+impl Plan {
+    /// The code of one tile of `cols` elements at GM element `base + offset`: load, compute,
+    /// store, and the flags that order them and the next tile. `buf(n, cols)`: buffer `n`.
+    fn tile_code(
+        &self,
+        cols: u32,
+        offset: Option<Reg>,
+        base: i64,
+        buf: &dyn Fn(usize, u32) -> Buf,
+    ) -> Vec<Inst> {
+        let view =
+            |arg: usize| GmView { arg: arg as u16, offset, base, dims: vec![Dim { size: cols, stride: 1 }] };
+        let src = |v: Value| match v {
+            Value::Buf(n) => Src::Buf(buf(n, cols)),
+            Value::Imm(s) => Src::Imm(s),
+        };
+        let mut code = vec![wait(Pipe::V, Pipe::Mte2, 1)];
+        for a in 0..self.inputs.len() {
+            code.push(Inst::Load { dst: buf(a, cols), src: view(a), zero_pad: false });
+        }
+        code.extend([
+            set(Pipe::Mte2, Pipe::V, 0),
+            wait(Pipe::Mte2, Pipe::V, 0),
+            wait(Pipe::Mte3, Pipe::V, 1),
+        ]);
+        for (k, op) in self.ops.iter().enumerate() {
+            if k > 0 {
+                code.push(Inst::Barrier { pipe: Pipe::V });
+            }
+            code.push(match *op {
+                Op::Unary { op, src, dst } => Inst::Unary { op, dst: buf(dst, cols), src: buf(src, cols) },
+                Op::Binary { op, a, b, dst } => {
+                    Inst::Binary { op, dst: buf(dst, cols), a: src(a), b: src(b) }
+                }
+            });
+        }
+        code.extend([set(Pipe::V, Pipe::Mte2, 1), set(Pipe::V, Pipe::Mte3, 0), wait(Pipe::V, Pipe::Mte3, 0)]);
+        for (k, &b) in self.outputs.iter().enumerate() {
+            code.push(Inst::Store {
+                dst: view(self.inputs.len() + k),
+                src: buf(b, cols),
+                atomic: Atomic::None,
+            });
+        }
+        code.push(set(Pipe::Mte3, Pipe::V, 1));
+        code
+    }
 }
 
 /// `v` rounded to `dtype` as the pipeline's constant holds it (`hl::builder::splat`).
