@@ -2,7 +2,8 @@
 //! - `record_op`: recording one op (checked with the `hl` inference) on a 1K-element `f32`
 //!   tensor;
 //! - `chain8_miss`: an 8-op elementwise chain on 1K elements, recorded and compiled (a cache
-//!   miss: `--cache_size=1` and two alternating shapes of 1024 elements);
+//!   miss: `--cache_size=1` and two alternating shapes of 1024 elements), by the direct path;
+//!   `chain8_miss_pipeline`: the same through the pass pipeline (`--direct_emit=false`);
 //! - `chain8_hit`: the same chain from its first recorded op to the launch being ready when
 //!   the cache has it.
 //!
@@ -40,25 +41,29 @@ fn bench(c: &mut Criterion) {
         })
     });
 
-    let s = session("--cache_size=1");
-    let shapes: Vec<(Tensor, Tensor)> = [&[1024usize][..], &[32, 32][..]]
-        .iter()
-        .map(|sh| (s.tensor(&data, sh).unwrap(), s.tensor(&data, sh).unwrap()))
-        .collect();
     let mut group = c.benchmark_group("eager");
     group.sample_size(20);
-    let mut i = 0;
-    group.bench_function("chain8_miss", |b| {
-        b.iter_custom(|iters| {
-            (0..iters)
-                .map(|_| {
-                    i += 1;
-                    capture(&s, &shapes[i % 2])
-                })
-                .sum()
-        })
-    });
-    assert_eq!(s.stats().cache_hits, 0, "every chain8_miss iteration compiled");
+    for (name, flags) in
+        [("chain8_miss", "--cache_size=1"), ("chain8_miss_pipeline", "--cache_size=1 --direct_emit=false")]
+    {
+        let s = session(flags);
+        let shapes: Vec<(Tensor, Tensor)> = [&[1024usize][..], &[32, 32][..]]
+            .iter()
+            .map(|sh| (s.tensor(&data, sh).unwrap(), s.tensor(&data, sh).unwrap()))
+            .collect();
+        let mut i = 0;
+        group.bench_function(name, |b| {
+            b.iter_custom(|iters| {
+                (0..iters)
+                    .map(|_| {
+                        i += 1;
+                        capture(&s, &shapes[i % 2])
+                    })
+                    .sum()
+            })
+        });
+        assert_eq!(s.stats().cache_hits, 0, "every {name} iteration compiled");
+    }
     group.finish();
 
     let s = session("");
