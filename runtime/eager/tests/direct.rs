@@ -1,7 +1,8 @@
 //! The direct path against the pipeline: random elementwise segments (odd sizes, tails, sizes
 //! of many tiles, f32 / f16 / bf16, scalars on either side, several outputs, intermediates
-//! dropped) recorded into a session that emits them directly and into one with
-//! `--direct_emit=false`: the results are bit-identical, and only the first compiled directly.
+//! dropped), on the default and the tiny target, recorded into a session that emits them
+//! directly and into one with `--direct_emit=false`: the results are bit-identical, and only
+//! the first compiled directly.
 
 use kiln_bytecode::isa::DType;
 use kiln_compiler::OpDef;
@@ -29,8 +30,8 @@ const UNARY: &[&OpDef] = &[
 const BINARY: &[&OpDef] = &[&hl::ADD, &hl::SUB, &hl::MUL, &hl::DIV, &hl::MAXIMUM, &hl::MINIMUM, &hl::POW];
 const SIZES: &[&[usize]] = &[&[1], &[7], &[1000], &[3, 5, 7], &[33, 129], &[40_001], &[4, 16_321]];
 
-fn session(flags: &str) -> Session {
-    Session::new(Flags::parse(flags).unwrap().flags).unwrap()
+fn session(target: &str, flags: &str) -> Session {
+    Session::with_target(Flags::parse(flags).unwrap().flags, target, kiln_vm::VmConfig::default()).unwrap()
 }
 
 fn input(s: &Session, rng: &mut Rng, shape: &[usize], dtype: DType) -> Tensor {
@@ -93,9 +94,12 @@ fn segment(rng: &mut Rng, sessions: &[Session; 2]) -> Vec<[Tensor; 2]> {
 #[test]
 fn direct_segments_are_bit_identical_to_the_pipeline() {
     let mut rng = Rng(0xd12ec7);
-    for level in ["--opt_level=1", "--opt_level=2"] {
-        let sessions = [session(level), session(&format!("{level} --direct_emit=false"))];
-        for case in 0..150 {
+    let default = kiln_targets::DEFAULT_TARGET;
+    for (target, level) in
+        [(default, "--opt_level=1"), (default, "--opt_level=2"), ("tiny-npu", "--opt_level=2")]
+    {
+        let sessions = [session(target, level), session(target, &format!("{level} --direct_emit=false"))];
+        for case in 0..120 {
             let kept = segment(&mut rng, &sessions);
             sessions[0].sync().unwrap();
             sessions[1].sync().unwrap();
@@ -103,7 +107,7 @@ fn direct_segments_are_bit_identical_to_the_pipeline() {
                 let (a, b) = (a.host().unwrap(), b.host().unwrap());
                 assert_eq!(a.spec, b.spec);
                 if let Some(e) = a.bytes.iter().zip(&b.bytes).position(|(x, y)| x != y) {
-                    panic!("{level}, case {case}, result {i} of {:?}: byte {e} differs", a.spec);
+                    panic!("{target} {level}, case {case}, result {i} of {:?}: byte {e} differs", a.spec);
                 }
             }
         }
