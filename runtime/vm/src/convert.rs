@@ -1,14 +1,15 @@
 //! `Reduce` (per row, sequential in column order from the first element or from the
 //! destination's value, accumulating in the lane domain: `f32` for floats, wrapping `i32` for
 //! integers, rounded to the destination type once; a float max / min runs in independent
-//! lanes when that provably gives the sequential fold's bits) and
+//! lanes when that provably gives the sequential fold's bits; a float sum / product folds
+//! eight rows side by side, each still in column order) and
 //! `Cast` (every dtype pair, with its rounding mode), with the interpreter's rules.
 
 use half::{bf16, f16};
 use kiln_bytecode::isa::{Buf, DType, ReduceOp, Round};
 
 use crate::lanes::{nan_max, nan_min, Lane};
-use crate::mem::{expect_same_shape, Mem};
+use crate::mem::{expect_same_shape, Mem, Region};
 use crate::vector::Scratch;
 
 /// A lane domain's `add`, `mul`, zero and one.
@@ -76,6 +77,20 @@ pub(crate) fn reduce(
         ));
     }
     let (d, r) = (mem.region(dst)?, mem.region(src)?);
+    if src.dtype.is_float() && src.cols > 0 {
+        let rows = ((&d, dst), (&r, src));
+        match op {
+            ReduceOp::Sum => {
+                fold_rows(mem, s, rows, accumulate, |a, x| a + x);
+                return Ok(());
+            }
+            ReduceOp::Prod => {
+                fold_rows(mem, s, rows, accumulate, |a, x| a * x);
+                return Ok(());
+            }
+            ReduceOp::Max | ReduceOp::Min => {}
+        }
+    }
     let empty = || format!("{op:?} of an empty row has no identity").to_lowercase();
     let eb = dst.dtype.bytes() as usize;
     for row in 0..dst.rows as usize {
@@ -108,6 +123,71 @@ pub(crate) fn reduce(
         }
     }
     Ok(())
+}
+
+/// Rows [`fold_rows`] folds side by side.
+const ROWS: usize = 8;
+
+/// The destination and the source of a reduction, each with its region.
+type Operands<'a> = ((&'a Region, &'a Buf), (&'a Region, &'a Buf));
+
+/// A float sum or product (`f`) of every row of `src` (not empty) into `dst`, [`ROWS`] rows
+/// side by side: each row folds sequentially in column order, from `dst`'s value with
+/// `accumulate` (else from its first element), so the bits are the sequential fold's, but a
+/// column step advances [`ROWS`] independent folds, which the CPU overlaps, instead of every
+/// add waiting for the one before.
+fn fold_rows(
+    mem: &mut Mem,
+    s: &mut Scratch,
+    ((d, dst), (r, src)): Operands<'_>,
+    accumulate: bool,
+    f: impl Fn(f32, f32) -> f32,
+) {
+    let (rows, cols) = (dst.rows as usize, src.cols as usize);
+    let eb = dst.dtype.bytes() as usize;
+    for first in (0..rows).step_by(ROWS) {
+        let n = ROWS.min(rows - first);
+        // Rows read in place where their bytes are `f32` lanes, else decoded after a row of
+        // zeros, which the lanes past `n` fold (and drop).
+        s.fa.clear();
+        s.fa.resize(cols, 0.0);
+        for row in first..first + n {
+            let bytes = mem.row(r, row);
+            if f32::native(src.dtype, bytes).is_none() {
+                f32::decode(src.dtype, bytes, &mut s.fa);
+            }
+        }
+        let mut decoded = 0;
+        let lanes: [&[f32]; ROWS] = std::array::from_fn(|k| match k < n {
+            false => &s.fa[..cols],
+            true => f32::native(src.dtype, mem.row(r, first + k)).unwrap_or_else(|| {
+                decoded += 1;
+                &s.fa[decoded * cols..(decoded + 1) * cols]
+            }),
+        });
+        let mut acc = [0f32; ROWS];
+        let from = if accumulate {
+            s.fb.clear();
+            for row in first..first + n {
+                f32::decode(dst.dtype, &mem.row(d, row)[..eb], &mut s.fb);
+            }
+            acc[..n].copy_from_slice(&s.fb);
+            0
+        } else {
+            for (a, lane) in acc.iter_mut().zip(&lanes) {
+                *a = lane[0];
+            }
+            1
+        };
+        for c in from..cols {
+            for (a, lane) in acc.iter_mut().zip(&lanes) {
+                *a = f(*a, lane[c]);
+            }
+        }
+        for (k, &v) in acc[..n].iter().enumerate() {
+            f32::encode(dst.dtype, &[v], mem.row_mut(d, first + k));
+        }
+    }
 }
 
 /// A 16-bit float's bits one step toward -inf (`down`) or +inf.
@@ -240,6 +320,61 @@ mod tests {
             }
         }
         assert!(fast > 1000, "the lane-wise path ran {fast} times");
+    }
+
+    /// `fold_rows` (rows side by side) against the sequential `fold` of each row: every row
+    /// count around [`ROWS`], pitches above the cols, `f32` and `f16` sources (into `f32`), from
+    /// the destination or from the first element, with zeros, infinities and NaNs.
+    #[test]
+    fn rows_side_by_side_give_each_rows_sequential_bits() {
+        let target = kiln_targets::Target::load(kiln_targets::DEFAULT_TARGET).unwrap();
+        let mut mem = Mem::new(&target, kiln_bytecode::module::Core::Aiv);
+        let mut scratch = Scratch::default();
+        let ring: Ring<f32> = (|a, b| a + b, |a, b| a * b, 0.0, 1.0);
+        let pool = [0.0, -0.0, 1.5, -2.25, 1e30, -1e-30, 3.0e-3, f32::INFINITY, f32::NAN, 7.0, 0.1, -0.7];
+        let mut s = 0x2545_F491_4F6C_DD1Du64;
+        let mut next = |n: usize| {
+            s ^= s << 13;
+            s ^= s >> 7;
+            s ^= s << 17;
+            (s % n as u64) as usize
+        };
+        for rows in 1..=19u32 {
+            for (cols, src_dtype) in [(1, DType::F32), (5, DType::F16), (37, DType::F32), (300, DType::F16)] {
+                for (op, accumulate) in
+                    [(ReduceOp::Sum, false), (ReduceOp::Sum, true), (ReduceOp::Prod, false)]
+                {
+                    let pitch = cols + 16;
+                    let src = Buf {
+                        space: kiln_bytecode::isa::Space::Ub,
+                        dtype: src_dtype,
+                        addr: 0,
+                        rows,
+                        cols,
+                        pitch,
+                    };
+                    let dst_addr = 64 * 1024;
+                    let dst = Buf { dtype: DType::F32, addr: dst_addr, cols: 1, pitch: 8, ..src };
+                    let (sr, dr) = (mem.region(&src).unwrap(), mem.region(&dst).unwrap());
+                    let mut want = Vec::new();
+                    for r in 0..rows as usize {
+                        let row: Vec<f32> = (0..cols).map(|_| pool[next(pool.len())]).collect();
+                        f32::encode(src_dtype, &row, mem.row_mut(&sr, r));
+                        let start = pool[next(pool.len())];
+                        f32::encode(DType::F32, &[start], mem.row_mut(&dr, r));
+                        let mut decoded = Vec::new();
+                        f32::decode(src_dtype, mem.row(&sr, r), &mut decoded);
+                        want.push(fold(op, accumulate.then_some(start), &decoded, ring).unwrap().to_bits());
+                    }
+                    reduce(&mut mem, &mut scratch, op, &dst, &src, accumulate).unwrap();
+                    for (r, w) in want.iter().enumerate() {
+                        let mut got = Vec::new();
+                        f32::decode(DType::F32, mem.row(&dr, r), &mut got);
+                        assert_eq!(got[0].to_bits(), *w, "{op:?} row {r} of {rows}x{cols} {src_dtype:?}");
+                    }
+                }
+            }
+        }
     }
 
     #[test]
