@@ -21,7 +21,7 @@
 //! through the validating loader and under the sync checker.
 
 use kiln_bytecode::isa::{
-    Atomic, BinaryOp, Buf, DType, Dim, GmView, Inst, Pipe, Reg, Scalar, ScalarOp, Space, Src, UnaryOp,
+    Atomic, BinaryOp, Buf, Dim, GmView, Inst, Pipe, Reg, Scalar, ScalarOp, Space, Src, UnaryOp,
 };
 use kiln_bytecode::module::{BufferRef, Core, Host, Kernel, Launch, Module, TensorSpec};
 use kiln_dialects::hl::CONSTANT;
@@ -179,9 +179,11 @@ fn plan(key: &SegmentKey) -> Option<Plan> {
         }
     }
     let mut inputs: Vec<u32> = Vec::new();
-    for node in key.nodes.iter().zip(&needed).filter(|(n, &need)| need && !std::ptr::eq(n.kind.0, &CONSTANT))
-    {
-        for o in &node.0.operands {
+    for (i, node) in key.nodes.iter().enumerate() {
+        if !needed[i] || is_const(i) {
+            continue;
+        }
+        for o in &node.operands {
             if let Operand::Input(j) = *o {
                 if !same(&key.inputs[j as usize]) {
                     return None;
@@ -205,7 +207,9 @@ fn plan(key: &SegmentKey) -> Option<Plan> {
             if !node.ty.shape.is_empty() || node.ty.dtype != dtype || key.outputs.contains(&(i as u32)) {
                 return None;
             }
-            value[i] = Some(Value::Imm(Scalar::Float(rounded(f64::from_bits(*bits), dtype))));
+            // The VM rounds an immediate to the op's type as `hl::builder::splat` rounds the
+            // pipeline's constant (straight from `f64`), so the raw value gives its bits.
+            value[i] = Some(Value::Imm(Scalar::Float(f64::from_bits(*bits))));
             continue;
         }
         if !node.attrs.is_empty() || !same(&node.ty) {
@@ -296,15 +300,6 @@ impl Plan {
         }
         code.push(set(Pipe::Mte3, Pipe::V, 1));
         code
-    }
-}
-
-/// `v` rounded to `dtype` as the pipeline's constant holds it (`hl::builder::splat`).
-fn rounded(v: f64, dtype: DType) -> f64 {
-    match dtype {
-        DType::F16 => half::f16::from_f64(v).to_f64(),
-        DType::BF16 => half::bf16::from_f64(v).to_f64(),
-        _ => f64::from(v as f32),
     }
 }
 

@@ -1,7 +1,7 @@
 //! The session's flags, in the eager frameworks' syntax:
 //! `--opt_level=0|1|2 --enable_ops=MatMul,BatchMatMul --disable_ops=... --enable_ops_only=...
-//! --flush_threshold=N --cache_size=N --dump_as_text --dump_dir=D --direct_emit`, given through the API or
-//! the `KILN_FUSION_FLAGS` environment variable.
+//! --flush_threshold=N --cache_size=N --dump_as_text --dump_dir=D --direct_emit=true|false`,
+//! given through the API or the `KILN_FUSION_FLAGS` environment variable.
 //!
 //! A bool flag may stand alone (`--dump_as_text` is `--dump_as_text=true`). An unknown or
 //! repeated key is a warning that lists the valid keys (the last value of a repeated key

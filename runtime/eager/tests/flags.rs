@@ -20,6 +20,9 @@ fn flags_parse_in_the_frameworks_syntax() {
     assert_eq!(f.dump_dir, std::path::PathBuf::from("/tmp/d"));
     assert!(f.cube_joins("hl.matmul") && f.cube_joins("hl.batch_matmul"));
     assert!(!Flags::parse("--dump_as_text=false").unwrap().flags.dump_as_text);
+    assert!(f.direct_emit, "on by default");
+    assert!(!Flags::parse("--direct_emit=false").unwrap().flags.direct_emit);
+    assert!(Flags::parse("--direct_emit=0 --direct_emit").unwrap().flags.direct_emit);
     assert_eq!(Flags::parse("").unwrap().flags, Flags::default());
 }
 
@@ -42,6 +45,10 @@ fn malformed_flags_are_errors_and_change_nothing() {
         ("--opt_level", "fusion flag '--opt_level' needs a value"),
         ("--flush_threshold=0", "expected an integer in 1..="),
         ("--dump_as_text=yes", "expected true or false"),
+        (
+            "--direct_emit=maybe",
+            "invalid value 'maybe' for fusion flag '--direct_emit': expected true or false",
+        ),
         ("--enable_ops=Sort", "unknown op 'Sort'"),
         ("--dump_dir=", "needs a value"),
     ] {
