@@ -14,7 +14,7 @@
 //! 1) are copied as slices.
 
 use std::borrow::Cow;
-use std::sync::RwLock;
+use std::sync::{Mutex, RwLock};
 
 use kiln_bytecode::isa::{Atomic, Buf, DType, GmView, Space, MAX_VIEW_DIMS, NUM_REGS};
 
@@ -30,6 +30,48 @@ pub(crate) struct GmBuffer<'a> {
     pub len: u64,
     /// Constants are read only.
     pub read_only: bool,
+    /// For a recycled temporary that the program only stores to (see [`crate::host`]): a
+    /// bit per [`PAGE`] bytes, set while the page still holds a previous run's bytes. The
+    /// first store into such a page zeroes it (unless the store covers it whole) and the run
+    /// zeroes the pages no store reached, so the buffer reads as one that started zeroed.
+    /// Only stores touch it, under the buffer's write lock.
+    pub stale: Option<Mutex<Vec<u64>>>,
+}
+
+/// The page size of [`GmBuffer::stale`].
+pub(crate) const PAGE: usize = 4096;
+
+/// A [`GmBuffer::stale`] map of a `len`-byte buffer with every page stale.
+pub(crate) fn all_stale(len: usize) -> Vec<u64> {
+    vec![u64::MAX; len.div_ceil(PAGE).div_ceil(64)]
+}
+
+/// Before bytes `at..at + n` of `bytes` are written: zeroes each page of the range that
+/// `stale` marks and the range does not cover whole, and marks the range's pages fresh.
+fn freshen(stale: &mut [u64], bytes: &mut [u8], at: usize, n: usize) {
+    if n == 0 {
+        return;
+    }
+    for p in at / PAGE..=(at + n - 1) / PAGE {
+        let (word, bit) = (p / 64, 1u64 << (p % 64));
+        if stale[word] & bit != 0 {
+            stale[word] &= !bit;
+            let (start, end) = (p * PAGE, ((p + 1) * PAGE).min(bytes.len()));
+            if start < at || at + n < end {
+                bytes[start..end].fill(0);
+            }
+        }
+    }
+}
+
+/// Zeroes the pages of `bytes` that `stale` still marks (no store reached them).
+pub(crate) fn zero_stale(stale: &[u64], bytes: &mut [u8]) {
+    for p in 0..bytes.len().div_ceil(PAGE) {
+        if stale[p / 64] & (1u64 << (p % 64)) != 0 {
+            let end = ((p + 1) * PAGE).min(bytes.len());
+            bytes[p * PAGE..end].fill(0);
+        }
+    }
 }
 
 /// The GM buffers a launch binds to its arguments.
@@ -257,11 +299,18 @@ pub(crate) fn store(
     let (eb, cols, dtype) = (src.dtype.bytes() as usize, src.cols as usize, src.dtype);
     let mut lock = args.buffers[buffer].bytes.write().map_err(|_| "gm buffer lock poisoned")?;
     let gm = lock.to_mut();
+    let mut stale = match &args.buffers[buffer].stale {
+        Some(m) => Some(m.lock().map_err(|_| "gm buffer lock poisoned")?),
+        None => None,
+    };
     let space = &mem.spaces[region.space];
     let (mut fs, mut is) = ((Vec::new(), Vec::new()), (Vec::new(), Vec::new()));
     runs(&view, |g, e, len| {
         split_rows(&region, cols, eb, e, len, |addr, off, n| {
             let to = (g + off) * eb;
+            if let Some(stale) = stale.as_deref_mut() {
+                freshen(stale, gm, to, n * eb);
+            }
             let (out, from) = (&mut gm[to..to + n * eb], &space[addr..addr + n * eb]);
             match (atomic, dtype.is_float()) {
                 (Atomic::None, _) => out.copy_from_slice(from),

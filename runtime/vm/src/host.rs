@@ -3,9 +3,13 @@
 //! the outputs and counters.
 //!
 //! GM borrows the inputs and constants (an input is copied only if a store writes it) and
-//! allocates zeroed temporaries, or zeroes and reuses the spare byte vectors
-//! [`Vm::run_recycling`] is given: a run never copies its inputs, and repeated runs need not
-//! map fresh pages for their outputs.
+//! allocates zeroed temporaries, or reuses the spare byte vectors [`Vm::run_recycling`] is
+//! given: a run never copies its inputs, and repeated runs need not map fresh pages for their
+//! outputs. A reused temporary is zeroed first, unless no launch reads it (no load, gather or
+//! atomic store names it: a program's output, typically); then it is not swept up front, but
+//! each page is zeroed by the first store into it that does not cover it whole, and the pages
+//! no store reached at the end of the run ([`GmBuffer::stale`]): the same bytes as a
+//! temporary that started zeroed, without a pass over all of it.
 //!
 //! Cores of a launch run on up to `available_parallelism` host threads (`std::thread::scope`,
 //! the calling thread one of them; blocks split into contiguous chunks, one core state per
@@ -23,13 +27,14 @@
 use std::borrow::Cow;
 use std::sync::{Mutex, OnceLock, RwLock};
 
+use kiln_bytecode::isa::{Atomic, Inst};
 use kiln_bytecode::module::{BufferRef, Core, Module, TensorSpec};
 use kiln_targets::Target;
 
 use crate::core::{CoreState, LaunchCtx};
 use crate::counters::{Counters, RunCounters};
 use crate::event::Event;
-use crate::gm::{Args, GmBuffer};
+use crate::gm::{self, Args, GmBuffer};
 use crate::mem::Mem;
 use crate::VmError;
 
@@ -240,8 +245,16 @@ impl Vm {
             counters.total.launches += 1;
         }
         let refs = module.host.outputs.iter().map(|(_, r)| index(*r)).collect::<Result<Vec<_>, _>>()?;
-        let mut buffers: Vec<Option<Cow<[u8]>>> =
-            buffers.into_iter().map(|b| b.bytes.into_inner().ok()).collect();
+        let mut buffers: Vec<Option<Cow<[u8]>>> = buffers
+            .into_iter()
+            .map(|b| {
+                let mut bytes = b.bytes.into_inner().ok()?;
+                if let Some(stale) = b.stale {
+                    gm::zero_stale(&stale.into_inner().ok()?, bytes.to_mut());
+                }
+                Some(bytes)
+            })
+            .collect();
         let mut tensors = Vec::new();
         for (i, ((spec, _), &b)) in module.host.outputs.iter().zip(&refs).enumerate() {
             let len = buffer_len(&buffers[b]);
@@ -325,20 +338,25 @@ impl Vm {
             len: bytes.len() as u64,
             bytes: RwLock::new(bytes),
             read_only,
+            stale: None,
         };
         let mut buffers: Vec<GmBuffer> =
             inputs.iter().map(|t| buffer(Cow::Borrowed(&t.bytes[..]), false)).collect();
         buffers.extend(module.constants.iter().map(|(_, b)| buffer(Cow::Borrowed(&b[..]), true)));
-        for &n in &module.host.temps {
-            let bytes = match spare.iter().position(|v| v.len() as u64 == n) {
-                Some(i) => {
-                    let mut v = spare.swap_remove(i);
-                    v.fill(0);
-                    v
-                }
-                None => zeroed(n as usize),
+        let unread = if spare.is_empty() { Vec::new() } else { unread_temps(module) };
+        for (t, &n) in module.host.temps.iter().enumerate() {
+            let Some(i) = spare.iter().position(|v| v.len() as u64 == n) else {
+                buffers.push(buffer(Cow::Owned(zeroed(n as usize)), false));
+                continue;
             };
-            buffers.push(buffer(Cow::Owned(bytes), false));
+            let mut v = spare.swap_remove(i);
+            let stale = if unread[t] {
+                Some(Mutex::new(gm::all_stale(v.len())))
+            } else {
+                v.fill(0);
+                None
+            };
+            buffers.push(GmBuffer { stale, ..buffer(Cow::Owned(v), false) });
         }
         Ok(buffers)
     }
@@ -433,6 +451,32 @@ impl Vm {
         }
         Ok((counters, steps))
     }
+}
+
+/// For each temporary of `module`: whether no launch reads it, that is, no load, gather or
+/// atomic store of a kernel names an argument it is bound to (plain stores only write).
+fn unread_temps(module: &Module) -> Vec<bool> {
+    let mut unread = vec![true; module.host.temps.len()];
+    for launch in &module.host.launches {
+        // A launch of a kernel that does not exist fails the run before anything reads.
+        let Some(kernel) = module.kernels.get(launch.kernel as usize) else { continue };
+        for inst in &kernel.code {
+            let read = match inst {
+                Inst::Load { src, .. } => [Some(src.arg), None],
+                Inst::Gather { table, indices, .. } => [Some(table.arg), Some(indices.arg)],
+                Inst::Store { dst, atomic, .. } if *atomic != Atomic::None => [Some(dst.arg), None],
+                _ => continue,
+            };
+            for arg in read.into_iter().flatten() {
+                if let Some(&BufferRef::Temp(t)) = launch.args.get(arg as usize) {
+                    if let Some(u) = unread.get_mut(t as usize) {
+                        *u = false;
+                    }
+                }
+            }
+        }
+    }
+    unread
 }
 
 /// The byte length of a GM buffer after the run (0 when its lock was poisoned).
