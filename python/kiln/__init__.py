@@ -289,5 +289,6 @@ def set_flags(flags):
 
 
 def stats():
-    """The session's counters: cache hits and misses, compile time, flushes by reason."""
+    """The session's counters: cache hits (``segments_predicted`` of them followed a script)
+    and misses, compile time, flushes by reason."""
     return _get_session().stats()

@@ -105,6 +105,7 @@ impl PySession {
         let d = PyDict::new(py);
         d.set_item("ops_recorded", s.ops_recorded)?;
         d.set_item("cache_hits", s.cache_hits)?;
+        d.set_item("segments_predicted", s.segments_predicted)?;
         d.set_item("cache_misses", s.cache_misses)?;
         d.set_item("direct_compiles", s.direct_compiles)?;
         d.set_item("cache_evictions", s.cache_evictions)?;

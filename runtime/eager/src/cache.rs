@@ -3,11 +3,13 @@
 //! nodes are outputs, and the flags that change code), least recently used first out. A
 //! lookup hashes a precomputed `u64` and compares the key's contents.
 
+use std::cell::{Cell, RefCell};
 use std::hash::{Hash, Hasher};
-use std::rc::Rc;
+use std::rc::{Rc, Weak};
 
 use kiln_bytecode::module::Module;
 use rustc_hash::{FxHashMap, FxHasher};
+use smallvec::SmallVec;
 
 use crate::flags::FusionKey;
 use crate::node::{AttrValue, Node, OpKind, Operand, TensorType};
@@ -100,41 +102,100 @@ impl Hash for SegmentKey {
     }
 }
 
-/// An LRU map from keys to compiled modules.
+/// A compiled segment in the cache: its key and module, when it was last used, and the
+/// segment that was flushed after it the last time it ran (what the session expects to
+/// record next: see `session/follow.rs`).
+#[derive(Debug)]
+pub(crate) struct Entry {
+    pub(crate) key: SegmentKey,
+    pub(crate) module: Rc<Module>,
+    used: Cell<u64>,
+    /// Whether the cache still holds it (a script may outlive its eviction).
+    cached: Cell<bool>,
+    next: RefCell<Weak<Entry>>,
+}
+
+impl Entry {
+    /// Whether the cache still holds this entry.
+    pub(crate) fn cached(&self) -> bool {
+        self.cached.get()
+    }
+
+    /// The entry flushed after this one the last time (if the cache still holds it).
+    pub(crate) fn next(&self) -> Option<Rc<Entry>> {
+        self.next.borrow().upgrade().filter(|e| e.cached())
+    }
+
+    /// Records that `next` was flushed after this entry.
+    pub(crate) fn set_next(&self, next: &Rc<Entry>) {
+        *self.next.borrow_mut() = Rc::downgrade(next);
+    }
+}
+
+/// An LRU map from keys to compiled modules (buckets by the key's hash).
 #[derive(Debug, Default)]
 pub(crate) struct Cache {
-    entries: FxHashMap<SegmentKey, (Rc<Module>, u64)>,
+    entries: FxHashMap<u64, SmallVec<[Rc<Entry>; 1]>>,
+    len: usize,
     tick: u64,
 }
 
 impl Cache {
-    /// The module of `key`, marked most recently used.
-    pub(crate) fn get(&mut self, key: &SegmentKey) -> Option<Rc<Module>> {
-        self.tick += 1;
-        let tick = self.tick;
-        self.entries.get_mut(key).map(|(m, used)| {
-            *used = tick;
-            Rc::clone(m)
-        })
+    /// The entry of `key`, marked most recently used.
+    pub(crate) fn get(&mut self, key: &SegmentKey) -> Option<Rc<Entry>> {
+        let entry = self.entries.get(&key.hash)?.iter().find(|e| e.key == *key)?;
+        let entry = Rc::clone(entry);
+        self.touch(&entry);
+        Some(entry)
     }
 
-    /// Inserts `module` under `key`; evicts least recently used entries down to `capacity`.
-    /// Returns how many were evicted.
-    pub(crate) fn insert(&mut self, key: SegmentKey, module: Rc<Module>, capacity: usize) -> u64 {
+    /// Marks `entry` (held by the cache) most recently used.
+    pub(crate) fn touch(&mut self, entry: &Entry) {
         self.tick += 1;
-        self.entries.insert(key, (module, self.tick));
-        self.shrink(capacity)
+        entry.used.set(self.tick);
+    }
+
+    /// Inserts `module` under `key` (not yet held); evicts least recently used entries down
+    /// to `capacity`. Returns the entry and how many were evicted.
+    pub(crate) fn insert(
+        &mut self,
+        key: SegmentKey,
+        module: Rc<Module>,
+        capacity: usize,
+    ) -> (Rc<Entry>, u64) {
+        self.tick += 1;
+        let hash = key.hash;
+        let entry = Rc::new(Entry {
+            key,
+            module,
+            used: Cell::new(self.tick),
+            cached: Cell::new(true),
+            next: RefCell::new(Weak::new()),
+        });
+        self.entries.entry(hash).or_default().push(Rc::clone(&entry));
+        self.len += 1;
+        (entry, self.shrink(capacity))
     }
 
     /// Evicts least recently used entries down to `capacity`; returns how many.
     pub(crate) fn shrink(&mut self, capacity: usize) -> u64 {
         let mut evicted = 0;
-        while self.entries.len() > capacity.max(1) {
-            let Some(oldest) = self.entries.iter().min_by_key(|(_, (_, used))| *used).map(|(k, _)| k.clone())
+        while self.len > capacity.max(1) {
+            let Some((hash, at)) = self
+                .entries
+                .iter()
+                .flat_map(|(&h, bucket)| bucket.iter().enumerate().map(move |(i, e)| (h, i, e.used.get())))
+                .min_by_key(|&(_, _, used)| used)
+                .map(|(h, i, _)| (h, i))
             else {
                 break;
             };
-            self.entries.remove(&oldest);
+            let bucket = self.entries.get_mut(&hash).expect("the bucket was just found");
+            bucket.swap_remove(at).cached.set(false);
+            if bucket.is_empty() {
+                self.entries.remove(&hash);
+            }
+            self.len -= 1;
             evicted += 1;
         }
         evicted
@@ -142,6 +203,6 @@ impl Cache {
 
     /// Entries held.
     pub(crate) fn len(&self) -> usize {
-        self.entries.len()
+        self.len
     }
 }

@@ -331,6 +331,7 @@ mod tests {
             operands: operands.iter().copied().collect(),
             attrs: Box::new([]),
             ty: TensorType::new(ty.dtype, &ty.shape),
+            declared: false,
         }
     }
 
@@ -346,6 +347,7 @@ mod tests {
                 operands: smallvec![],
                 attrs: Box::new([("value", AttrValue::Splat(2.0f64.to_bits()))]),
                 ty: scalar,
+                declared: false,
             },
             node(&hl::MUL, &[Operand::Node(1), Operand::Node(2)], &t),
             node(&hl::SUB, &[Operand::Node(3), Operand::Input(0)], &t),

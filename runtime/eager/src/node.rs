@@ -221,4 +221,6 @@ pub struct Node {
     pub attrs: Box<[(&'static str, AttrValue)]>,
     /// Its result type.
     pub ty: TensorType,
+    /// Whether the result type was declared (given, as `hl.cast`'s is), not derived.
+    pub declared: bool,
 }

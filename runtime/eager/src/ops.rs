@@ -139,7 +139,8 @@ impl Tensor {
         attrs: &[(&'static str, AttrValue)],
         declared: Option<TensorType>,
     ) -> Result<Tensor> {
-        self.session()?.record(def, args, attrs, declared)
+        let inner = self.session.upgrade().ok_or_else(crate::tensor::dropped)?;
+        crate::session::record_in(&inner, def, args, attrs, declared)
     }
 
     /// Elementwise comparison `self <predicate> other` (`hl.cmp`), an `i1` tensor.

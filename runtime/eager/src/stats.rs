@@ -65,6 +65,9 @@ pub struct Stats {
     pub ops_recorded: u64,
     /// Segments found in the compile cache.
     pub cache_hits: u64,
+    /// Of those, segments that repeated their script (the segment that followed the previous
+    /// one the last time): recorded without type checks or hashing, run without a lookup.
+    pub segments_predicted: u64,
     /// Segments compiled.
     pub cache_misses: u64,
     /// Of those, segments emitted by the direct path (no IR, no passes).

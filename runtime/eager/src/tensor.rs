@@ -55,7 +55,7 @@ impl From<i32> for Arg<'_> {
     }
 }
 
-fn dropped() -> EagerError {
+pub(crate) fn dropped() -> EagerError {
     EagerError::new(ErrorKind::SessionDropped, "the tensor's session was dropped")
 }
 

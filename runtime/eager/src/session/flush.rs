@@ -11,34 +11,39 @@ use kiln_dialects::hl::interfaces::{FusionCategory, HlOp, Movement};
 use kiln_vm::HostTensor;
 use smallvec::SmallVec;
 
-use super::{Inner, Segment, SlotState};
-use crate::cache::SegmentKey;
+use super::{follow, Inner, Segment, SlotState};
+use crate::cache::{Entry, SegmentKey};
 use crate::compile::Compiler;
 use crate::direct;
 use crate::error::{EagerError, ErrorKind, Result};
 use crate::stats::FlushReason;
 
 impl Inner {
-    pub(super) fn flush_before(&mut self, def: &'static OpDef, hl: &HlOp, new_nodes: usize) -> Result<()> {
+    /// Why the open segment must be flushed before `def` (adding `new_nodes` nodes) records,
+    /// if it must.
+    pub(super) fn flush_reason(
+        &self,
+        def: &'static OpDef,
+        hl: &HlOp,
+        new_nodes: usize,
+    ) -> Option<FlushReason> {
         let cat = hl.category;
         if let Some(reason) = self.seg.closed {
-            self.flush(reason)?;
+            Some(reason)
         } else if cat == FusionCategory::Cube {
-            let reason = if self.flags.cube_joins(def.name) {
+            Some(if self.flags.cube_joins(def.name) {
                 FlushReason::CubeBoundary
             } else {
                 FlushReason::UnfusableOp
-            };
-            self.flush(reason)?;
+            })
         } else if cat == FusionCategory::Layout(Movement::Copy) {
-            self.flush(FlushReason::UnfusableOp)?;
+            Some(FlushReason::UnfusableOp)
         } else if self.seg.cube && !is_epilogue(cat) {
-            self.flush(FlushReason::CubeBoundary)?;
+            Some(FlushReason::CubeBoundary)
+        } else {
+            let len = self.seg.len();
+            (len > 0 && len + new_nodes > self.flags.flush_threshold).then_some(FlushReason::Capacity)
         }
-        if !self.seg.nodes.is_empty() && self.seg.nodes.len() + new_nodes > self.flags.flush_threshold {
-            self.flush(FlushReason::Capacity)?;
-        }
-        Ok(())
     }
 
     pub(super) fn close_after(&mut self, def: &'static OpDef, hl: &HlOp) {
@@ -56,7 +61,7 @@ impl Inner {
 
     /// Compiles (or finds) and runs the open segment, if it has ops; counts `reason`.
     pub(crate) fn flush(&mut self, reason: FlushReason) -> Result<()> {
-        if self.seg.nodes.is_empty() {
+        if self.seg.len() == 0 {
             return Ok(());
         }
         let mut seg = std::mem::take(&mut self.seg);
@@ -74,15 +79,20 @@ impl Inner {
         }));
         outputs.sort_unstable();
         outputs.dedup();
-        let nodes = std::mem::take(&mut seg.nodes);
-        let input_types = std::mem::take(&mut seg.input_types);
-        let key = SegmentKey::new(nodes, seg.hash, input_types, outputs, Rc::clone(&self.fusion));
-        let result = if key.outputs.is_empty() {
+        let (entry, result) = if outputs.is_empty() {
             self.stats.segments_skipped += 1;
-            Ok(Vec::new())
+            seg.outputs = outputs;
+            (None, Ok(Vec::new()))
         } else {
-            self.run(&key, &seg.inputs, start)
+            match self.entry(&mut seg, outputs) {
+                Ok(entry) => {
+                    let result = self.run(&entry, &seg.inputs, start);
+                    (Some(entry), result)
+                }
+                Err(e) => (None, Err(e)),
+            }
         };
+        let outputs = entry.as_ref().map_or(&[][..], |e| &e.key.outputs);
         for &(slot, generation) in &seg.results {
             let s = &mut self.slots[slot as usize];
             if s.generation != generation {
@@ -91,7 +101,7 @@ impl Inner {
             if let SlotState::Pending(n) = s.state {
                 s.state = match &result {
                     Ok(values) => {
-                        let at = key.outputs.binary_search(&n).unwrap_or(0);
+                        let at = outputs.binary_search(&n).unwrap_or(0);
                         SlotState::Host(Rc::clone(&values[at]))
                     }
                     Err(e) => SlotState::Failed(e.clone()),
@@ -101,9 +111,47 @@ impl Inner {
         for &s in &seg.inputs {
             self.release(s);
         }
-        let (nodes, input_types, outputs) = key.into_buffers();
-        self.seg = Segment::recycle(nodes, seg.inputs, input_types, seg.results, outputs);
+        // The chain of segments run: the next one is expected to repeat what followed this
+        // one last time.
+        if let (Some(last), Some(entry)) = (&self.last, &entry) {
+            last.set_next(entry);
+        }
+        let script = entry.as_ref().and_then(|e| e.next());
+        self.last = entry;
+        self.seg = seg.recycle(script);
         result.map(|_| ())
+    }
+
+    /// The cache entry of segment `seg` with outputs `outputs`: its script, when it repeated
+    /// the whole script with the same outputs and flags; otherwise the cache's (compiled on a
+    /// miss). The buffers it does not keep go back to `seg`.
+    fn entry(&mut self, seg: &mut Segment, outputs: Vec<u32>) -> Result<Rc<Entry>> {
+        if let Some(script) = seg.script.take() {
+            if follow::repeated(&script, seg.matched, seg.inputs.len(), &outputs, &self.fusion) {
+                self.cache.touch(&script);
+                self.stats.cache_hits += 1;
+                self.stats.segments_predicted += 1;
+                seg.outputs = outputs;
+                return Ok(script);
+            }
+            seg.script = Some(script);
+            seg.materialize();
+        }
+        let nodes = std::mem::take(&mut seg.nodes);
+        let input_types = std::mem::take(&mut seg.input_types);
+        let key = SegmentKey::new(nodes, seg.hash, input_types, outputs, Rc::clone(&self.fusion));
+        if let Some(entry) = self.cache.get(&key) {
+            self.stats.cache_hits += 1;
+            (seg.nodes, seg.input_types, seg.outputs) = key.into_buffers();
+            return Ok(entry);
+        }
+        self.stats.cache_misses += 1;
+        let compiling = Instant::now();
+        let module = Rc::new(self.compile(&key)?);
+        self.stats.compile_time += compiling.elapsed();
+        let (entry, evicted) = self.cache.insert(key, module, self.flags.cache_size);
+        self.stats.cache_evictions += evicted;
+        Ok(entry)
     }
 
     /// Compiles segment `key`: directly when it is a plain elementwise one ([`direct`]),
@@ -125,24 +173,9 @@ impl Inner {
         contain(ErrorKind::Compile, || compiler.compile(owner, key, target, dump))
     }
 
-    /// Prepares (cache or compile) and runs segment `key` on the values of slots `inputs`;
-    /// its flush began at `start`. Returns the values of its outputs.
-    fn run(&mut self, key: &SegmentKey, inputs: &[u32], start: Instant) -> Result<Vec<Rc<HostTensor>>> {
-        let module = match self.cache.get(key) {
-            Some(m) => {
-                self.stats.cache_hits += 1;
-                m
-            }
-            None => {
-                self.stats.cache_misses += 1;
-                let compiling = Instant::now();
-                let module = Rc::new(self.compile(key)?);
-                self.stats.compile_time += compiling.elapsed();
-                self.stats.cache_evictions +=
-                    self.cache.insert(key.clone(), Rc::clone(&module), self.flags.cache_size);
-                module
-            }
-        };
+    /// Runs the module of `entry` on the values of slots `inputs`; its flush began at `start`.
+    /// Returns the values of its outputs.
+    fn run(&mut self, entry: &Entry, inputs: &[u32], start: Instant) -> Result<Vec<Rc<HostTensor>>> {
         // The VM reads the inputs where they are: the slots keep them (shared or not).
         let mut values = std::mem::take(&mut self.input_values);
         for &s in inputs {
@@ -159,13 +192,13 @@ impl Inner {
         let vm = &self.vm;
         let out = contain(ErrorKind::Run, || {
             let refs: SmallVec<[&HostTensor; 8]> = values.iter().map(|v| &**v).collect();
-            vm.run_borrowed(&module, &refs).map_err(|e| EagerError::new(ErrorKind::Run, e.to_string()))
+            vm.run_borrowed(&entry.module, &refs).map_err(|e| EagerError::new(ErrorKind::Run, e.to_string()))
         });
         values.clear();
         self.input_values = values;
         let out = out?;
         self.stats.segments_run += 1;
-        self.stats.segment_outputs += key.outputs.len() as u64;
+        self.stats.segment_outputs += entry.key.outputs.len() as u64;
         Ok(out.tensors.into_iter().map(Rc::new).collect())
     }
 }

@@ -15,7 +15,7 @@ use kiln_compiler::{OpDef, OwnedContext};
 use kiln_targets::Target;
 use kiln_vm::{HostTensor, Vm, VmConfig};
 
-use crate::cache::{fold_node, Cache};
+use crate::cache::{fold, fold_node, Cache, Entry};
 use crate::compile::Compiler;
 use crate::error::{EagerError, ErrorKind, Result};
 use crate::flags::{Flags, FusionKey};
@@ -24,6 +24,7 @@ use crate::stats::{FlushReason, Stats};
 use crate::tensor::{Arg, Tensor};
 
 mod flush;
+mod follow;
 mod record;
 
 /// Interned bytes past which the session's context starts a new generation.
@@ -54,6 +55,10 @@ struct Segment {
     nodes: Vec<Node>,
     /// `nodes` folded with [`fold_node`] from 0 (the cache key's hash, built as ops record).
     hash: u64,
+    /// The segment this one is expected to repeat ([`follow`]). While it is set, `nodes` is
+    /// empty: the segment's nodes are the script's first `matched`.
+    script: Option<Rc<Entry>>,
+    matched: u32,
     /// Slots read as inputs (each pinned by one reference until the flush).
     inputs: Vec<u32>,
     input_types: Vec<TensorType>,
@@ -68,27 +73,40 @@ struct Segment {
 }
 
 impl Segment {
-    /// Appends `node` (of signature hash `signature`); returns its index.
+    /// Nodes recorded.
+    fn len(&self) -> usize {
+        match self.script {
+            Some(_) => self.matched as usize,
+            None => self.nodes.len(),
+        }
+    }
+
+    /// Stops following the script: its matched nodes become the segment's own.
+    fn materialize(&mut self) {
+        if let Some(script) = self.script.take() {
+            self.nodes.extend_from_slice(&script.key.nodes[..self.matched as usize]);
+            self.hash = fold(&self.nodes, &self.input_types);
+        }
+    }
+
+    /// Appends `node` (of signature hash `signature`; the segment follows no script);
+    /// returns its index.
     fn push(&mut self, node: Node, signature: u64) -> u32 {
+        debug_assert!(self.script.is_none(), "a segment following a script holds no nodes");
         self.hash = fold_node(self.hash, signature, &node);
         self.nodes.push(node);
         self.nodes.len() as u32 - 1
     }
 
-    /// An empty segment that reuses the buffers of a flushed one.
-    fn recycle(
-        mut nodes: Vec<Node>,
-        mut inputs: Vec<u32>,
-        mut input_types: Vec<TensorType>,
-        mut results: Vec<(u32, u32)>,
-        mut outputs: Vec<u32>,
-    ) -> Segment {
-        nodes.clear();
-        inputs.clear();
-        input_types.clear();
-        results.clear();
-        outputs.clear();
-        Segment { nodes, inputs, input_types, results, outputs, ..Segment::default() }
+    /// An empty segment that reuses the buffers of flushed one `self`, following `script`.
+    fn recycle(mut self, script: Option<Rc<Entry>>) -> Segment {
+        self.nodes.clear();
+        self.inputs.clear();
+        self.input_types.clear();
+        self.results.clear();
+        self.outputs.clear();
+        let Segment { nodes, inputs, input_types, results, outputs, .. } = self;
+        Segment { nodes, inputs, input_types, results, outputs, script, ..Segment::default() }
     }
 }
 
@@ -100,6 +118,8 @@ pub(crate) struct Inner {
     owner: OwnedContext,
     compiler: Option<Compiler>,
     cache: Cache,
+    /// The entry of the segment run last (whose successor the next segment run becomes).
+    last: Option<Rc<Entry>>,
     /// The flags' part of the cache key (rebuilt when the flags change).
     fusion: Rc<FusionKey>,
     /// Result types of signatures already checked, by the hash of their key.
@@ -143,6 +163,7 @@ impl Session {
             owner,
             compiler: None,
             cache: Cache::default(),
+            last: None,
             checked: Default::default(),
             stats: Stats::default(),
             slots: Vec::new(),
@@ -184,9 +205,7 @@ impl Session {
         attrs: &[(&'static str, AttrValue)],
         declared: Option<TensorType>,
     ) -> Result<Tensor> {
-        let (slot, generation, ty) =
-            self.inner.borrow_mut().record(&self.inner, def, args, attrs, declared)?;
-        Ok(Tensor::new(Rc::downgrade(&self.inner), slot, generation, ty))
+        record_in(&self.inner, def, args, attrs, declared)
     }
 
     /// Flushes the open segment (reason [`FlushReason::Sync`]).
@@ -227,7 +246,7 @@ impl Session {
 
     /// Ops in the open segment.
     pub fn pending_ops(&self) -> usize {
-        self.inner.borrow().seg.nodes.len()
+        self.inner.borrow().seg.len()
     }
 
     /// Overwrites `dst` in place with the value of `src` (same type). A segment that reads
@@ -273,6 +292,35 @@ impl Drop for Inner {
     }
 }
 
+/// [`Session::record`] in session `inner`.
+pub(crate) fn record_in(
+    inner: &Rc<RefCell<Inner>>,
+    def: &'static OpDef,
+    args: &[Arg<'_>],
+    attrs: &[(&'static str, AttrValue)],
+    declared: Option<TensorType>,
+) -> Result<Tensor> {
+    let (slot, generation, ty) = inner.borrow_mut().record(inner, def, args, attrs, declared)?;
+    Ok(Tensor::new(Rc::downgrade(inner), slot, generation, ty))
+}
+
+/// The error for a tensor of another session.
+#[cold]
+#[inline(never)]
+fn foreign() -> EagerError {
+    EagerError::new(ErrorKind::StaleHandle, "the tensor belongs to another session")
+}
+
+/// The error for a handle whose value was released (out of line: the record path only checks).
+#[cold]
+#[inline(never)]
+fn stale(slot: u32, generation: u32) -> EagerError {
+    EagerError::new(
+        ErrorKind::StaleHandle,
+        format!("stale tensor handle (slot {slot}, generation {generation}): its value was released"),
+    )
+}
+
 impl Inner {
     fn host_tensor(ty: &TensorType, bytes: Vec<u8>) -> Result<HostTensor> {
         ty.check_not_empty()?;
@@ -292,16 +340,17 @@ impl Inner {
 
     #[inline]
     fn alloc(&mut self, state: SlotState) -> (u32, u32) {
-        let slot = Slot { generation: 0, refs: 1, state };
         match self.free.pop() {
             Some(i) => {
                 let s = &mut self.slots[i as usize];
-                let generation = s.generation;
-                *s = Slot { generation, ..slot };
-                (i, generation)
+                debug_assert!(matches!(s.state, SlotState::Free), "a free slot holds nothing");
+                s.refs = 1;
+                // The old state is `Free`: nothing to drop.
+                std::mem::forget(std::mem::replace(&mut s.state, state));
+                (i, s.generation)
             }
             None => {
-                self.slots.push(slot);
+                self.slots.push(Slot { generation: 0, refs: 1, state });
                 (self.slots.len() as u32 - 1, 0)
             }
         }
@@ -336,7 +385,7 @@ impl Inner {
     #[inline]
     pub(crate) fn check_handle(&self, me: &Rc<RefCell<Inner>>, t: &Tensor) -> Result<&SlotState> {
         if !std::ptr::eq(t.session.as_ptr(), Rc::as_ptr(me)) {
-            return Err(EagerError::new(ErrorKind::StaleHandle, "the tensor belongs to another session"));
+            return Err(foreign());
         }
         self.slot_state(t.slot, t.generation)
     }
@@ -346,14 +395,12 @@ impl Inner {
     #[inline]
     pub(crate) fn slot_state(&self, slot: u32, generation: u32) -> Result<&SlotState> {
         match self.slots.get(slot as usize) {
-            Some(s) if s.generation == generation && !matches!(s.state, SlotState::Free) => match &s.state {
+            Some(s) if s.generation == generation => match &s.state {
+                SlotState::Free => Err(stale(slot, generation)),
                 SlotState::Failed(e) => Err(e.clone()),
                 state => Ok(state),
             },
-            _ => Err(EagerError::new(
-                ErrorKind::StaleHandle,
-                format!("stale tensor handle (slot {slot}, generation {generation}): its value was released"),
-            )),
+            _ => Err(stale(slot, generation)),
         }
     }
 

@@ -1,5 +1,6 @@
-//! Recording an op: its type checked with the `hl` verifier's checks, the flush rules asked
-//! whether the open segment ends first, then its node (and constants for scalars) appended.
+//! Recording an op: the flush rules asked whether the open segment ends first; the op
+//! matched against the segment's script ([`follow`](super::follow)), or its type checked with
+//! the `hl` verifier's checks and its node (and constants for scalars) appended.
 
 use std::cell::RefCell;
 use std::hash::{Hash, Hasher};
@@ -107,6 +108,13 @@ impl Inner {
             }
         }
         let scalar_dtype = scalar_dtype.or(first_dtype).unwrap_or(DType::F32);
+        let constants = args.iter().filter(|a| matches!(a, Arg::Scalar(_))).count();
+        let flush = self.flush_reason(def, hl, constants + 1);
+        if flush.is_none() {
+            if let Some(recorded) = self.follow(def, hl, args, scalar_dtype, attrs, declared.as_ref()) {
+                return Ok(recorded);
+            }
+        }
         let mut sig = Signature {
             def,
             args,
@@ -117,8 +125,14 @@ impl Inner {
         };
         sig.hash = signature_hash(OpKind(def), args.iter().map(|a| sig.operand_type(a)), attrs);
         let ty = self.check(hl, &sig)?;
-        let constants = args.iter().filter(|a| matches!(a, Arg::Scalar(_))).count();
-        self.flush_before(def, hl, constants + 1)?;
+        if let Some(reason) = flush {
+            self.flush(reason)?;
+            // The segment it starts may follow a script.
+            if let Some(recorded) = self.follow(def, hl, args, scalar_dtype, attrs, declared.as_ref()) {
+                return Ok(recorded);
+            }
+        }
+        self.seg.materialize();
         // Operands (after the flush: values of a flushed segment are on the host now).
         let mut operands: SmallVec<[Operand; 3]> = SmallVec::new();
         for a in args {
@@ -131,13 +145,25 @@ impl Inner {
                     let attrs = Box::new([("value", AttrValue::Splat(v.to_bits()))]);
                     let kind = OpKind(&CONSTANT);
                     let signature = signature_hash(kind, std::iter::empty(), &*attrs);
-                    let node = Node { kind, operands: SmallVec::new(), attrs, ty: sig.scalar.clone() };
+                    let node = Node {
+                        kind,
+                        operands: SmallVec::new(),
+                        attrs,
+                        ty: sig.scalar.clone(),
+                        declared: false,
+                    };
                     Operand::Node(self.seg.push(node, signature))
                 }
             };
             operands.push(operand);
         }
-        let node = Node { kind: OpKind(def), operands, attrs: Box::from(attrs), ty: ty.clone() };
+        let node = Node {
+            kind: OpKind(def),
+            operands,
+            attrs: Box::from(attrs),
+            ty: ty.clone(),
+            declared: declared.is_some(),
+        };
         let node = self.seg.push(node, sig.hash);
         self.stats.ops_recorded += constants as u64 + 1;
         self.close_after(def, hl);
