@@ -1,7 +1,8 @@
 //! The compile cache: compiled segments keyed by their structure ([`SegmentKey`]: the
 //! recorded nodes with their operand wiring, attributes and types, the input types, which
 //! nodes are outputs, and the flags that change code), least recently used first out. A
-//! lookup hashes a precomputed `u64` and compares the key's contents.
+//! lookup hashes a precomputed `u64` and compares the key's contents. Each entry also
+//! remembers the segment flushed after it, the next segment's script (`session/follow.rs`).
 
 use std::cell::{Cell, RefCell};
 use std::hash::{Hash, Hasher};
@@ -16,7 +17,7 @@ use crate::node::{AttrValue, Node, OpKind, Operand, TensorType};
 
 /// What identifies a compiled segment (no text: a hashable struct). Its hash is computed
 /// once, from the nodes' hash that the segment folds as it records them ([`fold_node`]).
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Debug, PartialEq, Eq)]
 pub(crate) struct SegmentKey {
     hash: u64,
     pub(crate) nodes: Vec<Node>,
@@ -94,12 +95,6 @@ pub(crate) fn fold(nodes: &[Node], inputs: &[TensorType]) -> u64 {
         });
         fold_node(hash, signature_hash(node.kind, types, &node.attrs), node)
     })
-}
-
-impl Hash for SegmentKey {
-    fn hash<H: Hasher>(&self, state: &mut H) {
-        state.write_u64(self.hash);
-    }
 }
 
 /// A compiled segment in the cache: its key and module, when it was last used, and the
