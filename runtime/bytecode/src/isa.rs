@@ -737,6 +737,39 @@ impl Inst {
         }
     }
 
+    /// The arguments whose GM the instruction reads: a load's source, a gather's table and
+    /// indices, an atomic store's destination (read-modify-write); none for the others (a
+    /// plain store only writes).
+    pub fn gm_reads(&self) -> [Option<u16>; 2] {
+        match self {
+            Inst::Load { src, .. } => [Some(src.arg), None],
+            Inst::Gather { table, indices, .. } => [Some(table.arg), Some(indices.arg)],
+            Inst::Store { dst, atomic, .. } => [(*atomic != Atomic::None).then_some(dst.arg), None],
+            Inst::Const { .. }
+            | Inst::Scalar { .. }
+            | Inst::BlockIdx { .. }
+            | Inst::BlockNum { .. }
+            | Inst::For { .. }
+            | Inst::If { .. }
+            | Inst::Copy { .. }
+            | Inst::Unary { .. }
+            | Inst::Binary { .. }
+            | Inst::Cmp { .. }
+            | Inst::Select { .. }
+            | Inst::Reduce { .. }
+            | Inst::Broadcast { .. }
+            | Inst::Fill { .. }
+            | Inst::Cast { .. }
+            | Inst::Transpose { .. }
+            | Inst::MoveL1 { .. }
+            | Inst::Mmad { .. }
+            | Inst::Fixpipe { .. }
+            | Inst::SetFlag { .. }
+            | Inst::WaitFlag { .. }
+            | Inst::Barrier { .. } => [None, None],
+        }
+    }
+
     /// The instruction's mnemonic, for messages and traces (`load`, `set_flag`).
     pub fn mnemonic(&self) -> &'static str {
         match self {

@@ -15,14 +15,28 @@ fn ramp(s: &Session, n: usize) -> Tensor {
     s.tensor(&data, &[1, n]).unwrap()
 }
 
+/// A step's value read on the host, and (when asked) its first segment's.
+type Step = (Vec<f32>, Option<Vec<f32>>);
+
 /// Two segments: `y = exp(x * k + 1)` and its row sum (a reduction ends the segment), then
 /// `y / sum - x`, read on the host. `also`: read the first segment's value too.
-fn step(x: &Tensor, k: f64, also: bool) -> (Vec<f32>, Option<Vec<f32>>) {
+fn step(x: &Tensor, k: f64, also: bool) -> Step {
     let y = x.mul(k).unwrap().add(1.0).unwrap().exp().unwrap();
     let first = also.then(|| y.to_vec::<f32>().unwrap());
     let sum = y.sum(&[1], true).unwrap();
     let z = y.div(&sum).unwrap().sub(x).unwrap();
     (z.to_vec::<f32>().unwrap(), first)
+}
+
+/// A session that ran two steps on `x` (so that the second segment follows the first's
+/// script); the step's result.
+fn two_steps(flags: &str) -> (Session, Tensor, Step) {
+    let s = session(flags);
+    let x = ramp(&s, 24);
+    let want = step(&x, 0.5, false);
+    assert_eq!(step(&x, 0.5, false), want);
+    assert_eq!(counts(&s), (2, 2, 1));
+    (s, x, want)
 }
 
 fn counts(s: &Session) -> (u64, u64, u64) {
@@ -49,10 +63,7 @@ fn a_repeated_step_follows_its_scripts() {
 
 #[test]
 fn a_different_scalar_input_shape_or_output_leaves_the_script() {
-    let s = session("");
-    let x = ramp(&s, 24);
-    let base = step(&x, 0.5, false);
-    step(&x, 0.5, false);
+    let (s, x, base) = two_steps("");
     let before = counts(&s);
     // Another scalar: the first op's constant differs.
     let other = step(&x, 0.25, false);
@@ -80,10 +91,7 @@ fn a_different_scalar_input_shape_or_output_leaves_the_script() {
 
 #[test]
 fn new_flags_and_evicted_entries_are_not_followed() {
-    let s = session("");
-    let x = ramp(&s, 24);
-    let want = step(&x, 0.5, false);
-    step(&x, 0.5, false);
+    let (s, x, want) = two_steps("");
     let (_, misses, predicted) = counts(&s);
     s.set_flags("--opt_level=0").unwrap();
     assert_eq!(step(&x, 0.5, false), want);
@@ -142,11 +150,7 @@ fn another_output_set_is_another_segment() {
 
 #[test]
 fn a_script_evicted_before_its_flush_is_looked_up() {
-    let s = session("");
-    let x = ramp(&s, 24);
-    let want = step(&x, 0.5, false);
-    step(&x, 0.5, false);
-    assert_eq!(counts(&s), (2, 2, 1));
+    let (s, x, want) = two_steps("");
     // The next step's first segment is the script now; shrinking the cache evicts it (the
     // second segment ran last).
     s.set_flags("--cache_size=1").unwrap();

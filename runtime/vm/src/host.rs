@@ -27,7 +27,6 @@
 use std::borrow::Cow;
 use std::sync::{Mutex, OnceLock, RwLock};
 
-use kiln_bytecode::isa::{Atomic, Inst};
 use kiln_bytecode::module::{BufferRef, Core, Module, TensorSpec};
 use kiln_targets::Target;
 
@@ -461,13 +460,7 @@ fn unread_temps(module: &Module) -> Vec<bool> {
         // A launch of a kernel that does not exist fails the run before anything reads.
         let Some(kernel) = module.kernels.get(launch.kernel as usize) else { continue };
         for inst in &kernel.code {
-            let read = match inst {
-                Inst::Load { src, .. } => [Some(src.arg), None],
-                Inst::Gather { table, indices, .. } => [Some(table.arg), Some(indices.arg)],
-                Inst::Store { dst, atomic, .. } if *atomic != Atomic::None => [Some(dst.arg), None],
-                _ => continue,
-            };
-            for arg in read.into_iter().flatten() {
+            for arg in inst.gm_reads().into_iter().flatten() {
                 if let Some(&BufferRef::Temp(t)) = launch.args.get(arg as usize) {
                     if let Some(u) = unread.get_mut(t as usize) {
                         *u = false;

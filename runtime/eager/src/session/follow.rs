@@ -39,37 +39,36 @@ struct Followed {
 }
 
 impl Inner {
-    /// Records `def` on `args` (live handles; scalars of type `scalar`) with `attrs` and
-    /// `declared` as the script's next node, if it is that node ([`Inner::follows`]).
-    /// Returns the result's slot, generation and type.
+    /// Records `def` on `args` (live handles; `scalars`: the type scalars take and how many
+    /// args are scalars) with `attrs` and `declared` as the script's next node, if it is that
+    /// node ([`Inner::follows`]). Returns the result's slot, generation and type.
     pub(super) fn follow(
         &mut self,
         def: &'static OpDef,
         hl: &HlOp,
         args: &[Arg<'_>],
-        scalar: DType,
+        scalars: (DType, usize),
         attrs: &[(&'static str, AttrValue)],
         declared: Option<&TensorType>,
     ) -> Option<(u32, u32, TensorType)> {
-        let f = self.follows(def, args, scalar, attrs, declared)?;
+        let f = self.follows(def, args, scalars, attrs, declared)?;
         self.close_after(def, hl);
         Some(self.advance(f))
     }
 
-    /// Whether `def` on `args` (live handles; scalars of type `scalar`) with `attrs` and
-    /// `declared` is the script's next node, with its scalar constants before it.
+    /// Whether `def` on `args` (`scalars` as [`Inner::follow`]'s) with `attrs` and `declared`
+    /// is the script's next node, with its scalar constants before it.
     fn follows(
         &self,
         def: &'static OpDef,
         args: &[Arg<'_>],
-        scalar: DType,
+        (scalar, constants): (DType, usize),
         attrs: &[(&'static str, AttrValue)],
         declared: Option<&TensorType>,
     ) -> Option<Followed> {
         let script = self.seg.script.as_deref()?;
         let nodes = &script.key.nodes;
         let first = self.seg.matched as usize;
-        let constants = args.iter().filter(|a| matches!(a, Arg::Scalar(_))).count();
         let at = first + constants;
         let node = nodes.get(at)?;
         let same = node.kind == OpKind(def)

@@ -111,7 +111,9 @@ impl Inner {
         let constants = args.iter().filter(|a| matches!(a, Arg::Scalar(_))).count();
         let flush = self.flush_reason(def, hl, constants + 1);
         if flush.is_none() {
-            if let Some(recorded) = self.follow(def, hl, args, scalar_dtype, attrs, declared.as_ref()) {
+            if let Some(recorded) =
+                self.follow(def, hl, args, (scalar_dtype, constants), attrs, declared.as_ref())
+            {
                 return Ok(recorded);
             }
         }
@@ -128,7 +130,9 @@ impl Inner {
         if let Some(reason) = flush {
             self.flush(reason)?;
             // The segment it starts may follow a script.
-            if let Some(recorded) = self.follow(def, hl, args, scalar_dtype, attrs, declared.as_ref()) {
+            if let Some(recorded) =
+                self.follow(def, hl, args, (scalar_dtype, constants), attrs, declared.as_ref())
+            {
                 return Ok(recorded);
             }
         }
