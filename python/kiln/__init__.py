@@ -290,5 +290,6 @@ def set_flags(flags):
 
 def stats():
     """The session's counters: cache hits (``segments_predicted`` of them followed a script)
-    and misses, compile time, flushes by reason."""
+    and misses, compile time, flushes by reason, outputs that reused a released array's
+    memory (``buffers_reused``)."""
     return _get_session().stats()

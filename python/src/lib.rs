@@ -12,7 +12,6 @@ use kiln_eager::{
 use pyo3::exceptions::{PyRuntimeError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
-use std::rc::Rc;
 
 fn py_err(e: EagerError) -> PyErr {
     match e.kind {
@@ -106,6 +105,7 @@ impl PySession {
         d.set_item("ops_recorded", s.ops_recorded)?;
         d.set_item("cache_hits", s.cache_hits)?;
         d.set_item("segments_predicted", s.segments_predicted)?;
+        d.set_item("buffers_reused", s.buffers_reused)?;
         d.set_item("cache_misses", s.cache_misses)?;
         d.set_item("direct_compiles", s.direct_compiles)?;
         d.set_item("cache_evictions", s.cache_evictions)?;
@@ -130,10 +130,11 @@ fn cmp_of(name: &str) -> PyResult<CmpPredicate> {
 
 /// A computed value's bytes, shared with the session. numpy views them in place through the
 /// array interface (read-only: the session's value is immutable, and other tensors may share
-/// it); the view keeps this object, and so the bytes, alive.
+/// it); the view keeps this object, and so the bytes, alive. When the last view goes, a large
+/// value's bytes go back to the session for a later output ([`kiln_eager::HostValue`]).
 #[pyclass(unsendable)]
 struct HostBytes {
-    host: Rc<kiln_eager::HostTensor>,
+    host: kiln_eager::HostValue,
 }
 
 #[pymethods]

@@ -85,6 +85,9 @@ pub struct Stats {
     pub segments_run: u64,
     /// Segments flushed with no value read outside them (nothing to compute).
     pub segments_skipped: u64,
+    /// GM temporaries that reused the bytes of a released large value rather than fresh
+    /// memory.
+    pub buffers_reused: u64,
     /// Flushes by reason, in the order of [`FlushReason::ALL`].
     pub flushes: [u64; 8],
 }

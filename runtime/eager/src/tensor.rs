@@ -86,10 +86,10 @@ impl Tensor {
 
     /// The value on the host, flushing its segment first if it is pending
     /// ([`FlushReason::HostRead`](crate::FlushReason::HostRead)).
-    pub fn host(&self) -> Result<Rc<HostTensor>> {
-        let inner = self.session.upgrade().ok_or_else(dropped)?;
-        let mut inner = inner.borrow_mut();
-        inner.read(self.slot, self.generation)
+    pub fn host(&self) -> Result<HostValue> {
+        let session = self.session.upgrade().ok_or_else(dropped)?;
+        let host = session.borrow_mut().read(self.slot, self.generation)?;
+        Ok(HostValue { host: Some(host), session: self.session.clone() })
     }
 
     /// The elements, row-major (`T` must be the element type).
@@ -101,6 +101,32 @@ impl Tensor {
             ));
         }
         Ok(from_bytes(&self.host()?.bytes))
+    }
+}
+
+/// A value read to the host ([`Tensor::host`]), shared with the session (never copied). When
+/// the last holder of a large value lets go, its bytes become a spare buffer of the session
+/// for a later segment's output of the same size.
+pub struct HostValue {
+    host: Option<Rc<HostTensor>>,
+    session: Weak<RefCell<Inner>>,
+}
+
+impl std::ops::Deref for HostValue {
+    type Target = HostTensor;
+    fn deref(&self) -> &HostTensor {
+        self.host.as_deref().expect("a host value holds its tensor until it is dropped")
+    }
+}
+
+impl Drop for HostValue {
+    fn drop(&mut self) {
+        let (Some(host), Some(session)) = (self.host.take(), self.session.upgrade()) else { return };
+        // A value dropped while the session is busy (from inside one of its own calls) is
+        // simply freed.
+        if let Ok(mut inner) = session.try_borrow_mut() {
+            inner.pool.give(host);
+        };
     }
 }
 

@@ -30,3 +30,30 @@ fn shape_mismatch_is_reported_at_the_op_naming_both_shapes() {
     assert!(e.message.contains("tensor<2x3xf32>") && e.message.contains("tensor<4xf32>"), "{e}");
     assert_eq!(s.pending_ops(), 0, "nothing is recorded");
 }
+
+#[test]
+fn a_released_large_value_is_reused_for_a_later_output() {
+    let s = session("");
+    let n = 1 << 17; // 512 KiB of f32: large enough to keep
+    let data: Vec<f32> = (0..n).map(|i| (i % 97) as f32 - 48.0).collect();
+    let x = s.tensor(&data, &[n]).unwrap();
+    let expect = |k: f32| data.iter().map(|&v| (v * k).abs()).collect::<Vec<f32>>();
+    let run = |k: f32| x.mul(k).unwrap().abs().unwrap();
+    assert_eq!(run(2.0).to_vec::<f32>().unwrap(), expect(2.0));
+    assert_eq!(s.stats().buffers_reused, 0, "nothing was released before the first run");
+    // The first output was released with its tensor: the second run writes into its bytes.
+    assert_eq!(run(3.0).to_vec::<f32>().unwrap(), expect(3.0));
+    assert_eq!(s.stats().buffers_reused, 1);
+    // A value still held on the host is not taken, even once its tensor is gone; when its
+    // holder lets go, it is.
+    let held = run(0.5).host().unwrap();
+    assert_eq!(s.stats().buffers_reused, 2);
+    assert_eq!(run(4.0).to_vec::<f32>().unwrap(), expect(4.0));
+    assert_eq!(s.stats().buffers_reused, 2, "the held value was not in the pool");
+    let values: Vec<f32> =
+        held.bytes.chunks_exact(4).map(|b| f32::from_le_bytes(b.try_into().unwrap())).collect();
+    assert_eq!(values, expect(0.5));
+    drop(held);
+    assert_eq!(run(5.0).to_vec::<f32>().unwrap(), expect(5.0));
+    assert_eq!(s.stats().buffers_reused, 3);
+}

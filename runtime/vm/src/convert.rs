@@ -35,21 +35,14 @@ fn fold<T: Lane + PartialOrd>(op: ReduceOp, start: Option<T>, values: &[T], ring
 fn lanewise_extreme<const MAX: bool>(start: Option<f32>, values: &[f32]) -> Option<f32> {
     let pick = |a: f32, x: f32| if (MAX && x > a) || (!MAX && x < a) { x } else { a };
     let first = start.or(values.first().copied())?;
-    let (mut acc, mut nan) = ([first; 16], [first.is_nan(); 16]);
-    let chunks = values.chunks_exact(16);
-    let rest = chunks.remainder();
-    for c in chunks {
-        for ((a, n), &x) in acc.iter_mut().zip(&mut nan).zip(c) {
-            *n |= x.is_nan();
-            *a = pick(*a, x);
-        }
-    }
+    let (mut acc, mut nan) = ([first; 16], [u32::from(first.is_nan()); 16]);
+    let rest = crate::simd::fold16(&mut acc, &mut nan, values, pick, f32::is_nan);
     for &x in rest {
-        nan[0] |= x.is_nan();
+        nan[0] |= u32::from(x.is_nan());
         acc[0] = pick(acc[0], x);
     }
     let v = acc.into_iter().reduce(pick)?;
-    (!nan.contains(&true) && v != 0.0).then_some(v)
+    (!nan.contains(&1) && v != 0.0).then_some(v)
 }
 
 /// `Reduce`: each row of `src` folded into the `[rows, 1]` `dst` (of `src`'s type, or `f32`

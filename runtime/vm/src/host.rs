@@ -133,10 +133,15 @@ impl Vm {
         self.execute(module, &inputs.iter().collect::<Vec<_>>(), Vec::new(), None)
     }
 
-    /// Runs `module` on `inputs` like [`Vm::run`], for a caller that holds its inputs apart
-    /// (shared, say): the run reads them in place and never copies them.
-    pub fn run_borrowed(&self, module: &Module, inputs: &[&HostTensor]) -> Result<Outputs, VmError> {
-        self.execute(module, inputs, Vec::new(), None)
+    /// Runs `module` on `inputs` like [`Vm::run_recycling`], for a caller that holds its
+    /// inputs apart (shared, say): the run reads them in place and never copies them.
+    pub fn run_borrowed(
+        &self,
+        module: &Module,
+        inputs: &[&HostTensor],
+        spare: Vec<Vec<u8>>,
+    ) -> Result<Outputs, VmError> {
+        self.execute(module, inputs, spare, None)
     }
 
     /// Runs `module` on `inputs` like [`Vm::run`], taking GM temporaries from `spare` (byte

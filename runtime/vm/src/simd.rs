@@ -73,3 +73,72 @@ fn zip_avx2<T: Copy, U>(a: &[T], b: &[T], out: &mut [U], f: impl Fn(T, T) -> U) 
 fn zip_avx512<T: Copy, U>(a: &[T], b: &[T], out: &mut [U], f: impl Fn(T, T) -> U) {
     zip_plain(a, b, out, f)
 }
+
+/// Folds the whole 16-value chunks of `values` into 16 lanes: for each chunk `c`,
+/// `acc[k] = f(acc[k], c[k])` and `seen[k] |= test(c[k])`. Returns the values past the last
+/// whole chunk.
+#[inline(always)]
+pub(crate) fn fold16<'v>(
+    acc: &mut [f32; 16],
+    seen: &mut [u32; 16],
+    values: &'v [f32],
+    f: impl Fn(f32, f32) -> f32 + Copy,
+    test: impl Fn(f32) -> bool + Copy,
+) -> &'v [f32] {
+    #[cfg(target_arch = "x86_64")]
+    {
+        if std::arch::is_x86_feature_detected!("avx512f") {
+            // SAFETY: `fold16_avx512` only requires AVX-512F, which the CPU has (checked just
+            // above).
+            return unsafe { fold16_avx512(acc, seen, values, f, test) };
+        }
+        if std::arch::is_x86_feature_detected!("avx2") {
+            // SAFETY: `fold16_avx2` only requires AVX2, which the CPU has (checked just above).
+            return unsafe { fold16_avx2(acc, seen, values, f, test) };
+        }
+    }
+    fold16_plain(acc, seen, values, f, test)
+}
+
+#[inline(always)]
+fn fold16_plain<'v>(
+    acc: &mut [f32; 16],
+    seen: &mut [u32; 16],
+    values: &'v [f32],
+    f: impl Fn(f32, f32) -> f32,
+    test: impl Fn(f32) -> bool,
+) -> &'v [f32] {
+    let chunks = values.chunks_exact(16);
+    let rest = chunks.remainder();
+    for c in chunks {
+        for ((a, s), &x) in acc.iter_mut().zip(seen.iter_mut()).zip(c) {
+            *s |= u32::from(test(x));
+            *a = f(*a, x);
+        }
+    }
+    rest
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+fn fold16_avx2<'v>(
+    acc: &mut [f32; 16],
+    seen: &mut [u32; 16],
+    values: &'v [f32],
+    f: impl Fn(f32, f32) -> f32,
+    test: impl Fn(f32) -> bool,
+) -> &'v [f32] {
+    fold16_plain(acc, seen, values, f, test)
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f")]
+fn fold16_avx512<'v>(
+    acc: &mut [f32; 16],
+    seen: &mut [u32; 16],
+    values: &'v [f32],
+    f: impl Fn(f32, f32) -> f32,
+    test: impl Fn(f32) -> bool,
+) -> &'v [f32] {
+    fold16_plain(acc, seen, values, f, test)
+}

@@ -190,9 +190,12 @@ impl Inner {
         }
         self.stats.prepare_time += start.elapsed();
         let vm = &self.vm;
+        let spare = self.pool.take(&entry.module.host.temps);
+        self.stats.buffers_reused += spare.len() as u64;
         let out = contain(ErrorKind::Run, || {
             let refs: SmallVec<[&HostTensor; 8]> = values.iter().map(|v| &**v).collect();
-            vm.run_borrowed(&entry.module, &refs).map_err(|e| EagerError::new(ErrorKind::Run, e.to_string()))
+            vm.run_borrowed(&entry.module, &refs, spare)
+                .map_err(|e| EagerError::new(ErrorKind::Run, e.to_string()))
         });
         values.clear();
         self.input_values = values;

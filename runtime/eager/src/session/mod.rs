@@ -20,6 +20,7 @@ use crate::compile::Compiler;
 use crate::error::{EagerError, ErrorKind, Result};
 use crate::flags::{Flags, FusionKey};
 use crate::node::{AttrValue, Node, TensorType};
+use crate::pool::Pool;
 use crate::stats::{FlushReason, Stats};
 use crate::tensor::{Arg, Tensor};
 
@@ -126,6 +127,8 @@ pub(crate) struct Inner {
     checked: rustc_hash::FxHashMap<u64, (record::CheckKey, TensorType)>,
     /// The buffer a flush gathers its segment's input values in.
     input_values: Vec<Rc<HostTensor>>,
+    /// The bytes of released large values, for later outputs.
+    pub(crate) pool: Pool,
     stats: Stats,
     slots: Vec<Slot>,
     free: Vec<u32>,
@@ -156,6 +159,7 @@ impl Session {
         let inner = Inner {
             fusion: Rc::new(flags.fusion_key()),
             input_values: Vec::new(),
+            pool: Pool::default(),
             flags,
             warnings: Vec::new(),
             vm: Vm::with_config(&target, config),
@@ -375,9 +379,12 @@ impl Inner {
         let s = &mut self.slots[i as usize];
         s.refs -= 1;
         if s.refs == 0 {
-            s.state = SlotState::Free;
+            let old = std::mem::replace(&mut s.state, SlotState::Free);
             s.generation = s.generation.wrapping_add(1);
             self.free.push(i);
+            if let SlotState::Host(h) = old {
+                self.pool.give(h);
+            }
         }
     }
 
@@ -429,6 +436,8 @@ impl Inner {
         if let SlotState::Pending(_) = state {
             self.seg.results.push((dst.slot, dst.generation));
         }
-        self.slots[dst.slot as usize].state = state;
+        if let SlotState::Host(h) = std::mem::replace(&mut self.slots[dst.slot as usize].state, state) {
+            self.pool.give(h);
+        }
     }
 }
