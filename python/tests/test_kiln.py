@@ -157,3 +157,21 @@ def test_array_protocol_copies_when_asked():
     assert np.shares_memory(np.asarray(k), k.numpy())
     assert np.array(k, dtype=np.float64).dtype == np.float64
     close(owned, x + 1)
+
+
+def test_a_dropped_large_array_lends_its_memory_to_a_later_output():
+    x = np.arange(1 << 17, dtype=np.float32) - 1000.0  # 512 KiB: large enough to keep
+    kx = kiln.asarray(x)
+    first = (kx * 2.0).numpy()
+    np.testing.assert_array_equal(first, x * 2.0)
+    before = kiln.stats()["buffers_reused"]
+    address = first.__array_interface__["data"][0]
+    del first  # the last view of the value: its bytes go back to the session
+    again = (kx * 3.0).numpy()
+    assert kiln.stats()["buffers_reused"] == before + 1
+    assert again.__array_interface__["data"][0] == address
+    np.testing.assert_array_equal(again, x * 3.0)
+    held = (kx * 4.0).numpy()  # `again` is still alive: its bytes are not reused
+    assert held.__array_interface__["data"][0] != address
+    np.testing.assert_array_equal(again, x * 3.0)
+    np.testing.assert_array_equal(held, x * 4.0)

@@ -20,7 +20,7 @@ pub(crate) const MIN_BYTES: usize = 256 << 10;
 /// The most buffers kept.
 pub(crate) const MAX_BUFFERS: usize = 8;
 /// The most bytes kept, in all.
-pub(crate) const MAX_BYTES: usize = 512 << 20;
+pub(crate) const MAX_BYTES: usize = 256 << 20;
 
 /// The spare buffers of a session, oldest first.
 #[derive(Default)]
