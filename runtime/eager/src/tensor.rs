@@ -124,9 +124,8 @@ impl Drop for HostValue {
         let (Some(host), Some(session)) = (self.host.take(), self.session.upgrade()) else { return };
         // A value dropped while the session is busy (from inside one of its own calls) is
         // simply freed.
-        if let Ok(mut inner) = session.try_borrow_mut() {
-            inner.pool.give(host);
-        };
+        let Ok(mut inner) = session.try_borrow_mut() else { return };
+        inner.pool.give(host);
     }
 }
 

@@ -1,6 +1,6 @@
 //! The session's core: recording, host reads, outputs, handles.
 
-use kiln_eager::{ErrorKind, Flags, FlushReason, Session};
+use kiln_eager::{Element, ErrorKind, Flags, FlushReason, Session};
 
 fn session(flags: &str) -> Session {
     Session::new(Flags::parse(flags).unwrap().flags).unwrap()
@@ -50,9 +50,7 @@ fn a_released_large_value_is_reused_for_a_later_output() {
     assert_eq!(s.stats().buffers_reused, 2);
     assert_eq!(run(4.0).to_vec::<f32>().unwrap(), expect(4.0));
     assert_eq!(s.stats().buffers_reused, 2, "the held value was not in the pool");
-    let values: Vec<f32> =
-        held.bytes.chunks_exact(4).map(|b| f32::from_le_bytes(b.try_into().unwrap())).collect();
-    assert_eq!(values, expect(0.5));
+    assert_eq!(held.bytes.chunks_exact(4).map(f32::get).collect::<Vec<_>>(), expect(0.5));
     drop(held);
     assert_eq!(run(5.0).to_vec::<f32>().unwrap(), expect(5.0));
     assert_eq!(s.stats().buffers_reused, 3);
