@@ -10,6 +10,7 @@ use kiln_targets::Target;
 use crate::counters::Counters;
 use crate::event::{Access, Event, Work};
 use crate::gm::{self, Args};
+use crate::group::{Groups, Slots};
 use crate::mem::Mem;
 use crate::vector::Scratch;
 use crate::{convert, cube, gather, movement, vector, VmError};
@@ -40,6 +41,9 @@ pub(crate) struct CoreState {
     scratch: Scratch,
     flags: Vec<u32>,
     frames: Vec<Frame>,
+    /// The kernel's elementwise groups, run block by block when nothing observes the run.
+    groups: Groups,
+    slots: Slots,
 }
 
 fn reg(regs: &[i64; NUM_REGS], r: Reg) -> Result<i64, String> {
@@ -149,6 +153,8 @@ impl CoreState {
         CoreState {
             regs: [0; NUM_REGS],
             extent: mem.extent(&kernel.code),
+            groups: Groups::of(&kernel.code, &mem, |i| vector_work(i, target.vector.repeat_bytes)),
+            slots: Slots::default(),
             mem,
             scratch: Scratch::default(),
             flags: vec![0; pipes * pipes * target.sync.event_ids as usize],
@@ -241,6 +247,15 @@ impl CoreState {
                     }
                 }
                 continue;
+            }
+            if sink.is_none() {
+                if let Some(g) = self.groups.at(pc).filter(|g| g.end <= end && steps + g.steps <= budget) {
+                    g.run(&mut self.mem, &mut self.slots, l.exact);
+                    steps += g.steps;
+                    g.works.iter().for_each(|w| counters.add_work(w));
+                    pc = g.end;
+                    continue;
+                }
             }
             steps += 1;
             if steps > budget {

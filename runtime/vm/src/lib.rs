@@ -22,6 +22,7 @@ pub mod event;
 mod flags;
 mod gather;
 mod gm;
+mod group;
 mod host;
 mod lanes;
 mod mem;

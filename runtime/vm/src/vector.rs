@@ -9,9 +9,9 @@
 
 use kiln_bytecode::isa::{BinaryOp, Buf, CmpPred, DType, Scalar, Src, UnaryOp};
 
-use crate::blocks::{map_rows, plan, select_rows, zip_rows};
+use crate::blocks::{map_rows, plan, select_rows, zip_rows, Plan};
 use crate::lanes::{nan_max, nan_min, Lane};
-use crate::mem::Mem;
+use crate::mem::{Mem, Region};
 
 /// Per-core scratch lane vectors, reused across instructions.
 #[derive(Default)]
@@ -43,13 +43,97 @@ fn sign(x: f32) -> f32 {
     }
 }
 
+/// Something that applies a lane function of one `f32` source: a row loop over UB rows, or
+/// one block of an elementwise group ([`crate::group`]).
+pub(crate) trait FloatMap {
+    /// Applies `f` to every lane.
+    fn apply(self, f: impl Fn(f32) -> f32 + Copy);
+}
+
+/// Something that applies a lane function of two `f32` sources (see [`FloatMap`]).
+pub(crate) trait FloatZip {
+    /// Applies `f` to every pair of lanes.
+    fn apply(self, f: impl Fn(f32, f32) -> f32 + Copy);
+}
+
+/// The lane function of float `op` applied by `k`: the one table of float unary ops, shared by
+/// the row loops and the elementwise groups. With `exact`, `exp`, `tanh` and `sigmoid` call
+/// `libm` as the interpreter does; otherwise they use the vectorizable [`crate::approx`] forms
+/// (at most one `f32` ulp from `libm`; `sigmoid` identical). False when `op` has no float form.
+pub(crate) fn float_unary(op: UnaryOp, exact: bool, k: impl FloatMap) -> bool {
+    match op {
+        UnaryOp::Neg => k.apply(|x| -x),
+        UnaryOp::Abs => k.apply(f32::abs),
+        UnaryOp::Exp if exact => k.apply(|x| libm::exp(f64::from(x)) as f32),
+        UnaryOp::Exp => k.apply(crate::approx::exp),
+        UnaryOp::Log => k.apply(|x| libm::log(f64::from(x)) as f32),
+        UnaryOp::Sqrt => k.apply(f32::sqrt),
+        UnaryOp::Rsqrt => k.apply(|x| (1.0 / f64::from(x).sqrt()) as f32),
+        UnaryOp::Recip => k.apply(|x| 1.0 / x),
+        UnaryOp::Tanh if exact => k.apply(|x| libm::tanh(f64::from(x)) as f32),
+        UnaryOp::Tanh => k.apply(crate::approx::tanh),
+        UnaryOp::Erf => k.apply(|x| libm::erf(f64::from(x)) as f32),
+        UnaryOp::Sigmoid if exact => k.apply(libm_sigmoid),
+        UnaryOp::Sigmoid => k.apply(crate::approx::sigmoid),
+        UnaryOp::Relu => k.apply(|x| nan_max(x, 0.0)),
+        UnaryOp::Floor => k.apply(f32::floor),
+        UnaryOp::Ceil => k.apply(f32::ceil),
+        UnaryOp::Round => k.apply(f32::round_ties_even),
+        UnaryOp::Sign => k.apply(sign),
+        UnaryOp::Not => return false,
+    }
+    true
+}
+
+/// The lane function of float `op` applied by `k` (see [`float_unary`]). False when `op` has
+/// no float form.
+pub(crate) fn float_binary(op: BinaryOp, k: impl FloatZip) -> bool {
+    match op {
+        BinaryOp::Add => k.apply(|x, y| x + y),
+        BinaryOp::Sub => k.apply(|x, y| x - y),
+        BinaryOp::Mul => k.apply(|x, y| x * y),
+        BinaryOp::Div => k.apply(|x, y| x / y),
+        BinaryOp::Max => k.apply(nan_max),
+        BinaryOp::Min => k.apply(nan_min),
+        BinaryOp::Pow => k.apply(|x, y| libm::pow(f64::from(x), f64::from(y)) as f32),
+        BinaryOp::And | BinaryOp::Or => return false,
+    }
+    true
+}
+
+/// [`FloatMap`] over the rows of a destination.
+struct MapRows<'a> {
+    mem: &'a mut Mem,
+    scratch: &'a mut Vec<f32>,
+    dst: (&'a Region, DType),
+    src: &'a Plan<f32>,
+}
+
+impl FloatMap for MapRows<'_> {
+    fn apply(self, f: impl Fn(f32) -> f32 + Copy) {
+        map_rows::<f32>(self.mem, self.scratch, self.dst, self.src, |a, o| crate::simd::map(a, o, f));
+    }
+}
+
+/// [`FloatZip`] over the rows of a destination.
+struct ZipRows<'a> {
+    mem: &'a mut Mem,
+    scratch: (&'a mut Vec<f32>, &'a mut Vec<f32>),
+    dst: (&'a Region, DType),
+    srcs: (&'a Plan<f32>, &'a Plan<f32>, DType),
+}
+
+impl FloatZip for ZipRows<'_> {
+    fn apply(self, f: impl Fn(f32, f32) -> f32 + Copy) {
+        zip_rows::<f32, f32>(self.mem, self.scratch, self.dst, self.srcs, f);
+    }
+}
+
 fn op_name(op: UnaryOp) -> String {
     format!("{op:?}").to_lowercase()
 }
 
-/// `Unary`: `dst = op(src)`. With `exact`, `exp`, `tanh` and `sigmoid` call `libm` as the
-/// interpreter does; otherwise they use the vectorizable [`crate::approx`] forms (at most one
-/// `f32` ulp from `libm`; `sigmoid` identical).
+/// `Unary`: `dst = op(src)` (float ops as [`float_unary`] defines them).
 pub(crate) fn unary(
     mem: &mut Mem,
     s: &mut Scratch,
@@ -64,31 +148,9 @@ pub(crate) fn unary(
     let dtype = dst.dtype;
     if dtype.is_float() {
         let p = plan::<f32>(mem, &Src::Buf(*src), dst, dtype, "the source")?;
-        macro_rules! go {
-            ($f:expr) => {
-                map_rows::<f32>(mem, &mut s.fa, (&d, dtype), &p, |a, o| crate::simd::map(a, o, $f))
-            };
-        }
-        match op {
-            UnaryOp::Neg => go!(|x| -x),
-            UnaryOp::Abs => go!(f32::abs),
-            UnaryOp::Exp if exact => go!(|x| libm::exp(f64::from(x)) as f32),
-            UnaryOp::Exp => go!(crate::approx::exp),
-            UnaryOp::Log => go!(|x| libm::log(f64::from(x)) as f32),
-            UnaryOp::Sqrt => go!(f32::sqrt),
-            UnaryOp::Rsqrt => go!(|x| (1.0 / f64::from(x).sqrt()) as f32),
-            UnaryOp::Recip => go!(|x| 1.0 / x),
-            UnaryOp::Tanh if exact => go!(|x| libm::tanh(f64::from(x)) as f32),
-            UnaryOp::Tanh => go!(crate::approx::tanh),
-            UnaryOp::Erf => go!(|x| libm::erf(f64::from(x)) as f32),
-            UnaryOp::Sigmoid if exact => go!(libm_sigmoid),
-            UnaryOp::Sigmoid => go!(crate::approx::sigmoid),
-            UnaryOp::Relu => go!(|x| nan_max(x, 0.0)),
-            UnaryOp::Floor => go!(f32::floor),
-            UnaryOp::Ceil => go!(f32::ceil),
-            UnaryOp::Round => go!(f32::round_ties_even),
-            UnaryOp::Sign => go!(sign),
-            UnaryOp::Not => return Err(format!("`not` requires an integer operand, got {}", dtype.name())),
+        let rows = MapRows { mem, scratch: &mut s.fa, dst: (&d, dtype), src: &p };
+        if !float_unary(op, exact, rows) {
+            return Err(format!("`{}` requires an integer operand, got {}", op_name(op), dtype.name()));
         }
         return Ok(());
     }
@@ -147,22 +209,10 @@ pub(crate) fn binary(
     if dtype.is_float() {
         let pa = plan::<f32>(mem, a, dst, dtype, "operand #0")?;
         let pb = plan::<f32>(mem, b, dst, dtype, "operand #1")?;
-        macro_rules! go {
-            ($f:expr) => {
-                zip_rows::<f32, f32>(mem, (&mut s.fa, &mut s.fb), (&d, dtype), (&pa, &pb, dtype), $f)
-            };
-        }
-        match op {
-            BinaryOp::Add => go!(|x, y| x + y),
-            BinaryOp::Sub => go!(|x, y| x - y),
-            BinaryOp::Mul => go!(|x, y| x * y),
-            BinaryOp::Div => go!(|x, y| x / y),
-            BinaryOp::Max => go!(nan_max),
-            BinaryOp::Min => go!(nan_min),
-            BinaryOp::Pow => go!(|x, y| libm::pow(f64::from(x), f64::from(y)) as f32),
-            BinaryOp::And | BinaryOp::Or => {
-                return Err(format!("`{op:?}` requires integer operands, got {}", dtype.name()).to_lowercase())
-            }
+        let rows =
+            ZipRows { mem, scratch: (&mut s.fa, &mut s.fb), dst: (&d, dtype), srcs: (&pa, &pb, dtype) };
+        if !float_binary(op, rows) {
+            return Err(format!("`{op:?}` requires integer operands, got {}", dtype.name()).to_lowercase());
         }
         return Ok(());
     }
