@@ -262,8 +262,8 @@ mod tests {
             vec![("dispatched", |s, o, f| map(s, o, f)), ("plain", |s, o, f| map_plain(s, o, f))];
         #[cfg(target_arch = "x86_64")]
         {
-            if std::arch::is_x86_feature_detected!("avx2") {
-                // SAFETY: the CPU has AVX2 (checked just above).
+            if std::arch::is_x86_feature_detected!("avx2") && std::arch::is_x86_feature_detected!("fma") {
+                // SAFETY: the CPU has AVX2 and FMA (checked just above).
                 loops.push(("avx2", |s, o, f| unsafe { map_avx2(s, o, f) }));
             }
             if std::arch::is_x86_feature_detected!("avx512f") {
