@@ -7,7 +7,8 @@
 //! so that `k * LN2_HI` is exact), evaluates `1 + r + r^2 P(r)` with Cephes' degree-5 minimax
 //! `P` and scales by `2^k` built in the exponent bits, in two halves so that subnormal results
 //! round once and `k = 128` does not overflow early. `tanh` is Cephes' odd minimax
-//! `x + x^3 Q(x^2)` (degree-4 `Q`) for `|x| < 0.625` and `1 - 2 / (e^{2|x|} + 1)` beyond, with
+//! `x + x^3 Q(x^2)` (degree-4 `Q`) for `|x| < 0.625` and `1 - 2 / (e^{2|x|} + 1)` beyond
+//! (`|x|` clamped to 10, where the result has rounded to 1, so that `2^k` is one factor), with
 //! the sign of `x`; both sides are computed and one is selected, so there is no per-element
 //! branch. `sigmoid` is `1 / (1 + e^-x)` in `f64` (Cody-Waite, degree-11 Taylor polynomial),
 //! rounded to `f32` once, because its consumers need near bit-exactness: an `f32` form (at
@@ -46,7 +47,22 @@ fn pow2(n: i32) -> f32 {
 /// `e^x` (see the module documentation for the method and the bound).
 #[inline(always)]
 pub(crate) fn exp(x: f32) -> f32 {
-    let x = x.clamp(-104.0, 104.0);
+    let (e, n) = exp_parts(x.clamp(-104.0, 104.0));
+    // `|n| <= 150`: two factors in the normal range; the first product is exact.
+    let half = n >> 1;
+    e * pow2(half) * pow2(n - half)
+}
+
+/// `e^x` for `0 <= x <= 20`, where `2^n` is one normal factor: `exp`'s bits with one scaling.
+#[inline(always)]
+fn exp_up_to_20(x: f32) -> f32 {
+    let (e, n) = exp_parts(x);
+    e * pow2(n)
+}
+
+/// `e^x = e * 2^n` for `x` in `[-104, 104]`: `n` nearest `x / ln 2` and `e = e^r` for the rest.
+#[inline(always)]
+fn exp_parts(x: f32) -> (f32, i32) {
     let t = x.mul_add(LOG2E, ROUNDER);
     let k = t - ROUNDER;
     let n = (t.to_bits() as i32).wrapping_sub(ROUNDER.to_bits() as i32);
@@ -57,10 +73,7 @@ pub(crate) fn exp(x: f32) -> f32 {
     p = p.mul_add(r, 4.166_579_6e-2);
     p = p.mul_add(r, 1.666_666_5e-1);
     p = p.mul_add(r, 0.5);
-    let e = p.mul_add(r * r, r) + 1.0;
-    // `|n| <= 150`: two factors in the normal range; the first product is exact.
-    let half = n >> 1;
-    e * pow2(half) * pow2(n - half)
+    (p.mul_add(r * r, r) + 1.0, n)
 }
 
 /// `tanh x` (see the module documentation).
@@ -74,7 +87,9 @@ pub(crate) fn tanh(x: f32) -> f32 {
     q = q.mul_add(x2, 1.333_144_2e-1);
     q = q.mul_add(x2, -0.333_332_8);
     let small = (q * x2).mul_add(ax, ax);
-    let big = 1.0 - 2.0 / (exp(2.0 * ax) + 1.0);
+    // Past `|x| = 10` (and already past 9.02) the result rounds to 1; clamping there keeps
+    // `e^{2|x|}` in one normal scaling (the same bits as `exp`: its first product is exact).
+    let big = 1.0 - 2.0 / (exp_up_to_20(2.0 * ax.clamp(0.0, 10.0)) + 1.0);
     (if ax < 0.625 { small } else { big }).copysign(x)
 }
 

@@ -11,7 +11,9 @@ use crate::counters::Counters;
 use crate::event::{Access, Event, Work};
 use crate::gm::{self, Args};
 use crate::group::{Groups, Slots};
+use crate::lazy::{Lazy, Span};
 use crate::mem::Mem;
+use crate::prefetch::Prefetch;
 use crate::vector::Scratch;
 use crate::{convert, cube, gather, movement, vector, VmError};
 
@@ -44,6 +46,10 @@ pub(crate) struct CoreState {
     /// The kernel's elementwise groups, run block by block when nothing observes the run.
     groups: Groups,
     slots: Slots,
+    /// Its loads' stride predictor (host prefetch of the next tile; see [`crate::prefetch`]).
+    prefetch: Prefetch,
+    /// Loads not yet copied (see [`crate::lazy`]).
+    lazy: Lazy,
 }
 
 fn reg(regs: &[i64; NUM_REGS], r: Reg) -> Result<i64, String> {
@@ -155,6 +161,8 @@ impl CoreState {
             extent: mem.extent(&kernel.code),
             groups: Groups::of(&kernel.code, &mem, |i| vector_work(i, target.vector.repeat_bytes)),
             slots: Slots::default(),
+            prefetch: Prefetch::new(kernel.code.len()),
+            lazy: Lazy::default(),
             mem,
             scratch: Scratch::default(),
             flags: vec![0; pipes * pipes * target.sync.event_ids as usize],
@@ -185,6 +193,8 @@ impl CoreState {
         self.mem.clear(&self.extent);
         self.flags.fill(0);
         self.frames.clear();
+        self.prefetch.reset();
+        self.lazy.clear();
         let code = &l.kernel.code;
         let locate = |pc: usize, message: String| VmError {
             kernel: Some(l.kernel.name.clone()),
@@ -250,7 +260,9 @@ impl CoreState {
             }
             if sink.is_none() {
                 if let Some(g) = self.groups.at(pc).filter(|g| g.end <= end && steps + g.steps <= budget) {
-                    g.run(&mut self.mem, &mut self.slots, l.exact);
+                    let (mem, lazy) = (&mut self.mem, &mut self.lazy);
+                    g.run(mem, &mut self.slots, l.exact, &mut self.prefetch, lazy, &l.args)
+                        .map_err(|m| locate(pc, m))?;
                     steps += g.steps;
                     g.works.iter().for_each(|w| counters.add_work(w));
                     pc = g.end;
@@ -325,7 +337,12 @@ impl CoreState {
                     self.report(l, block, at, inst, &mut sink, accesses, Work::default(), counters);
                     continue;
                 }
-                other => self.exec(other, l, block).map_err(|m| locate(pc, m))?,
+                other => {
+                    if !self.lazy.is_empty() {
+                        self.settle(other, &l.args).map_err(|m| locate(pc, m))?;
+                    }
+                    self.exec(other, l, block, pc, sink.is_none()).map_err(|m| locate(pc, m))?
+                }
             };
             // Work costs steps too (a repeat, 4096 MACs or 256 bytes moved each), so one
             // instruction over a whole UB cannot make a run of few instructions slow.
@@ -337,6 +354,7 @@ impl CoreState {
             if steps > budget {
                 return Err(locate(pc, format!("step budget of {budget} steps exhausted")));
             }
+            self.prefetch.issue(usize::try_from(work.repeats).unwrap_or(usize::MAX));
             self.report(l, block, pc, inst, &mut sink, accesses, work, counters);
             pc += 1;
         }
@@ -457,8 +475,48 @@ impl CoreState {
         })
     }
 
-    /// Executes one non-control-flow instruction.
-    fn exec(&mut self, inst: &Inst, l: &LaunchCtx, block: u32) -> Result<Work, String> {
+    /// Before `inst` runs: copies the pending loads it might see (see [`crate::lazy`]).
+    fn settle(&mut self, inst: &Inst, args: &Args) -> Result<(), String> {
+        let (mem, lazy) = (&mut self.mem, &mut self.lazy);
+        // A malformed buffer fails in the instruction itself.
+        let span = |mem: &Mem, b: &Buf, len: u64| {
+            mem.region(b).ok().map(|r| Span::new(r.space, r.addr, len as usize))
+        };
+        match inst {
+            Inst::Load { dst, zero_pad, .. } => {
+                let padded = u64::from(dst.rows) * u64::from(dst.pitch) * u64::from(dst.dtype.bytes());
+                let dense = dst.rows <= 1 || dst.pitch == dst.cols;
+                match span(mem, dst, if *zero_pad { padded } else { dst.span_bytes() }) {
+                    Some(at) if *zero_pad || dense => lazy.overwrite(mem, args, &at),
+                    Some(at) => lazy.flush_overlapping(mem, args, &at),
+                    None => Ok(()),
+                }
+            }
+            Inst::Store { dst, src, .. } => {
+                if let Some(at) = span(mem, src, src.span_bytes()) {
+                    lazy.flush_overlapping(mem, args, &at)?;
+                }
+                match args.bound.get(dst.arg as usize) {
+                    Some(&buffer) => lazy.flush_from(mem, args, buffer),
+                    None => Ok(()),
+                }
+            }
+            // Scalar, control and sync instructions touch no on-chip bytes.
+            _ if inst.bufs().is_empty() => Ok(()),
+            _ => lazy.flush_all(mem, args),
+        }
+    }
+
+    /// Executes one non-control-flow instruction; with `defer`, a load may leave its copy to
+    /// [`crate::lazy`].
+    fn exec(
+        &mut self,
+        inst: &Inst,
+        l: &LaunchCtx,
+        block: u32,
+        pc: usize,
+        defer: bool,
+    ) -> Result<Work, String> {
         let t = l.target;
         let (mem, s) = (&mut self.mem, &mut self.scratch);
         Ok(match inst {
@@ -479,7 +537,14 @@ impl CoreState {
                 self.regs[reg_index(*dst)?] = i64::from(l.kernel.block_dim);
                 Work::default()
             }
-            Inst::Load { dst, src, zero_pad } => gm::load(mem, dst, src, *zero_pad, &self.regs, &l.args)?,
+            Inst::Load { dst, src, zero_pad } => {
+                let loaded = gm::load(mem, dst, src, *zero_pad, &self.regs, &l.args, defer)?;
+                self.prefetch.observe(pc, loaded.transfer);
+                if let Some(d) = loaded.deferred {
+                    self.lazy.push(mem, &l.args, d)?;
+                }
+                loaded.work
+            }
             Inst::Store { dst, src, atomic } => gm::store(mem, dst, src, *atomic, &self.regs, &l.args)?,
             Inst::Gather { dst, table, indices, index } => {
                 gather::gather(mem, dst, table, indices, *index, &self.regs, &l.args)?

@@ -12,6 +12,12 @@
 //! Every view is bounds-checked before the transfer: its lowest and highest element (from the
 //! signs of the strides, in `i128`) must lie inside the buffer. Contiguous inner runs (stride
 //! 1) are copied as slices.
+//!
+//! Host caches: a plain store run of 4 KiB or more into a buffer of 16 MiB or more
+//! (`STREAM_BYTES`, past a core's share of the last-level cache) uses non-temporal stores, as
+//! large `memcpy`s do: the lines are not read into the cache just to be overwritten, and the
+//! tiles still to be loaded are not evicted for them. The bytes are the same. Loads feed
+//! [`crate::prefetch`], which fetches a load's predicted next tile while the vector work runs.
 
 use std::borrow::Cow;
 use std::sync::{Mutex, RwLock};
@@ -20,7 +26,9 @@ use kiln_bytecode::isa::{Atomic, Buf, DType, GmView, Space, MAX_VIEW_DIMS, NUM_R
 
 use crate::event::Work;
 use crate::lanes::{nan_max, nan_min, Lane};
+use crate::lazy::{Deferred, Span};
 use crate::mem::{expect_space, Mem, Region};
+use crate::prefetch::Transfer;
 
 /// One GM buffer of the host program.
 pub(crate) struct GmBuffer<'a> {
@@ -145,6 +153,24 @@ pub(crate) fn resolve(
 }
 
 impl Resolved {
+    /// Whether the view's elements are one contiguous run in row-major order, from `lo`.
+    pub(crate) fn is_contiguous(&self) -> bool {
+        let mut expect = 1i64;
+        for &(size, stride) in self.dims.iter().rev() {
+            if size == 1 {
+                continue;
+            }
+            if stride != expect {
+                return false;
+            }
+            expect = match expect.checked_mul(size as i64) {
+                Some(e) => e,
+                None => return false,
+            };
+        }
+        self.start >= 0 && self.start as u64 == self.lo
+    }
+
     /// The slice of the view at `offset` elements past its start (`index * stride` of its
     /// first dim) without that dim: one element when the view has one dim. The bounds of
     /// the whole view were checked; `offset` must stay within its first dim.
@@ -205,7 +231,17 @@ fn split_rows(
     }
 }
 
-/// `Load`: GM -> UB or L1, optionally zeroing the destination's `rows x pitch` first.
+/// What a `Load` did.
+pub(crate) struct Loaded {
+    pub work: Work,
+    /// The GM bytes it read (for [`crate::prefetch`]).
+    pub transfer: Transfer,
+    /// With `defer`: the copy it left to [`crate::lazy`] (none: it copied).
+    pub deferred: Option<Deferred>,
+}
+
+/// `Load`: GM -> UB or L1, optionally zeroing the destination's `rows x pitch` first. With
+/// `defer`, a load of one contiguous GM run into a dense UB buffer is returned undone.
 pub(crate) fn load(
     mem: &mut Mem,
     dst: &Buf,
@@ -213,7 +249,8 @@ pub(crate) fn load(
     zero_pad: bool,
     regs: &[i64; NUM_REGS],
     args: &Args,
-) -> Result<Work, String> {
+    defer: bool,
+) -> Result<Loaded, String> {
     expect_space(dst, &[Space::Ub, Space::L1], "load destination")?;
     let region = mem.region(dst)?;
     // A zero-padded load writes a block: the view's last dim is its cols.
@@ -251,6 +288,21 @@ pub(crate) fn load(
         space[region.addr..end as usize].fill(0);
     }
     let gm = args.buffers[buffer].bytes.read().map_err(|_| "gm buffer lock poisoned")?;
+    let transfer = Transfer {
+        buffer,
+        lo: view.lo * eb as u64,
+        hi: view.hi * eb as u64,
+        base: gm.as_ptr() as usize,
+        len: gm.len() as u64,
+    };
+    let work = Work { gm_read: numel * eb as u64, dma: 1, ..Work::default() };
+    // One contiguous GM run into a dense UB buffer can wait (see `crate::lazy`).
+    let dense = dst.space == Space::Ub && (dst.rows <= 1 || dst.pitch == dst.cols);
+    if defer && !zero_pad && dense && numel > 0 && view.is_contiguous() {
+        let (at, n) = (view.lo as usize * eb, numel as usize * eb);
+        let deferred = Deferred { at: Span::new(region.space, region.addr, n), buffer, gm: at };
+        return Ok(Loaded { work, transfer, deferred: Some(deferred) });
+    }
     let space = &mut mem.spaces[region.space];
     let cols = cols as usize;
     runs(&view, |g, e, len| {
@@ -259,9 +311,15 @@ pub(crate) fn load(
             space[addr..addr + n * eb].copy_from_slice(&gm[from..from + n * eb]);
         })
     });
-    let bytes = numel * eb as u64;
-    Ok(Work { gm_read: bytes, dma: 1, ..Work::default() })
+    Ok(Loaded { work, transfer, deferred: None })
 }
+
+/// Plain stores of at least 4 KiB into GM buffers of at least this many bytes bypass the host's
+/// caches (see the module documentation).
+const STREAM_BYTES: usize = 16 << 20;
+
+/// The shortest store run that bypasses the caches (see [`STREAM_BYTES`]).
+const STREAM_RUN: usize = 4096;
 
 /// `gm = combine(gm, value)` over one run of lanes.
 fn rmw<T: Lane>(
@@ -303,6 +361,7 @@ pub(crate) fn store(
         Some(m) => Some(m.lock().map_err(|_| "gm buffer lock poisoned")?),
         None => None,
     };
+    let streaming = gm.len() >= STREAM_BYTES;
     let space = &mem.spaces[region.space];
     let (mut fs, mut is) = ((Vec::new(), Vec::new()), (Vec::new(), Vec::new()));
     runs(&view, |g, e, len| {
@@ -313,6 +372,9 @@ pub(crate) fn store(
             }
             let (out, from) = (&mut gm[to..to + n * eb], &space[addr..addr + n * eb]);
             match (atomic, dtype.is_float()) {
+                (Atomic::None, _) if streaming && out.len() >= STREAM_RUN => {
+                    crate::simd::stream_copy(out, from)
+                }
                 (Atomic::None, _) => out.copy_from_slice(from),
                 (Atomic::Add, true) => rmw::<f32>(dtype, out, from, |a, b| a + b, &mut fs),
                 (Atomic::Max, true) => rmw::<f32>(dtype, out, from, nan_max, &mut fs),

@@ -16,7 +16,9 @@
 //! the same bits as running them one after another: the same lane functions
 //! ([`crate::vector::float_unary`] /
 //! [`crate::vector::float_binary`]) on the same values. Intermediate rows then stay in L1 rather
-//! than streaming through the UB once per instruction.
+//! than streaming through the UB once per instruction. A buffer that is exactly a pending load
+//! ([`crate::lazy`]) is read from its GM bytes instead, which are the bytes the load would have
+//! copied.
 //!
 //! A group counts as its instructions would: one step per instruction plus its vector repeats,
 //! and each instruction's work. A run whose budget the group would exhaust, or a group that
@@ -27,10 +29,14 @@ use std::ops::Range;
 
 use kiln_bytecode::isa::{BinaryOp, Buf, DType, Inst, Space, Src, UnaryOp};
 
-use crate::blocks::BLOCK;
+/// Lanes per block of a group.
+pub(crate) const BLOCK: usize = 512;
 use crate::event::Work;
+use crate::gm::Args;
 use crate::lanes::Lane;
+use crate::lazy::{Deferred, Lazy, Span};
 use crate::mem::{Mem, Region};
+use crate::prefetch::Prefetch;
 use crate::vector::{float_binary, float_unary, FloatMap, FloatZip};
 
 /// The most distinct buffers of a group.
@@ -322,8 +328,67 @@ fn block() -> Block {
 }
 
 impl Group {
-    /// Runs the group over `mem` (see the module documentation); `exact` as for `Unary`.
-    pub fn run(&self, mem: &mut Mem, slots: &mut Slots, exact: bool) {
+    /// Runs the group over `mem` (see the module documentation); `exact` as for `Unary`. A
+    /// buffer that is exactly a pending load of `lazy` is read from its GM bytes, and dropped
+    /// from `lazy` if the group writes it (whole); the pending loads overlapping the group's
+    /// other buffers are copied first.
+    pub fn run(
+        &self,
+        mem: &mut Mem,
+        slots: &mut Slots,
+        exact: bool,
+        prefetch: &mut Prefetch,
+        lazy: &mut Lazy,
+        args: &Args,
+    ) -> Result<(), String> {
+        // The pending load each buffer is, if any.
+        let mut forwarded: [Option<Deferred>; MAX_SLOTS] = Default::default();
+        if !lazy.is_empty() {
+            for (i, b) in self.bufs.iter().enumerate() {
+                let r = &b.region;
+                let at = Span::new(r.space, r.addr, (r.rows - 1) * r.stride + r.row_bytes);
+                match lazy.exact(&at) {
+                    Some(d) => forwarded[i] = Some(d.clone()),
+                    None => lazy.flush_overlapping(mem, args, &at)?,
+                }
+            }
+        }
+        // One read guard per GM buffer read (a second read lock of one buffer could wait on a
+        // queued writer).
+        let mut guards = Vec::new();
+        for d in forwarded.iter().flatten() {
+            if !guards.iter().any(|(b, _)| *b == d.buffer) {
+                let guard = args.buffers[d.buffer].bytes.read().map_err(|_| "gm buffer lock poisoned")?;
+                guards.push((d.buffer, guard));
+            }
+        }
+        // Each forwarded buffer's GM bytes, indexed like its UB bytes from its address.
+        let mut sources: [Option<&[u8]>; MAX_SLOTS] = [None; MAX_SLOTS];
+        for (i, d) in forwarded.iter().enumerate() {
+            if let Some(d) = d {
+                let gm = guards.iter().find(|(b, _)| *b == d.buffer).map(|(_, g)| &**g);
+                sources[i] = gm.map(|gm| &gm[d.gm..d.gm + d.at.bytes.len()]);
+            }
+        }
+        self.run_blocks(mem, slots, exact, prefetch, &sources);
+        drop(guards);
+        for &s in &self.written {
+            if let Some(d) = &forwarded[s] {
+                lazy.drop_exact(&d.at);
+            }
+        }
+        Ok(())
+    }
+
+    /// Runs the members block by block; a buffer with a source reads it from there.
+    fn run_blocks(
+        &self,
+        mem: &mut Mem,
+        slots: &mut Slots,
+        exact: bool,
+        prefetch: &mut Prefetch,
+        sources: &[Option<&[u8]>; MAX_SLOTS],
+    ) {
         let blocks = &mut slots.blocks;
         if blocks.len() < MAX_SLOTS + MAX_IMMS {
             blocks.resize_with(MAX_SLOTS + MAX_IMMS, block);
@@ -347,12 +412,19 @@ impl Group {
                 };
                 for &s in &self.live_in {
                     let block = &mut blocks[s][..len];
+                    let from = match sources[s] {
+                        Some(gm) => {
+                            let (at, r) = (self.bufs[s].region.addr, bytes(s));
+                            &gm[r.start - at..r.end - at]
+                        }
+                        None => &ub[bytes(s)],
+                    };
                     if self.bufs[s].one_col {
                         let mut v = [0.0];
-                        f32::decode_into(DType::F32, &ub[bytes(s)], &mut v);
+                        f32::decode_into(DType::F32, from, &mut v);
                         block.fill(v[0]);
                     } else {
-                        f32::decode_into(DType::F32, &ub[bytes(s)], block);
+                        f32::decode_into(DType::F32, from, block);
                     }
                 }
                 for m in &self.members {
@@ -367,6 +439,7 @@ impl Group {
                 for &s in &self.written {
                     f32::encode(DType::F32, &blocks[s][..len], &mut ub[bytes(s)]);
                 }
+                prefetch.issue(self.members.len() * len / 64);
             }
         }
         slots.spare = Some(spare);

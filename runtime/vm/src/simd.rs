@@ -143,3 +143,56 @@ fn fold16_avx512<'v>(
 ) -> &'v [f32] {
     fold16_plain(acc, seen, values, f, test)
 }
+
+/// `dst.copy_from_slice(src)` with non-temporal stores where the host has them (x86-64): the
+/// bytes go to memory without first being read into the cache, for copies into buffers too
+/// large to stay cached. Ordered before the function returns (`sfence`).
+pub(crate) fn stream_copy(dst: &mut [u8], src: &[u8]) {
+    assert_eq!(dst.len(), src.len(), "stream_copy of unequal lengths");
+    #[cfg(target_arch = "x86_64")]
+    {
+        if std::arch::is_x86_feature_detected!("avx") {
+            // SAFETY: `stream_copy_avx` only requires AVX, which the CPU has (checked just above).
+            return unsafe { stream_copy_avx(dst, src) };
+        }
+    }
+    dst.copy_from_slice(src)
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx")]
+fn stream_copy_avx(dst: &mut [u8], src: &[u8]) {
+    use std::arch::x86_64::{__m256i, _mm256_loadu_si256, _mm256_stream_si256, _mm_sfence};
+    // The head up to a 32-byte aligned address and the tail are copied plainly.
+    let head = dst.as_ptr().align_offset(32).min(dst.len());
+    dst[..head].copy_from_slice(&src[..head]);
+    let body = (dst.len() - head) / 32 * 32;
+    for at in (head..head + body).step_by(32) {
+        // SAFETY: `at + 32 <= dst.len() == src.len()`, `dst[at..]` is 32-byte aligned (from
+        // `head`), and the unaligned load has no alignment requirement.
+        unsafe {
+            let v = _mm256_loadu_si256(src.as_ptr().add(at).cast::<__m256i>());
+            _mm256_stream_si256(dst.as_mut_ptr().add(at).cast::<__m256i>(), v);
+        }
+    }
+    dst[head + body..].copy_from_slice(&src[head + body..]);
+    _mm_sfence();
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn stream_copy_is_a_copy_at_every_alignment_and_length() {
+        let src: Vec<u8> = (0..4096u32).map(|i| (i * 7 + 3) as u8).collect();
+        let mut dst = vec![0u8; 4096 + 64];
+        for offset in 0..64 {
+            for len in [0, 1, 31, 32, 33, 100, 1000, 4000] {
+                dst.fill(0xAA);
+                let from = &src[offset % 17..offset % 17 + len];
+                super::stream_copy(&mut dst[offset..offset + len], from);
+                assert_eq!(&dst[offset..offset + len], from, "offset {offset}, length {len}");
+                assert!(dst[..offset].iter().chain(&dst[offset + len..]).all(|&b| b == 0xAA));
+            }
+        }
+    }
+}

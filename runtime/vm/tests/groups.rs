@@ -9,22 +9,6 @@ use kiln_bytecode::isa::{Atomic, BinaryOp, Buf, DType, Inst, Pipe, Scalar, Src, 
 use kiln_bytecode::module::Module;
 use kiln_vm::{Outputs, Vm, VmConfig};
 
-/// A small xorshift generator.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-}
-
 /// The unary and binary ops with a float form (`not`, `and` and `or` are integer-only).
 fn float_unary_ops() -> Vec<UnaryOp> {
     UnaryOp::ALL.into_iter().filter(|&op| op != UnaryOp::Not).collect()

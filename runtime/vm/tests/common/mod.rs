@@ -86,3 +86,19 @@ pub fn randoms(n: usize, seed: u64, lo: f32, hi: f32) -> Vec<f32> {
         })
         .collect()
 }
+
+/// A small xorshift generator.
+pub struct Rng(pub u64);
+
+impl Rng {
+    pub fn next(&mut self) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0
+    }
+
+    pub fn below(&mut self, n: usize) -> usize {
+        (self.next() % n as u64) as usize
+    }
+}
