@@ -304,8 +304,7 @@ pub(crate) fn record_in(
     attrs: &[(&'static str, AttrValue)],
     declared: Option<TensorType>,
 ) -> Result<Tensor> {
-    let (slot, generation, ty) = inner.borrow_mut().record(inner, def, args, attrs, declared)?;
-    Ok(Tensor::new(Rc::downgrade(inner), slot, generation, ty))
+    inner.borrow_mut().record(inner, def, args, attrs, declared)
 }
 
 /// The error for a tensor of another session.

@@ -19,7 +19,13 @@ use super::{Inner, SlotState};
 use crate::cache::signature_hash;
 use crate::error::{EagerError, ErrorKind, Result};
 use crate::node::{AttrValue, Node, OpKind, Operand, TensorType};
-use crate::tensor::Arg;
+use crate::tensor::{Arg, Tensor};
+
+/// The handle of a recorded result (slot, generation, type) in session `me`.
+#[inline]
+fn handle(me: &Rc<RefCell<Inner>>, (slot, generation, ty): (u32, u32, TensorType)) -> Tensor {
+    Tensor::new(Rc::downgrade(me), slot, generation, ty)
+}
 
 fn hl_of(def: &'static OpDef) -> Result<&'static HlOp> {
     def.interface::<HlOp>().filter(|_| !std::ptr::eq(def, &CONSTANT)).ok_or_else(|| {
@@ -86,6 +92,8 @@ fn check_hash(signature: u64, declared: Option<&TensorType>) -> u64 {
 const CHECKED_LIMIT: usize = 4096;
 
 impl Inner {
+    /// Records `def` on `args` in session `me` (see [`Session::record`](crate::Session::record));
+    /// returns the result's handle, built here so that the record path moves it once.
     pub(super) fn record(
         &mut self,
         me: &Rc<RefCell<Inner>>,
@@ -93,7 +101,7 @@ impl Inner {
         args: &[Arg<'_>],
         attrs: &[(&'static str, AttrValue)],
         declared: Option<TensorType>,
-    ) -> Result<(u32, u32, TensorType)> {
+    ) -> Result<Tensor> {
         let hl = hl_of(def)?;
         // The element type scalars take.
         let mut scalar_dtype = None;
@@ -114,7 +122,7 @@ impl Inner {
             if let Some(recorded) =
                 self.follow(def, hl, args, (scalar_dtype, constants), attrs, declared.as_ref())
             {
-                return Ok(recorded);
+                return Ok(handle(me, recorded));
             }
         }
         let mut sig = Signature {
@@ -133,7 +141,7 @@ impl Inner {
             if let Some(recorded) =
                 self.follow(def, hl, args, (scalar_dtype, constants), attrs, declared.as_ref())
             {
-                return Ok(recorded);
+                return Ok(handle(me, recorded));
             }
         }
         self.seg.materialize();
@@ -173,7 +181,7 @@ impl Inner {
         self.close_after(def, hl);
         let (slot, generation) = self.alloc(SlotState::Pending(node));
         self.seg.results.push((slot, generation));
-        Ok((slot, generation, ty))
+        Ok(handle(me, (slot, generation, ty)))
     }
 
     /// The segment input index of host slot `slot` (pinned on first use).
