@@ -12,7 +12,8 @@
 //! `(r, c)` of every member reads only lane `(r, c)` of its full-shape sources, written (if at
 //! all) by earlier members at the same lane, and fixed values of its broadcast ones. So running
 //! all members over [`BLOCK`] lanes before the next block, with each buffer's block held in a
-//! slot (loaded where the group reads it before writing it, stored where it writes it), gives
+//! slot (loaded where the group reads it before writing it, or read in place if the group never
+//! writes it; stored where it writes it), gives
 //! the same bits as running them one after another: the same lane functions
 //! ([`crate::vector::float_unary`] /
 //! [`crate::vector::float_binary`]) on the same values. Intermediate rows then stay in L1 rather
@@ -87,6 +88,8 @@ pub(crate) struct Group {
     live_in: Vec<usize>,
     /// Buffers the group writes (stored after every block).
     written: Vec<usize>,
+    /// Per buffer: the group reads it and never writes it.
+    read_only: [bool; MAX_SLOTS],
     /// Rows and lanes per row of every buffer.
     rows: usize,
     cols: usize,
@@ -189,6 +192,7 @@ impl Builder {
             imms: b.imms,
             live_in: (0..n).filter(|&i| b.read_first[i]).collect(),
             written: (0..n).filter(|&i| b.written[i]).collect(),
+            read_only: std::array::from_fn(|i| i < n && b.read_first[i] && !b.written[i]),
             rows: b.shape.0 as usize,
             cols: b.shape.1 as usize,
             steps: kept.1,
@@ -410,31 +414,41 @@ impl Group {
                     let (at, len) = if b.one_col { (0, 1) } else { (at, len) };
                     row.start + at * 4..row.start + (at + len) * 4
                 };
-                for &s in &self.live_in {
-                    let block = &mut blocks[s][..len];
-                    let from = match sources[s] {
-                        Some(gm) => {
-                            let (at, r) = (self.bufs[s].region.addr, bytes(s));
-                            &gm[r.start - at..r.end - at]
+                {
+                    // A source the group only reads is read in place where its bytes are
+                    // `f32` lanes; the others are decoded into their slots.
+                    let ub: &[u8] = ub;
+                    let mut views: [Option<&[f32]>; MAX_SLOTS] = [None; MAX_SLOTS];
+                    for &s in &self.live_in {
+                        let from = match sources[s] {
+                            Some(gm) => {
+                                let (at, r) = (self.bufs[s].region.addr, bytes(s));
+                                &gm[r.start - at..r.end - at]
+                            }
+                            None => &ub[bytes(s)],
+                        };
+                        let block = &mut blocks[s][..len];
+                        if self.bufs[s].one_col {
+                            let mut v = [0.0];
+                            f32::decode_into(DType::F32, from, &mut v);
+                            block.fill(v[0]);
+                        } else if let Some(v) = f32::native(DType::F32, from).filter(|_| self.read_only[s]) {
+                            views[s] = Some(v);
+                        } else {
+                            f32::decode_into(DType::F32, from, block);
                         }
-                        None => &ub[bytes(s)],
-                    };
-                    if self.bufs[s].one_col {
-                        let mut v = [0.0];
-                        f32::decode_into(DType::F32, from, &mut v);
-                        block.fill(v[0]);
-                    } else {
-                        f32::decode_into(DType::F32, from, block);
                     }
-                }
-                for m in &self.members {
-                    let out = &mut spare[..len];
-                    let (a, b) = (&blocks[m.a][..len], &blocks[m.b][..len]);
-                    match m.op {
-                        Op::Unary(op) => float_unary(op, exact, MapBlock { a, out }),
-                        Op::Binary(op) => float_binary(op, ZipBlock { a, b, out }),
-                    };
-                    std::mem::swap(&mut blocks[m.dst], &mut spare);
+                    for m in &self.members {
+                        let out = &mut spare[..len];
+                        let view = |s: usize| views.get(s).copied().flatten();
+                        let a = view(m.a).unwrap_or(&blocks[m.a][..len]);
+                        let b = view(m.b).unwrap_or(&blocks[m.b][..len]);
+                        match m.op {
+                            Op::Unary(op) => float_unary(op, exact, MapBlock { a, out }),
+                            Op::Binary(op) => float_binary(op, ZipBlock { a, b, out }),
+                        };
+                        std::mem::swap(&mut blocks[m.dst], &mut spare);
+                    }
                 }
                 for &s in &self.written {
                     f32::encode(DType::F32, &blocks[s][..len], &mut ub[bytes(s)]);
