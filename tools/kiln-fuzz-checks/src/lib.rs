@@ -9,14 +9,18 @@
 //! - [`fusion_pipeline`]: `hl-decompose`, `canonicalize`, `cse` and `kiln-fuse` at several
 //!   option sets keep the IR valid, and the fused program computes the same bits;
 //! - [`interpreter`]: the `hl` interpreter, under a small memory budget, on a generated
-//!   random program (exact: it must run) or on a parsed module (it may refuse cleanly).
+//!   random program (exact: it must run) or on a parsed module (it may refuse cleanly);
+//! - [`bytecode_vm`]: the bytecode loader and the VM, observed (sync checker, cost model) and
+//!   not (elementwise groups, deferred loads), which must agree.
 #![deny(missing_docs)]
 
 mod fusion;
 mod interpreter;
 mod roundtrip;
 mod support;
+mod vm;
 
 pub use fusion::fusion_pipeline;
 pub use interpreter::interpreter;
 pub use roundtrip::parse_roundtrip;
+pub use vm::bytecode_vm;

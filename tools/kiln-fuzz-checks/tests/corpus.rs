@@ -4,7 +4,7 @@
 
 use std::path::{Path, PathBuf};
 
-use kiln_fuzz_checks::{fusion_pipeline, interpreter, parse_roundtrip};
+use kiln_fuzz_checks::{bytecode_vm, fusion_pipeline, interpreter, parse_roundtrip};
 
 fn root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
@@ -42,6 +42,11 @@ fn parse_roundtrip_corpus() {
 #[test]
 fn fusion_pipeline_corpus() {
     replay("fusion_pipeline", fusion_pipeline);
+}
+
+#[test]
+fn bytecode_vm_corpus() {
+    replay("bytecode_vm", bytecode_vm);
 }
 
 #[test]
