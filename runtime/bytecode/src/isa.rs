@@ -175,12 +175,21 @@ pub struct Buf {
 
 impl Buf {
     /// Bytes spanned from the first element to one past the last: `((rows - 1) * pitch +
-    /// cols) * bytes` (0 when empty).
+    /// cols) * bytes` (0 when empty; `u64::MAX` when that does not fit, which no memory
+    /// holds).
     pub fn span_bytes(&self) -> u64 {
         if self.rows == 0 || self.cols == 0 {
             return 0;
         }
-        ((self.rows as u64 - 1) * self.pitch as u64 + self.cols as u64) * self.dtype.bytes() as u64
+        // `(rows - 1) * pitch + cols` fits in a u64 for any u32 fields; times 8 may not.
+        ((self.rows as u64 - 1) * self.pitch as u64 + self.cols as u64)
+            .saturating_mul(self.dtype.bytes() as u64)
+    }
+
+    /// Bytes of all `rows` rows at the full pitch, `rows * pitch * bytes` (what a zero-padded
+    /// load clears; `u64::MAX` when that does not fit).
+    pub fn padded_bytes(&self) -> u64 {
+        (self.rows as u64 * self.pitch as u64).saturating_mul(self.dtype.bytes() as u64)
     }
 }
 

@@ -162,6 +162,12 @@ fn buffer_ranges_alignment_and_pitch() {
     assert_has(&e, "of l0a, past its 65536 bytes on the target");
     let e = inst_error(1, CUBE_LOAD, |i| dst(i).addr = 524288 - 32);
     assert_has(&e, "of l1, past its 524288 bytes on the target");
+    // A span whose byte count does not fit in 64 bits (found by the fuzzer: it overflowed).
+    let e = inst_error(0, ADD, |i| {
+        let d = dst(i);
+        (d.rows, d.pitch, d.cols) = (u32::MAX, u32::MAX, 16);
+    });
+    assert_has(&e, "`dst` occupies [0x400, 0xffffffffffffffff) of ub, past its 16384 bytes");
     let e = inst_error(0, ADD, |i| dst(i).addr = 1040);
     assert_has(&e, "`dst` address 0x410 is not aligned to 32 bytes");
     let e = inst_error(0, ADD, |i| dst(i).pitch = 15);

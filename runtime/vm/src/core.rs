@@ -148,7 +148,7 @@ fn flag_slot(src: Pipe, dst: Pipe, event: u8, ids: u32) -> Result<usize, String>
 
 pub(crate) fn buf_access(b: &Buf, write: bool) -> Access {
     let start = u64::from(b.addr);
-    Access { space: b.space, gm_arg: 0, start, end: start + b.span_bytes(), write }
+    Access { space: b.space, gm_arg: 0, start, end: start.saturating_add(b.span_bytes()), write }
 }
 
 impl CoreState {
@@ -422,8 +422,7 @@ impl CoreState {
             Inst::Load { dst, src, zero_pad } => {
                 let mut w = buf_access(dst, true);
                 if *zero_pad {
-                    w.end =
-                        w.start + u64::from(dst.rows) * u64::from(dst.pitch) * u64::from(dst.dtype.bytes());
+                    w.end = w.start.saturating_add(dst.padded_bytes());
                 }
                 vec![view(src, dst, false)?, w]
             }
@@ -484,9 +483,8 @@ impl CoreState {
         };
         match inst {
             Inst::Load { dst, zero_pad, .. } => {
-                let padded = u64::from(dst.rows) * u64::from(dst.pitch) * u64::from(dst.dtype.bytes());
                 let dense = dst.rows <= 1 || dst.pitch == dst.cols;
-                match span(mem, dst, if *zero_pad { padded } else { dst.span_bytes() }) {
+                match span(mem, dst, if *zero_pad { dst.padded_bytes() } else { dst.span_bytes() }) {
                     Some(at) if *zero_pad || dense => lazy.overwrite(mem, args, &at),
                     Some(at) => lazy.flush_overlapping(mem, args, &at),
                     None => Ok(()),

@@ -275,7 +275,7 @@ pub(crate) fn load(
     let (buffer, view) = resolve(src, regs, args, dst.dtype, numel)?;
     let eb = dst.dtype.bytes() as usize;
     if zero_pad {
-        let end = region.addr as u64 + u64::from(dst.rows) * u64::from(dst.pitch) * eb as u64;
+        let end = (region.addr as u64).saturating_add(dst.padded_bytes());
         let space = &mut mem.spaces[region.space];
         if end > space.len() as u64 {
             return Err(format!(

@@ -263,7 +263,7 @@ impl Builder {
         if b.dtype != DType::F32 || b.space != Space::Ub || !fits(b.rows, rows) || !fits(b.cols, cols) {
             return None;
         }
-        let span = u64::from(b.addr)..u64::from(b.addr) + b.span_bytes();
+        let span = u64::from(b.addr)..u64::from(b.addr).saturating_add(b.span_bytes());
         for (i, (other, _, s)) in self.bufs.iter().enumerate() {
             if (other.addr, other.pitch, other.rows, other.cols) == (b.addr, b.pitch, b.rows, b.cols) {
                 return Some(i);

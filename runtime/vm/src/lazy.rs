@@ -38,7 +38,7 @@ pub(crate) struct Span {
 impl Span {
     /// The `len` bytes from `addr` of space `space`.
     pub fn new(space: usize, addr: usize, len: usize) -> Span {
-        Span { space, bytes: addr..addr + len }
+        Span { space, bytes: addr..addr.saturating_add(len) }
     }
 
     fn overlaps(&self, o: &Span) -> bool {

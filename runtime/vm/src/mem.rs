@@ -105,7 +105,7 @@ impl Mem {
             return Err(format!("buffer pitch {} is below its {} cols", buf.pitch, buf.cols));
         }
         let size = self.spaces[space].len() as u64;
-        let end = u64::from(buf.addr) + buf.span_bytes();
+        let end = u64::from(buf.addr).saturating_add(buf.span_bytes());
         if end > size {
             return Err(format!(
                 "{} range [{}, {}) is outside the {size}-byte {}",

@@ -266,7 +266,7 @@ impl Checker<'_> {
         if !(b.addr as u64).is_multiple_of(align) {
             return Err(format!("`{name}` address {:#x} is not aligned to {align} bytes", b.addr));
         }
-        let end = b.addr as u64 + b.span_bytes();
+        let end = (b.addr as u64).saturating_add(b.span_bytes());
         let range = format!("`{name}` occupies [{:#x}, {end:#x}) of {}", b.addr, b.space.name());
         let size = self.space_bytes(b.space);
         if end > size {
