@@ -274,10 +274,10 @@ impl CoreState {
                 return Err(locate(pc, format!("step budget of {budget} steps exhausted")));
             }
             let inst = &code[pc];
-            let accesses = match sink {
-                Some(_) => self.accesses(inst, &l.args).map_err(|m| locate(pc, m))?,
-                None => Vec::new(),
-            };
+            // For the sink, from the registers before the instruction; a failure is reported
+            // only if the instruction itself does not fail first, so that an observed run fails
+            // as an unobserved one does.
+            let accesses = sink.as_ref().map(|_| self.accesses(inst, &l.args));
             let work = match inst {
                 Inst::For { iv, lo, hi, step, body } => {
                     let at = pc;
@@ -315,6 +315,7 @@ impl CoreState {
                     } else {
                         pc = body_end;
                     }
+                    let accesses = accesses.and_then(Result::ok).unwrap_or_default();
                     self.report(l, block, at, inst, &mut sink, accesses, Work::default(), counters);
                     continue;
                 }
@@ -334,6 +335,7 @@ impl CoreState {
                         pc = then_end;
                         end = else_end;
                     }
+                    let accesses = accesses.and_then(Result::ok).unwrap_or_default();
                     self.report(l, block, at, inst, &mut sink, accesses, Work::default(), counters);
                     continue;
                 }
@@ -344,6 +346,7 @@ impl CoreState {
                     self.exec(other, l, block, pc, sink.is_none()).map_err(|m| locate(pc, m))?
                 }
             };
+            let accesses = accesses.transpose().map_err(|m| locate(pc, m))?.unwrap_or_default();
             // Work costs steps too (a repeat, 4096 MACs or 256 bytes moved each), so one
             // instruction over a whole UB cannot make a run of few instructions slow.
             let moved = work.gm_read.saturating_add(work.gm_written).saturating_add(work.moved);
