@@ -186,6 +186,12 @@ impl Buf {
             .saturating_mul(self.dtype.bytes() as u64)
     }
 
+    /// Whether its rows follow one another with no gap (`pitch == cols`, or a single row): its
+    /// elements are one run of `rows * cols`.
+    pub fn is_dense(&self) -> bool {
+        self.rows <= 1 || self.pitch == self.cols
+    }
+
     /// Bytes of all `rows` rows at the full pitch, `rows * pitch * bytes` (what a zero-padded
     /// load clears; `u64::MAX` when that does not fit).
     pub fn padded_bytes(&self) -> u64 {

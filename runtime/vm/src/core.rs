@@ -486,9 +486,8 @@ impl CoreState {
         };
         match inst {
             Inst::Load { dst, zero_pad, .. } => {
-                let dense = dst.rows <= 1 || dst.pitch == dst.cols;
                 match span(mem, dst, if *zero_pad { dst.padded_bytes() } else { dst.span_bytes() }) {
-                    Some(at) if *zero_pad || dense => lazy.overwrite(mem, args, &at),
+                    Some(at) if *zero_pad || dst.is_dense() => lazy.overwrite(mem, args, &at),
                     Some(at) => lazy.flush_overlapping(mem, args, &at),
                     None => Ok(()),
                 }

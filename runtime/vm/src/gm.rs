@@ -233,6 +233,7 @@ fn split_rows(
 
 /// What a `Load` did.
 pub(crate) struct Loaded {
+    /// Its work (counted at the load, deferred or not).
     pub work: Work,
     /// The GM bytes it read (for [`crate::prefetch`]).
     pub transfer: Transfer,
@@ -297,8 +298,7 @@ pub(crate) fn load(
     };
     let work = Work { gm_read: numel * eb as u64, dma: 1, ..Work::default() };
     // One contiguous GM run into a dense UB buffer can wait (see `crate::lazy`).
-    let dense = dst.space == Space::Ub && (dst.rows <= 1 || dst.pitch == dst.cols);
-    if defer && !zero_pad && dense && numel > 0 && view.is_contiguous() {
+    if defer && !zero_pad && dst.space == Space::Ub && dst.is_dense() && numel > 0 && view.is_contiguous() {
         let (at, n) = (view.lo as usize * eb, numel as usize * eb);
         let deferred = Deferred { at: Span::new(region.space, region.addr, n), buffer, gm: at };
         return Ok(Loaded { work, transfer, deferred: Some(deferred) });

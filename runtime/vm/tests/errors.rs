@@ -30,6 +30,30 @@ fn out_of_bounds_views_and_buffers() {
 }
 
 #[test]
+fn an_observed_run_fails_with_the_unobserved_runs_message() {
+    // A load into L1 on a vector core (which has none) from a view past its buffer: the load's
+    // own error comes first in both runs, before the event's view is resolved for the sink.
+    let s = spec(DType::F32, &[8]);
+    let mut m = module(
+        vec![Inst::Load {
+            dst: in_space(kiln_bytecode::isa::Space::L1, DType::F32, 0, 1, 8),
+            src: view(0, None, 100, &[(8, 1)]),
+            zero_pad: false,
+        }],
+        1,
+        std::slice::from_ref(&s),
+        std::slice::from_ref(&s),
+    );
+    m.kernels[0].core = kiln_bytecode::module::Core::Aiv;
+    let vm = Vm::new(&tiny());
+    let inputs = [tensor(s, vec![0; 32])];
+    let plain = vm.run(&m, &inputs).unwrap_err().to_string();
+    let observed = vm.run_with(&m, &inputs, &mut |_| {}).unwrap_err().to_string();
+    assert_eq!(observed, plain);
+    assert!(plain.contains("l1 range [0, 32) is outside the 0-byte l1"), "{plain}");
+}
+
+#[test]
 fn bad_registers_scalar_errors_and_flags() {
     let e = err(vec![Inst::Const { dst: Reg(64), value: 1 }]);
     assert_eq!(e, "kernel `k` core 0 instruction #0: register r64 does not exist (a core has 64)");
