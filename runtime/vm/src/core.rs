@@ -15,7 +15,7 @@ use crate::lazy::{Lazy, Span};
 use crate::mem::Mem;
 use crate::prefetch::Prefetch;
 use crate::vector::Scratch;
-use crate::{convert, cube, gather, movement, vector, VmError};
+use crate::{convert, cube, gather, movement, reduce, vector, VmError};
 
 /// What a launch gives each of its cores.
 pub(crate) struct LaunchCtx<'a, 'g> {
@@ -501,6 +501,17 @@ impl CoreState {
                     None => Ok(()),
                 }
             }
+            // A source that is exactly a pending load stays pending: the reduction reads its GM
+            // bytes (see `exec`).
+            Inst::Reduce { dst, src, .. } => {
+                if let Some(at) = span(mem, dst, dst.span_bytes()) {
+                    lazy.flush_overlapping(mem, args, &at)?;
+                }
+                match span(mem, src, src.span_bytes()) {
+                    Some(at) if lazy.exact(&at).is_none() => lazy.flush_overlapping(mem, args, &at),
+                    _ => Ok(()),
+                }
+            }
             // Scalar, control and sync instructions touch no on-chip bytes.
             _ if inst.bufs().is_empty() => Ok(()),
             _ => lazy.flush_all(mem, args),
@@ -563,7 +574,21 @@ impl CoreState {
                 vector_work(inst, t.vector.repeat_bytes)
             }
             Inst::Reduce { op, dst, src, accumulate } => {
-                convert::reduce(mem, s, *op, dst, src, *accumulate)?;
+                let pending = match defer {
+                    true => mem.region(src).ok().and_then(|r| {
+                        self.lazy.exact(&Span::new(r.space, r.addr, src.span_bytes() as usize)).cloned()
+                    }),
+                    false => None,
+                };
+                match pending {
+                    Some(d) => {
+                        let gm =
+                            l.args.buffers[d.buffer].bytes.read().map_err(|_| "gm buffer lock poisoned")?;
+                        let bytes = &gm[d.gm..d.gm + d.at.bytes.len()];
+                        reduce::reduce(mem, s, *op, (dst, src), *accumulate, Some(bytes))?
+                    }
+                    None => reduce::reduce(mem, s, *op, (dst, src), *accumulate, None)?,
+                }
                 vector_work(inst, t.vector.repeat_bytes)
             }
             Inst::Broadcast { dst, src } => {

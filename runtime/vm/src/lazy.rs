@@ -1,13 +1,14 @@
 //! Deferred loads: a `Load` of one contiguous GM run into a dense UB buffer is recorded instead
-//! of copied, and copied only when something needs the UB bytes; an elementwise group reads
-//! such a buffer straight from GM.
+//! of copied, and copied only when something needs the UB bytes; an elementwise group or a
+//! reduction reads such a buffer straight from GM.
 //!
 //! Contract. The UB holds what it would hold had every load been copied at once: a pending
 //! load is copied ("flushed") before any instruction that might read or write its UB bytes,
 //! except (a) a later load that overwrites them all, which drops it, and (b) an elementwise
 //! group ([`crate::group`]) whose buffer is exactly the pending one: the group reads that
 //! buffer's blocks from the GM bytes (the same bytes the copy would have put there) and, if it
-//! writes the buffer (which it then does whole), the pending load is dropped after it. The
+//! writes the buffer (which it then does whole), the pending load is dropped after it; and
+//! (c) a reduction whose source is exactly the pending one, which reads those GM bytes. The
 //! copy reads GM when it happens, so before a store of this core into the GM buffer a pending
 //! load reads from, that load is flushed; other cores do not write what a core of the same
 //! launch loads in a correct program (their ranges are disjoint), and pending loads do not
@@ -16,7 +17,8 @@
 //! transfer where it is). Bounds, steps and counters are charged at the load as before, so
 //! errors keep their instruction. Instructions that cannot touch the UB (scalar, flags,
 //! barriers, control flow) leave pending loads alone; a store flushes those whose UB bytes it
-//! reads or whose GM buffer it writes; every other instruction flushes all of them.
+//! reads or whose GM buffer it writes; a reduction those its destination overlaps and those
+//! its source overlaps without being exactly; every other instruction flushes all of them.
 
 use std::ops::Range;
 

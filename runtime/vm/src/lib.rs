@@ -29,6 +29,7 @@ mod lazy;
 mod mem;
 mod movement;
 mod prefetch;
+mod reduce;
 mod simd;
 pub mod sync_check;
 pub mod trace;

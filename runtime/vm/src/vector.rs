@@ -21,6 +21,7 @@ pub(crate) struct Scratch {
     pub fc: Vec<f32>,
     pub ia: Vec<i32>,
     pub ib: Vec<i32>,
+    pub ic: Vec<i32>,
     pub mask: Vec<i32>,
     pub bytes: Vec<u8>,
 }

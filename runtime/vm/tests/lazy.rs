@@ -1,13 +1,15 @@
 //! Deferred loads leave the UB as copying at every load would: random kernels of loads
 //! (contiguous and strided, dense and padded buffers, zero-padded, overlapping), stores (into
-//! the GM a later or pending load reads), elementwise groups over loaded buffers, copies and
-//! fills run once with deferral (no event sink) and once copying at each load (a sink turns
+//! the GM a later or pending load reads), elementwise groups over loaded buffers,
+//! reductions (which read a pending source from GM), copies and fills run once with deferral (no event sink) and once copying at each load (a sink turns
 //! deferral off), compared byte for byte, counters and errors included.
 
 mod common;
 
 use common::*;
-use kiln_bytecode::isa::{Atomic, BinaryOp, Buf, DType, Inst, Pipe, Reg, Scalar, ScalarOp, Src, UnaryOp};
+use kiln_bytecode::isa::{
+    Atomic, BinaryOp, Buf, DType, Inst, Pipe, ReduceOp, Reg, Scalar, ScalarOp, Src, UnaryOp,
+};
 use kiln_bytecode::module::Module;
 use kiln_vm::{Outputs, Vm};
 
@@ -51,7 +53,7 @@ fn kernel(rng: &mut Rng, bufs: &[Buf], slot: i64, ops: usize) -> Vec<Inst> {
     let pick = |rng: &mut Rng| bufs[rng.below(bufs.len())];
     let mut code = Vec::new();
     for _ in 0..ops {
-        code.push(match rng.below(12) {
+        code.push(match rng.below(13) {
             0..=3 => {
                 let arg = rng.below(2) as u16;
                 let base = rng.below(SCRATCH) as i64 * slot + rng.below(4) as i64;
@@ -75,6 +77,13 @@ fn kernel(rng: &mut Rng, bufs: &[Buf], slot: i64, ops: usize) -> Vec<Inst> {
             }
             9 => Inst::Copy { dst: pick(rng), src: pick(rng) },
             10 => Inst::Fill { dst: pick(rng), value: Scalar::Float(0.25) },
+            // Into the first column of a buffer (the source's own now and then).
+            11 => Inst::Reduce {
+                op: [ReduceOp::Sum, ReduceOp::Max, ReduceOp::Prod][rng.below(3)],
+                dst: Buf { cols: 1, ..pick(rng) },
+                src: pick(rng),
+                accumulate: rng.below(2) == 0,
+            },
             _ => Inst::Barrier { pipe: Pipe::V },
         });
     }
