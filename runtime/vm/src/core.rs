@@ -4,7 +4,7 @@
 //! order; the pipes' parallelism is the cost model's business (from the event stream).
 
 use kiln_bytecode::isa::{Buf, Inst, Pipe, Reg, ScalarOp, Src, NUM_REGS};
-use kiln_bytecode::module::Kernel;
+use kiln_bytecode::module::{Core, Kernel};
 use kiln_targets::Target;
 
 use crate::counters::Counters;
@@ -32,6 +32,23 @@ pub(crate) struct LaunchCtx<'a, 'g> {
 enum Frame {
     Loop { start: usize, body_end: usize, iv_reg: usize, iv: i64, hi: i64, step: i64, outer_end: usize },
     Branch { resume: usize, outer_end: usize },
+}
+
+/// What a core keeps from one launch to the next: its on-chip memories (cleared where the
+/// kernel can touch them before each block) and its scratch lanes and group blocks (written
+/// before they are read), so that a small launch allocates and zeroes nothing.
+pub(crate) struct Kit {
+    /// The memories.
+    pub mem: Mem,
+    scratch: Scratch,
+    slots: Slots,
+}
+
+impl Kit {
+    /// Fresh memories and empty scratch for a core of kind `core`.
+    pub fn new(target: &Target, core: Core) -> Kit {
+        Kit { mem: Mem::new(target, core), scratch: Scratch::default(), slots: Slots::default() }
+    }
 }
 
 /// The state of one core, reused (and cleared) for each block a host thread runs.
@@ -154,25 +171,26 @@ pub(crate) fn buf_access(b: &Buf, write: bool) -> Access {
 impl CoreState {
     /// A core for `kernel` on memories `mem` (of the kernel's core kind; cleared as far as the
     /// kernel reaches before each block).
-    pub fn new(target: &Target, kernel: &Kernel, mem: Mem) -> CoreState {
+    pub fn new(target: &Target, kernel: &Kernel, kit: Kit) -> CoreState {
         let pipes = Pipe::ALL.len();
+        let Kit { mem, scratch, slots } = kit;
         CoreState {
             regs: [0; NUM_REGS],
             extent: mem.extent(&kernel.code),
             groups: Groups::of(&kernel.code, &mem, |i| vector_work(i, target.vector.repeat_bytes)),
-            slots: Slots::default(),
+            slots,
             prefetch: Prefetch::new(kernel.code.len()),
             lazy: Lazy::default(),
             mem,
-            scratch: Scratch::default(),
+            scratch,
             flags: vec![0; pipes * pipes * target.sync.event_ids as usize],
             frames: Vec::new(),
         }
     }
 
-    /// Its memories, for another core.
-    pub fn into_mem(self) -> Mem {
-        self.mem
+    /// Its memories and scratch buffers, for another core.
+    pub fn into_kit(self) -> Kit {
+        Kit { mem: self.mem, scratch: self.scratch, slots: self.slots }
     }
 
     /// Runs block `block` of the launch with at most `budget` steps; adds to `counters` and

@@ -13,8 +13,9 @@
 //!
 //! Cores of a launch run on up to `available_parallelism` host threads (`std::thread::scope`,
 //! the calling thread one of them; blocks split into contiguous chunks, one core state per
-//! thread, its on-chip memories taken from and given back to the VM's spares so that launches
-//! do not allocate and zero them anew; each block clears only the bytes its kernel can touch). With an event sink
+//! thread, its on-chip memories and scratch buffers taken from and given back to the VM's
+//! spares so that launches do not allocate and zero them anew; each block clears only the
+//! bytes its kernel can touch). With an event sink
 //! the cores run one after the other on the calling thread, in block order, so the sink needs
 //! no synchronization and the stream is deterministic; correct programs give the same results
 //! either way (cores of a launch write disjoint GM ranges, and atomics commute up to float
@@ -30,7 +31,7 @@ use std::sync::{Mutex, OnceLock, RwLock};
 use kiln_bytecode::module::{BufferRef, Core, Module, TensorSpec};
 use kiln_targets::Target;
 
-use crate::core::{CoreState, LaunchCtx};
+use crate::core::{CoreState, Kit, LaunchCtx};
 use crate::counters::{Counters, RunCounters};
 use crate::event::Event;
 use crate::gm::{self, Args, GmBuffer};
@@ -92,10 +93,10 @@ impl Default for VmConfig {
 pub struct Vm {
     target: Target,
     config: VmConfig,
-    /// On-chip memories of finished cores, kept for the next launch (allocating and zeroing a
-    /// core's megabytes per launch dominated small launches); a core clears the bytes its
-    /// kernel can touch before each block, so a reused memory behaves as a fresh one.
-    spare: Mutex<Vec<Mem>>,
+    /// On-chip memories and scratch of finished cores, kept for the next launch (allocating and
+    /// zeroing a core's megabytes per launch dominated small launches); a core clears the bytes
+    /// its kernel can touch before each block, so a reused memory behaves as a fresh one.
+    spare: Mutex<Vec<Kit>>,
 }
 
 /// `tensor<4x8xf32>`.
@@ -365,20 +366,21 @@ impl Vm {
         Ok(buffers)
     }
 
-    /// The on-chip memories for a core of kind `core`: a spare one of that kind, or new ones.
-    fn take_mem(&self, core: Core) -> Mem {
+    /// The on-chip memories and scratch for a core of kind `core`: a spare kit of that kind,
+    /// or a new one.
+    fn take_kit(&self, core: Core) -> Kit {
         let mut spare = self.spare.lock().unwrap_or_else(|p| p.into_inner());
-        match spare.iter().position(|m| m.core == Mem::kind(core)) {
+        match spare.iter().position(|k| k.mem.core == Mem::kind(core)) {
             Some(i) => spare.swap_remove(i),
-            None => Mem::new(&self.target, core),
+            None => Kit::new(&self.target, core),
         }
     }
 
-    /// Keeps `mem` for a later core (at most a few per kind: one per host thread).
-    fn give_mem(&self, mem: Mem) {
+    /// Keeps `kit` for a later core (at most a few per kind: one per host thread).
+    fn give_kit(&self, kit: Kit) {
         let mut spare = self.spare.lock().unwrap_or_else(|p| p.into_inner());
         if spare.len() < 16 {
-            spare.push(mem);
+            spare.push(kit);
         }
     }
 
@@ -391,7 +393,7 @@ impl Vm {
     ) -> Result<(Counters, u64), VmError> {
         let blocks = ctx.kernel.block_dim;
         if let Some(sink) = sink {
-            let mut state = CoreState::new(&self.target, ctx.kernel, self.take_mem(ctx.kernel.core));
+            let mut state = CoreState::new(&self.target, ctx.kernel, self.take_kit(ctx.kernel.core));
             let (mut counters, mut steps) = (Counters::default(), 0u64);
             let mut result = Ok(());
             for b in 0..blocks {
@@ -404,7 +406,7 @@ impl Vm {
                     }
                 }
             }
-            self.give_mem(state.into_mem());
+            self.give_kit(state.into_kit());
             return result.map(|()| (counters, steps));
         }
         let threads = match self.config.threads {
@@ -415,7 +417,7 @@ impl Vm {
         .max(1);
         let chunk = (blocks as usize).div_ceil(threads) as u32;
         let run_chunk = |first: u32| -> Result<(Counters, u64), VmError> {
-            let mut state = CoreState::new(&self.target, ctx.kernel, self.take_mem(ctx.kernel.core));
+            let mut state = CoreState::new(&self.target, ctx.kernel, self.take_kit(ctx.kernel.core));
             let (mut counters, mut steps) = (Counters::default(), 0u64);
             let mut result = Ok(());
             for b in first..(first + chunk).min(blocks) {
@@ -427,7 +429,7 @@ impl Vm {
                     }
                 }
             }
-            self.give_mem(state.into_mem());
+            self.give_kit(state.into_kit());
             result.map(|()| (counters, steps))
         };
         let results: Vec<Result<(Counters, u64), VmError>> = if threads == 1 {
