@@ -132,6 +132,7 @@ reduce! {
 
 impl Tensor {
     /// Records `def` in this tensor's session.
+    #[inline(always)]
     pub fn op(
         &self,
         def: &'static OpDef,

@@ -16,6 +16,7 @@
 //! script's, so it is the script node's type, as the check would find it; and a segment whose
 //! nodes, input types, outputs and flags are the script's has the script's key.
 
+use std::cell::RefCell;
 use std::rc::Rc;
 
 use kiln_bytecode::isa::DType;
@@ -28,7 +29,7 @@ use super::{Inner, SlotState};
 use crate::cache::Entry;
 use crate::flags::FusionKey;
 use crate::node::{AttrValue, OpKind, Operand, TensorType};
-use crate::tensor::Arg;
+use crate::tensor::{Arg, Tensor};
 
 /// An op found to be the script's next node.
 struct Followed {
@@ -41,7 +42,9 @@ struct Followed {
 impl Inner {
     /// Records `def` on `args` (live handles; `scalars`: the type scalars take and how many
     /// args are scalars) with `attrs` and `declared` as the script's next node, if it is that
-    /// node ([`Inner::follows`]). Returns the result's slot, generation and type.
+    /// node ([`Inner::follows`]). Returns the result's slot and generation and the node
+    /// (inlined: returned through memory, the triple stalled store forwarding).
+    #[inline(always)]
     pub(super) fn follow(
         &mut self,
         def: &'static OpDef,
@@ -50,7 +53,7 @@ impl Inner {
         scalars: (DType, usize),
         attrs: &[(&'static str, AttrValue)],
         declared: Option<&TensorType>,
-    ) -> Option<(u32, u32, TensorType)> {
+    ) -> Option<(u32, u32, u32)> {
         let f = self.follows(def, args, scalars, attrs, declared)?;
         self.close_after(def, hl);
         Some(self.advance(f))
@@ -125,9 +128,10 @@ impl Inner {
     }
 
     /// Records the op `f` found by [`Inner::follows`]: pins its new inputs, moves the script
-    /// on past it and makes its result pending. Returns the result's slot, generation and
-    /// type.
-    fn advance(&mut self, f: Followed) -> (u32, u32, TensorType) {
+    /// on past it and makes its result pending. Returns the result's slot and generation and
+    /// the node.
+    #[inline(always)]
+    fn advance(&mut self, f: Followed) -> (u32, u32, u32) {
         let seg = &mut self.seg;
         let script = seg.script.as_ref().expect("a followed op has a script");
         for &slot in &f.new_inputs {
@@ -137,12 +141,24 @@ impl Inner {
             seg.input_types.push(script.key.inputs[seg.inputs.len()].clone());
             seg.inputs.push(slot);
         }
-        let ty = script.key.nodes[f.node as usize].ty.clone();
         self.stats.ops_recorded += u64::from(f.node + 1 - seg.matched);
         seg.matched = f.node + 1;
-        let (slot, generation) = self.alloc(SlotState::Pending(f.node));
+        let (slot, generation) = self.alloc(|| SlotState::Pending(f.node));
         self.seg.results.push((slot, generation));
-        (slot, generation, ty)
+        (slot, generation, f.node)
+    }
+
+    /// The handle of script node `node`, recorded in slot `slot` of generation `generation`
+    /// (its type cloned where the handle is built: built apart and moved, the type was
+    /// copied in wider loads than it was written in, which stalled store forwarding).
+    #[inline(always)]
+    pub(super) fn script_handle(
+        &self,
+        me: &Rc<RefCell<Inner>>,
+        (slot, generation, node): (u32, u32, u32),
+    ) -> Tensor {
+        let script = self.seg.script.as_ref().expect("a followed op has a script");
+        Tensor::new(Rc::downgrade(me), slot, generation, script.key.nodes[node as usize].ty.clone())
     }
 }
 

@@ -193,7 +193,7 @@ impl Session {
         let ty = TensorType::new(dtype, &shape.iter().map(|&d| d as i64).collect::<Vec<_>>());
         let host = Inner::host_tensor(&ty, bytes)?;
         let mut inner = self.inner.borrow_mut();
-        let (slot, generation) = inner.alloc(SlotState::Host(Rc::new(host)));
+        let (slot, generation) = inner.alloc(|| SlotState::Host(Rc::new(host)));
         drop(inner);
         Ok(Tensor::new(Rc::downgrade(&self.inner), slot, generation, ty))
     }
@@ -297,6 +297,7 @@ impl Drop for Inner {
 }
 
 /// [`Session::record`] in session `inner`.
+#[inline(always)]
 pub(crate) fn record_in(
     inner: &Rc<RefCell<Inner>>,
     def: &'static OpDef,
@@ -341,19 +342,21 @@ impl Inner {
         Ok(HostTensor { spec: ty.spec(), bytes })
     }
 
-    #[inline]
-    fn alloc(&mut self, state: SlotState) -> (u32, u32) {
+    #[inline(always)]
+    fn alloc(&mut self, state: impl FnOnce() -> SlotState) -> (u32, u32) {
         match self.free.pop() {
             Some(i) => {
                 let s = &mut self.slots[i as usize];
                 debug_assert!(matches!(s.state, SlotState::Free), "a free slot holds nothing");
                 s.refs = 1;
-                // The old state is `Free`: nothing to drop.
-                std::mem::forget(std::mem::replace(&mut s.state, state));
+                // Built where it is stored (the old `Free` drops as nothing): a state passed in
+                // by value was built on the stack and copied in wider loads than it was written
+                // in, which stalled store forwarding on every recorded op.
+                s.state = state();
                 (i, s.generation)
             }
             None => {
-                self.slots.push(Slot { generation: 0, refs: 1, state });
+                self.slots.push(Slot { generation: 0, refs: 1, state: state() });
                 (self.slots.len() as u32 - 1, 0)
             }
         }

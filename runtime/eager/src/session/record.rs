@@ -122,7 +122,7 @@ impl Inner {
             if let Some(recorded) =
                 self.follow(def, hl, args, (scalar_dtype, constants), attrs, declared.as_ref())
             {
-                return Ok(handle(me, recorded));
+                return Ok(self.script_handle(me, recorded));
             }
         }
         let mut sig = Signature {
@@ -141,7 +141,7 @@ impl Inner {
             if let Some(recorded) =
                 self.follow(def, hl, args, (scalar_dtype, constants), attrs, declared.as_ref())
             {
-                return Ok(handle(me, recorded));
+                return Ok(self.script_handle(me, recorded));
             }
         }
         self.seg.materialize();
@@ -179,7 +179,7 @@ impl Inner {
         let node = self.seg.push(node, sig.hash);
         self.stats.ops_recorded += constants as u64 + 1;
         self.close_after(def, hl);
-        let (slot, generation) = self.alloc(SlotState::Pending(node));
+        let (slot, generation) = self.alloc(|| SlotState::Pending(node));
         self.seg.results.push((slot, generation));
         Ok(handle(me, (slot, generation, ty)))
     }
