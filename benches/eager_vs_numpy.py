@@ -1,10 +1,12 @@
 """kiln against numpy in one run: the 8-op elementwise chain (add, mul, exp, add, maximum,
-mul, sub, tanh) and a softmax over 16M f32 (4096 x 4096), medians of RUNS runs each (first run
-of each kiln shape compiles; it is a warm-up), kiln at the default `--opt_level=1` and at
-`--opt_level=2` (which stitches the softmax's reductions into one kernel). Prints the times and
-numpy / kiln (goal >= 3).
+mul, sub, tanh) and a softmax over 16M f32 (4096 x 4096), kiln at the default `--opt_level=1`
+and at `--opt_level=2` (which stitches the softmax's reductions into one kernel). The sides
+take turns: each of ROUNDS rounds times numpy and kiln at both levels back to back, the
+median of RUNS runs each (the first run of each kiln shape compiles; it is a warm-up), so
+that the shared machine's drift hits every side alike. Prints, per case, the median of the
+per-round medians and of the per-round ratios numpy / kiln (goal >= 3), and every round.
 
-Run: pip install ./python && python benches/eager_vs_numpy.py [RUNS]
+Run: pip install ./python && python benches/eager_vs_numpy.py [RUNS] [ROUNDS]
 """
 
 import statistics
@@ -16,6 +18,8 @@ import numpy as np
 import kiln
 
 RUNS = int(sys.argv[1]) if len(sys.argv) > 1 else 5
+ROUNDS = int(sys.argv[2]) if len(sys.argv) > 2 else 3
+LEVELS = ["--opt_level=1", "--opt_level=2"]
 ROWS, COLS = 4096, 4096
 
 
@@ -56,12 +60,24 @@ def main():
         ("softmax", lambda: softmax_np(x), lambda: kiln.softmax(kx).numpy()),
     ]
     for name, run_np, run_kiln in cases:
-        t_np = median_time(run_np)
-        for flags in ["--opt_level=1", "--opt_level=2"]:
-            kiln.set_flags(flags)
-            t_kiln = median_time(run_kiln)
-            label = f"{name} [{flags}]"
-            print(f"{label}: numpy {t_np * 1e3:.1f} ms, kiln {t_kiln * 1e3:.1f} ms, numpy/kiln = {t_np / t_kiln:.2f}")
+        # rounds[i] = (numpy, kiln at each level), seconds.
+        rounds = []
+        for _ in range(ROUNDS):
+            t_np = median_time(run_np)
+            t_kiln = []
+            for flags in LEVELS:
+                kiln.set_flags(flags)
+                t_kiln.append(median_time(run_kiln))
+            rounds.append((t_np, t_kiln))
+        t_np = statistics.median(r[0] for r in rounds)
+        for i, flags in enumerate(LEVELS):
+            t_kiln = statistics.median(r[1][i] for r in rounds)
+            ratio = statistics.median(r[0] / r[1][i] for r in rounds)
+            each = ", ".join(f"{r[0] / r[1][i]:.2f}" for r in rounds)
+            print(
+                f"{name} [{flags}]: numpy {t_np * 1e3:.1f} ms, kiln {t_kiln * 1e3:.1f} ms, "
+                f"numpy/kiln = {ratio:.2f} (rounds: {each})"
+            )
     s = kiln.stats()
     print(f"kiln: {s['cache_misses']} compiles, {s['cache_hits']} cache hits")
 
