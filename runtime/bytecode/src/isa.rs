@@ -713,18 +713,20 @@ pub enum Inst {
 }
 
 impl Inst {
-    /// The on-chip buffers the instruction names (sources, mask and destination); none for
-    /// scalar, control and sync instructions.
-    pub fn bufs(&self) -> Vec<&Buf> {
+    /// The on-chip buffers the instruction names (sources, mask and destination; at most
+    /// four, so nothing is allocated); none for scalar, control and sync instructions.
+    pub fn bufs(&self) -> impl Iterator<Item = &Buf> {
         fn src(s: &Src) -> Option<&Buf> {
             match s {
                 Src::Buf(b) => Some(b),
                 Src::Imm(_) => None,
             }
         }
-        match self {
-            Inst::Load { dst, .. } | Inst::Gather { dst, .. } | Inst::Fill { dst, .. } => vec![dst],
-            Inst::Store { src, .. } => vec![src],
+        let bufs: [Option<&Buf>; 4] = match self {
+            Inst::Load { dst, .. } | Inst::Gather { dst, .. } | Inst::Fill { dst, .. } => {
+                [Some(dst), None, None, None]
+            }
+            Inst::Store { src, .. } => [Some(src), None, None, None],
             Inst::Copy { dst, src }
             | Inst::Unary { dst, src, .. }
             | Inst::Reduce { dst, src, .. }
@@ -732,14 +734,10 @@ impl Inst {
             | Inst::Cast { dst, src, .. }
             | Inst::Transpose { dst, src }
             | Inst::MoveL1 { dst, src }
-            | Inst::Fixpipe { dst, src, .. } => vec![dst, src],
-            Inst::Binary { dst, a, b, .. } | Inst::Cmp { dst, a, b, .. } => {
-                [Some(dst), src(a), src(b)].into_iter().flatten().collect()
-            }
-            Inst::Select { dst, mask, a, b } => {
-                [Some(dst), Some(mask), src(a), src(b)].into_iter().flatten().collect()
-            }
-            Inst::Mmad { c, a, b, .. } => vec![c, a, b],
+            | Inst::Fixpipe { dst, src, .. } => [Some(dst), Some(src), None, None],
+            Inst::Binary { dst, a, b, .. } | Inst::Cmp { dst, a, b, .. } => [Some(dst), src(a), src(b), None],
+            Inst::Select { dst, mask, a, b } => [Some(dst), Some(mask), src(a), src(b)],
+            Inst::Mmad { c, a, b, .. } => [Some(c), Some(a), Some(b), None],
             Inst::Const { .. }
             | Inst::Scalar { .. }
             | Inst::BlockIdx { .. }
@@ -748,8 +746,9 @@ impl Inst {
             | Inst::If { .. }
             | Inst::SetFlag { .. }
             | Inst::WaitFlag { .. }
-            | Inst::Barrier { .. } => vec![],
-        }
+            | Inst::Barrier { .. } => [None; 4],
+        };
+        bufs.into_iter().flatten()
     }
 
     /// The arguments whose GM the instruction reads: a load's source, a gather's table and

@@ -531,7 +531,7 @@ impl CoreState {
                 }
             }
             // Scalar, control and sync instructions touch no on-chip bytes.
-            _ if inst.bufs().is_empty() => Ok(()),
+            _ if inst.bufs().next().is_none() => Ok(()),
             _ => lazy.flush_all(mem, args),
         }
     }
