@@ -19,7 +19,9 @@
 //! [`crate::vector::float_binary`]) on the same values. Intermediate rows then stay in L1 rather
 //! than streaming through the UB once per instruction. A buffer that is exactly a pending load
 //! ([`crate::lazy`]) is read from its GM bytes instead, which are the bytes the load would have
-//! copied.
+//! copied. A binary member followed by a unary one in place on its destination runs as one
+//! pass ([`fuse_pairs`]): the unary lane function applied to the binary one's result, the same
+//! two `f32` roundings, without storing and reloading the block between them.
 //!
 //! A group counts as its instructions would: one step per instruction plus its vector repeats,
 //! and each instruction's work. A run whose budget the group would exhaust, or a group that
@@ -54,6 +56,8 @@ pub(crate) type Block = Box<[f32; BLOCK]>;
 enum Op {
     Unary(UnaryOp),
     Binary(BinaryOp),
+    /// A binary op and the unary op after it in place on its destination, in one pass.
+    BinaryThen(BinaryOp, UnaryOp),
 }
 
 /// A member: `slot[dst] = op(slot[a], slot[b])` (`b` unused for a unary op). Slots
@@ -80,6 +84,9 @@ pub(crate) struct Group {
     /// The instruction one past the group.
     pub end: usize,
     members: Vec<Member>,
+    /// Its elementwise instructions (members before [`fuse_pairs`]): the pace of its
+    /// prefetch, one line per vector repeat as for single instructions.
+    ops: usize,
     /// Each distinct buffer.
     bufs: Vec<Slot>,
     /// The immediates, after the buffers in slot order.
@@ -187,7 +194,8 @@ impl Builder {
         let n = b.bufs.len();
         Some(Group {
             end: start + kept.0,
-            members: b.members,
+            ops: b.members.len(),
+            members: fuse_pairs(b.members),
             bufs: b.bufs.iter().map(|(_, slot, _)| *slot).collect(),
             imms: b.imms,
             live_in: (0..n).filter(|&i| b.read_first[i]).collect(),
@@ -279,6 +287,56 @@ impl Builder {
         let slot = Slot { region, one_row: b.rows != rows, one_col: b.cols != cols };
         self.bufs.push((*b, slot, span));
         Some(self.bufs.len() - 1)
+    }
+}
+
+/// `members` with each binary op followed by a unary op in place on its destination made one
+/// member: the same lanes through the same two functions, without storing and reloading the
+/// block between them. Not `neg` and `abs`: LLVM may move a sign operation through the
+/// arithmetic before it (`-(x / y)` into `(-x) / y`), which IEEE allows but which gives a NaN
+/// of the other sign (the 10,000-program differential test found `div` then `neg` of 0 / 0).
+fn fuse_pairs(members: Vec<Member>) -> Vec<Member> {
+    let mut out: Vec<Member> = Vec::with_capacity(members.len());
+    for m in members {
+        let sign_op = matches!(m.op, Op::Unary(UnaryOp::Neg | UnaryOp::Abs));
+        if let (Op::Unary(u), Some(last), false) = (m.op, out.last_mut(), sign_op) {
+            if let Op::Binary(op) = last.op {
+                if m.a == last.dst && m.dst == last.dst {
+                    last.op = Op::BinaryThen(op, u);
+                    continue;
+                }
+            }
+        }
+        out.push(m);
+    }
+    out
+}
+
+/// [`FloatZip`] of a binary lane function followed by `op` (see [`Op::BinaryThen`]).
+struct Then<K> {
+    op: UnaryOp,
+    exact: bool,
+    k: K,
+}
+
+impl<K: FloatZip> FloatZip for Then<K> {
+    #[inline(always)]
+    fn apply(self, f: impl Fn(f32, f32) -> f32 + Copy) {
+        float_unary(self.op, self.exact, After { f, k: self.k });
+    }
+}
+
+/// [`FloatMap`] that applies its function after `f` (see [`Then`]).
+struct After<F, K> {
+    f: F,
+    k: K,
+}
+
+impl<F: Fn(f32, f32) -> f32 + Copy, K: FloatZip> FloatMap for After<F, K> {
+    #[inline(always)]
+    fn apply(self, g: impl Fn(f32) -> f32 + Copy) {
+        let f = self.f;
+        self.k.apply(move |x, y| g(f(x, y)));
     }
 }
 
@@ -446,6 +504,9 @@ impl Group {
                         match m.op {
                             Op::Unary(op) => float_unary(op, exact, MapBlock { a, out }),
                             Op::Binary(op) => float_binary(op, ZipBlock { a, b, out }),
+                            Op::BinaryThen(op, then) => {
+                                float_binary(op, Then { op: then, exact, k: ZipBlock { a, b, out } })
+                            }
                         };
                         std::mem::swap(&mut blocks[m.dst], &mut spare);
                     }
@@ -453,7 +514,7 @@ impl Group {
                 for &s in &self.written {
                     f32::encode(DType::F32, &blocks[s][..len], &mut ub[bytes(s)]);
                 }
-                prefetch.issue(self.members.len() * len / 64);
+                prefetch.issue(self.ops * len / 64);
             }
         }
         slots.spare = Some(spare);

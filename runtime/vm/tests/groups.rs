@@ -1,6 +1,7 @@
 //! Elementwise groups (runs of `f32` vector instructions executed block by block) give the bits,
 //! counters and errors of one-at-a-time execution: random kernels run once with groups (no
-//! event sink) and once without (a sink turns them off), compared byte for byte.
+//! event sink) and once without (a sink turns them off), compared byte for byte; and every
+//! binary op followed by every unary op in place, which a group may run as one pass.
 
 mod common;
 
@@ -178,4 +179,35 @@ fn a_group_that_would_exhaust_the_budget_fails_at_the_same_instruction() {
     }
     assert!(successes > 0, "every budget in the range was exhausted");
     assert!(failures > 0, "no budget in the range was exhausted");
+}
+
+/// Every binary op followed by every unary op in place (which a group runs as one pass where
+/// that keeps the bits) on operands that make NaNs (0 / 0, inf - inf, 0 * inf) and signed
+/// zeros: the bits of one instruction at a time, NaN signs included.
+#[test]
+fn binary_then_unary_in_place_gives_the_bits_of_two_instructions() {
+    let vm = Vm::new(&tiny());
+    let specials = [0.0, -0.0, f32::INFINITY, f32::NEG_INFINITY, f32::NAN, -f32::NAN, 1.5, -2.0];
+    let n = specials.len() * specials.len();
+    let (a, b) = (ub(DType::F32, 0, 1, n as u32), ub(DType::F32, 1024, 1, n as u32));
+    let x: Vec<f32> = (0..n)
+        .map(|i| specials[i / specials.len()])
+        .chain((0..n).map(|i| specials[i % specials.len()]))
+        .collect();
+    for op in float_binary_ops() {
+        for then in float_unary_ops() {
+            let dims = vec![(1, n as i64), (n as u32, 1)];
+            let code = vec![
+                Inst::Load { dst: a, src: view(0, None, 0, &dims), zero_pad: false },
+                Inst::Load { dst: b, src: view(0, None, n as i64, &dims), zero_pad: false },
+                Inst::Binary { op, dst: a, a: Src::Buf(a), b: Src::Buf(b) },
+                Inst::Unary { op: then, dst: a, src: a },
+                Inst::Store { dst: view(1, None, 0, &dims), src: a, atomic: Atomic::None },
+            ];
+            let m = module_of(code, 2 * n as u64);
+            let (grouped, single) = both(&vm, &m, &x);
+            let (grouped, single) = (grouped.unwrap(), single.unwrap());
+            assert_eq!(grouped.tensors[0].bytes, single.tensors[0].bytes, "{op:?} then {then:?}");
+        }
+    }
 }
