@@ -499,9 +499,7 @@ impl CoreState {
     fn settle(&mut self, inst: &Inst, args: &Args) -> Result<(), String> {
         let (mem, lazy) = (&mut self.mem, &mut self.lazy);
         // A malformed buffer fails in the instruction itself.
-        let span = |mem: &Mem, b: &Buf, len: u64| {
-            mem.region(b).ok().map(|r| Span::new(r.space, r.addr, len as usize))
-        };
+        let span = Span::of;
         match inst {
             Inst::Load { dst, zero_pad, .. } => {
                 match span(mem, dst, if *zero_pad { dst.padded_bytes() } else { dst.span_bytes() }) {
@@ -593,17 +591,14 @@ impl CoreState {
             }
             Inst::Reduce { op, dst, src, accumulate } => {
                 let pending = match defer {
-                    true => mem.region(src).ok().and_then(|r| {
-                        self.lazy.exact(&Span::new(r.space, r.addr, src.span_bytes() as usize)).cloned()
-                    }),
+                    true => Span::of(mem, src, src.span_bytes()).and_then(|at| self.lazy.exact(&at).cloned()),
                     false => None,
                 };
                 match pending {
                     Some(d) => {
                         let gm =
                             l.args.buffers[d.buffer].bytes.read().map_err(|_| "gm buffer lock poisoned")?;
-                        let bytes = &gm[d.gm..d.gm + d.at.bytes.len()];
-                        reduce::reduce(mem, s, *op, (dst, src), *accumulate, Some(bytes))?
+                        reduce::reduce(mem, s, *op, (dst, src), *accumulate, Some(d.bytes(&gm)))?
                     }
                     None => reduce::reduce(mem, s, *op, (dst, src), *accumulate, None)?,
                 }

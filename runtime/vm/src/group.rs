@@ -429,7 +429,7 @@ impl Group {
         for (i, d) in forwarded.iter().enumerate() {
             if let Some(d) = d {
                 let gm = guards.iter().find(|(b, _)| *b == d.buffer).map(|(_, g)| &**g);
-                sources[i] = gm.map(|gm| &gm[d.gm..d.gm + d.at.bytes.len()]);
+                sources[i] = gm.map(|gm| d.bytes(gm));
             }
         }
         self.run_blocks(mem, slots, exact, prefetch, &sources);

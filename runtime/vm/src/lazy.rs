@@ -22,6 +22,8 @@
 
 use std::ops::Range;
 
+use kiln_bytecode::isa::Buf;
+
 use crate::gm::Args;
 use crate::mem::Mem;
 
@@ -43,6 +45,12 @@ impl Span {
         Span { space, bytes: addr..addr.saturating_add(len) }
     }
 
+    /// The first `len` bytes of `b`'s space from its address; `None` for a malformed buffer
+    /// (which fails in its instruction).
+    pub fn of(mem: &Mem, b: &Buf, len: u64) -> Option<Span> {
+        mem.region(b).ok().map(|r| Span::new(r.space, r.addr, usize::try_from(len).unwrap_or(usize::MAX)))
+    }
+
     fn overlaps(&self, o: &Span) -> bool {
         self.space == o.space && self.bytes.start < o.bytes.end && o.bytes.start < self.bytes.end
     }
@@ -61,6 +69,13 @@ pub(crate) struct Deferred {
     pub buffer: usize,
     /// The GM byte that goes to the first of `at`.
     pub gm: usize,
+}
+
+impl Deferred {
+    /// Its bytes in `gm` (its GM buffer's bytes): what the copy puts in its UB bytes.
+    pub fn bytes<'g>(&self, gm: &'g [u8]) -> &'g [u8] {
+        &gm[self.gm..self.gm + self.at.bytes.len()]
+    }
 }
 
 /// A core's pending loads (see the module documentation).
@@ -147,7 +162,6 @@ impl Lazy {
 /// Copies pending load `d` into the UB (the bounds were checked at the load).
 fn copy(mem: &mut Mem, args: &Args, d: &Deferred) -> Result<(), String> {
     let gm = args.buffers[d.buffer].bytes.read().map_err(|_| "gm buffer lock poisoned")?;
-    let n = d.at.bytes.len();
-    mem.spaces[d.at.space][d.at.bytes.clone()].copy_from_slice(&gm[d.gm..d.gm + n]);
+    mem.spaces[d.at.space][d.at.bytes.clone()].copy_from_slice(d.bytes(&gm));
     Ok(())
 }
