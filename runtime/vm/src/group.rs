@@ -21,7 +21,11 @@
 //! ([`crate::lazy`]) is read from its GM bytes instead, which are the bytes the load would have
 //! copied. A binary member followed by a unary one in place on its destination runs as one
 //! pass ([`fuse_pairs`]): the unary lane function applied to the binary one's result, the same
-//! two `f32` roundings, without storing and reloading the block between them.
+//! two `f32` roundings, without storing and reloading the block between them. The last member
+//! to write a buffer in a block, if no later member reads it, writes the buffer's UB bytes
+//! directly instead of its slot ([`direct_writes`]): the same bytes, one copy fewer. While a
+//! block computes, the next block's source lines are prefetched into L1
+//! ([`crate::prefetch::near`]), so that its first member does not wait on them.
 //!
 //! A group counts as its instructions would: one step per instruction plus its vector repeats,
 //! and each instruction's work. A run whose budget the group would exhaust, or a group that
@@ -67,6 +71,9 @@ struct Member {
     dst: usize,
     a: usize,
     b: usize,
+    /// It writes its destination for the last time in a block, and no later member reads it:
+    /// it writes the UB bytes directly (see [`direct_writes`]).
+    direct: bool,
 }
 
 /// A buffer of a group: its rows, and how a source broadcasts to the group's shape.
@@ -97,6 +104,8 @@ pub(crate) struct Group {
     written: Vec<usize>,
     /// Per buffer: the group reads it and never writes it.
     read_only: [bool; MAX_SLOTS],
+    /// The buffers by address (their UB bytes are disjoint, so the UB splits into them).
+    by_addr: Vec<usize>,
     /// Rows and lanes per row of every buffer.
     rows: usize,
     cols: usize,
@@ -195,12 +204,17 @@ impl Builder {
         Some(Group {
             end: start + kept.0,
             ops: b.members.len(),
-            members: fuse_pairs(b.members),
+            members: direct_writes(fuse_pairs(b.members)),
             bufs: b.bufs.iter().map(|(_, slot, _)| *slot).collect(),
             imms: b.imms,
             live_in: (0..n).filter(|&i| b.read_first[i]).collect(),
             written: (0..n).filter(|&i| b.written[i]).collect(),
             read_only: std::array::from_fn(|i| i < n && b.read_first[i] && !b.written[i]),
+            by_addr: {
+                let mut order: Vec<usize> = (0..n).collect();
+                order.sort_by_key(|&i| b.bufs[i].1.region.addr);
+                order
+            },
             rows: b.shape.0 as usize,
             cols: b.shape.1 as usize,
             steps: kept.1,
@@ -239,7 +253,7 @@ impl Builder {
             }
         }
         self.written[d] = true;
-        self.members.push(Member { op, dst: d, a, b });
+        self.members.push(Member { op, dst: d, a, b, direct: false });
         true
     }
 
@@ -310,6 +324,19 @@ fn fuse_pairs(members: Vec<Member>) -> Vec<Member> {
         out.push(m);
     }
     out
+}
+
+/// `members` with [`Member::direct`] set where a member is the last to write its destination
+/// and no later member reads it. Such a member writes its result straight into the UB bytes of
+/// the block (where they are aligned `f32` lanes) instead of a slot that is then copied there:
+/// the bytes are the same, since nothing after it in the block reads that slot. (Being the
+/// last writer is for speed only: an earlier direct write would be written over.)
+fn direct_writes(mut members: Vec<Member>) -> Vec<Member> {
+    for i in 0..members.len() {
+        let d = members[i].dst;
+        members[i].direct = members[i + 1..].iter().all(|m| m.dst != d && m.a != d && m.b != d);
+    }
+    members
 }
 
 /// [`FloatZip`] of a binary lane function followed by `op` (see [`Op::BinaryThen`]).
@@ -383,6 +410,17 @@ impl FloatZip for ZipBlock<'_> {
 pub(crate) struct Slots {
     blocks: Vec<Block>,
     spare: Option<Block>,
+}
+
+/// Decodes `from` into `block`, or splats its one element over it for a broadcast column.
+fn fill(block: &mut [f32], from: &[u8], one_col: bool) {
+    if one_col {
+        let mut v = [0.0];
+        f32::decode_into(DType::F32, from, &mut v);
+        block.fill(v[0]);
+    } else {
+        f32::decode_into(DType::F32, from, block);
+    }
 }
 
 fn block() -> Block {
@@ -460,64 +498,113 @@ impl Group {
             blocks[MAX_SLOTS + i].fill(*v);
         }
         let space = self.bufs.first().map_or(0, |b| b.region.space);
-        let ub = &mut mem.spaces[space];
+        let mut parts = self.parts(&mut mem.spaces[space]);
+        // The bytes of the buffers the group only reads, shared; the others stay writable.
+        let mut read: [Option<&[u8]>; MAX_SLOTS] = *sources;
+        for (s, part) in parts.iter_mut().enumerate() {
+            if self.read_only[s] && read[s].is_none() {
+                read[s] = part.take().map(|p| &*p);
+            }
+        }
         for r in 0..self.rows {
             for at in (0..self.cols).step_by(BLOCK) {
                 let len = BLOCK.min(self.cols - at);
-                // The bytes of slot `s` for this block: a broadcast row is row 0, a
-                // broadcast column its row's one element.
-                let bytes = |s: usize| {
-                    let b = &self.bufs[s];
-                    let row = b.region.row(if b.one_row { 0 } else { r });
-                    let (at, len) = if b.one_col { (0, 1) } else { (at, len) };
-                    row.start + at * 4..row.start + (at + len) * 4
-                };
-                {
-                    // A source the group only reads is read in place where its bytes are
-                    // `f32` lanes; the others are decoded into their slots.
-                    let ub: &[u8] = ub;
-                    let mut views: [Option<&[f32]>; MAX_SLOTS] = [None; MAX_SLOTS];
+                if let Some((next_r, next_at)) = self.next_block(r, at) {
+                    // Its sources' lines, into L1 while this block computes: the first member
+                    // would otherwise wait on them (the tile's prefetch brings them to L2 only).
                     for &s in &self.live_in {
-                        let from = match sources[s] {
-                            Some(gm) => {
-                                let (at, r) = (self.bufs[s].region.addr, bytes(s));
-                                &gm[r.start - at..r.end - at]
+                        if !self.bufs[s].one_row && !self.bufs[s].one_col {
+                            let at = self.block_bytes(s, next_r, next_at, BLOCK.min(self.cols - next_at));
+                            if let Some(bytes) = read[s].or(parts[s].as_deref()) {
+                                crate::prefetch::near(&bytes[at]);
                             }
-                            None => &ub[bytes(s)],
-                        };
-                        let block = &mut blocks[s][..len];
-                        if self.bufs[s].one_col {
-                            let mut v = [0.0];
-                            f32::decode_into(DType::F32, from, &mut v);
-                            block.fill(v[0]);
-                        } else if let Some(v) = f32::native(DType::F32, from).filter(|_| self.read_only[s]) {
-                            views[s] = Some(v);
-                        } else {
-                            f32::decode_into(DType::F32, from, block);
                         }
                     }
-                    for m in &self.members {
-                        let out = &mut spare[..len];
-                        let view = |s: usize| views.get(s).copied().flatten();
-                        let a = view(m.a).unwrap_or(&blocks[m.a][..len]);
-                        let b = view(m.b).unwrap_or(&blocks[m.b][..len]);
-                        match m.op {
-                            Op::Unary(op) => float_unary(op, exact, MapBlock { a, out }),
-                            Op::Binary(op) => float_binary(op, ZipBlock { a, b, out }),
-                            Op::BinaryThen(op, then) => {
-                                float_binary(op, Then { op: then, exact, k: ZipBlock { a, b, out } })
-                            }
-                        };
+                }
+                // A source the group only reads is read in place where its bytes are `f32`
+                // lanes; the others are decoded into their slots.
+                let mut views: [Option<&[f32]>; MAX_SLOTS] = [None; MAX_SLOTS];
+                for &s in &self.live_in {
+                    let (at, one_col) = (self.block_bytes(s, r, at, len), self.bufs[s].one_col);
+                    let from = read[s].map(|whole| &whole[at.clone()]);
+                    let view = from.filter(|_| self.read_only[s] && !one_col);
+                    if let Some(v) = view.and_then(|from| f32::native(DType::F32, from)) {
+                        views[s] = Some(v);
+                    } else if let Some(from) = from.or_else(|| Some(&parts[s].as_deref()?[at])) {
+                        fill(&mut blocks[s][..len], from, one_col);
+                    }
+                }
+                let mut stored = [false; MAX_SLOTS];
+                for m in &self.members {
+                    let view = |s: usize| views.get(s).copied().flatten();
+                    let a = view(m.a).unwrap_or(&blocks[m.a][..len]);
+                    let b = view(m.b).unwrap_or(&blocks[m.b][..len]);
+                    let at = self.block_bytes(m.dst, r, at, len);
+                    let ub = parts[m.dst].as_deref_mut().filter(|_| m.direct);
+                    let (out, direct) = match ub.and_then(|p| f32::native_mut(DType::F32, &mut p[at])) {
+                        Some(out) => (out, true),
+                        None => (&mut spare[..len], false),
+                    };
+                    match m.op {
+                        Op::Unary(op) => float_unary(op, exact, MapBlock { a, out }),
+                        Op::Binary(op) => float_binary(op, ZipBlock { a, b, out }),
+                        Op::BinaryThen(op, then) => {
+                            float_binary(op, Then { op: then, exact, k: ZipBlock { a, b, out } })
+                        }
+                    };
+                    stored[m.dst] = direct;
+                    if !direct {
                         std::mem::swap(&mut blocks[m.dst], &mut spare);
                     }
                 }
                 for &s in &self.written {
-                    f32::encode(DType::F32, &blocks[s][..len], &mut ub[bytes(s)]);
+                    if let (false, Some(part)) = (stored[s], parts[s].as_deref_mut()) {
+                        f32::encode(
+                            DType::F32,
+                            &blocks[s][..len],
+                            &mut part[self.block_bytes(s, r, at, len)],
+                        );
+                    }
                 }
                 prefetch.issue(self.ops * len / 64);
             }
         }
         slots.spare = Some(spare);
+    }
+
+    /// The block after the one at row `r`, lane `at`, if any.
+    fn next_block(&self, r: usize, at: usize) -> Option<(usize, usize)> {
+        if at + BLOCK < self.cols {
+            Some((r, at + BLOCK))
+        } else {
+            Some((r + 1, 0)).filter(|_| r + 1 < self.rows)
+        }
+    }
+
+    /// The bytes of slot `s` in the block at row `r`, lanes `at..at + len`, from the buffer's
+    /// address: a broadcast row is row 0, a broadcast column its row's one element.
+    fn block_bytes(&self, s: usize, r: usize, at: usize, len: usize) -> Range<usize> {
+        let b = &self.bufs[s];
+        let start = if b.one_row { 0 } else { r * b.region.stride };
+        let (at, len) = if b.one_col { (0, 1) } else { (at, len) };
+        start + at * 4..start + (at + len) * 4
+    }
+
+    /// Each buffer's UB bytes, from its address to the end of its last row: disjoint (see the
+    /// module documentation), so one borrow of the UB splits into them.
+    fn parts<'m>(&self, mut ub: &'m mut [u8]) -> [Option<&'m mut [u8]>; MAX_SLOTS] {
+        let mut parts: [Option<&mut [u8]>; MAX_SLOTS] = Default::default();
+        let mut base = 0;
+        for &s in &self.by_addr {
+            let r = &self.bufs[s].region;
+            let end = r.addr + (r.rows - 1) * r.stride + r.row_bytes;
+            let (_, rest) = std::mem::take(&mut ub).split_at_mut(r.addr - base);
+            let (mine, rest) = rest.split_at_mut(end - r.addr);
+            parts[s] = Some(mine);
+            ub = rest;
+            base = end;
+        }
+        parts
     }
 }
 

@@ -80,12 +80,15 @@ impl Prefetch {
     pub fn issue(&mut self, mut lines: usize) {
         while lines > 0 {
             let Some((next, end)) = self.queue.front_mut() else { return };
-            while lines > 0 && *next < *end {
-                prefetch_line(*next);
-                *next += LINE;
+            // In a local: stores through `next` would otherwise be kept in every iteration.
+            let (mut at, end) = (*next, *end);
+            while lines > 0 && at < end {
+                prefetch_line(at);
+                at += LINE;
                 lines -= 1;
             }
-            if *next >= *end {
+            *next = at;
+            if at >= end {
                 self.queue.pop_front();
             }
         }
@@ -96,6 +99,23 @@ impl Prefetch {
     fn queued(&self) -> Vec<(usize, usize)> {
         self.queue.iter().copied().collect()
     }
+}
+
+/// Asks the host to bring the lines of `bytes` into its level-1 cache: the next block of a
+/// group ([`crate::group`]), while the group computes this one.
+#[inline]
+pub(crate) fn near(bytes: &[u8]) {
+    #[cfg(target_arch = "x86_64")]
+    for at in (0..bytes.len()).step_by(LINE) {
+        // SAFETY: `prefetcht0` is a hint: it reads nothing the program sees and never faults;
+        // the address is in `bytes` besides (`at < bytes.len()`).
+        unsafe {
+            use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
+            _mm_prefetch::<_MM_HINT_T0>(bytes.as_ptr().add(at).cast());
+        }
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = bytes;
 }
 
 /// Asks the host to bring the line at `addr` into its level-2 cache.
