@@ -8,11 +8,15 @@
 # drift of the (shared) machine's speed hits all of them alike. Prints the median over the
 # rounds of each side's per-round median (ms), the median of the rounds' ratios, and each
 # round's figures.
-# Usage: benches/vm_vs_c_numpy.sh [RUNS] [ROUNDS]   (defaults 5 and 3)
+# Usage: benches/vm_vs_c_numpy.sh [RUNS] [ROUNDS]   (defaults 5 and 3; RUNS at most 63)
 set -eu
 cd "$(dirname "$0")/.."
 RUNS=${1:-5}
 ROUNDS=${2:-3}
+case "$RUNS" in
+  [1-9] | [1-5][0-9] | 6[0-3]) ;;
+  *) echo "vm_vs_c_numpy.sh: RUNS must be 1..63 (the C loop keeps at most 63 times), got $RUNS" >&2; exit 1 ;;
+esac
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
 export OMP_NUM_THREADS=2

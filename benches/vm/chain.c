@@ -15,13 +15,22 @@ static int cmp(const void *a, const void *b) {
 int main(int argc, char **argv) {
     long n = argc > 1 ? atol(argv[1]) : 16L << 20;
     int runs = argc > 2 ? atoi(argv[2]) : 5;
+    /* times[] holds the warm-up and at most 63 timed runs. */
+    if (runs < 1 || runs > 63) {
+        fprintf(stderr, "chain: runs must be 1..63, got %d\n", runs);
+        return 1;
+    }
     float *a = malloc(n * sizeof *a), *b = malloc(n * sizeof *b), *o = malloc(n * sizeof *o);
+    if (n < 1 || !a || !b || !o) {
+        fprintf(stderr, "chain: cannot allocate 3 x %ld floats\n", n);
+        return 1;
+    }
     for (long i = 0; i < n; i++) {
         a[i] = (float)((i * 2654435761u) % 4096) / 1024.0f - 2.0f;
         b[i] = (float)((i * 40503u) % 4096) / 1024.0f - 2.0f;
     }
     double times[64];
-    for (int r = 0; r <= runs && r < 64; r++) {
+    for (int r = 0; r <= runs; r++) {
         double t0 = omp_get_wtime();
 #pragma omp parallel for simd schedule(static)
         for (long i = 0; i < n; i++) {
