@@ -3,9 +3,13 @@
  * split over threads with OpenMP. Prints the median of N timed runs in milliseconds. */
 #include <math.h>
 #include <omp.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+/* The most timed runs: times[] holds them and the warm-up. */
+#define MAX_RUNS 63
 
 static int cmp(const void *a, const void *b) {
     double x = *(const double *)a, y = *(const double *)b;
@@ -15,13 +19,16 @@ static int cmp(const void *a, const void *b) {
 int main(int argc, char **argv) {
     long n = argc > 1 ? atol(argv[1]) : 16L << 20;
     int runs = argc > 2 ? atoi(argv[2]) : 5;
-    /* times[] holds the warm-up and at most 63 timed runs. */
-    if (runs < 1 || runs > 63) {
-        fprintf(stderr, "chain: runs must be 1..63, got %d\n", runs);
+    if (runs < 1 || runs > MAX_RUNS) {
+        fprintf(stderr, "chain: runs must be 1..%d, got %d\n", MAX_RUNS, runs);
+        return 1;
+    }
+    if (n < 1 || (unsigned long)n > SIZE_MAX / sizeof(float)) {
+        fprintf(stderr, "chain: the element count must be positive and addressable, got %ld\n", n);
         return 1;
     }
     float *a = malloc(n * sizeof *a), *b = malloc(n * sizeof *b), *o = malloc(n * sizeof *o);
-    if (n < 1 || !a || !b || !o) {
+    if (!a || !b || !o) {
         fprintf(stderr, "chain: cannot allocate 3 x %ld floats\n", n);
         return 1;
     }
@@ -29,7 +36,7 @@ int main(int argc, char **argv) {
         a[i] = (float)((i * 2654435761u) % 4096) / 1024.0f - 2.0f;
         b[i] = (float)((i * 40503u) % 4096) / 1024.0f - 2.0f;
     }
-    double times[64];
+    double times[MAX_RUNS + 1];
     for (int r = 0; r <= runs; r++) {
         double t0 = omp_get_wtime();
 #pragma omp parallel for simd schedule(static)
