@@ -1,8 +1,13 @@
 //! Command-line conventions that Kiln's tools share with LLVM's (`mlir-opt`, `FileCheck`):
 //! the message for an unknown argument with the nearest known option, and one exit status for
-//! usage errors, and [`parse`], which gives a clap command line both. A leaf crate: the tools
-//! depend on it, it depends on clap only.
+//! usage errors, and [`parse`], which gives a clap command line both; and [`write_file`], how
+//! every tool writes an output file. A leaf crate: the tools depend on it, it depends on clap
+//! only.
 #![deny(missing_docs)]
+
+mod output;
+
+pub use output::write_file;
 
 /// The exit status of a usage error (an unknown or malformed argument), as LLVM's
 /// `cl::ParseCommandLineOptions` exits.

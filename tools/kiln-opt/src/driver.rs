@@ -200,7 +200,8 @@ fn write_output(path: &Path, output: &str, success: bool, stdout: &mut dyn Write
     if !success {
         return Ok(());
     }
-    std::fs::write(path, output).map_err(|e| format!("cannot write output file '{}': {e}", path.display()))
+    kiln_cli::write_file(path, output.as_bytes())
+        .map_err(|e| format!("cannot write output file '{}': {e}", path.display()))
 }
 
 /// Where the diagnostics of a chunk go: to the verifier under `--verify-diagnostics`,
@@ -392,7 +393,7 @@ fn write_reproducer<'c>(
     );
     let loc = module.ir.op(module.top).loc;
     let diag = Diagnostic::error(loc, "Failures have been detected while processing an MLIR pass pipeline");
-    match std::fs::write(path, text) {
+    match kiln_cli::write_file(path, text.as_bytes()) {
         Ok(()) => diag.with_note(
             loc,
             format!(

@@ -22,7 +22,7 @@ use kiln_compiler::{Context, Diagnostic, Ir, OpId, SourceMgr, DYNAMIC};
 use kiln_dialects::hl::accessors::checked_bytes;
 use kiln_dialects::hl::accessors::tensor_parts;
 use kiln_dialects::hl::interp::program::{dtype_of, run_function_within};
-use kiln_dialects::hl::interp::{random_tensor, read_npy, write_npy, Budget, Tensor};
+use kiln_dialects::hl::interp::{encode_npy, random_tensor, read_npy, Budget, Tensor};
 
 /// kiln-run: run a function of an MLIR module and print its results.
 #[derive(Parser, Debug)]
@@ -182,8 +182,8 @@ fn print_results(cli: &Cli, results: &[Tensor]) -> Result<String, String> {
         if let Some(dir) = &cli.output_dir {
             std::fs::create_dir_all(dir).map_err(|e| format!("kiln-run: error: {}: {e}\n", dir.display()))?;
             let path = dir.join(format!("result{i}.npy"));
-            write_npy(&path, t)
-                .map_err(|e| format!("kiln-run: error: {}: {}\n", path.display(), e.message()))?;
+            kiln_cli::write_file(&path, &encode_npy(t))
+                .map_err(|e| format!("kiln-run: error: {}: {e}\n", path.display()))?;
         }
     }
     Ok(out)

@@ -116,7 +116,8 @@ pub fn run_program(
         let report = cost.finish();
         if let Some(path) = &cli.trace {
             let json = kiln_vm::trace::chrome_trace(module, &report, kiln_vm::trace::DEFAULT_MAX_SLICES);
-            write_atomically(path, json.to_string().as_bytes())?;
+            kiln_cli::write_file(path, json.to_string().as_bytes())
+                .map_err(|e| format!("kiln-run: error: {}: {e}\n", path.display()))?;
         }
         if cli.stats {
             out.push_str(&stats(module, &outputs.counters, &report));
@@ -185,11 +186,4 @@ fn stats(
         out.push('\n');
     }
     out
-}
-
-/// Writes `bytes` to `path` through a temporary file, so nothing is left half-written.
-fn write_atomically(path: &std::path::Path, bytes: &[u8]) -> Result<(), String> {
-    let tmp = path.with_extension("tmp");
-    std::fs::write(&tmp, bytes).map_err(|e| format!("kiln-run: error: {}: {e}\n", tmp.display()))?;
-    std::fs::rename(&tmp, path).map_err(|e| format!("kiln-run: error: {}: {e}\n", path.display()))
 }

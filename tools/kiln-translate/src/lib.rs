@@ -174,18 +174,12 @@ fn emit_bytecode(cli: &Cli, bytes: &[u8], name: &str) -> Result<Vec<u8>, String>
     Ok(kiln_bytecode::encode(&compiled))
 }
 
-/// Writes `data` to `path` (`None` or `-`: standard output) through a temporary file that is
-/// renamed into place.
+/// Writes `data` to `path` (`None` or `-`: standard output) with [`kiln_cli::write_file`]:
+/// a file is replaced whole or not at all, `/dev/null` and pipes are written in place.
 fn write_output(path: Option<&Path>, data: &[u8]) -> Result<(), String> {
     let Some(path) = path.filter(|p| p.as_os_str() != "-") else {
         let mut out = std::io::stdout().lock();
         return out.write_all(data).and_then(|()| out.flush()).map_err(error);
     };
-    let file_name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
-    let tmp = path.with_file_name(format!(".{file_name}.kiln-translate-{}.tmp", std::process::id()));
-    let shown = path.display();
-    std::fs::write(&tmp, data).and_then(|()| std::fs::rename(&tmp, path)).map_err(|e| {
-        let _ = std::fs::remove_file(&tmp);
-        error(format!("cannot write '{shown}': {e}"))
-    })
+    kiln_cli::write_file(path, data).map_err(|e| error(format!("cannot write '{}': {e}", path.display())))
 }

@@ -49,7 +49,7 @@ pub use error::{InterpError, Result};
 pub use indexed::{gather, iota, pad, split, trilu};
 pub use layout::{concat, expand_dims, reshape, slice, squeeze, transpose};
 pub use linalg::{batch_matmul, conv2d, matmul, Conv2dParams};
-pub use npy::{decode_npy, encode_npy, read_npy, write_npy};
+pub use npy::{decode_npy, encode_npy, read_npy};
 pub use pool::{avg_pool2d, global_avg_pool2d, max_pool2d, tap_counts, Pool2dParams};
 pub use random::{random_tensor, SplitMix64};
 pub use reduce::{argmax, argmin, reduce, ReduceOp};

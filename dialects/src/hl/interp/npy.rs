@@ -267,12 +267,6 @@ pub fn read_npy(path: &Path, expected: Option<DType>) -> Result<Tensor> {
         .map_err(|e| InterpError::new(format!("`{}`: {}", path.display(), e.message())))
 }
 
-/// Encodes `tensor` and writes it to `path` (see [`encode_npy`]).
-pub fn write_npy(path: &Path, tensor: &Tensor) -> Result<()> {
-    std::fs::write(path, encode_npy(tensor))
-        .map_err(|e| InterpError::new(format!("cannot write `{}`: {e}", path.display())))
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
