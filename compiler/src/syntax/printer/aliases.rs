@@ -9,7 +9,7 @@
 
 use std::cell::RefCell;
 
-use rustc_hash::FxHashMap as HashMap;
+use rustc_hash::{FxHashMap as HashMap, FxHashSet};
 
 use indexmap::{IndexMap, IndexSet};
 
@@ -177,25 +177,39 @@ impl<'c> AliasTable<'c> {
             let (ia, ib) = (&c.seen[a], &c.seen[b]);
             ia.depth.cmp(&ib.depth).then(is_type(b).cmp(&is_type(a))).then(ia.base.cmp(&ib.base))
         });
+        let prefix = |key: Key<'c>| if matches!(key, Key::Type(_)) { '!' } else { '#' };
+        // Names taken as they are (read from the input); numbered names skip them, as MLIR's
+        // probing for an unused alias does, so that no two definitions share a name.
+        let mut used: FxHashSet<String> = c
+            .seen
+            .iter()
+            .filter(|(_, info)| info.fixed)
+            .map(|(&key, info)| format!("{}{}", prefix(key), info.base.unwrap_or_default()))
+            .collect();
         let mut counts: HashMap<&str, usize> = HashMap::default();
         for i in order {
             let (&key, info) = c.seen.get_index(i).expect("index in range");
             let base = info.base.unwrap_or_default();
-            let prefix = if matches!(key, Key::Type(_)) { '!' } else { '#' };
-            let mut name = format!("{prefix}{base}");
+            let bare = format!("{}{base}", prefix(key));
             if info.fixed {
-                table.names.insert(key, name);
+                table.names.insert(key, bare);
                 table.defs.push((key, info.deferrable));
                 continue;
             }
             let n = counts.entry(base).or_insert(0);
-            if *n > 0 {
-                if base.ends_with(|ch: char| ch.is_ascii_digit()) {
-                    name.push('_');
+            let name = loop {
+                let mut name = bare.clone();
+                if *n > 0 {
+                    if base.ends_with(|ch: char| ch.is_ascii_digit()) {
+                        name.push('_');
+                    }
+                    name.push_str(&n.to_string());
                 }
-                name.push_str(&n.to_string());
-            }
-            *n += 1;
+                *n += 1;
+                if used.insert(name.clone()) {
+                    break name;
+                }
+            };
             table.names.insert(key, name);
             table.defs.push((key, info.deferrable));
         }
