@@ -6,7 +6,7 @@
 //! something else that exists (`/dev/null`, `/dev/stdout`, a FIFO) is opened and written in
 //! place: renaming over it would put a regular file where the device or pipe was (with root's
 //! rights, `-o /dev/null` would replace the machine's `/dev/null`). A symbolic link is written
-//! through: the file it names is replaced and the link stays.
+//! through: the file it names is replaced and the link stays. A replaced file keeps its mode.
 
 use std::fs::{self, OpenOptions};
 use std::io::{self, Write};
@@ -15,19 +15,22 @@ use std::sync::atomic::{AtomicU32, Ordering};
 
 /// Writes `bytes` to `path` (see the module documentation).
 pub fn write_file(path: &Path, bytes: &[u8]) -> io::Result<()> {
-    let target = match fs::metadata(path) {
+    let (target, permissions) = match fs::metadata(path) {
         Ok(meta) if !meta.is_file() && !meta.is_dir() => {
             // A device, FIFO or socket: written where it is.
             return OpenOptions::new().write(true).open(path)?.write_all(bytes);
         }
-        // An existing file, or a link to one: the file itself is replaced.
-        Ok(_) => fs::canonicalize(path)?,
-        Err(e) if e.kind() == io::ErrorKind::NotFound => path.to_path_buf(),
+        // An existing file, or a link to one: the file itself is replaced, keeping its mode.
+        Ok(meta) => (fs::canonicalize(path)?, Some(meta.permissions())),
+        Err(e) if e.kind() == io::ErrorKind::NotFound => (path.to_path_buf(), None),
         Err(e) => return Err(e),
     };
     let tmp = temporary_beside(&target);
     let written = (|| {
         let mut file = OpenOptions::new().write(true).create_new(true).open(&tmp)?;
+        if let Some(permissions) = permissions {
+            file.set_permissions(permissions)?;
+        }
         file.write_all(bytes)?;
         file.sync_data()?;
         fs::rename(&tmp, &target)
@@ -93,6 +96,20 @@ mod tests {
         assert!(write_file(&sub, b"x").is_err());
         assert!(sub.is_dir());
         assert_eq!(entries(&dir), ["sub"]);
+        fs::remove_dir_all(&dir).expect("removed");
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_replaced_file_keeps_its_mode() {
+        use std::os::unix::fs::PermissionsExt;
+        let dir = scratch("mode");
+        let path = dir.join("run.sh");
+        fs::write(&path, b"old").expect("written");
+        fs::set_permissions(&path, fs::Permissions::from_mode(0o750)).expect("chmod");
+        write_file(&path, b"new").expect("written");
+        assert_eq!(fs::metadata(&path).expect("exists").permissions().mode() & 0o777, 0o750);
+        assert_eq!(fs::read(&path).expect("readable"), b"new");
         fs::remove_dir_all(&dir).expect("removed");
     }
 
