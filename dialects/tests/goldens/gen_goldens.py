@@ -451,7 +451,7 @@ def layout():
         case(f"expand_dims_{dt}_0", "expand_dims", [x], (dt, np.expand_dims(x[1], 0)), axis=0)
         s = rand(dt, (1, 3, 1, 5))
         case(f"squeeze_{dt}", "squeeze", [s], (dt, np.squeeze(s[1], axis=(0,))), axes=[0])
-        case(f"squeeze_{dt}_all", "squeeze", [s], (dt, np.squeeze(s[1])), axes=[])
+        case(f"squeeze_{dt}_all", "squeeze", [s], (dt, np.squeeze(s[1])), axes=[0, 2])
 
 
 def softmax64(x, axis):
