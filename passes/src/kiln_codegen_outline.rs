@@ -18,7 +18,7 @@
 //! - constants and views (`hl.reshape`, `hl.expand_dims`, `hl.squeeze`) stay in the host.
 //!
 //! A splat `hl.constant` that a kernel takes as an input is copied into the kernel (it becomes
-//! an immediate there). Kernels carry `npuvec.core = #npuvec.core<aiv>` (vector) or `<aic>`
+//! an immediate there), except where the cube or a gather reads it (they read operands from GM). Kernels carry `npuvec.core = #npuvec.core<aiv>` (vector) or `<aic>`
 //! (cube work) and `npuvec.kind = "vector" | "matmul" | "mix" | "layout" | "gather"` (which
 //! lowering applies).
 //!
@@ -322,9 +322,18 @@ fn outline<'c>(ctx: &Context<'c>, ir: &mut Ir<'c>, host: OpId, ops: &[OpId], kin
     let is_splat = |ir: &Ir<'_>, v: ValueId| {
         ir.defining_op(v).is_some_and(|d| ir.op(d).name == "hl.constant") && splat_value(ir, v).is_some()
     };
-    // A gather reads its operands from GM (its indices are data even when constant).
-    let (splats, inputs): (Vec<ValueId>, Vec<ValueId>) =
-        all_inputs.into_iter().partition(|&v| kind != KernelKind::Gather && is_splat(ir, v));
+    // A gather reads its operands from GM (its indices are data even when constant), and so
+    // does the cube: a splat weight of a matmul or convolution is loaded as any weight.
+    let feeds_cube = |ir: &Ir<'_>, v: ValueId| {
+        ir.uses(v).iter().any(|u| {
+            ops.contains(&u.op)
+                && u.index < 2
+                && matches!(ir.op(u.op).name, "hl.matmul" | "hl.batch_matmul" | "hl.conv2d")
+        })
+    };
+    let (splats, inputs): (Vec<ValueId>, Vec<ValueId>) = all_inputs
+        .into_iter()
+        .partition(|&v| kind != KernelKind::Gather && is_splat(ir, v) && !feeds_cube(ir, v));
     let last = *ops.last().expect("groups are not empty");
     let loc = ir.op(last).loc;
     let in_types: Vec<Type<'c>> = inputs.iter().map(|&v| ir.value_type(v)).collect();

@@ -174,6 +174,16 @@ func.func @case(%a: memref<8x64xf32, #npuvec.space<ub>>, %s: f16, %m: memref<8x6
 
 // -----
 
+// `npuvec.select`'s mask is a buffer (the instruction has no immediate mask).
+func.func @case(%a: memref<8x64xf32, #npuvec.space<ub>>) {
+  %m = arith.constant true
+  // expected-error @+1 {{'npuvec.select' op operand #0 ('mask') must be a static 2-D memref in #npuvec.space<ub>, but got 'i1'}}
+  npuvec.select ins(%m, %a, %a : i1, memref<8x64xf32, #npuvec.space<ub>>, memref<8x64xf32, #npuvec.space<ub>>) outs(%a : memref<8x64xf32, #npuvec.space<ub>>)
+  return
+}
+
+// -----
+
 // `npuvec.select` takes an i1 mask.
 func.func @case(%a: memref<8x64xf32, #npuvec.space<ub>>) {
   // expected-error @+1 {{'npuvec.select' op operand #0 ('mask') must have element type 'i1', but got 'f32'}}

@@ -16,7 +16,7 @@ use rustc_hash::FxHashMap;
 use kiln_compiler::{Context, Ir, OpId, Type, ValueId};
 
 use super::build::{i64_array, memref_type, At, Builder};
-use super::model::{dense_strides, Buffers, VectorModel, View};
+use super::model::{is_view, merge_dims, Buffers, VectorModel, View};
 use super::tiling::{cdiv, Tiling};
 use super::vector_ops::{lower_op, TileOp};
 
@@ -189,20 +189,8 @@ impl TileLoop<'_> {
         // Strides of every input and output on its GM buffer: loads read a value through its
         // view, stores write an output through its store view, else densely.
         let strides_of = |ir: &Ir<'_>, v: ValueId, store: bool| -> Strides {
-            let shape = ir.value_type(v).shape().unwrap_or(&[]).to_vec();
             let view = if store { self.out_views.get(&v) } else { model.views.get(&v) };
-            let (own, base) = match view {
-                Some(view) => (view.strides.clone(), view.base),
-                None => (dense_strides(&shape), 0),
-            };
-            let mut s = vec![0i64; model.domain.len()];
-            for (j, &stride) in own.iter().enumerate() {
-                if let Some(a) = model.info[&v].map[j] {
-                    s[a] = stride;
-                }
-            }
-            s.push(base);
-            s
+            model.gm_strides(ir, v, view)
         };
         let mut feeds = self.feeds.clone();
         for (&v, view) in &model.views {
@@ -453,16 +441,7 @@ impl Geometry {
                 }
             }
         }
-        let mut merged: Vec<(i64, i64)> = Vec::new();
-        for (size, stride) in dims {
-            match merged.last_mut() {
-                Some(last) if last.1 == stride * size => {
-                    last.0 *= size;
-                    last.1 = stride;
-                }
-                _ => merged.push((size, stride)),
-            }
-        }
+        let mut merged = merge_dims(dims);
         if merged.is_empty() {
             merged.push((1, 1));
         }
@@ -542,11 +521,4 @@ impl Tile<'_> {
         }
         Ok(())
     }
-}
-
-/// Whether `op` is a view (`hl.reshape`, `hl.expand_dims`, `hl.squeeze`): its result shares
-/// its operand's buffer.
-pub(super) fn is_view(ir: &Ir<'_>, op: OpId) -> bool {
-    use kiln_dialects::hl::interfaces::{hl_op, FusionCategory, Movement};
-    matches!(hl_op(ir, op).map(|h| h.category), Some(FusionCategory::Layout(Movement::View)))
 }

@@ -133,6 +133,34 @@ fn view_of(
     }
 }
 
+/// The axes (normalized) that reduction `op` folds, or `None` when it is not an `hl.reduce_*`
+/// or its `axes` do not fit its operand.
+fn reduced_axes(ir: &Ir<'_>, op: OpId) -> Option<Vec<usize>> {
+    if !ir.op(op).name.starts_with("hl.reduce_") {
+        return None;
+    }
+    let rank = tensor_parts(ir.value_type(*ir.operands(op).first()?))?.0.len();
+    int_list(ir.attr(op, "axes")).ok()?.into_iter().map(|a| normalize_axis(a, rank).ok()).collect()
+}
+
+/// Whether `op` is an `hl.reduce_*` that folds some axis longer than 1. A reduction over
+/// size-1 axes only combines nothing: each result element is its one operand element, so the
+/// model treats it as a view of its operand (see [`is_view`]).
+pub fn is_reduction(ir: &Ir<'_>, op: OpId) -> bool {
+    reduced_axes(ir, op).is_some_and(|axes| {
+        let shape = dims(ir, ir.operands(op)[0]).unwrap_or_default();
+        axes.iter().any(|&a| shape.get(a) != Some(&1))
+    })
+}
+
+/// Whether `op`'s result is its operand's elements in its operand's order, so that it shares
+/// the operand's buffer: a layout view (`hl.reshape`, `hl.expand_dims`, `hl.squeeze`) or a
+/// reduction over size-1 axes only.
+pub fn is_view(ir: &Ir<'_>, op: OpId) -> bool {
+    matches!(hl_op(ir, op).map(|h| h.category), Some(FusionCategory::Layout(Movement::View)))
+        || (reduced_axes(ir, op).is_some() && !is_reduction(ir, op))
+}
+
 /// Why a kernel does not fit the model (the outline pass then splits its region).
 pub type Unsupported = String;
 
@@ -251,9 +279,14 @@ impl VectorModel {
                     .into_iter()
                     .map(|a| normalize_axis(a, rank))
                     .collect::<Result<_, _>>()?;
-                let mut tied: Vec<usize> = axes.iter().filter_map(|&a| x.map[a]).collect();
-                tied.sort_unstable();
-                reductions.push((op, tied));
+                if x.splat.is_some() {
+                    return Err(format!("'{name}' of a splat constant (fold it first)"));
+                }
+                if is_reduction(ir, op) {
+                    let mut tied: Vec<usize> = axes.iter().filter_map(|&a| x.map[a]).collect();
+                    tied.sort_unstable();
+                    reductions.push((op, tied));
+                }
                 if bool_attr(ir.attr(op, "keep_dims")) {
                     x.map.iter().enumerate().map(|(j, &m)| if axes.contains(&j) { None } else { m }).collect()
                 } else {
@@ -296,6 +329,13 @@ impl VectorModel {
             } else {
                 return Err(format!("no vector lowering for '{name}'"));
             };
+            let mut tied: Vec<usize> = map.iter().flatten().copied().collect();
+            tied.sort_unstable();
+            if tied.windows(2).any(|w| w[0] == w[1]) {
+                // `[7]` tied to the rows broadcast against `[7, 1]` along the cols, say: the
+                // value would have to be transposed onto the domain.
+                return Err(format!("'{name}' ties two of its dims to one axis"));
+            }
             info.insert(result, Info { map, rows: false, cols: false, splat: None });
         }
 
@@ -366,15 +406,51 @@ impl VectorModel {
                 (r || i.rows, c || i.cols)
             });
             let map = self.info[&result].map.clone();
-            if ir.op(op).name.starts_with("hl.reduce_") {
+            if is_reduction(ir, op) {
                 cols = false;
-            } else if ir.op(op).name == "hl.broadcast_to" {
+            } else {
+                // A result spans what its shape spans, even where no operand does (the
+                // operand that sets the shape may be a splat constant, an immediate).
                 rows |= self.spans(&map, &self.kept);
                 cols |= self.spans(&map, &self.reduced);
             }
             let i = self.info.get_mut(&result).expect("results have info");
             (i.rows, i.cols) = (rows, cols);
         }
+    }
+
+    /// The GM element strides of value `v` (an input or output of the kernel) along each
+    /// domain axis (0 where `v` does not span it), then the element offset of its first
+    /// element: through `view` when it is read or written through one, else dense.
+    pub fn gm_strides(&self, ir: &Ir<'_>, v: ValueId, view: Option<&View>) -> Vec<i64> {
+        let shape = ir.value_type(v).shape().unwrap_or(&[]).to_vec();
+        let (own, base) = match view {
+            Some(view) => (view.strides.clone(), view.base),
+            None => (dense_strides(&shape), 0),
+        };
+        let mut s = vec![0i64; self.domain.len()];
+        for (j, &stride) in own.iter().enumerate() {
+            if let Some(a) = self.info[&v].map[j] {
+                s[a] = stride;
+            }
+        }
+        s.push(base);
+        s
+    }
+
+    /// The most GM view dims that the reduced axes (a tile's columns) of an input or output
+    /// take, adjacent dims merged as the lowering merges them; `staged`: chunks of one axis.
+    pub fn col_view_dims(&self, ir: &Ir<'_>, staged: bool) -> usize {
+        if staged {
+            return 1;
+        }
+        let values = self.inputs.iter().chain(&self.outputs);
+        let dims_of = |v: &ValueId| {
+            let s = self.gm_strides(ir, *v, self.views.get(v));
+            let dims = self.col_axes().into_iter().map(|a| (self.domain[a], s[a]));
+            merged_len(dims)
+        };
+        values.filter(|v| self.info[v].cols).map(dims_of).max().unwrap_or(0)
     }
 
     /// The element count of the reduced axes (a tile's `cols`).
@@ -419,16 +495,14 @@ impl VectorModel {
             }
             let last = last_use.get(&result).copied().unwrap_or(pos);
             let name = ir.op(op).name;
-            let wide = name.starts_with("hl.reduce_")
-                && elem(result).bit_width() != Some(32)
-                && elem(result).is_float();
+            let reduction = is_reduction(ir, op);
+            let wide = reduction && elem(result).bit_width() != Some(32) && elem(result).is_float();
             if wide || name == "hl.silu" {
                 let ty = if wide { ctx.float_type(FloatKind::F32) } else { elem(result) };
                 temp.insert(op, bufs.len());
                 bufs.push(BufSpec { rows: i.rows, cols: i.cols, elem: ty, first: pos, last: pos });
             }
-            let view =
-                matches!(hl_op(ir, op).map(|h| h.category), Some(FusionCategory::Layout(Movement::View)));
+            let view = is_view(ir, op);
             let reusable = |x: &ValueId| {
                 of.get(x).is_some_and(|&b| {
                     let s = &bufs[b];
@@ -437,7 +511,7 @@ impl VectorModel {
             };
             let reuse = if view {
                 ir.operands(op).first().and_then(|x| of.get(x).copied())
-            } else if name.starts_with("hl.reduce_") || name == "hl.cast" {
+            } else if reduction || name == "hl.cast" {
                 None
             } else {
                 ir.operands(op).iter().find(|x| reusable(x)).map(|x| of[x])
@@ -472,9 +546,7 @@ impl VectorModel {
                 continue;
             }
             let i = &self.info[&v];
-            let alias = ir.defining_op(v).filter(|&d| {
-                matches!(hl_op(ir, d).map(|h| h.category), Some(FusionCategory::Layout(Movement::View)))
-            });
+            let alias = ir.defining_op(v).filter(|&d| is_view(ir, d));
             if let Some(&k) = alias.and_then(|d| ir.operands(d).first()).and_then(|x| of.get(x)) {
                 of.insert(v, k);
                 continue;
@@ -505,6 +577,28 @@ impl VectorModel {
     pub fn chunk_axis_len(&self) -> i64 {
         self.col_axes().last().map_or(1, |&a| self.domain[a])
     }
+}
+
+/// The number of dims of a view over `dims` (size, stride), outermost first, once each dim is
+/// merged into the one before it where their strides make them one dim.
+pub fn merged_len(dims: impl IntoIterator<Item = (i64, i64)>) -> usize {
+    merge_dims(dims).len()
+}
+
+/// `dims` (size, stride), outermost first, with each dim merged into the one before it where
+/// the outer one's stride is the inner one's span.
+pub fn merge_dims(dims: impl IntoIterator<Item = (i64, i64)>) -> Vec<(i64, i64)> {
+    let mut merged: Vec<(i64, i64)> = Vec::new();
+    for (size, stride) in dims {
+        match merged.last_mut() {
+            Some(last) if last.1 == stride * size => {
+                last.0 *= size;
+                last.1 = stride;
+            }
+            _ => merged.push((size, stride)),
+        }
+    }
+    merged
 }
 
 /// The result of [`VectorModel::buffers`].

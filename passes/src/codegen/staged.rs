@@ -21,8 +21,8 @@ use rustc_hash::{FxHashMap, FxHashSet};
 use kiln_compiler::{Ir, OpId, ValueId};
 
 use super::build::{i64_array, Builder};
-use super::lower_vector::{feed, is_view, Strides, Tile};
-use super::model::{Buffers, VectorModel};
+use super::lower_vector::{feed, Strides, Tile};
+use super::model::{is_reduction, is_view, Buffers, VectorModel};
 use super::tiling::cdiv;
 use super::vector_ops::{lower_op, reduce_finish, reduce_kind, reduce_partial, TileOp};
 
@@ -113,7 +113,10 @@ impl Tile<'_> {
         self.rowwise(b, bufs, row_set, &mut avail)?;
         for &red in &m.ops {
             let result = b.ir.results(red)[0];
-            let Some((kind, mean)) = reduce_kind(b.ir.op(red).name) else { continue };
+            let Some((kind, mean)) = reduce_kind(b.ir.op(red).name).filter(|_| is_reduction(b.ir, red))
+            else {
+                continue;
+            };
             if avail.contains(&result) {
                 continue;
             }
@@ -286,7 +289,7 @@ impl Tile<'_> {
                 let r = b.ir.results(op)[0];
                 let ready = b.ir.operands(op).iter().all(|x| avail.contains(x));
                 let cols = bufs.of.get(&r).is_some_and(|&k| bufs.specs[k].cols);
-                if avail.contains(&r) || !ready || cols || reduce_kind(b.ir.op(op).name).is_some() {
+                if avail.contains(&r) || !ready || cols || is_reduction(b.ir, op) {
                     continue;
                 }
                 self.lower_one(b, bufs, set, op)?;

@@ -11,6 +11,8 @@
 use kiln_compiler::{Attribute, Context, Ir, NamedAttr, ValueId};
 use kiln_targets::Target;
 
+use kiln_dialects::npuvec::MAX_VIEW_DIMS;
+
 use super::build::i64_attr;
 use super::model::{BufSpec, VectorModel};
 use super::placement::{place, Item};
@@ -93,7 +95,10 @@ impl Tiling {
         let full_cols = cols;
         let budget = mem.ub_usable_bytes / shrink.max(1);
         let total_rows: i64 = model.kept.iter().map(|&a| model.domain[a]).product();
-        if peak_bytes(target, &specs, 1, cols) > budget {
+        // A row whose GM view needs more dims than a transfer has is staged as well: a chunk
+        // is one index of all reduced axes but the last.
+        let wide_view = model.col_view_dims(ir, false) > MAX_VIEW_DIMS;
+        if wide_view || peak_bytes(target, &specs, 1, cols) > budget {
             // A row does not fit: reduce it in column chunks, as wide as one row's buffers allow.
             let need = peak_bytes(target, &specs, 1, cols);
             let along = model.chunk_axis_len();
@@ -144,19 +149,25 @@ impl Tiling {
             }
         }
         let max_rows = lo;
+        // A GM view has at most MAX_VIEW_DIMS dims: what the columns leave is for the box's
+        // axes longer than 1 (counted unmerged); the axes outside the box are looped over.
+        let box_dims = MAX_VIEW_DIMS.saturating_sub(model.col_view_dims(ir, cols < full_cols));
         // The box: inner kept axes whole while they fit, then the key axis.
         let kept_desc: Vec<usize> = model.kept.iter().rev().copied().collect();
         let mut inner = 1i64;
+        let mut taken = 0;
         let mut key = *model.kept.first().unwrap_or(&0);
         let mut block = 1i64;
         for (i, &a) in kept_desc.iter().enumerate() {
             let d = model.domain[a];
-            if inner * d <= max_rows && i + 1 < kept_desc.len() {
+            let dims = usize::from(d > 1);
+            if inner * d <= max_rows && i + 1 < kept_desc.len() && taken + dims < box_dims {
                 inner *= d;
+                taken += dims;
                 continue;
             }
             key = a;
-            block = (max_rows / inner).clamp(1, d);
+            block = if taken < box_dims { (max_rows / inner).clamp(1, d) } else { 1 };
             break;
         }
         let key_len = if model.kept.contains(&key) { model.domain[key] } else { 1 };
@@ -164,7 +175,7 @@ impl Tiling {
         let cores = i64::from(target.cores.vector.max(1));
         // Spread over the cores when one tile would hold the rows of several.
         let wanted = cdiv(cores, outer.max(1));
-        if outer * cdiv(key_len, block) < cores && wanted > 1 {
+        if outer * cdiv(key_len, block) < cores && wanted > 1 && taken < box_dims {
             block = cdiv(key_len, wanted.min(key_len)).max(1);
         }
         let tiles = outer * cdiv(key_len, block);

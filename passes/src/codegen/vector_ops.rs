@@ -110,7 +110,14 @@ pub fn lower_op(b: &mut Builder<'_, '_>, t: &TileOp<'_>) -> Result<(), String> {
         let attr = npuvec_enum(b.ctx, "cmp", pred.keyword());
         b.op("npuvec.cmp", &[srcs[0], srcs[1], dst], &[("predicate", attr)], &[], 0);
     } else if name == "hl.select" {
-        b.op("npuvec.select", &[srcs[0], srcs[1], srcs[2], dst], &[], &[], 0);
+        match immediate_mask(b.ir, srcs[0]) {
+            // A splat condition picks one side for the whole tile.
+            Some(true) => assign(b, srcs[1], dst),
+            Some(false) => assign(b, srcs[2], dst),
+            None => {
+                b.op("npuvec.select", &[srcs[0], srcs[1], srcs[2], dst], &[], &[], 0);
+            }
+        }
     } else if name == "hl.cast" {
         let round = if elem_of(b.ir, srcs[0]).is_float() && !elem_of(b.ir, dst).is_float() {
             "trunc"
@@ -137,15 +144,30 @@ pub fn lower_op(b: &mut Builder<'_, '_>, t: &TileOp<'_>) -> Result<(), String> {
     } else if let Some((kind, mean)) = reduce_kind(name) {
         reduce(b, t, kind, mean)?;
     } else if name == "hl.broadcast_to" {
-        if b.ir.value_type(srcs[0]) == b.ir.value_type(dst) {
-            b.op("npuvec.copy", &[srcs[0], dst], &[], &[], 0);
-        } else {
-            b.op("npuvec.broadcast", &[srcs[0], dst], &[], &[], 0);
-        }
+        assign(b, srcs[0], dst);
     } else {
         return Err(format!("no vector lowering for '{name}'"));
     }
     Ok(())
+}
+
+/// The value of an `i1` immediate (an `arith.constant`), or `None` for a buffer.
+fn immediate_mask(ir: &Ir<'_>, src: Src) -> Option<bool> {
+    let def = ir.defining_op(src).filter(|&d| ir.op(d).name == "arith.constant")?;
+    ir.attr(def, "value").and_then(|a| a.as_int()).map(|v| v != 0)
+}
+
+/// `dst = src` broadcast to `dst`'s shape: a fill from an immediate, a copy of a buffer of the
+/// same shape, a broadcast of a `[R, 1]`, `[1, C]` or `[1, 1]` one.
+fn assign(b: &mut Builder<'_, '_>, src: Src, dst: ValueId) {
+    let to = if b.ir.value_type(src).shape().is_none() {
+        "npuvec.fill"
+    } else if b.ir.value_type(src) == b.ir.value_type(dst) {
+        "npuvec.copy"
+    } else {
+        "npuvec.broadcast"
+    };
+    b.op(to, &[src, dst], &[], &[], 0);
 }
 
 /// A reduction of the tile's cols: straight into `dst`, or through the `f32` temporary for

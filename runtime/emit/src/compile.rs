@@ -25,10 +25,13 @@ pub fn needs_codegen(ir: &Ir<'_>, top: OpId) -> bool {
     })
 }
 
-/// The pipeline that takes `hl` to planned `npuvec` for `target` (`fuse`: with `kiln-fuse`
-/// at opt-level 2; without it every op is its own kernel).
-pub fn pipeline(target: &str, fuse: bool) -> String {
-    let fusion = if fuse { format!("kiln-fuse{{opt-level=2 target={target}}}, ") } else { String::new() };
+/// The pipeline that takes `hl` to planned `npuvec` for `target`, with `kiln-fuse` at
+/// `opt_level` (1 or 2; 0 runs no `kiln-fuse`: every op is its own kernel).
+pub fn pipeline(target: &str, opt_level: u8) -> String {
+    let fusion = match opt_level {
+        0 => String::new(),
+        n => format!("kiln-fuse{{opt-level={n} target={target}}}, "),
+    };
     format!("builtin.module({CLEANUP}, {fusion}kiln-codegen{{target={target}}})")
 }
 
@@ -57,17 +60,18 @@ pub fn cleanup<'c>(ctx: &Context<'c>, ir: &mut Ir<'c>, top: OpId) -> Result<(), 
     run_pipeline(ctx, ir, top, &format!("builtin.module({CLEANUP})"))
 }
 
-/// Compiles module `top` (in place) for `target` and emits its bytecode.
+/// Compiles module `top` (in place) for `target` at fusion level `opt_level` (see
+/// [`pipeline`]) and emits its bytecode.
 pub fn compile<'c>(
     ctx: &Context<'c>,
     ir: &mut Ir<'c>,
     top: OpId,
     target: &Target,
     target_spec: &str,
-    fuse: bool,
+    opt_level: u8,
 ) -> Result<Module, Vec<Diagnostic<'c>>> {
     if needs_codegen(ir, top) {
-        run_pipeline(ctx, ir, top, &pipeline(target_spec, fuse))?;
+        run_pipeline(ctx, ir, top, &pipeline(target_spec, opt_level))?;
     }
     crate::emit(ir, top, target).map_err(|d| vec![d])
 }

@@ -40,9 +40,15 @@ struct Cli {
     /// Print the VM's counters and the simulated device time.
     #[arg(long)]
     stats: bool,
-    /// Compile every op as its own kernel (no kiln-fuse), to compare with the fused program.
-    #[arg(long)]
+    /// Compile every op as its own kernel (no kiln-fuse), to compare with the fused program;
+    /// the same as `--opt-level=0`.
+    #[arg(long, conflicts_with = "opt_level")]
     no_fuse: bool,
+    /// The fusion level: 0 runs no kiln-fuse (every op its own kernel), 1 fuses elementwise
+    /// chains and reductions forward, 2 adds stitched reductions, matmul epilogues and
+    /// horizontal fusion (kiln-fuse's opt-level).
+    #[arg(long, value_name = "0|1|2", default_value_t = 2, value_parser = clap::value_parser!(u8).range(0..=2))]
+    opt_level: u8,
     /// Run the VM N times after one warm-up and print the median, min and max wall time.
     #[arg(long, value_name = "N")]
     repeat: Option<usize>,
@@ -149,9 +155,15 @@ fn run(cli: &Cli) -> Result<(String, bool), String> {
     }
     vm::keep_only_entry(&ctx, &mut module.ir, module.top, func)?;
     let target = kiln_targets::Target::load(&cli.target).map_err(|e| format!("kiln-run: error: {e}\n"))?;
-    let program =
-        kiln_emit::compile::compile(&ctx, &mut module.ir, module.top, &target, &cli.target, !cli.no_fuse)
-            .map_err(render)?;
+    let program = kiln_emit::compile::compile(
+        &ctx,
+        &mut module.ir,
+        module.top,
+        &target,
+        &cli.target,
+        if cli.no_fuse { 0 } else { cli.opt_level },
+    )
+    .map_err(render)?;
     let (results, mut out) = vm::run_program(cli, &target, &program, &args)?;
     out.insert_str(0, &print_results(cli, &results)?);
     let mut agree = true;

@@ -58,7 +58,7 @@ fn every_deleted_flag_of_a_compiled_double_buffered_kernel_is_reported() {
         let ctx = Context::new(&arena, kiln_dialects::all_dialects());
         let mut module = parse_bytes(&ctx, program(rows).as_bytes(), "program").expect("parses");
         let program =
-            compile(&ctx, &mut module.ir, module.top, &target, "tiny-npu-fast-dma", true).expect("compiles");
+            compile(&ctx, &mut module.ir, module.top, &target, "tiny-npu-fast-dma", 2).expect("compiles");
         let text = print_module(&ctx, &module, &PrintOptions::default());
         assert!(text.contains("buffers = 2"), "the tile loop is double-buffered:\n{text}");
         assert!(text.contains("%0:2 = npuvec.buffer ["), "buffers come in pairs:\n{text}");

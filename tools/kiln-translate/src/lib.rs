@@ -167,7 +167,7 @@ fn emit_bytecode(cli: &Cli, bytes: &[u8], name: &str) -> Result<Vec<u8>, String>
     let named = named.map(|n| String::from_utf8_lossy(n).into_owned());
     let spec = cli.target.clone().or(named).unwrap_or_else(|| kiln_targets::DEFAULT_TARGET.to_string());
     let target = load_target(&spec)?;
-    let compiled = kiln_emit::compile::compile(&ctx, &mut module.ir, module.top, &target, &spec, true)
+    let compiled = kiln_emit::compile::compile(&ctx, &mut module.ir, module.top, &target, &spec, 2)
         .map_err(|d| render(&d))?;
     kiln_bytecode::validate(&compiled, &target)
         .map_err(|e| error(format!("the emitted bytecode does not validate for '{}': {e}", target.name)))?;

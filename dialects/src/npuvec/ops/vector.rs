@@ -130,8 +130,8 @@ kiln_compiler::op_def! {
     /// `npuvec.select`: `dst = mask ? true_value : false_value` elementwise (pipe V,
     /// instruction `Select`).
     ///
-    /// The mask is an `i1` UB buffer (or an `i1` scalar), the values buffers or scalars of
-    /// `dst`'s element type; all broadcast to `dst`. Effects: reads the sources, writes `dst`.
+    /// The mask is an `i1` UB buffer, the values buffers or scalars of `dst`'s element type;
+    /// all broadcast to `dst`. Effects: reads the sources, writes `dst`.
     ///
     /// ```mlir
     /// npuvec.select ins(%m, %a, %cst : memref<8x64xi1, #npuvec.space<ub>>, memref<8x64xf32, #npuvec.space<ub>>, f32) outs(%c : memref<8x64xf32, #npuvec.space<ub>>)

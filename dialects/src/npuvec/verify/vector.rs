@@ -81,6 +81,9 @@ pub(crate) fn verify_cmp<'c>(_: &Context<'c>, ir: &Ir<'c>, op: OpId) -> VResult<
 /// `npuvec.select`: an `i1` mask, values of `dst`'s element type.
 pub(crate) fn verify_select<'c>(ctx: &Context<'c>, ir: &Ir<'c>, op: OpId) -> VResult<'c> {
     let dst = dst(ir, op)?;
+    // The mask is a buffer: the instruction has no immediate mask (a constant condition
+    // selects one side at compile time).
+    buffer(ir, op, 0, UB)?;
     source_of(ir, op, 0, &dst, ctx.int_type(1))?;
     source_of(ir, op, 1, &dst, dst.elem)?;
     source_of(ir, op, 2, &dst, dst.elem)

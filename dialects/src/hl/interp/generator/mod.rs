@@ -6,6 +6,10 @@
 //! get several consumers and diamonds form; it returns the last value and one or two earlier
 //! ones. A [`Profile`] fixes the shapes, element types and ops drawn from.
 
+mod coverage;
+
+pub use coverage::{coverage_program, Program, FEATURES};
+
 use super::random::SplitMix64;
 
 /// What a generator draws from.
