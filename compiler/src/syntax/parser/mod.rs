@@ -148,25 +148,8 @@ impl<'a, 'c> Parser<'a, 'c> {
 
     /// The error of an error token, in the words and at the place of MLIR's lexer.
     fn lexer_error(&self) -> ParseError {
-        let b = self.src.as_bytes();
-        let at = self.tok.start;
-        let message = match b.get(at) {
-            Some(b'"') => {
-                // MLIR stops at the end of the line (or the last character of the input).
-                let end =
-                    b[at..].iter().position(|&c| c == b'\n').map_or(b.len().saturating_sub(1), |i| at + i);
-                return ParseError::new(end, "expected '\"' in string literal");
-            }
-            Some(b'@') => {
-                return ParseError::new(at + 1, "@ identifier expected to start with letter or '_'")
-            }
-            Some(b'%') => "invalid SSA name",
-            Some(b'^') => "invalid block name",
-            Some(b'!') => "invalid type identifier",
-            Some(b'#') => "invalid attribute name",
-            _ => "unexpected character",
-        };
-        ParseError::new(at, message)
+        let (offset, message) = lexer::error_at(self.src.as_bytes(), self.tok.start);
+        ParseError::new(offset, message)
     }
 
     // ----- delegation to the type/attribute parser -----
@@ -286,7 +269,12 @@ impl<'a, 'c> Parser<'a, 'c> {
             ));
         }
         self.bump();
-        self.expect(TokenKind::Equal, "expected '=' in alias definition")?;
+        let message = if is_type {
+            "expected '=' in type alias definition"
+        } else {
+            "expected '=' in attribute alias definition"
+        };
+        self.expect(TokenKind::Equal, message)?;
         if is_type {
             let ty = self.parse_type_here()?;
             if !self.ta.add_type_alias(name, ty) {
@@ -402,7 +390,7 @@ pub(crate) fn escape_invalid_utf8<'c>(
                 (Mode::Code, '"') => Mode::Str,
                 (Mode::Code, '/') if next == Some(b'/') => Mode::Comment,
                 (Mode::Str, '"') if !escaped(&out) => Mode::Code,
-                (Mode::Str | Mode::Comment, '\n') => Mode::Code,
+                (Mode::Str, '\n') | (Mode::Comment, '\n' | '\r') => Mode::Code,
                 _ => mode,
             };
             out.push(c);

@@ -152,8 +152,10 @@ impl<'a, 'c> Parser<'a, 'c> {
         }
         let (name, offset) = (self.text(), self.tok.start);
         self.bump();
+        // A result number is the next token when it is a `#` identifier, even after whitespace
+        // (`%0 #1`), as in MLIR's `parseSSAUse`; it is decimal (`#0x1` lexes as `#0`, `x1`).
         let mut index = 0;
-        if self.at(TokenKind::HashIdent) && self.tok.start == offset + name.len() {
+        if self.at(TokenKind::HashIdent) {
             index = self.text()[1..]
                 .parse()
                 .map_err(|_| ParseError::new(self.tok.start, "invalid SSA value result number"))?;

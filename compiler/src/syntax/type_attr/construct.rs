@@ -245,8 +245,21 @@ impl<'c> Builder<'_, '_, 'c> {
         let ns = first(sym.clone());
         let dialect = ns.as_str();
         let rest = &sym.as_str()[dialect.len()..];
+        // MLIR's `Dialect::isValidNamespace`; its message quotes the namespace as a string
+        // attribute, at the symbol's data (pretty form) or at the sigil (`#foo-<...>`).
+        if !is_valid_namespace(dialect) {
+            let at = if sym.as_rule() == Rule::dialect_pretty {
+                ns.as_span().end() + 1
+            } else {
+                pair.as_span().start()
+            };
+            return Err(self.error_at(at, format!("invalid dialect namespace '\"{dialect}\"'")));
+        }
         let body = match rest.strip_prefix('.') {
-            Some(pretty) => pretty.to_string(),
+            // A pretty name MLIR would not print back as one (`#foo.b-ar`, `!foo.`) is kept in
+            // the bracketed form it prints (`#foo<b-ar>`, `!foo<>`).
+            Some(pretty) if is_simple_symbol(pretty) => pretty.to_string(),
+            Some(pretty) => format!("<{pretty}>"),
             None => {
                 let inner = &rest[1..rest.len() - 1];
                 if is_simple_symbol(inner) {
@@ -256,6 +269,9 @@ impl<'c> Builder<'_, '_, 'c> {
                 }
             }
         };
+        // The strings of the body are MLIR tokens: their escapes are checked.
+        let body_at = sym.as_span().start() + dialect.len();
+        self.check_strings(&sym.as_str()[dialect.len()..], body_at)?;
         let known = self.ctx.registry().dialect(dialect).is_some();
         if !known && !self.ctx.allows_unregistered() {
             let data = body.strip_prefix('<').and_then(|b| b.strip_suffix('>')).unwrap_or(&body);
@@ -278,6 +294,24 @@ impl<'c> Builder<'_, '_, 'c> {
             ));
         }
         Ok((self.ctx.intern_str(dialect), self.ctx.intern_str(&body)))
+    }
+
+    /// Checks the escapes of the string literals in `text` (the body of a dialect value, kept
+    /// verbatim), which starts at `at` in the extent.
+    fn check_strings(&self, text: &str, at: usize) -> Result<()> {
+        let b = text.as_bytes();
+        let mut i = 0;
+        while i < b.len() {
+            if b[i] != b'"' {
+                i += 1;
+                continue;
+            }
+            match crate::syntax::lexer::scan_string(b, i) {
+                Ok(end) => i = end,
+                Err((offset, message)) => return Err(self.error_at(at + offset, message)),
+            }
+        }
+        Ok(())
     }
 
     /// `distinct[N]<attr>`: the same attribute for the same `N` in one source, a new one
@@ -446,6 +480,14 @@ impl<'c> Builder<'_, '_, 'c> {
 /// The first inner pair (grammar guarantees it exists).
 pub(super) fn first(pair: Pair<'_, Rule>) -> Pair<'_, Rule> {
     pair.into_inner().next().expect("grammar guarantees an inner pair")
+}
+
+/// Whether `ns` is a valid dialect namespace (MLIR's `Dialect::isValidNamespace`):
+/// `[a-zA-Z_][a-zA-Z_0-9$]*`.
+fn is_valid_namespace(ns: &str) -> bool {
+    let b = ns.as_bytes();
+    b.first().is_some_and(|&c| c.is_ascii_alphabetic() || c == b'_')
+        && b.iter().all(|&c| c.is_ascii_alphanumeric() || c == b'_' || c == b'$')
 }
 
 /// Whether `!foo<body>` may print as `!foo.body`: an identifier, optionally followed by `<...>`.
