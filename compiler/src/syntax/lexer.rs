@@ -128,6 +128,18 @@ pub fn suffix_id_end(b: &[u8], start: usize) -> usize {
     end
 }
 
+/// The value of an integer token's text (`42`, `0x2A`) as MLIR's `Token::getUInt64IntegerValue`
+/// reads it: decimal, or hexadecimal after `0x`; `None` when it does not fit in 64 bits.
+pub fn unsigned_value(text: &str) -> Option<u64> {
+    match text.strip_prefix("0x") {
+        Some(hex) if !hex.is_empty() && hex.bytes().all(|c| c.is_ascii_hexdigit()) => {
+            u64::from_str_radix(hex, 16).ok()
+        }
+        _ if !text.is_empty() && text.bytes().all(|c| c.is_ascii_digit()) => text.parse().ok(),
+        _ => None,
+    }
+}
+
 /// Whether `s` can be printed as a bare identifier (otherwise it must be quoted).
 pub fn is_bare_identifier(s: &str) -> bool {
     let b = s.as_bytes();
@@ -531,6 +543,16 @@ mod tests {
             assert_eq!(error_at(text.as_bytes(), 0), (at, message), "{text:?}");
         }
         assert_eq!(error_at(b"@\"x\\q\"", 0), (3, "unknown escape in string literal"));
+    }
+
+    #[test]
+    fn unsigned_values_are_decimal_or_hex() {
+        assert_eq!(unsigned_value("0x10"), Some(16));
+        assert_eq!(unsigned_value("007"), Some(7));
+        assert_eq!(unsigned_value("0xFFFFFFFFFFFFFFFF"), Some(u64::MAX));
+        assert_eq!(unsigned_value("18446744073709551616"), None);
+        assert_eq!(unsigned_value("0x"), None);
+        assert_eq!(unsigned_value("+1"), None);
     }
 
     #[test]

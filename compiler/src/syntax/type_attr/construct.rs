@@ -319,7 +319,7 @@ impl<'c> Builder<'_, '_, 'c> {
     fn distinct(&self, pair: Pair<'_, Rule>) -> Result<Attribute<'c>> {
         let mut it = pair.clone().into_inner().skip(1);
         let id_pair = it.next().expect("grammar: distinct id");
-        let Ok(id) = id_pair.as_str().parse::<u64>() else {
+        let Some(id) = literal::uint_value(id_pair.as_str()) else {
             return Err(self.error_at(id_pair.as_span().start(), "expected an unsigned 64-bit integer"));
         };
         let inner = match it.next() {
@@ -436,13 +436,23 @@ impl<'c> Builder<'_, '_, 'c> {
         }
     }
 
+    /// A stride or offset of `strided<...>`: `?`, or an optional `-` and an unsigned integer
+    /// (decimal or hex) of at most `i64::MAX`, negated after, as MLIR reads it (so
+    /// `-9223372036854775808` is refused).
     fn stride(&self, p: Pair<'_, Rule>) -> Result<i64> {
-        let s = p.as_str();
-        if s == "?" {
-            return Ok(DYNAMIC);
+        let mut negative = false;
+        for q in p.clone().into_inner() {
+            match q.as_rule() {
+                Rule::question => return Ok(DYNAMIC),
+                Rule::neg => negative = true,
+                _ => {
+                    if let Some(v) = literal::uint_value(q.as_str()).and_then(|v| i64::try_from(v).ok()) {
+                        return Ok(if negative { -v } else { v });
+                    }
+                }
+            }
         }
-        let compact: String = s.chars().filter(|c| !c.is_whitespace()).collect();
-        compact.parse::<i64>().or_else(|_| self.err(&p, "expected a 64-bit signed integer or '?'"))
+        self.err(&p, "expected a 64-bit signed integer or '?'")
     }
 
     fn dict(&self, pair: Pair<'_, Rule>) -> Result<Attribute<'c>> {

@@ -139,7 +139,7 @@ fn is_ident(c: u8) -> bool {
 fn token_boundary(text: &str, a: &Attempts) -> Option<usize> {
     let b = text.as_bytes();
     let p = a.pos;
-    if a.deepest(Rule::hex_int) && p >= 1 && b[p - 1] == b'x' {
+    if (a.deepest(Rule::hex_int) || a.deepest(Rule::uint)) && p >= 1 && b[p - 1] == b'x' {
         return Some(p - 1);
     }
     // `@a :` not followed by a second `:`: MLIR takes the symbol reference without the `:`,
@@ -412,7 +412,9 @@ pub(super) fn place_semantic(src: &str, end: usize, mut e: SyntaxError) -> Synta
     if e.offset == end && AT_NEXT_TOKEN.contains(&e.message.as_str()) {
         e.offset = super::scan::skip_ws(src, end);
     }
-    if e.message == "expected non-function type" {
+    const AT_WRONG_TOKEN: [&str; 2] =
+        ["expected non-function type", "expected integer line number in FileLineColRange"];
+    if AT_WRONG_TOKEN.contains(&e.message.as_str()) {
         e.offset = wrong_token_offset(src, e.offset, e.offset >= src.len());
     }
     e
