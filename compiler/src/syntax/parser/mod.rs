@@ -176,10 +176,14 @@ impl<'a, 'c> Parser<'a, 'c> {
     }
 
     /// Parses an optional trailing `loc(...)`: the location, or the name and offset of an alias
-    /// that is not defined yet.
+    /// that is not defined yet. `loc` is a keyword in MLIR: a `(` must follow.
     pub(crate) fn parse_trailing_loc(&mut self) -> PResult<Option<Result<Attribute<'c>, (String, usize)>>> {
-        if !(self.at(TokenKind::BareIdent) && self.text() == "loc" && self.peek_is(TokenKind::LParen)) {
+        if !(self.at(TokenKind::BareIdent) && self.text() == "loc") {
             return Ok(None);
+        }
+        if !self.peek_is(TokenKind::LParen) {
+            self.bump();
+            return Err(self.wrong_token("expected '(' in location"));
         }
         let alias_at = lexer::lex(self.src, lexer::lex(self.src, self.tok.end).end).start;
         match self.parse_loc_here()? {
@@ -283,17 +287,8 @@ impl<'a, 'c> Parser<'a, 'c> {
             self.ctx.note_type_alias(ty, name);
             return Ok(());
         }
-        let attr = if self.at(TokenKind::BareIdent) && self.text() == "loc" {
-            match self.parse_trailing_loc()? {
-                Some(Ok(a)) => a,
-                Some(Err((_, off))) => {
-                    return Err(ParseError::new(off, "undefined symbol alias id"));
-                }
-                None => return Err(self.wrong_token("expected '(' in location")),
-            }
-        } else {
-            self.parse_attr_here()?
-        };
+        // (A location is an attribute here, `loc(...)` an inline location, as in MLIR.)
+        let attr = self.parse_attr_here()?;
         if self.attr_aliases.insert(name.to_owned(), attr).is_some() || !self.ta.add_attr_alias(name, attr) {
             return Err(ParseError::new(at, format!("redefinition of attribute alias id '{name}'")));
         }

@@ -363,6 +363,10 @@ impl<'c> Builder<'_, '_, 'c> {
             }
             Rule::bool_attr => Ok(ctx.bool_attr(first(pair).as_rule() == Rule::kw_true)),
             Rule::unit_attr => Ok(ctx.unit_attr()),
+            // `loc` is a keyword: as an attribute it starts an inline location.
+            Rule::type_attr if pair.as_str() == "loc" => {
+                self.err_end(&pair, "expected '(' in inline location")
+            }
             Rule::type_attr => Ok(ctx.type_attr(self.ty(first(pair))?)),
             Rule::array_attr => {
                 let items = pair.into_inner().map(|p| self.attr(p)).collect::<Result<Vec<_>>>()?;

@@ -362,6 +362,8 @@ fn message(entry: Rule, text: &str, a: &Attempts) -> Option<(String, Place)> {
         (b'[', _) if a.token("]") && a.token(",") => "expected ',' or ']'",
         (b'{', _) if a.token("}") => "expected '}' in attribute dictionary",
         (b'{', _) if a.token("\"") && !a.token("=") => "expected attribute name",
+        // (`loc(...)` as an attribute is an "inline location" in MLIR's words.)
+        (b'(', "loc") if a.token(")") && entry == Rule::attr_entry => "expected ')' in inline location",
         (b'(', "loc") if a.token(")") => "expected ')' in location",
         (b'(', "callsite") if a.token("at") => "expected 'at' in callsite location",
         (b'(', "callsite") if a.token(")") => "expected ')' in callsite location",
@@ -412,8 +414,11 @@ pub(super) fn place_semantic(src: &str, end: usize, mut e: SyntaxError) -> Synta
     if e.offset == end && AT_NEXT_TOKEN.contains(&e.message.as_str()) {
         e.offset = super::scan::skip_ws(src, end);
     }
-    const AT_WRONG_TOKEN: [&str; 2] =
-        ["expected non-function type", "expected integer line number in FileLineColRange"];
+    const AT_WRONG_TOKEN: [&str; 3] = [
+        "expected non-function type",
+        "expected '(' in inline location",
+        "expected integer line number in FileLineColRange",
+    ];
     if AT_WRONG_TOKEN.contains(&e.message.as_str()) {
         e.offset = wrong_token_offset(src, e.offset, e.offset >= src.len());
     }

@@ -63,12 +63,18 @@ impl<'c> Builder<'_, '_, 'c> {
         let ctx = self.ctx;
         match pair.as_rule() {
             Rule::loc_unknown => Ok(ctx.unknown_loc()),
+            // An alias in a location instance: MLIR reports at the token after it.
             Rule::loc_ref | Rule::loc_alias => {
                 let name = &pair.as_str()[1..];
                 match self.aliases.attrs.get(name) {
                     Some(&a) if a.is_location() => Ok(a),
-                    Some(_) => self.err(&pair, "expected location, but found non-location attribute"),
-                    None => self.err(&pair, format!("undefined symbol alias id '{name}'")),
+                    Some(&a) => {
+                        let mut s = String::new();
+                        super::print::print_attr(&mut s, a, &super::NoAliases);
+                        // (MLIR's message has no space before the attribute.)
+                        self.err_end(&pair, format!("expected location attribute, but got{s}"))
+                    }
+                    None => self.err_end(&pair, format!("undefined symbol alias id '{name}'")),
                 }
             }
             Rule::loc_callsite => {
