@@ -91,13 +91,14 @@ impl SourceFile {
         SourceFile { name, text, line_starts }
     }
 
-    /// Line `line` (1-based) without its line ending.
+    /// Line `line` (1-based) as LLVM's `SourceMgr` shows it: up to its first `\r` or `\n`
+    /// (lines are counted by `\n`, but a `\r` also ends the text shown).
     fn line(&self, line: u32) -> Option<&str> {
         let i = (line as usize).checked_sub(1)?;
         let start = *self.line_starts.get(i)?;
         let end = self.line_starts.get(i + 1).map_or(self.text.len(), |&next| next - 1);
         let text = &self.text[start..end];
-        Some(text.strip_suffix('\r').unwrap_or(text))
+        Some(text.split('\r').next().unwrap_or(text))
     }
 }
 
@@ -166,6 +167,10 @@ impl SourceMgr {
         }
         // Line 0 names the file as a whole (`file:0:0`, as MLIR's implicit module): no source line.
         let Some(src_line) = self.lookup(file).and_then(|f| f.line(line)) else { return };
+        // Nor a column past the text shown (past a `\r`, as LLVM's `FindLocForLineAndColumn`).
+        if col.saturating_sub(1) as usize > src_line.len() {
+            return;
+        }
         // Very long lines are clipped around the column so a 100 MB line stays readable.
         let (shown, caret_col) = clip_line(src_line, col.saturating_sub(1) as usize);
         let _ = writeln!(out, "{shown}");
@@ -200,6 +205,10 @@ mod tests {
     use crate::context::Context;
     use crate::dialect::DialectRegistry;
 
+    fn at_b<'c>(ctx: &Context<'c>, line: u32, col: u32) -> Diagnostic<'c> {
+        Diagnostic::error(ctx.file_loc("b.mlir", line, col), "bad")
+    }
+
     #[test]
     fn renders_the_line_of_each_location() {
         let arena = bumpalo::Bump::new();
@@ -214,6 +223,13 @@ mod tests {
         // Past the end, and line 0: the header only.
         assert_eq!(sm.render(&at(5, 1)), "a.mlir:5:1: error: bad\n");
         assert_eq!(sm.render(&at(0, 1)), "a.mlir:0:1: error: bad\n");
+        // A lone `\r` ends the text shown; a column past it shows none.
+        let mut sm = SourceMgr::new();
+        sm.add("b.mlir", "ab\rcd\nef");
+        assert_eq!(sm.render(&at_b(&ctx, 1, 3)), "b.mlir:1:3: error: bad\nab\n  ^\n");
+        assert_eq!(sm.render(&at_b(&ctx, 1, 4)), "b.mlir:1:4: error: bad\n");
+        assert_eq!(sm.render(&at_b(&ctx, 2, 3)), "b.mlir:2:3: error: bad\nef\n  ^\n");
+        assert_eq!(sm.render(&at_b(&ctx, 2, 4)), "b.mlir:2:4: error: bad\n");
     }
 
     #[test]

@@ -1,7 +1,9 @@
 //! Differential test of type/attribute/location syntax against the real `mlir-opt` 22: every
 //! spelling (hand-written cases plus random integers and floats of every width) is printed by
 //! mlir-opt in generic form, and our parse + print must reproduce its text exactly, and print
-//! its output back unchanged. Skipped, with a note, when mlir-opt is not installed.
+//! its output back unchanged. A spelling mlir-opt rejects must be rejected with the same message,
+//! at the same offset where mlir-opt's error points into the spelling. Skipped, with a note,
+//! when mlir-opt is not installed.
 
 use std::io::Write;
 use std::path::Path;
@@ -99,6 +101,34 @@ fn attr_cases() -> Vec<String> {
         "loc(fused[\"a\", \"b\"])", "loc(fused<\"m\">[\"a\"])", "loc(fused<\"m\">[])", "loc(fused[])", "loc(unknown)",
         "loc(fused[\"a\", fused[\"b\", \"c\"], \"a\", unknown])", "loc(fused<{x = 1}>[\"c\":1:2, unknown])",
         "loc(callsite(callsite(\"a\" at \"b\") at fused<{x = 1}>[\"c\":1:2, unknown]))", "loc(\"f\\\"\":1:2 to 5:6)",
+        // Line and column numbers are unsigned integer tokens: decimal or hex, 32 bits.
+        "loc(\"f\":0x10:0x2)", "loc(\"f\":0x10)", "loc(\"f\":1:2 to 0x3:0x4)", "loc(\"f\":1:2 to :0x9)",
+        "loc(\"f\":0xFFFFFFFF:007)", "loc(callsite(\"a\"(\"f\":0x1:0x2) at \"f\":0xA:0xB))",
+        "loc(fused[\"f\":0x1:0x2, \"g\":0x3])", "loc(fused<0x1>[\"f\":1:2])", "loc(\"f\":0x100000000:0)",
+        "loc(\"f\":4294967296:0)", "loc(\"f\":1:4294967296)", "loc(\"f\":1:2 to 4294967296:1)",
+        "loc(\"f\":1:2 to 1:0x100000000)", "loc(\"f\":0x:1)", "loc(\"f\":0xg:1)", "loc(\"f\":0X10:1)",
+        "loc(\"f\":1.5:1)", "loc(\"f\":-1:1)", "loc(\"f\" : 1 : 2)", "loc(\"f\":1:2 to : 4)",
+        // Whitespace (any of MLIR's: space, tab, newline, carriage return) and comments between
+        // tokens; a comment ends at a newline or a carriage return.
+        "loc (\"f\":1:2)", "loc\r(\"f\":1:2)", "loc(\r\"f\"\r:\r1\r:\r2\r)", "loc(callsite\r(\"a\" at \"b\"))",
+        "loc(fused\r<\"m\">\r[\"a\"])", "loc(\"a\"\r(\"b\"))", "loc(// c\r\"f\":1:2)", "dense <1> : tensor<2xi32>",
+        "array <i32: 1>", "affine_map <(d0) -> (d0)>", "strided <[1]>", "distinct [0] <1>", "sparse <> : tensor<2xi32>",
+        "dense_resource <b> : tensor<2xi32>", "[1, // c\r 2]", "- 1", "-\n1.0 : f32", "1\r:\ri32",
+        "@a: :@b", "@a :: @b", "@a\r::\r@b::@c", "@a::@0", "@a::b", "[@a : i32]",
+        // Integer tokens read as unsigned 64-bit values: decimal or hex.
+        "distinct[0x0]<0x1>", "strided<[0x4, 1], offset: 0x10>", "strided<[-0x4], offset: -9223372036854775807>",
+        "strided<[-9223372036854775808]>", "strided<[9223372036854775808]>",
+        "affine_map<(d0) -> (d0 + 0x10, d0 * 0x2, d0 mod 0x3)>", "affine_set<(d0) : (d0 - 0x10 >= 0)>",
+        "affine_map<(d0) -> (d0 + 9223372036854775808)>",
+        // Identifiers: `suffix-id` after `#` and `!` (digits only, or letters, digits and `$._-`),
+        // dialect namespaces, pretty names MLIR prints in the bracketed form.
+        "#foo.b-ar", "#foo.b-ar<1>", "#foo.bar.baz-1", "#foo.b$ar", "#foo.0bar", "#foo.", "#-foo.bar", "#$foo.bar",
+        "#f-oo.bar", "#f$oo.bar", "#foo-<1>", "#0<1>", "#0foo.bar", "#foo <1>", "@a-b", "@0a",
+        // Strings: `\v` and `\f` end them with an error, as a newline does; escapes are checked in
+        // dialect bodies too.
+        "\"x\u{b}y\"", "\"x\u{c}y\"", "\"x\ry\"", "\"x\\q\"", "#foo<\"x\\q\">", "#foo<\"x\\22\">",
+        // `.` starts only `...`.
+        ".5 : f32", "[1, .]",
     ];
     fixed.iter().map(|s| s.to_string()).collect()
 }
@@ -151,6 +181,78 @@ fn type_cases() -> Vec<String> {
         "tuple<tuple<>, i8>",
         "memref<2x2xf32, affine_map<(d0, d1)[s0] -> (d1 + s0, d0)>, 2>",
         "tensor<2x!foo.x<1>>",
+        // Element types: MLIR's `isValidElementType` of each container, with its diagnostics.
+        "memref<4xtensor<2xf32>>",
+        "memref<4xtuple<i32>>",
+        "memref<4xmemref<2xf32>>",
+        "memref<4xmemref<*xf32>>",
+        "memref<4xvector<2xf32>>",
+        "memref<4xcomplex<f32>>",
+        "memref<4xnone>",
+        "memref<4x!foo.bar>",
+        "memref<4x!foo<\"x\">>",
+        "memref<4x() -> ()>",
+        "memref<*xtensor<2xf32>>",
+        "memref<*xtuple<>>",
+        "memref<*x!foo.bar>",
+        "memref<*xmemref<2xf32>>",
+        "memref<4xtensor<2xf32>, 1>",
+        "memref<4x!llvm.ptr>",
+        "memref<4x!llvm.ppc_fp128>",
+        "memref<4x!ptr.ptr<#ptr.generic_space>>",
+        "memref<4x!test.memref_element>",
+        "memref<4x!llvm.struct<(i32)>>",
+        "tensor<4xtensor<2xf32>>",
+        "tensor<4xtuple<i32>>",
+        "tensor<4xmemref<2xf32>>",
+        "tensor<4xmemref<*xf32>>",
+        "tensor<4xvector<2xf32>>",
+        "tensor<4xcomplex<f32>>",
+        "tensor<4xindex>",
+        "tensor<4xnone>",
+        "tensor<4x!foo.bar>",
+        "tensor<*xtuple<i32>>",
+        "tensor<*xtensor<2xf32>>",
+        "tensor<4x() -> ()>",
+        "tensor<4x!llvm.ptr>",
+        "vector<4xtensor<2xf32>>",
+        "vector<4xmemref<2xf32>>",
+        "vector<4xindex>",
+        "vector<4xvector<2xf32>>",
+        "vector<4xcomplex<f32>>",
+        "vector<4xtuple<i32>>",
+        "vector<4x!foo.bar>",
+        "vector<4xnone>",
+        "vector<[4]xtensor<2xf32>>",
+        "vector<4x!llvm.ptr<1>>",
+        "vector<4x!llvm.ppc_fp128>",
+        "vector<4x!ptr.ptr<#ptr.generic_space>>",
+        "vector<4x!test.memref_element>",
+        "vector<0xf32>",
+        "vector<2x0x[0]xf32>",
+        "vector<0x4xf32>",
+        "vector<0xtensor<f32>>",
+        "complex<index>",
+        "complex<tensor<2xf32>>",
+        "complex<complex<f32>>",
+        "complex<!foo.bar>",
+        "complex<none>",
+        "complex<!llvm.ppc_fp128>",
+        "tuple<tensor<2xf32>, memref<2xf32>, none, () -> ()>",
+        // Whitespace between a keyword and its `<`.
+        "tensor <4xf32>",
+        "tensor\r<4xf32>",
+        "memref // c\r<4xf32>",
+        "vector <4xf32>",
+        "complex <f32>",
+        "tuple <i32>",
+        // Dialect type names.
+        "!foo.b-ar",
+        "!foo.b$ar",
+        "!foo.0bar",
+        "!foo.",
+        "!f-oo.bar",
+        "!foo-<1>",
     ];
     let mut v: Vec<String> = fixed.iter().map(|s| s.to_string()).collect();
     for (k, _) in FLOATS {
@@ -226,14 +328,22 @@ fn random_cases(rng: &mut Rng) -> Vec<String> {
     v
 }
 
-/// Runs mlir-opt on `cases` wrapped by `wrap`, returning each case's printed text (`None`
-/// where mlir-opt rejects the case).
+/// How mlir-opt refused a case: its first error message and where in the case it points
+/// (`None` when it points outside the case, at the text wrapped around it).
+#[derive(Clone, Debug)]
+struct Rejection {
+    message: String,
+    offset: Option<usize>,
+}
+
+/// Runs mlir-opt on `cases` wrapped by `wrap`, returning each case's printed text, or how
+/// mlir-opt rejects the case.
 fn mlir_print(
     cases: &[String],
     wrap: impl Fn(&str) -> String,
     extract: impl Fn(&str) -> String,
-) -> Vec<Option<String>> {
-    let run = |cases: &[String]| -> Option<Vec<String>> {
+) -> Vec<Result<String, Rejection>> {
+    let run = |cases: &[String]| -> Result<Vec<String>, String> {
         let input: String = cases.iter().map(|c| wrap(c) + "\n").collect();
         let mut child = Command::new(MLIR_OPT)
             .args([
@@ -250,18 +360,75 @@ fn mlir_print(
         child.stdin.take().unwrap().write_all(input.as_bytes()).unwrap();
         let out = child.wait_with_output().unwrap();
         if !out.status.success() {
-            return None;
+            return Err(String::from_utf8_lossy(&out.stderr).into_owned());
         }
         let text = String::from_utf8(out.stdout).unwrap();
         let lines: Vec<String> =
             text.lines().filter(|l| l.contains("\"test.op\"")).map(|l| extract(l.trim())).collect();
         assert_eq!(lines.len(), cases.len());
-        Some(lines)
+        Ok(lines)
     };
-    if let Some(all) = run(cases) {
-        return all.into_iter().map(Some).collect();
+    let rejection = |case: &str, stderr: String| {
+        // `<stdin>:1:COL: error: MESSAGE`
+        let line = stderr.lines().find(|l| l.contains(": error: ")).unwrap_or_default();
+        let (place, message) = line.split_once(": error: ").unwrap_or_default();
+        let col: Option<usize> = place.rsplit(':').next().and_then(|c| c.parse().ok());
+        let prefix = wrap(case).find(case).unwrap_or(0);
+        let offset = col.and_then(|c| (c - 1).checked_sub(prefix)).filter(|&o| o < case.len());
+        Rejection { message: message.to_string(), offset }
+    };
+    // The cases of a failing batch are run again in halves, down to the ones rejected.
+    fn each<R, T: Clone>(
+        cases: &[String],
+        run: &impl Fn(&[String]) -> Result<Vec<T>, String>,
+        rejection: &impl Fn(&str, String) -> R,
+    ) -> Vec<Result<T, R>> {
+        match run(cases) {
+            Ok(all) => all.into_iter().map(Ok).collect(),
+            Err(e) if cases.len() == 1 => vec![Err(rejection(&cases[0], e))],
+            Err(_) => {
+                let (a, b) = cases.split_at(cases.len() / 2);
+                let mut out = each(a, run, rejection);
+                out.extend(each(b, run, rejection));
+                out
+            }
+        }
     }
-    cases.iter().map(|c| run(std::slice::from_ref(c)).map(|mut v| v.remove(0))).collect()
+    if cases.is_empty() {
+        return Vec::new();
+    }
+    each(cases, &run, &rejection)
+}
+
+/// What a parse that ends before the end of its case is reported as.
+const STOPPED: &str = "<stopped early>";
+
+/// What Kiln gives for a case: the printed value, or the message and offset of its error.
+fn ours(result: Result<(String, usize), (usize, String)>, case: &str) -> Result<String, (usize, String)> {
+    match result {
+        Ok((text, end)) if end == case.len() => Ok(text),
+        Ok((_, end)) => Err((end, STOPPED.into())),
+        Err(e) => Err(e),
+    }
+}
+
+/// Compares Kiln's result on `case` with mlir-opt's: the same text, or a rejection with the
+/// same message at the same offset (where mlir-opt's lies within the case).
+fn compare(
+    what: &str,
+    case: &str,
+    expected: &Result<String, Rejection>,
+    got: Result<String, (usize, String)>,
+    failures: &mut Vec<String>,
+) {
+    match (expected, got) {
+        (Ok(e), Ok(g)) if *e == g => {}
+        (Err(r), Err((at, m))) if r.message == m && r.offset.is_none_or(|o| o == at) => {}
+        // Kiln read a prefix and mlir-opt fails right after it: the error is the surrounding
+        // text's (the case is parsed alone here, in an attribute dictionary by mlir-opt).
+        (Err(r), Err((at, m))) if m == STOPPED && r.offset.is_none_or(|o| o == at) => {}
+        (e, g) => failures.push(format!("{what} {case:?}\n   mlir: {e:?}\n   ours: {g:?}")),
+    }
 }
 
 #[test]
@@ -276,24 +443,15 @@ fn agrees_with_mlir_opt() {
     let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
     let mut attrs = attr_cases();
     attrs.extend(random_cases(&mut rng));
-    let attr_out = mlir_print(
-        &attrs,
-        |c| format!("\"test.op\"() {{a = {c}}} : () -> ()"),
-        |l| match l.strip_prefix("\"test.op\"() {a = ") {
-            Some(rest) => rest[..rest.len() - "} : () -> ()".len()].to_string(),
-            None => "unit".to_string(),
-        },
-    );
+    let attr_wrap = |c: &str| format!("\"test.op\"() {{a = {c}}} : () -> ()");
+    let attr_extract = |l: &str| match l.strip_prefix("\"test.op\"() {a = ") {
+        Some(rest) => rest[..rest.len() - "} : () -> ()".len()].to_string(),
+        None => "unit".to_string(),
+    };
+    let attr_out = mlir_print(&attrs, attr_wrap, attr_extract);
     // mlir-opt's own reparse of its output: what parsing the printed form must give.
     let printed: Vec<String> = attr_out.iter().flatten().cloned().collect();
-    let reprinted = mlir_print(
-        &printed,
-        |c| format!("\"test.op\"() {{a = {c}}} : () -> ()"),
-        |l| match l.strip_prefix("\"test.op\"() {a = ") {
-            Some(rest) => rest[..rest.len() - "} : () -> ()".len()].to_string(),
-            None => "unit".to_string(),
-        },
-    );
+    let reprinted = mlir_print(&printed, attr_wrap, attr_extract);
     let types = type_cases();
     let type_out = mlir_print(
         &types,
@@ -303,54 +461,32 @@ fn agrees_with_mlir_opt() {
     let mut failures = Vec::new();
     let (mut compared, mut rejected) = (0, 0);
     let mut p = TypeAttrParser::new(&ctx);
+    let mut parse_attr = |case: &str| {
+        let r = p.parse_attr(case, 0).map(|(a, end)| (a.to_string(), end)).map_err(|e| (e.offset, e.message));
+        ours(r, case)
+    };
     for (case, expected) in attrs.iter().zip(&attr_out) {
-        let Some(expected) = expected else {
-            eprintln!("rejected by mlir-opt: {case}");
-            rejected += 1;
-            continue;
-        };
         compared += 1;
-        let got = match p.parse_attr(case, 0) {
-            Ok((a, end)) if end == case.len() => a.to_string(),
-            Ok((_, end)) => format!("<stopped at {end}>"),
-            Err(e) => format!("<error at {}: {}>", e.offset, e.message),
-        };
-        if &got != expected {
-            failures.push(format!("attr {case:?}\n   mlir: {expected}\n   ours: {got}"));
-        }
+        rejected += usize::from(expected.is_err());
+        compare("attr", case, expected, parse_attr(case), &mut failures);
     }
     for (case, expected) in printed.iter().zip(&reprinted) {
-        let Some(expected) = expected else { continue };
         compared += 1;
-        let got = match p.parse_attr(case, 0) {
-            Ok((a, end)) if end == case.len() => a.to_string(),
-            Ok((_, end)) => format!("<stopped at {end}>"),
-            Err(e) => format!("<error at {}: {}>", e.offset, e.message),
-        };
-        if &got != expected {
-            failures.push(format!("reparse {case:?}\n   mlir: {expected}\n   ours: {got}"));
-        }
+        compare("reparse", case, expected, parse_attr(case), &mut failures);
     }
+    let mut p = TypeAttrParser::new(&ctx);
     for (case, expected) in types.iter().zip(&type_out) {
-        let Some(expected) = expected else {
-            rejected += 1;
-            continue;
-        };
         compared += 1;
+        rejected += usize::from(expected.is_err());
         // A single function-type result prints in parentheses.
-        let expected = match expected.strip_prefix('(').and_then(|e| e.strip_suffix(')')) {
-            Some(inner) if case.starts_with('(') => inner.to_string(),
-            _ => expected.clone(),
-        };
-        let got = match p.parse_type(case, 0) {
-            Ok((t, end)) if end == case.len() => t.to_string(),
-            Ok((_, end)) => format!("<stopped at {end}>"),
-            Err(e) => format!("<error at {}: {}>", e.offset, e.message),
-        };
-        if got != expected {
-            failures.push(format!("type {case:?}\n   mlir: {expected}\n   ours: {got}"));
-        }
+        let expected =
+            expected.clone().map(|e| match e.strip_prefix('(').and_then(|e| e.strip_suffix(')')) {
+                Some(inner) if case.starts_with('(') => inner.to_string(),
+                _ => e,
+            });
+        let r = p.parse_type(case, 0).map(|(t, end)| (t.to_string(), end)).map_err(|e| (e.offset, e.message));
+        compare("type", case, &expected, ours(r, case), &mut failures);
     }
-    eprintln!("compared {compared} spellings with mlir-opt ({rejected} rejected by mlir-opt and skipped)");
+    eprintln!("compared {compared} spellings with mlir-opt ({rejected} of them rejected by both)");
     assert!(failures.is_empty(), "{} mismatches:\n{}", failures.len(), failures.join("\n"));
 }

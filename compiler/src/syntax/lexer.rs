@@ -63,6 +63,10 @@ pub enum TokenKind {
     Plus,
     /// `-`
     Minus,
+    /// `|`
+    VerticalBar,
+    /// `...`
+    Ellipsis,
     /// `{-#`: opens the file metadata block.
     FileMetadataBegin,
     /// `#-}`: closes the file metadata block.
@@ -97,8 +101,43 @@ pub fn is_ident_char(c: u8) -> bool {
     c.is_ascii_alphanumeric() || matches!(c, b'_' | b'$' | b'.')
 }
 
-fn is_suffix_char(c: u8) -> bool {
-    c.is_ascii_alphanumeric() || matches!(c, b'_' | b'$' | b'.' | b'-')
+/// MLIR's `id-punct`: the punctuation allowed in a `suffix-id`.
+fn is_id_punct(c: u8) -> bool {
+    matches!(c, b'$' | b'.' | b'_' | b'-')
+}
+
+/// The end of the `suffix-id` starting at `start` (after a `%`, `^`, `#` or `!`), as MLIR's
+/// lexer reads it: `digit+ | (letter | id-punct) (letter | id-punct | digit)*`. A suffix that
+/// starts with a digit is all digits (`%0$` is `%0` and then a stray `$`); `start` itself when
+/// no suffix starts there.
+pub fn suffix_id_end(b: &[u8], start: usize) -> usize {
+    let mut end = start;
+    match b.get(start) {
+        Some(c) if c.is_ascii_digit() => {
+            while b.get(end).is_some_and(u8::is_ascii_digit) {
+                end += 1;
+            }
+        }
+        Some(&c) if c.is_ascii_alphabetic() || is_id_punct(c) => {
+            while b.get(end).is_some_and(|&c| c.is_ascii_alphanumeric() || is_id_punct(c)) {
+                end += 1;
+            }
+        }
+        _ => {}
+    }
+    end
+}
+
+/// The value of an integer token's text (`42`, `0x2A`) as MLIR's `Token::getUInt64IntegerValue`
+/// reads it: decimal, or hexadecimal after `0x`; `None` when it does not fit in 64 bits.
+pub fn unsigned_value(text: &str) -> Option<u64> {
+    match text.strip_prefix("0x") {
+        Some(hex) if !hex.is_empty() && hex.bytes().all(|c| c.is_ascii_hexdigit()) => {
+            u64::from_str_radix(hex, 16).ok()
+        }
+        _ if !text.is_empty() && text.bytes().all(|c| c.is_ascii_digit()) => text.parse().ok(),
+        _ => None,
+    }
 }
 
 /// Whether `s` can be printed as a bare identifier (otherwise it must be quoted).
@@ -107,10 +146,22 @@ pub fn is_bare_identifier(s: &str) -> bool {
     !b.is_empty() && is_ident_start(b[0]) && b[1..].iter().all(|&c| is_ident_char(c))
 }
 
-/// Whether `c` separates tokens: whitespace, and NUL, which MLIR's lexer skips as it skips
-/// whitespace.
+/// Whether `c` separates tokens: whitespace (`' '`, `\t`, `\n`, `\r`), and NUL, which MLIR's
+/// lexer skips as it skips whitespace. Other control characters (`\v`, `\f`) are not trivia:
+/// MLIR reports them as unexpected characters.
 pub fn is_trivia(c: u8) -> bool {
     matches!(c, b' ' | b'\t' | b'\n' | b'\r' | 0)
+}
+
+/// Whether `c` ends a `//` comment: MLIR's lexer ends comments at `\n` and at `\r`.
+pub fn ends_comment(c: u8) -> bool {
+    matches!(c, b'\n' | b'\r')
+}
+
+/// The end of the `//` comment starting at `pos`: the offset of the `\n` or `\r` that ends it,
+/// or the end of the input.
+pub fn comment_end(src: &[u8], pos: usize) -> usize {
+    src[pos..].iter().position(|&c| ends_comment(c)).map_or(src.len(), |i| pos + i)
 }
 
 /// Skips whitespace (see [`is_trivia`]) and `//` comments starting at `pos`; returns the next
@@ -119,12 +170,7 @@ pub fn skip_trivia(src: &[u8], mut pos: usize) -> usize {
     loop {
         match src.get(pos) {
             Some(&c) if is_trivia(c) => pos += 1,
-            Some(b'/') if src.get(pos + 1) == Some(&b'/') => {
-                pos += 2;
-                while pos < src.len() && src[pos] != b'\n' {
-                    pos += 1;
-                }
-            }
+            Some(b'/') if src.get(pos + 1) == Some(&b'/') => pos = comment_end(src, pos),
             _ => return pos,
         }
     }
@@ -148,6 +194,8 @@ pub fn punct_kind(p: &str) -> Option<TokenKind> {
         "->" => TokenKind::Arrow,
         "?" => TokenKind::Question,
         "*" => TokenKind::Star,
+        "|" => TokenKind::VerticalBar,
+        "..." => TokenKind::Ellipsis,
         _ => return None,
     })
 }
@@ -181,9 +229,11 @@ pub fn lex(src: &str, pos: usize) -> Token {
         b'?' => tok(TokenKind::Question, start + 1),
         b'*' => tok(TokenKind::Star, start + 1),
         b'+' => tok(TokenKind::Plus, start + 1),
-        b'"' => match string_end(b, start) {
-            Some(end) => tok(TokenKind::String, end),
-            None => tok(TokenKind::Error, b.len()),
+        b'|' => tok(TokenKind::VerticalBar, start + 1),
+        b'.' if next == Some(b'.') && b.get(start + 2) == Some(&b'.') => tok(TokenKind::Ellipsis, start + 3),
+        b'"' => match scan_string(b, start) {
+            Ok(end) => tok(TokenKind::String, end),
+            Err(_) => tok(TokenKind::Error, b.len()),
         },
         b'#' if next == Some(b'-') && b.get(start + 2) == Some(&b'}') => {
             tok(TokenKind::FileMetadataEnd, start + 3)
@@ -192,11 +242,20 @@ pub fn lex(src: &str, pos: usize) -> Token {
         b'^' => lex_prefixed(b, start, TokenKind::CaretIdent),
         b'#' => lex_prefixed(b, start, TokenKind::HashIdent),
         b'!' => lex_prefixed(b, start, TokenKind::ExclaimIdent),
-        b'@' if next == Some(b'"') => match string_end(b, start + 1) {
-            Some(end) => tok(TokenKind::AtIdent, end),
-            None => tok(TokenKind::Error, b.len()),
+        b'@' if next == Some(b'"') => match scan_string(b, start + 1) {
+            Ok(end) => tok(TokenKind::AtIdent, end),
+            Err(_) => tok(TokenKind::Error, b.len()),
         },
-        b'@' => lex_prefixed(b, start, TokenKind::AtIdent),
+        // `@` then a bare identifier; MLIR's `@` identifiers take no `-` and start with a
+        // letter or `_`.
+        b'@' if next.is_some_and(is_ident_start) => {
+            let mut end = start + 2;
+            while end < b.len() && is_ident_char(b[end]) {
+                end += 1;
+            }
+            tok(TokenKind::AtIdent, end)
+        }
+        b'@' => tok(TokenKind::Error, start + 1),
         b'0'..=b'9' => lex_number(b, start),
         c if is_ident_start(c) => {
             let mut end = start + 1;
@@ -214,12 +273,27 @@ pub fn lex(src: &str, pos: usize) -> Token {
 }
 
 fn lex_prefixed(b: &[u8], start: usize, kind: TokenKind) -> Token {
-    let mut end = start + 1;
-    while end < b.len() && is_suffix_char(b[end]) {
-        end += 1;
-    }
+    let end = suffix_id_end(b, start + 1);
     let kind = if end == start + 1 { TokenKind::Error } else { kind };
     Token { kind, start, end }
+}
+
+/// Where and why lexing fails at `start`, the start of an [`TokenKind::Error`] token: MLIR's
+/// lexer message and the offset it reports it at.
+pub fn error_at(src: &[u8], start: usize) -> (usize, &'static str) {
+    match src.get(start) {
+        Some(b'"') => scan_string(src, start).err().unwrap_or((start, "unexpected character")),
+        Some(b'@') if src.get(start + 1) == Some(&b'"') => {
+            scan_string(src, start + 1).err().unwrap_or((start, "unexpected character"))
+        }
+        Some(b'@') => (start + 1, "@ identifier expected to start with letter or '_'"),
+        Some(b'%') => (start, "invalid SSA name"),
+        Some(b'^') => (start, "invalid block name"),
+        Some(b'!') => (start, "invalid type identifier"),
+        Some(b'#') => (start, "invalid attribute name"),
+        Some(b'.') => (start + 1, "expected three consecutive dots for an ellipsis"),
+        _ => (start, "unexpected character"),
+    }
 }
 
 fn lex_number(b: &[u8], start: usize) -> Token {
@@ -262,19 +336,26 @@ fn lex_number(b: &[u8], start: usize) -> Token {
     Token { kind: TokenKind::Float, start, end }
 }
 
-/// The offset one past the closing quote of the string starting at `start`, or `None` when it
-/// is not terminated on its line.
-fn string_end(b: &[u8], start: usize) -> Option<usize> {
+/// Lexes the string literal whose opening quote is at `start`, as MLIR's `lexString`: the
+/// offset one past the closing quote, or where and why it fails. A string may not hold `\n`,
+/// `\v` or `\f` nor run to the end of the input ("expected '\"' in string literal", at that
+/// character); its escapes are `\"`, `\\`, `\n`, `\t` and two hex digits ("unknown escape in
+/// string literal", at the backslash). NUL and `\r` stand for themselves.
+pub fn scan_string(b: &[u8], start: usize) -> Result<usize, (usize, &'static str)> {
     let mut i = start + 1;
-    while i < b.len() {
-        match b[i] {
-            b'"' => return Some(i + 1),
-            b'\\' => i += 2,
-            b'\n' => return None,
+    loop {
+        let Some(&c) = b.get(i) else { return Err((b.len(), "expected '\"' in string literal")) };
+        match c {
+            b'"' => return Ok(i + 1),
+            b'\n' | 0x0b | 0x0c => return Err((i, "expected '\"' in string literal")),
+            b'\\' => match b.get(i + 1) {
+                Some(b'"' | b'\\' | b'n' | b't') => i += 2,
+                Some(h) if h.is_ascii_hexdigit() && b.get(i + 2).is_some_and(u8::is_ascii_hexdigit) => i += 3,
+                _ => return Err((i, "unknown escape in string literal")),
+            },
             _ => i += 1,
         }
     }
-    None
 }
 
 /// Decodes the body of a string token (with quotes) into bytes: `\"`, `\\`, `\n`, `\t` and
@@ -387,6 +468,91 @@ mod tests {
                 Eof
             ]
         );
+    }
+
+    fn texts(src: &str) -> Vec<(TokenKind, &str)> {
+        let mut pos = 0;
+        let mut out = Vec::new();
+        loop {
+            let t = lex(src, pos);
+            if t.kind == TokenKind::Eof {
+                return out;
+            }
+            out.push((t.kind, t.text(src)));
+            if t.kind == TokenKind::Error {
+                return out;
+            }
+            pos = t.end;
+        }
+    }
+
+    #[test]
+    fn suffix_ids_are_mlirs() {
+        use TokenKind::*;
+        // A numeric suffix is all digits: `%0$` is `%0` and a stray `$`.
+        assert_eq!(texts("%0$"), vec![(PercentIdent, "%0"), (Error, "$")]);
+        assert_eq!(error_at(b"%0$", 2), (2, "unexpected character"));
+        assert_eq!(texts("%0abc ^1x #2- !3."), {
+            vec![
+                (PercentIdent, "%0"),
+                (BareIdent, "abc"),
+                (CaretIdent, "^1"),
+                (BareIdent, "x"),
+                (HashIdent, "#2"),
+                (Minus, "-"),
+                (ExclaimIdent, "!3"),
+                (Error, "."),
+            ]
+        });
+        assert_eq!(texts("%a-b.c$_ ^-x #$ !_0"), {
+            vec![(PercentIdent, "%a-b.c$_"), (CaretIdent, "^-x"), (HashIdent, "#$"), (ExclaimIdent, "!_0")]
+        });
+        assert_eq!(texts("%!"), vec![(Error, "%")]);
+        assert_eq!(error_at(b"%!", 0), (0, "invalid SSA name"));
+        // `@` identifiers: a letter or `_`, then letters, digits, `_`, `$`, `.`; no `-`.
+        assert_eq!(texts("@a$.b-c"), vec![(AtIdent, "@a$.b"), (Minus, "-"), (BareIdent, "c")]);
+        assert_eq!(texts("@0"), vec![(Error, "@")]);
+        assert_eq!(error_at(b"@0", 0), (1, "@ identifier expected to start with letter or '_'"));
+    }
+
+    #[test]
+    fn punctuation_and_comments_are_mlirs() {
+        use TokenKind::*;
+        assert_eq!(texts("... | ."), vec![(Ellipsis, "..."), (VerticalBar, "|"), (Error, ".")]);
+        assert_eq!(error_at(b".5", 0), (1, "expected three consecutive dots for an ellipsis"));
+        // A comment ends at a carriage return as at a newline.
+        assert_eq!(texts("// c\r%x // d\n%y"), vec![(PercentIdent, "%x"), (PercentIdent, "%y")]);
+        assert_eq!(skip_trivia(b"\0 \t\r\n// c\rx", 0), 10);
+        // `\v` and `\f` are not whitespace.
+        assert_eq!(texts("\u{b}"), vec![(Error, "\u{b}")]);
+    }
+
+    #[test]
+    fn strings_are_lexed_as_mlirs() {
+        assert_eq!(scan_string(b"\"a\\\"\\\\\\n\\t\\0A\rb\0\"", 0), Ok(17));
+        for (text, at, message) in [
+            ("\"x\u{b}y\"", 2, "expected '\"' in string literal"),
+            ("\"x\u{c}y\"", 2, "expected '\"' in string literal"),
+            ("\"x\ny\"", 2, "expected '\"' in string literal"),
+            ("\"x", 2, "expected '\"' in string literal"),
+            ("\"x\\q\"", 2, "unknown escape in string literal"),
+            ("\"x\\4\"", 2, "unknown escape in string literal"),
+            ("\"x\\\n\"", 2, "unknown escape in string literal"),
+        ] {
+            assert_eq!(lex(text, 0).kind, TokenKind::Error, "{text:?}");
+            assert_eq!(error_at(text.as_bytes(), 0), (at, message), "{text:?}");
+        }
+        assert_eq!(error_at(b"@\"x\\q\"", 0), (3, "unknown escape in string literal"));
+    }
+
+    #[test]
+    fn unsigned_values_are_decimal_or_hex() {
+        assert_eq!(unsigned_value("0x10"), Some(16));
+        assert_eq!(unsigned_value("007"), Some(7));
+        assert_eq!(unsigned_value("0xFFFFFFFFFFFFFFFF"), Some(u64::MAX));
+        assert_eq!(unsigned_value("18446744073709551616"), None);
+        assert_eq!(unsigned_value("0x"), None);
+        assert_eq!(unsigned_value("+1"), None);
     }
 
     #[test]

@@ -3,7 +3,9 @@
 //! words, and their notes (`see current operation: ...` with the op in the generic form, local
 //! scope, large elements elided; `operand defined here ...`; no source line under a note at the
 //! location just shown). The inputs are `inputs/verifier_errors.mlir`, one case per split.
-//! Skipped when mlir-opt 22 is not installed (`.ci/run` installs it).
+//! Parser diagnostics likewise: `inputs/parser_errors.mlir`, and inputs with control characters
+//! (carriage returns, `\v`, `\f`, NUL) written at test time. Skipped when mlir-opt 22 is not
+//! installed (`.ci/run` installs it).
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -17,11 +19,16 @@ fn inputs() -> PathBuf {
 /// The stderr of `tool` on `file` (run from its directory so both name it alike), and whether
 /// it failed.
 fn stderr_of(tool: &str, args: &[&str], file: &str) -> (String, bool) {
+    stderr_in(&inputs(), tool, args, file)
+}
+
+/// [`stderr_of`] for a file in `dir`.
+fn stderr_in(dir: &Path, tool: &str, args: &[&str], file: &str) -> (String, bool) {
     let out = Command::new(tool)
         .args(args)
         .arg(file)
         .args(["-o", "-"])
-        .current_dir(inputs())
+        .current_dir(dir)
         .output()
         .unwrap_or_else(|e| panic!("run {tool}: {e}"));
     (String::from_utf8_lossy(&out.stderr).into_owned(), !out.status.success())
@@ -30,12 +37,17 @@ fn stderr_of(tool: &str, args: &[&str], file: &str) -> (String, bool) {
 /// Both tools on `file` with `args`: the same stderr, byte for byte; at least `min_errors`
 /// errors. Returns mlir-opt's stderr.
 fn assert_same_diagnostics(args: &[&str], file: &str, min_errors: usize) -> Option<String> {
+    assert_same_diagnostics_in(&inputs(), args, file, min_errors)
+}
+
+/// [`assert_same_diagnostics`] for a file in `dir`.
+fn assert_same_diagnostics_in(dir: &Path, args: &[&str], file: &str, min_errors: usize) -> Option<String> {
     if !Path::new(MLIR_OPT).exists() {
         eprintln!("skipped: {MLIR_OPT} is not installed");
         return None;
     }
-    let (theirs, their_failure) = stderr_of(MLIR_OPT, args, file);
-    let (ours, our_failure) = stderr_of(env!("CARGO_BIN_EXE_kiln-opt"), args, file);
+    let (theirs, their_failure) = stderr_in(dir, MLIR_OPT, args, file);
+    let (ours, our_failure) = stderr_in(dir, env!("CARGO_BIN_EXE_kiln-opt"), args, file);
     assert!(their_failure && our_failure, "both tools reject {file}");
     assert!(theirs.matches(": error: ").count() >= min_errors, "mlir-opt reports each split:\n{theirs}");
     if ours != theirs {
@@ -53,6 +65,40 @@ fn assert_same_diagnostics(args: &[&str], file: &str, min_errors: usize) -> Opti
 
 fn splits(file: &str) -> usize {
     std::fs::read_to_string(inputs().join(file)).unwrap().matches("\n// -----\n").count() + 1
+}
+
+/// The parser's errors, one per split: lexer errors (suffix-ids, `@` identifiers, `.`,
+/// strings), location numbers, element types, dialect namespaces and bodies, and which of two
+/// errors comes first.
+#[test]
+fn parser_errors_are_mlir_opts() {
+    let file = "parser_errors.mlir";
+    assert_same_diagnostics(&["--split-input-file", "--allow-unregistered-dialect"], file, splits(file));
+}
+
+/// Control characters as MLIR's lexer takes them: `\v` and `\f` end a string with an error and
+/// are unexpected between tokens; a `\r` ends a comment (and the source line a diagnostic
+/// shows); NUL is whitespace, but not in a dialect body.
+#[test]
+fn control_characters_are_lexed_as_mlir_opt_does() {
+    let cases = [
+        "\"x.a\"() {a = \"x\u{b}y\"} : () -> ()",
+        "\"x.a\"() {a = \"x\u{c}y\"} : () -> ()",
+        "\"x.a\"()\u{b} : () -> ()",
+        "\"x.a\"() {a = [1,\u{c}2]} : () -> ()",
+        "\"x.a\"() : () -> ()\r// c\r\"x.b\"() : () -> (i32",
+        "\"x.a\"() : () -> ()\r// c\r\"x.b\"() : (i32) -> (\r",
+        "\"x.a\"() : () -> !foo<a\0>",
+        "\"x.a\"() : () -> !foo.bar<a\0b>",
+        "\"x.a\"() {a = #foo<{\"s\" \0}>} : () -> ()",
+        "\"x.a\"() {a = [1,\0 2]}\0 : () -> (tensor<4x\0f32>, i1\0\0",
+    ];
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("control_characters");
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = "control_characters.mlir";
+    std::fs::write(dir.join(file), cases.join("\n// -----\n") + "\n").unwrap();
+    let args = ["--split-input-file", "--allow-unregistered-dialect"];
+    assert_same_diagnostics_in(&dir, &args, file, cases.len());
 }
 
 #[test]

@@ -148,25 +148,8 @@ impl<'a, 'c> Parser<'a, 'c> {
 
     /// The error of an error token, in the words and at the place of MLIR's lexer.
     fn lexer_error(&self) -> ParseError {
-        let b = self.src.as_bytes();
-        let at = self.tok.start;
-        let message = match b.get(at) {
-            Some(b'"') => {
-                // MLIR stops at the end of the line (or the last character of the input).
-                let end =
-                    b[at..].iter().position(|&c| c == b'\n').map_or(b.len().saturating_sub(1), |i| at + i);
-                return ParseError::new(end, "expected '\"' in string literal");
-            }
-            Some(b'@') => {
-                return ParseError::new(at + 1, "@ identifier expected to start with letter or '_'")
-            }
-            Some(b'%') => "invalid SSA name",
-            Some(b'^') => "invalid block name",
-            Some(b'!') => "invalid type identifier",
-            Some(b'#') => "invalid attribute name",
-            _ => "unexpected character",
-        };
-        ParseError::new(at, message)
+        let (offset, message) = lexer::error_at(self.src.as_bytes(), self.tok.start);
+        ParseError::new(offset, message)
     }
 
     // ----- delegation to the type/attribute parser -----
@@ -193,10 +176,14 @@ impl<'a, 'c> Parser<'a, 'c> {
     }
 
     /// Parses an optional trailing `loc(...)`: the location, or the name and offset of an alias
-    /// that is not defined yet.
+    /// that is not defined yet. `loc` is a keyword in MLIR: a `(` must follow.
     pub(crate) fn parse_trailing_loc(&mut self) -> PResult<Option<Result<Attribute<'c>, (String, usize)>>> {
-        if !(self.at(TokenKind::BareIdent) && self.text() == "loc" && self.peek_is(TokenKind::LParen)) {
+        if !(self.at(TokenKind::BareIdent) && self.text() == "loc") {
             return Ok(None);
+        }
+        if !self.peek_is(TokenKind::LParen) {
+            self.bump();
+            return Err(self.wrong_token("expected '(' in location"));
         }
         let alias_at = lexer::lex(self.src, lexer::lex(self.src, self.tok.end).end).start;
         match self.parse_loc_here()? {
@@ -286,7 +273,12 @@ impl<'a, 'c> Parser<'a, 'c> {
             ));
         }
         self.bump();
-        self.expect(TokenKind::Equal, "expected '=' in alias definition")?;
+        let message = if is_type {
+            "expected '=' in type alias definition"
+        } else {
+            "expected '=' in attribute alias definition"
+        };
+        self.expect(TokenKind::Equal, message)?;
         if is_type {
             let ty = self.parse_type_here()?;
             if !self.ta.add_type_alias(name, ty) {
@@ -295,17 +287,8 @@ impl<'a, 'c> Parser<'a, 'c> {
             self.ctx.note_type_alias(ty, name);
             return Ok(());
         }
-        let attr = if self.at(TokenKind::BareIdent) && self.text() == "loc" {
-            match self.parse_trailing_loc()? {
-                Some(Ok(a)) => a,
-                Some(Err((_, off))) => {
-                    return Err(ParseError::new(off, "undefined symbol alias id"));
-                }
-                None => return Err(self.wrong_token("expected '(' in location")),
-            }
-        } else {
-            self.parse_attr_here()?
-        };
+        // (A location is an attribute here, `loc(...)` an inline location, as in MLIR.)
+        let attr = self.parse_attr_here()?;
         if self.attr_aliases.insert(name.to_owned(), attr).is_some() || !self.ta.add_attr_alias(name, attr) {
             return Err(ParseError::new(at, format!("redefinition of attribute alias id '{name}'")));
         }
@@ -402,7 +385,7 @@ pub(crate) fn escape_invalid_utf8<'c>(
                 (Mode::Code, '"') => Mode::Str,
                 (Mode::Code, '/') if next == Some(b'/') => Mode::Comment,
                 (Mode::Str, '"') if !escaped(&out) => Mode::Code,
-                (Mode::Str | Mode::Comment, '\n') => Mode::Code,
+                (Mode::Str, '\n') | (Mode::Comment, '\n' | '\r') => Mode::Code,
                 _ => mode,
             };
             out.push(c);

@@ -6,7 +6,7 @@ use crate::attributes::NamedAttr;
 use crate::dialect::OpDef;
 use crate::ir::{BlockId, OpId, OperationState};
 use crate::syntax::asm::UnresolvedOperand;
-use crate::syntax::lexer::{decode_string, TokenKind};
+use crate::syntax::lexer::{decode_string, unsigned_value, TokenKind};
 use crate::syntax::parser::{PResult, ParseError, Parser, MAX_CUSTOM_DEPTH};
 use crate::types::TypeKind;
 
@@ -22,7 +22,7 @@ pub(crate) struct RegionBody {
 /// `%name` or `%name:N` on the left of `=`.
 struct ResultName<'a> {
     name: &'a str,
-    count: u32,
+    count: u64,
     offset: usize,
 }
 
@@ -152,8 +152,10 @@ impl<'a, 'c> Parser<'a, 'c> {
         }
         let (name, offset) = (self.text(), self.tok.start);
         self.bump();
+        // A result number is the next token when it is a `#` identifier, even after whitespace
+        // (`%0 #1`), as in MLIR's `parseSSAUse`; it is decimal (`#0x1` lexes as `#0`, `x1`).
         let mut index = 0;
-        if self.at(TokenKind::HashIdent) && self.tok.start == offset + name.len() {
+        if self.at(TokenKind::HashIdent) {
             index = self.text()[1..]
                 .parse()
                 .map_err(|_| ParseError::new(self.tok.start, "invalid SSA value result number"))?;
@@ -175,9 +177,18 @@ impl<'a, 'c> Parser<'a, 'c> {
             self.bump();
             let mut count = 1;
             if self.eat(TokenKind::Colon) {
-                count = match self.text().parse::<u32>() {
-                    Ok(n) if self.at(TokenKind::Integer) && n > 0 => n,
-                    _ => return Err(self.wrong_token("expected integer number of results")),
+                if !self.at(TokenKind::Integer) {
+                    return Err(self.wrong_token("expected integer number of results"));
+                }
+                // MLIR reads the count as a 64-bit unsigned integer, decimal or `0x` hex.
+                count = match unsigned_value(self.text()) {
+                    Some(n) if n > 0 => n,
+                    _ => {
+                        return Err(ParseError::new(
+                            self.tok.start,
+                            "expected named operation to have at least 1 result",
+                        ))
+                    }
                 };
                 self.bump();
             }
@@ -364,12 +375,14 @@ impl<'a, 'c> Parser<'a, 'c> {
     }
 
     fn bind_results(&mut self, op: OpId, names: &[ResultName<'a>], start: usize) -> PResult<()> {
-        let provided: u32 = names.iter().map(|r| r.count).sum();
+        // MLIR sums the counts in a `size_t`.
+        let provided = names.iter().fold(0u64, |sum, r| sum.wrapping_add(r.count));
         let defined = self.ir.results(op).len();
         if names.is_empty() {
             return Ok(());
         }
-        if provided as usize != defined {
+        // (Counts that wrap the sum around to the right total are refused too.)
+        if provided != defined as u64 || names.iter().any(|r| r.count > defined as u64) {
             return Err(ParseError::new(
                 start,
                 format!("operation defines {defined} results but was provided {provided} to bind"),

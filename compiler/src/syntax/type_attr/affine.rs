@@ -168,9 +168,11 @@ impl<'c> Builder<'_, '_, 'c> {
         let p = primary.expect("grammar: primary");
         let mut e = match p.as_rule() {
             Rule::affine_expr => self.expr(p, ids)?,
-            Rule::dec_int => match p.as_str().parse::<i64>() {
-                Ok(v) => Expr::Const(v),
-                Err(_) => return self.err(&p, "constant too large for index"),
+            // MLIR reads the constant as an unsigned 64-bit integer (decimal or hex) that must
+            // fit in an `int64_t`.
+            Rule::uint => match super::literal::uint_value(p.as_str()).and_then(|v| i64::try_from(v).ok()) {
+                Some(v) => Expr::Const(v),
+                None => return self.err(&p, "constant too large for index"),
             },
             _ => {
                 let name = p.as_str();

@@ -76,9 +76,10 @@ impl<'c> Builder<'_, '_, 'c> {
                 Ok(self.ctx.ty(TypeKind::Opaque { dialect, body }))
             }
             Rule::complex_type => {
-                let elem = self.ty(pair.clone().into_inner().nth(1).unwrap())?;
-                if !matches!(elem.kind(), TypeKind::Integer { .. } | TypeKind::Float(_)) {
-                    return self.err(&pair, "invalid element type for complex");
+                let elem_pair = pair.into_inner().nth(1).unwrap();
+                let elem = self.ty(elem_pair.clone())?;
+                if !is_valid_complex_element(elem) {
+                    return self.err(&elem_pair, "invalid element type for complex");
                 }
                 Ok(self.ctx.ty(TypeKind::Complex(elem)))
             }
@@ -140,11 +141,15 @@ impl<'c> Builder<'_, '_, 'c> {
         let elem_pair = it.next().unwrap();
         let elem_at = elem_pair.as_span().start();
         let elem = self.ty(elem_pair)?;
-        if matches!(elem.kind(), TypeKind::Function { .. } | TypeKind::None) {
-            let what = if is_tensor { "tensor" } else { "memref" };
-            return Err(self.error_at(elem_at, format!("invalid {what} element type")));
+        // MLIR checks a memref's element type before its layout and memory space, a tensor's
+        // after its encoding.
+        if !is_tensor && !is_valid_memref_element(elem) {
+            return Err(self.error_at(elem_at, "invalid memref element type"));
         }
         let attrs = it.map(|p| Ok((p.as_span().start(), self.attr(p)?))).collect::<Result<Vec<_>>>()?;
+        if is_tensor && !is_valid_tensor_element(elem) {
+            return Err(self.error_at(elem_at, "invalid tensor element type"));
+        }
         if is_tensor {
             let encoding = attrs.first().map(|a| a.1);
             return Ok(if ranked {
@@ -202,37 +207,31 @@ impl<'c> Builder<'_, '_, 'c> {
     }
 
     fn vector_type(&self, pair: Pair<'_, Rule>) -> Result<Type<'c>> {
-        let mut it = pair.into_inner().skip(1);
+        let mut it = pair.clone().into_inner().skip(1);
         let (mut shape, mut scalable) = (Vec::new(), Vec::new());
         for d in it.next().unwrap().into_inner() {
             let (text, is_scalable) = match d.as_rule() {
                 Rule::scalable_dim => (first(d.clone()), true),
                 _ => (d.clone(), false),
             };
-            match text.as_str().parse::<i64>() {
-                Ok(n) if n > 0 => shape.push(n),
-                _ => {
-                    return self.err(
-                        &d,
-                        format!("vector types must have positive constant sizes but got {}", text.as_str()),
-                    )
-                }
+            match text.as_str().parse::<u64>().ok().and_then(|n| i64::try_from(n).ok()) {
+                Some(n) => shape.push(n),
+                None => return self.err(&text, "invalid dimension"),
             }
             scalable.push(is_scalable);
         }
-        let elem_pair = it.next().unwrap();
-        let elem = self.ty(elem_pair.clone())?;
-        // Dialect types may implement MLIR's `VectorElementTypeInterface` (`!llvm.ptr`,
-        // `!llvm.ppc_fp128`, `!llvm.target<...>`); Kiln cannot tell which, so it takes them all.
-        if !matches!(
-            elem.kind(),
-            TypeKind::Integer { .. }
-                | TypeKind::Index
-                | TypeKind::Float(_)
-                | TypeKind::Dialect { .. }
-                | TypeKind::Opaque { .. }
-        ) {
-            return self.err(&elem_pair, "vector elements must be int/index/float type");
+        let elem = self.ty(it.next().unwrap())?;
+        // MLIR 22 checks both in `VectorType::verify`, at the `vector` keyword: the element type
+        // first, then the sizes (all of them listed).
+        if !is_valid_vector_element(elem) {
+            return self.err(&pair, "failed to verify 'elementType': VectorElementTypeInterface instance");
+        }
+        if shape.iter().any(|&n| n <= 0) {
+            let sizes: Vec<String> = shape.iter().map(i64::to_string).collect();
+            return self.err(
+                &pair,
+                format!("vector types must have positive constant sizes but got {}", sizes.join(", ")),
+            );
         }
         let shape = self.ctx.alloc_slice(&shape);
         let scalable = self.ctx.alloc_slice(&scalable);
@@ -245,8 +244,21 @@ impl<'c> Builder<'_, '_, 'c> {
         let ns = first(sym.clone());
         let dialect = ns.as_str();
         let rest = &sym.as_str()[dialect.len()..];
+        // MLIR's `Dialect::isValidNamespace`; its message quotes the namespace as a string
+        // attribute, at the symbol's data (pretty form) or at the sigil (`#foo-<...>`).
+        if !is_valid_namespace(dialect) {
+            let at = if sym.as_rule() == Rule::dialect_pretty {
+                ns.as_span().end() + 1
+            } else {
+                pair.as_span().start()
+            };
+            return Err(self.error_at(at, format!("invalid dialect namespace '\"{dialect}\"'")));
+        }
         let body = match rest.strip_prefix('.') {
-            Some(pretty) => pretty.to_string(),
+            // A pretty name MLIR would not print back as one (`#foo.b-ar`, `!foo.`) is kept in
+            // the bracketed form it prints (`#foo<b-ar>`, `!foo<>`).
+            Some(pretty) if is_simple_symbol(pretty) => pretty.to_string(),
+            Some(pretty) => format!("<{pretty}>"),
             None => {
                 let inner = &rest[1..rest.len() - 1];
                 if is_simple_symbol(inner) {
@@ -256,6 +268,9 @@ impl<'c> Builder<'_, '_, 'c> {
                 }
             }
         };
+        // The strings of the body are MLIR tokens: their escapes are checked.
+        let body_at = sym.as_span().start() + dialect.len();
+        self.check_strings(&sym.as_str()[dialect.len()..], body_at)?;
         let known = self.ctx.registry().dialect(dialect).is_some();
         if !known && !self.ctx.allows_unregistered() {
             let data = body.strip_prefix('<').and_then(|b| b.strip_suffix('>')).unwrap_or(&body);
@@ -280,12 +295,30 @@ impl<'c> Builder<'_, '_, 'c> {
         Ok((self.ctx.intern_str(dialect), self.ctx.intern_str(&body)))
     }
 
+    /// Checks the escapes of the string literals in `text` (the body of a dialect value, kept
+    /// verbatim), which starts at `at` in the extent.
+    fn check_strings(&self, text: &str, at: usize) -> Result<()> {
+        let b = text.as_bytes();
+        let mut i = 0;
+        while i < b.len() {
+            if b[i] != b'"' {
+                i += 1;
+                continue;
+            }
+            match crate::syntax::lexer::scan_string(b, i) {
+                Ok(end) => i = end,
+                Err((offset, message)) => return Err(self.error_at(at + offset, message)),
+            }
+        }
+        Ok(())
+    }
+
     /// `distinct[N]<attr>`: the same attribute for the same `N` in one source, a new one
     /// otherwise.
     fn distinct(&self, pair: Pair<'_, Rule>) -> Result<Attribute<'c>> {
         let mut it = pair.clone().into_inner().skip(1);
         let id_pair = it.next().expect("grammar: distinct id");
-        let Ok(id) = id_pair.as_str().parse::<u64>() else {
+        let Some(id) = literal::uint_value(id_pair.as_str()) else {
             return Err(self.error_at(id_pair.as_span().start(), "expected an unsigned 64-bit integer"));
         };
         let inner = match it.next() {
@@ -330,6 +363,10 @@ impl<'c> Builder<'_, '_, 'c> {
             }
             Rule::bool_attr => Ok(ctx.bool_attr(first(pair).as_rule() == Rule::kw_true)),
             Rule::unit_attr => Ok(ctx.unit_attr()),
+            // `loc` is a keyword: as an attribute it starts an inline location.
+            Rule::type_attr if pair.as_str() == "loc" => {
+                self.err_end(&pair, "expected '(' in inline location")
+            }
             Rule::type_attr => Ok(ctx.type_attr(self.ty(first(pair))?)),
             Rule::array_attr => {
                 let items = pair.into_inner().map(|p| self.attr(p)).collect::<Result<Vec<_>>>()?;
@@ -402,13 +439,23 @@ impl<'c> Builder<'_, '_, 'c> {
         }
     }
 
+    /// A stride or offset of `strided<...>`: `?`, or an optional `-` and an unsigned integer
+    /// (decimal or hex) of at most `i64::MAX`, negated after, as MLIR reads it (so
+    /// `-9223372036854775808` is refused).
     fn stride(&self, p: Pair<'_, Rule>) -> Result<i64> {
-        let s = p.as_str();
-        if s == "?" {
-            return Ok(DYNAMIC);
+        let mut negative = false;
+        for q in p.clone().into_inner() {
+            match q.as_rule() {
+                Rule::question => return Ok(DYNAMIC),
+                Rule::neg => negative = true,
+                _ => {
+                    if let Some(v) = literal::uint_value(q.as_str()).and_then(|v| i64::try_from(v).ok()) {
+                        return Ok(if negative { -v } else { v });
+                    }
+                }
+            }
         }
-        let compact: String = s.chars().filter(|c| !c.is_whitespace()).collect();
-        compact.parse::<i64>().or_else(|_| self.err(&p, "expected a 64-bit signed integer or '?'"))
+        self.err(&p, "expected a 64-bit signed integer or '?'")
     }
 
     fn dict(&self, pair: Pair<'_, Rule>) -> Result<Attribute<'c>> {
@@ -446,6 +493,85 @@ impl<'c> Builder<'_, '_, 'c> {
 /// The first inner pair (grammar guarantees it exists).
 pub(super) fn first(pair: Pair<'_, Rule>) -> Pair<'_, Rule> {
     pair.into_inner().next().expect("grammar guarantees an inner pair")
+}
+
+/// Types of dialects that mlir-opt 22 registers and Kiln does not (so they are
+/// [`TypeKind::Opaque`] here) which implement MLIR's element type interfaces, by namespace and
+/// mnemonic: whether each is a float type (`!llvm.ppc_fp128`), a memref element
+/// (`MemRefElementTypeInterface`) and a vector element (`VectorElementTypeInterface`). Opaque
+/// types of any other dialect implement neither, as MLIR's `OpaqueType`.
+const OPAQUE_ELEMENT_TYPES: [(&str, &str, bool, bool, bool); 4] = [
+    ("llvm", "ppc_fp128", true, true, true),
+    ("llvm", "ptr", false, false, true),
+    ("ptr", "ptr", false, true, true),
+    ("test", "memref_element", false, true, false),
+];
+
+/// The row of [`OPAQUE_ELEMENT_TYPES`] for `ty`, if it is one of those types.
+fn opaque_element_row(ty: Type<'_>) -> Option<(bool, bool, bool)> {
+    let TypeKind::Opaque { dialect, body } = *ty.kind() else { return None };
+    let mnemonic = body.split('<').next().unwrap_or(body);
+    OPAQUE_ELEMENT_TYPES
+        .iter()
+        .find(|r| r.0 == dialect && r.1 == mnemonic && !body.starts_with('<'))
+        .map(|r| (r.2, r.3, r.4))
+}
+
+/// MLIR's `TensorType::isValidElementType`: complex, float, integer, index and vector types,
+/// and any type not of the builtin dialect (the types of registered and unregistered dialects).
+fn is_valid_tensor_element(ty: Type<'_>) -> bool {
+    matches!(
+        ty.kind(),
+        TypeKind::Complex(_)
+            | TypeKind::Float(_)
+            | TypeKind::Integer { .. }
+            | TypeKind::Index
+            | TypeKind::Vector { .. }
+            | TypeKind::Dialect { .. }
+            | TypeKind::Opaque { .. }
+    )
+}
+
+/// MLIR's `BaseMemRefType::isValidElementType`: integer, index and float types, complex,
+/// vector, ranked and unranked memref types, and types implementing
+/// `MemRefElementTypeInterface` (see [`OPAQUE_ELEMENT_TYPES`]). Types of Kiln's registered
+/// dialects are taken, as before Kiln had an element type interface.
+fn is_valid_memref_element(ty: Type<'_>) -> bool {
+    matches!(
+        ty.kind(),
+        TypeKind::Integer { .. }
+            | TypeKind::Index
+            | TypeKind::Float(_)
+            | TypeKind::Complex(_)
+            | TypeKind::Vector { .. }
+            | TypeKind::MemRef { .. }
+            | TypeKind::UnrankedMemRef { .. }
+            | TypeKind::Dialect { .. }
+    ) || opaque_element_row(ty).is_some_and(|(float, memref, _)| float || memref)
+}
+
+/// MLIR's `VectorType::isValidElementType`: integer, index and float types, and types
+/// implementing `VectorElementTypeInterface` (see [`OPAQUE_ELEMENT_TYPES`]). Types of Kiln's
+/// registered dialects are taken, as before Kiln had an element type interface.
+fn is_valid_vector_element(ty: Type<'_>) -> bool {
+    matches!(
+        ty.kind(),
+        TypeKind::Integer { .. } | TypeKind::Index | TypeKind::Float(_) | TypeKind::Dialect { .. }
+    ) || opaque_element_row(ty).is_some_and(|(_, _, vector)| vector)
+}
+
+/// MLIR's check of `complex<T>`: `T` is an integer or float type (`!llvm.ppc_fp128` is one).
+fn is_valid_complex_element(ty: Type<'_>) -> bool {
+    matches!(ty.kind(), TypeKind::Integer { .. } | TypeKind::Float(_))
+        || opaque_element_row(ty).is_some_and(|(float, _, _)| float)
+}
+
+/// Whether `ns` is a valid dialect namespace (MLIR's `Dialect::isValidNamespace`):
+/// `[a-zA-Z_][a-zA-Z_0-9$]*`.
+fn is_valid_namespace(ns: &str) -> bool {
+    let b = ns.as_bytes();
+    b.first().is_some_and(|&c| c.is_ascii_alphabetic() || c == b'_')
+        && b.iter().all(|&c| c.is_ascii_alphanumeric() || c == b'_' || c == b'$')
 }
 
 /// Whether `!foo<body>` may print as `!foo.body`: an identifier, optionally followed by `<...>`.

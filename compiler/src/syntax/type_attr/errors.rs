@@ -98,6 +98,17 @@ enum Place {
 /// The error for a failed pest parse of `src[pos..end]` from `entry`: MLIR's message at MLIR's
 /// position where the grammar point is known, pest's own message otherwise.
 pub(super) fn syntax_error(entry: Rule, src: &str, pos: usize, end: usize, e: Error<Rule>) -> SyntaxError {
+    // MLIR's lexer reports a bad escape when it reaches the string: when the string comes
+    // before the syntax error, or is the token it fails at. (Strings are not decoded before the
+    // grammar runs.)
+    let failed_at = match e.location {
+        pest::error::InputLocation::Pos(p) => p,
+        pest::error::InputLocation::Span((s, _)) => s,
+    };
+    let next_token = super::scan::skip_ws(&src[pos..end], failed_at);
+    if let Some((_, at)) = super::scan::first_bad_escape(&src[pos..end]).filter(|&(s, _)| s <= next_token) {
+        return SyntaxError { offset: pos + at, message: "unknown escape in string literal".into() };
+    }
     let mut text = super::scan::grammar_input(&src[pos..end]).into_owned();
     // pest tries further than MLIR's lexer reads (`0x}`, `1.5e}`, `unknownfoo`): blank out the
     // character where MLIR's token ends or starts, so that pest fails where MLIR does.
@@ -128,16 +139,26 @@ fn is_ident(c: u8) -> bool {
 fn token_boundary(text: &str, a: &Attempts) -> Option<usize> {
     let b = text.as_bytes();
     let p = a.pos;
-    if a.deepest(Rule::hex_int) && p >= 1 && b[p - 1] == b'x' {
+    if (a.deepest(Rule::hex_int) || a.deepest(Rule::uint)) && p >= 1 && b[p - 1] == b'x' {
         return Some(p - 1);
+    }
+    // `@a :` not followed by a second `:`: MLIR takes the symbol reference without the `:`,
+    // which is the next token.
+    if a.deepest(Rule::symbol_ref) && a.tokens_only(&[":"]) {
+        let blanks = b[..p].iter().rev().take_while(|&&c| c.is_ascii_whitespace()).count();
+        let colon = p.checked_sub(blanks + 1)?;
+        let before = b[..colon].iter().rev().find(|&&c| !c.is_ascii_whitespace());
+        return (b.get(colon) == Some(&b':') && before != Some(&b':')).then_some(colon);
     }
     if a.deepest(Rule::float_lit) {
         let e = b[..p].iter().rposition(|&c| c == b'e' || c == b'E')?;
         return (e + 2 >= p).then_some(e);
     }
     if p > 0 && p < b.len() && is_ident(b[p - 1]) && is_ident(b[p]) {
+        // (An integer is a token of its own: `0X10` is `0`, then `X10`; `1.5` is one token.)
         let start = b[..p].iter().rposition(|&c| !is_ident(c)).map_or(0, |i| i + 1);
-        return (start < p && b[start] != 1).then_some(start);
+        let integer = b[start..p].iter().all(u8::is_ascii_digit) && b[p] != b'.';
+        return (start < p && b[start] != 1 && !integer).then_some(start);
     }
     None
 }
@@ -147,6 +168,8 @@ struct Open<'t> {
     bracket: u8,
     word: &'t str,
     at: usize,
+    /// Whether the word ends right at the bracket (no whitespace between).
+    adjacent: bool,
 }
 
 /// The brackets open at `p`, outermost first (strings skipped, `->`, `<=` and `>=` are not
@@ -167,12 +190,15 @@ fn open_brackets(text: &str, p: usize) -> Vec<Open<'_>> {
             b'-' if b.get(i + 1) == Some(&b'>') => i += 1,
             b'<' | b'>' if b.get(i + 1) == Some(&b'=') => i += 1,
             c @ (b'<' | b'(' | b'[' | b'{') => {
-                let start = if i > 0 && b[i - 1] == b'"' {
-                    i - 1
+                // (Whitespace may separate a keyword from its bracket: `affine_map <`.)
+                let word_end =
+                    i - b[..i].iter().rev().take_while(|&&c| crate::syntax::lexer::is_trivia(c)).count();
+                let start = if word_end > 0 && b[word_end - 1] == b'"' {
+                    word_end - 1
                 } else {
-                    b[..i].iter().rposition(|&c| !is_ident(c)).map_or(0, |j| j + 1)
+                    b[..word_end].iter().rposition(|&c| !is_ident(c)).map_or(0, |j| j + 1)
                 };
-                let mut word = &text[start..i];
+                let mut word = &text[start..word_end];
                 let after = |close: u8, w: &str| {
                     i > 0 && b[i - 1] == close && closed.as_ref().is_some_and(|o| o.word == w)
                 };
@@ -190,7 +216,7 @@ fn open_brackets(text: &str, p: usize) -> Vec<Open<'_>> {
                 } else if c == b'<' && after(b']', "distinct") {
                     word = "distinct";
                 }
-                stack.push(Open { bracket: c, word, at: i });
+                stack.push(Open { bracket: c, word, at: i, adjacent: word_end == i });
             }
             b'>' | b')' | b']' | b'}' => {
                 closed = stack.pop();
@@ -207,10 +233,8 @@ fn message(entry: Rule, text: &str, a: &Attempts) -> Option<(String, Place)> {
     let b = text.as_bytes();
     let p = a.pos;
     let wrong = |m: &str| Some((m.to_owned(), Place::WrongToken));
-    // Lexer errors.
-    if a.deepest(Rule::str_body) {
-        return Some(("expected '\"' in string literal".into(), Place::At(p)));
-    }
+    // Lexer errors. (Strings are checked when the extent is scanned and when their values are
+    // built: pest failing in one is trying a closing quote as an opening one.)
     if p >= 1 && b[p - 1] == b'#' && a.deepest(Rule::alias_name) {
         return Some(("invalid attribute name".into(), Place::At(p - 1)));
     }
@@ -220,15 +244,21 @@ fn message(entry: Rule, text: &str, a: &Attempts) -> Option<(String, Place)> {
     if p >= 1 && b[p - 1] == b'@' && a.deepest(Rule::bare_id) {
         return Some(("@ identifier expected to start with letter or '_'".into(), Place::At(p)));
     }
-    if a.deepest(Rule::symbol_name) && text[..p].ends_with("::") {
+    if a.deepest(Rule::symbol_name) && text[..p].trim_end().ends_with(':') {
         return wrong("expected nested symbol reference identifier");
     }
     match b.get(p) {
+        // A `.` that starts a token (not in a number or identifier) must start `...`.
+        Some(b'.') if (p == 0 || !is_ident(b[p - 1])) && !text[p..].starts_with("...") => {
+            return Some(("expected three consecutive dots for an ellipsis".into(), Place::At(p + 1)))
+        }
         Some(b'%') => return Some(("invalid SSA name".into(), Place::At(p))),
         Some(b'^') => return Some(("invalid block name".into(), Place::At(p))),
         // (Byte 1 is the blank put in by `syntax_error`.)
         Some(&c)
-            if c != 1 && (!c.is_ascii_graphic() && !c.is_ascii_whitespace() || b"`'~&|;\\".contains(&c)) =>
+            if c != 1
+                && (!c.is_ascii_graphic() && !crate::syntax::lexer::is_trivia(c)
+                    || b"`'~&;\\".contains(&c)) =>
         {
             return Some(("unexpected character".into(), Place::At(p)))
         }
@@ -238,7 +268,11 @@ fn message(entry: Rule, text: &str, a: &Attempts) -> Option<(String, Place)> {
     // Inside the body of a dialect type or attribute only unbalanced brackets fail.
     let dialect_body = opens.iter().find(|o| {
         let start = o.at - o.word.len();
-        o.bracket == b'<' && !o.word.is_empty() && start > 0 && matches!(b[start - 1], b'#' | b'!')
+        o.bracket == b'<'
+            && o.adjacent
+            && !o.word.is_empty()
+            && start > 0
+            && matches!(b[start - 1], b'#' | b'!')
     });
     if let Some(o) = dialect_body {
         return Some(("unbalanced '<' character in pretty dialect name".into(), Place::At(o.at + 1)));
@@ -264,6 +298,10 @@ fn message(entry: Rule, text: &str, a: &Attempts) -> Option<(String, Place)> {
     }
     if a.tokens_only(&["<"]) && text[..p].trim_end().ends_with(']') {
         return wrong("expected '<' after distinct ID");
+    }
+    // `(types)` not followed by `->` (in an attribute, a dictionary, a list...).
+    if a.token("->") && a.deepest(Rule::function_type) {
+        return wrong("expected '->' in function type");
     }
     let Some(inner) = inner else {
         if a.token("->") && entry == Rule::type_entry {
@@ -324,6 +362,8 @@ fn message(entry: Rule, text: &str, a: &Attempts) -> Option<(String, Place)> {
         (b'[', _) if a.token("]") && a.token(",") => "expected ',' or ']'",
         (b'{', _) if a.token("}") => "expected '}' in attribute dictionary",
         (b'{', _) if a.token("\"") && !a.token("=") => "expected attribute name",
+        // (`loc(...)` as an attribute is an "inline location" in MLIR's words.)
+        (b'(', "loc") if a.token(")") && entry == Rule::attr_entry => "expected ')' in inline location",
         (b'(', "loc") if a.token(")") => "expected ')' in location",
         (b'(', "callsite") if a.token("at") => "expected 'at' in callsite location",
         (b'(', "callsite") if a.token(")") => "expected ')' in callsite location",
@@ -374,7 +414,12 @@ pub(super) fn place_semantic(src: &str, end: usize, mut e: SyntaxError) -> Synta
     if e.offset == end && AT_NEXT_TOKEN.contains(&e.message.as_str()) {
         e.offset = super::scan::skip_ws(src, end);
     }
-    if e.message == "expected non-function type" {
+    const AT_WRONG_TOKEN: [&str; 3] = [
+        "expected non-function type",
+        "expected '(' in inline location",
+        "expected integer line number in FileLineColRange",
+    ];
+    if AT_WRONG_TOKEN.contains(&e.message.as_str()) {
         e.offset = wrong_token_offset(src, e.offset, e.offset >= src.len());
     }
     e

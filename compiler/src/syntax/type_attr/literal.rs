@@ -143,6 +143,12 @@ fn wide_int_value(
     })
 }
 
+/// The value of a `uint` token (`42`, `0x2A`), `None` past 64 bits (see
+/// [`unsigned_value`](crate::syntax::lexer::unsigned_value)).
+pub(super) fn uint_value(text: &str) -> Option<u64> {
+    crate::syntax::lexer::unsigned_value(text)
+}
+
 /// The bit pattern of `num` as a float of `kind`.
 pub(super) fn float_bits(b: &Builder<'_, '_, '_>, num: &Number<'_>, kind: FloatKind) -> Result<u128> {
     match num.kind {

@@ -49,20 +49,32 @@ pub(crate) fn fused<'c>(
 }
 
 impl<'c> Builder<'_, '_, 'c> {
-    fn int_u32(&self, p: Pair<'_, Rule>) -> Result<u32> {
-        p.as_str().parse::<u32>().or_else(|_| self.err(&p, "expected integer line or column number"))
+    /// A line or column number: an unsigned integer (decimal or `0x` hex, as MLIR's
+    /// `Token::getUnsignedIntegerValue` reads it) that fits in 32 bits; `what` is "line" or
+    /// "column" for the message.
+    fn int_u32(&self, p: Pair<'_, Rule>, what: &str) -> Result<u32> {
+        match super::literal::uint_value(p.as_str()).and_then(|v| u32::try_from(v).ok()) {
+            Some(v) => Ok(v),
+            None => self.err(&p, format!("expected integer {what} number in FileLineColRange")),
+        }
     }
 
     fn loc(&self, pair: Pair<'_, Rule>) -> Result<Attribute<'c>> {
         let ctx = self.ctx;
         match pair.as_rule() {
             Rule::loc_unknown => Ok(ctx.unknown_loc()),
+            // An alias in a location instance: MLIR reports at the token after it.
             Rule::loc_ref | Rule::loc_alias => {
                 let name = &pair.as_str()[1..];
                 match self.aliases.attrs.get(name) {
                     Some(&a) if a.is_location() => Ok(a),
-                    Some(_) => self.err(&pair, "expected location, but found non-location attribute"),
-                    None => self.err(&pair, format!("undefined symbol alias id '{name}'")),
+                    Some(&a) => {
+                        let mut s = String::new();
+                        super::print::print_attr(&mut s, a, &super::NoAliases);
+                        // (MLIR's message has no space before the attribute.)
+                        self.err_end(&pair, format!("expected location attribute, but got{s}"))
+                    }
+                    None => self.err_end(&pair, format!("undefined symbol alias id '{name}'")),
                 }
             }
             Rule::loc_callsite => {
@@ -85,17 +97,17 @@ impl<'c> Builder<'_, '_, 'c> {
             Rule::loc_file => {
                 let mut it = pair.into_inner();
                 let file = ctx.alloc_bytes(&string_value(self, it.next().expect("grammar: file"))?);
-                let line = self.int_u32(it.next().expect("grammar: line"))?;
+                let line = self.int_u32(it.next().expect("grammar: line"), "line")?;
                 let col = match it.next() {
-                    Some(c) => self.int_u32(c)?,
+                    Some(c) => self.int_u32(c, "column")?,
                     None => 0,
                 };
                 let mut end = None;
                 if let Some(e) = it.nth(1) {
                     let parts: Vec<_> = e.into_inner().collect();
                     end = Some(match &parts[..] {
-                        [c] => (line, self.int_u32(c.clone())?),
-                        [l, c] => (self.int_u32(l.clone())?, self.int_u32(c.clone())?),
+                        [c] => (line, self.int_u32(c.clone(), "column")?),
+                        [l, c] => (self.int_u32(l.clone(), "line")?, self.int_u32(c.clone(), "column")?),
                         _ => unreachable!("grammar: loc_end"),
                     });
                 }
