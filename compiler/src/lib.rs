@@ -31,7 +31,7 @@ pub use dialect::{
     ValueDef,
 };
 pub use dialect_attrs::{AttrDef, ParamSyntax, TypeDef};
-pub use ir::{BlockId, Ir, OpId, OperationState, RegionId, ValueId};
+pub use ir::{BlockId, InsertPoint, Ir, OpBuilder, OpId, OperationState, RegionId, ValueId};
 pub use module::Module;
 pub use owned_context::OwnedContext;
 pub use types::{FloatKind, Signedness, Type, TypeKind, DYNAMIC};

@@ -51,7 +51,7 @@ kiln_compiler::declare_pass! {
             .filter_map(|call| {
                 let callee = resolve(ir, call, ir.attr(call, "callee")?)?;
                 let is_kernel =
-                    ir.op(callee).name == FUNC_OP.name && ir.attr(callee, "fused.kernel").is_some();
+                    ir.is(callee, &FUNC_OP) && ir.attr(callee, "fused.kernel").is_some();
                 is_kernel.then_some((call, callee))
             })
             .collect();

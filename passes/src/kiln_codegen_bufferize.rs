@@ -28,8 +28,10 @@ use kiln_dialects::bufferization::{MATERIALIZE_IN_DESTINATION_OP, TO_TENSOR_OP};
 use kiln_dialects::func::conversion::{set_signature, signature, ReturnConversion, SignatureConversion};
 use kiln_dialects::func::{CALL_OP, FUNC_OP, RETURN_OP};
 use kiln_dialects::hl::{CONSTANT, EXPAND_DIMS, RESHAPE, SQUEEZE};
+use kiln_dialects::npuvec;
+use kiln_dialects::npuvec::Space;
 
-use crate::codegen::build::{i32_array, memref_type, op_def};
+use crate::codegen::build::{i32_array, memref_type};
 use crate::kiln_codegen_tile::{kernel_kind, kernels};
 use kiln_dialects::memref::ALLOC_OP;
 
@@ -63,9 +65,9 @@ kiln_compiler::declare_pass! {
         patterns.add(SignatureConversion);
         patterns.add(ReturnConversion);
         patterns.add(Call);
-        patterns.add(HostOp { root: &CONSTANT, to: "npuvec.constant" });
+        patterns.add(HostOp { root: &CONSTANT, to: &npuvec::CONSTANT_OP });
         for view in [&RESHAPE, &EXPAND_DIMS, &SQUEEZE] {
-            patterns.add(HostOp { root: view, to: "npuvec.reshape" });
+            patterns.add(HostOp { root: view, to: &npuvec::RESHAPE_OP });
         }
         apply_partial_conversion(cx.ctx, cx.ir, root, &target, &patterns, Some(&types)).map_err(|d| {
             cx.diagnostics.push(d);
@@ -79,7 +81,7 @@ fn tensor_to_gm<'a, 'c>() -> TypeConverter<'a, 'c> {
     let mut types = TypeConverter::new();
     types.add_conversion(|_, t| Some(t));
     types.add_conversion(|ctx: &Context<'c>, t: Type<'c>| match *t.kind() {
-        TypeKind::RankedTensor { shape, elem, .. } => Some(memref_type(ctx, shape, elem, "gm")),
+        TypeKind::RankedTensor { shape, elem, .. } => Some(memref_type(ctx, shape, elem, Space::Gm)),
         _ => None,
     });
     types.add_source_materialization(|_, input, _, to, loc| {
@@ -114,7 +116,7 @@ fn results_to_outputs<'c>(ctx: &Context<'c>, ir: &mut Ir<'c>, kernel: OpId) {
     let outs: Vec<Type<'c>> = results
         .iter()
         .map(|&t| match *t.kind() {
-            TypeKind::RankedTensor { shape, elem, .. } => memref_type(ctx, shape, elem, "gm"),
+            TypeKind::RankedTensor { shape, elem, .. } => memref_type(ctx, shape, elem, Space::Gm),
             _ => t,
         })
         .collect();
@@ -164,16 +166,9 @@ impl ConversionPattern for Call {
             let a = rw.create_before(op, state);
             buffers.push(rw.ir().results(a)[0]);
         }
-        let mut launch = OperationState::new("npuvec.launch", op_def("npuvec.launch"), loc);
+        let attrs: Vec<(&str, _)> = callee.map(|c| ("callee", c)).into_iter().collect();
+        let mut launch = OperationState::of(rw.ctx, &npuvec::LAUNCH_OP, loc, &attrs);
         launch.operands = operands.iter().chain(&buffers).copied().collect();
-        if let Some(callee) = callee {
-            let name = rw.ctx.intern_str("callee");
-            if launch.def.is_some() {
-                launch.properties = Some(rw.ctx.dict_attr(&[NamedAttr { name, value: callee }]));
-            } else {
-                launch.attrs = vec![(name, callee)];
-            }
-        }
         rw.create_before(op, launch);
         rw.replace_op(op, &buffers)
     }
@@ -182,7 +177,7 @@ impl ConversionPattern for Call {
 /// A host `hl` op becomes an `npuvec` op on buffers with the same operands and attributes.
 struct HostOp {
     root: &'static OpDef,
-    to: &'static str,
+    to: &'static OpDef,
 }
 
 impl ConversionPattern for HostOp {
@@ -201,16 +196,15 @@ impl ConversionPattern for HostOp {
         }
         let result = rw.ir().value_type(rw.ir().results(op)[0]);
         let Some(ty) = rw.convert_type(result) else { return false };
-        let props = if self.to == "npuvec.constant" { rw.ir().op(op).properties } else { None };
-        let def = op_def(self.to);
-        let mut state = OperationState::new(self.to, def, rw.ir().op(op).loc);
+        let value = rw.ir().op(op).properties.and_then(|p| p.dict_get("value"));
+        let attrs: Vec<(&str, _)> = value
+            .filter(|_| std::ptr::eq(self.to, &npuvec::CONSTANT_OP))
+            .map(|v| ("value", v))
+            .into_iter()
+            .collect();
+        let mut state = OperationState::of(rw.ctx, self.to, rw.ir().op(op).loc, &attrs);
         state.operands = operands.to_vec();
         state.result_types = vec![ty];
-        match (def, props.and_then(|p| p.dict_get("value"))) {
-            (Some(_), _) => state.properties = props,
-            (None, Some(value)) => state.attrs = vec![(rw.ctx.intern_str("value"), value)],
-            (None, None) => {}
-        }
         let new = rw.create_before(op, state);
         let values = rw.ir().results(new).to_vec();
         rw.replace_op(op, &values)

@@ -34,14 +34,16 @@
 //! same-pipe one on V by a barrier (the VM's sync checker verifies the first claim on every run
 //! with `--check`).
 
+use kiln_compiler::InsertPoint;
+use kiln_dialects::{arith, npuvec, scf};
 use rustc_hash::FxHashMap;
 
 use kiln_compiler::{Context, Ir, OpId, TypeKind, ValueId};
-use kiln_dialects::npuvec::Space;
+use kiln_dialects::npuvec::{Pipe, Space};
 use kiln_targets::Target;
 
 use crate::codegen::access::{pipe_of, touches};
-use crate::codegen::build::{i64_array_values, i64_attr, npuvec_enum, At, Builder};
+use crate::codegen::build::{i64_array_values, i64_attr, Builder};
 use crate::codegen::options::{load_target, TARGET_SPECS};
 use crate::kiln_codegen_plan_ub::buffer_bytes;
 use crate::kiln_codegen_tile::kernels;
@@ -83,8 +85,8 @@ type Range = (Memory, u64, u64);
 struct Access {
     op: OpId,
     /// What its pipe had been ordered after when it was issued (`(r, stamp)` pairs).
-    inherit: Vec<(&'static str, u64)>,
-    pipe: &'static str,
+    inherit: Vec<(Pipe, u64)>,
+    pipe: Pipe,
     /// The pipe's op count when it was issued (its vector-clock stamp).
     stamp: u64,
     range: Range,
@@ -96,29 +98,29 @@ struct Access {
 struct State {
     accesses: Vec<Access>,
     /// Ops issued so far per pipe.
-    clock: FxHashMap<&'static str, u64>,
+    clock: FxHashMap<Pipe, u64>,
     /// `ordered[(q, p)]`: everything of `p` up to this stamp is ordered before `q`'s next op.
-    ordered: FxHashMap<(&'static str, &'static str), u64>,
+    ordered: FxHashMap<(Pipe, Pipe), u64>,
 }
 
 impl State {
     /// What `p` is ordered after now.
-    fn inherited(&self, p: &'static str) -> Vec<(&'static str, u64)> {
-        let mut v: Vec<(&'static str, u64)> =
+    fn inherited(&self, p: Pipe) -> Vec<(Pipe, u64)> {
+        let mut v: Vec<(Pipe, u64)> =
             self.ordered.iter().filter(|((x, _), _)| *x == p).map(|((_, r), &v)| (*r, v)).collect();
         v.sort_unstable();
         v
     }
 
     /// `q` waits for everything `p` issued so far (a flag pair, or a barrier when equal).
-    fn wait(&mut self, q: &'static str, p: &'static str) {
-        let now = self.clock.get(p).copied().unwrap_or(0);
+    fn wait(&mut self, q: Pipe, p: Pipe) {
+        let now = self.clock.get(&p).copied().unwrap_or(0);
         let inherit = self.inherited(p);
         self.wait_upto(q, p, now, &inherit);
     }
 
     /// `q` waits for `p`'s ops up to `stamp`, which came after what `inherit` lists.
-    fn wait_upto(&mut self, q: &'static str, p: &'static str, stamp: u64, inherit: &[(&'static str, u64)]) {
+    fn wait_upto(&mut self, q: Pipe, p: Pipe, stamp: u64, inherit: &[(Pipe, u64)]) {
         let e = self.ordered.entry((q, p)).or_insert(0);
         *e = (*e).max(stamp);
         for &(r, v) in inherit {
@@ -151,14 +153,14 @@ struct Sync<'t> {
     /// The GM argument index of each kernel argument.
     args: FxHashMap<ValueId, usize>,
     /// Sync ops to create: before `op`, from pipe `src` to pipe `dst` (a barrier when equal).
-    requests: Vec<(OpId, &'static str, &'static str)>,
+    requests: Vec<(OpId, Pipe, Pipe)>,
     /// Loop-carried flag pairs.
     carried: Vec<Carried>,
     /// Each op's position in its block.
     position: FxHashMap<OpId, usize>,
     /// The loops being walked, innermost last, with the clock at the start of the current walk
     /// of their body.
-    walks: Vec<(OpId, FxHashMap<&'static str, u64>)>,
+    walks: Vec<(OpId, FxHashMap<Pipe, u64>)>,
 }
 
 /// A flag pair across iterations of `looped`, all four ops in its body's block or around the
@@ -169,8 +171,8 @@ struct Carried {
     consumer: OpId,
     producer: OpId,
     looped: OpId,
-    src: &'static str,
-    dst: &'static str,
+    src: Pipe,
+    dst: Pipe,
     event: i64,
 }
 
@@ -181,7 +183,7 @@ struct CarriedChoice {
     producer: OpId,
     looped: OpId,
     stamp: u64,
-    inherit: Vec<(&'static str, u64)>,
+    inherit: Vec<(Pipe, u64)>,
 }
 
 /// Event ids a kernel's loop-carried pairs of one pipe pair take (0 is the adjacent pairs').
@@ -208,76 +210,66 @@ fn sync_kernel<'c>(ctx: &Context<'c>, ir: &mut Ir<'c>, kernel: OpId, target: &Ta
     let n = (reqs.len() + 2 * carried.len()) as u64;
     let loc = ir.op(kernel).loc;
     for c in carried {
-        let attrs = [
-            ("src", npuvec_enum(ctx, "pipe", c.src)),
-            ("dst", npuvec_enum(ctx, "pipe", c.dst)),
-            ("event", i64_attr(ctx, c.event)),
-        ];
+        let attrs = [("src", c.src.attr(ctx)), ("dst", c.dst.attr(ctx)), ("event", i64_attr(ctx, c.event))];
         let after = |ir: &Ir<'c>, op: OpId| ir.next_op(op).expect("loops and stores are never last");
         let at = [
-            (At::Before(c.looped), "npuvec.set_flag"),
-            (At::Before(c.consumer), "npuvec.wait_flag"),
-            (At::Before(after(ir, c.producer)), "npuvec.set_flag"),
-            (At::Before(after(ir, c.looped)), "npuvec.wait_flag"),
+            (InsertPoint::Before(c.looped), &npuvec::SET_FLAG_OP),
+            (InsertPoint::Before(c.consumer), &npuvec::WAIT_FLAG_OP),
+            (InsertPoint::Before(after(ir, c.producer)), &npuvec::SET_FLAG_OP),
+            (InsertPoint::Before(after(ir, c.looped)), &npuvec::WAIT_FLAG_OP),
         ];
-        for (at, name) in at {
-            Builder::new(ctx, ir, at, loc).op(name, &[], &attrs, &[], 0);
+        for (at, def) in at {
+            Builder::new(ctx, ir, at, loc).op(def, &[], &attrs, &[], 0);
         }
     }
     for (op, p, q) in reqs {
-        let mut b = Builder::new(ctx, ir, At::Before(op), loc);
+        let mut b = Builder::new(ctx, ir, InsertPoint::Before(op), loc);
         if p == q {
-            b.op("npuvec.barrier", &[], &[("pipe", npuvec_enum(ctx, "pipe", q))], &[], 0);
+            b.op(&npuvec::BARRIER_OP, &[], &[("pipe", q.attr(ctx))], &[], 0);
         } else {
-            let attrs = [
-                ("src", npuvec_enum(ctx, "pipe", p)),
-                ("dst", npuvec_enum(ctx, "pipe", q)),
-                ("event", i64_attr(ctx, 0)),
-            ];
-            b.op("npuvec.set_flag", &[], &attrs, &[], 0);
-            b.op("npuvec.wait_flag", &[], &attrs, &[], 0);
+            let attrs = [("src", p.attr(ctx)), ("dst", q.attr(ctx)), ("event", i64_attr(ctx, 0))];
+            b.op(&npuvec::SET_FLAG_OP, &[], &attrs, &[], 0);
+            b.op(&npuvec::WAIT_FLAG_OP, &[], &attrs, &[], 0);
         }
     }
     let term = ir.last_op(body).expect("kernels end in a return");
-    let mut b = Builder::new(ctx, ir, At::Before(term), loc);
-    b.op("npuvec.barrier", &[], &[("pipe", npuvec_enum(ctx, "pipe", "all"))], &[], 0);
+    let mut b = Builder::new(ctx, ir, InsertPoint::Before(term), loc);
+    b.op(&npuvec::BARRIER_OP, &[], &[("pipe", Pipe::All.attr(ctx))], &[], 0);
     n + 1
 }
 
 impl Sync<'_> {
     fn block(&mut self, ir: &Ir<'_>, block: kiln_compiler::BlockId, state: &mut State) {
         for op in ir.block_ops(block).collect::<Vec<_>>() {
-            match ir.op(op).name {
-                "scf.for" => {
-                    let inner = ir.entry_block(ir.regions(op)[0]).expect("loops have a body");
-                    let before = may_skip(ir, op).then(|| state.clone());
-                    self.walks.push((op, state.clock.clone()));
-                    self.block(ir, inner, state);
-                    self.walks.last_mut().expect("pushed above").1 = state.clock.clone();
-                    self.block(ir, inner, state);
-                    self.walks.pop();
-                    // A loop that may run no iteration orders nothing after it.
-                    if let Some(mut skipped) = before {
-                        skipped.join(state, skipped.accesses.len());
-                        *state = skipped;
+            if ir.is(op, &scf::FOR_OP) {
+                let inner = ir.entry_block(ir.regions(op)[0]).expect("loops have a body");
+                let before = may_skip(ir, op).then(|| state.clone());
+                self.walks.push((op, state.clock.clone()));
+                self.block(ir, inner, state);
+                self.walks.last_mut().expect("pushed above").1 = state.clock.clone();
+                self.block(ir, inner, state);
+                self.walks.pop();
+                // A loop that may run no iteration orders nothing after it.
+                if let Some(mut skipped) = before {
+                    skipped.join(state, skipped.accesses.len());
+                    *state = skipped;
+                }
+            } else if ir.is(op, &scf::IF_OP) {
+                let before = state.clone();
+                let mut joined: Option<State> = None;
+                for &r in ir.regions(op) {
+                    let mut branch = before.clone();
+                    if let Some(b) = ir.entry_block(r) {
+                        self.block(ir, b, &mut branch);
+                    }
+                    match &mut joined {
+                        None => joined = Some(branch),
+                        Some(j) => j.join(&branch, before.accesses.len()),
                     }
                 }
-                "scf.if" => {
-                    let before = state.clone();
-                    let mut joined: Option<State> = None;
-                    for &r in ir.regions(op) {
-                        let mut branch = before.clone();
-                        if let Some(b) = ir.entry_block(r) {
-                            self.block(ir, b, &mut branch);
-                        }
-                        match &mut joined {
-                            None => joined = Some(branch),
-                            Some(j) => j.join(&branch, before.accesses.len()),
-                        }
-                    }
-                    *state = joined.unwrap_or(before);
-                }
-                _ => self.op(ir, op, state),
+                *state = joined.unwrap_or(before);
+            } else {
+                self.op(ir, op, state);
             }
         }
     }
@@ -300,12 +292,12 @@ impl Sync<'_> {
 
     /// The pipes with an access that conflicts with `mine` (on pipe `q`) and is not ordered
     /// before it.
-    fn unordered(&self, state: &State, q: &'static str, mine: &[(Range, bool)]) -> Vec<&'static str> {
-        let mut pipes: Vec<&'static str> = Vec::new();
+    fn unordered(&self, state: &State, q: Pipe, mine: &[(Range, bool)]) -> Vec<Pipe> {
+        let mut pipes: Vec<Pipe> = Vec::new();
         for a in &state.accesses {
             // DMA, cube and fixpipe queues run their own ops in order; the vector pipe overlaps
             // dependent ops unless a barrier separates them.
-            let in_order = a.pipe == q && q != "v";
+            let in_order = a.pipe == q && q != Pipe::V;
             if in_order || pipes.contains(&a.pipe) {
                 continue;
             }
@@ -363,7 +355,7 @@ impl Sync<'_> {
     }
 
     /// Orders `q` after `p`: everything so far, or what a loop-carried pair orders.
-    fn apply(state: &mut State, q: &'static str, p: &'static str, carried: Option<&CarriedChoice>) {
+    fn apply(state: &mut State, q: Pipe, p: Pipe, carried: Option<&CarriedChoice>) {
         match carried {
             Some(c) => state.wait_upto(q, p, c.stamp, &c.inherit),
             None => state.wait(q, p),
@@ -380,15 +372,15 @@ impl Sync<'_> {
         ir: &Ir<'_>,
         state: &State,
         op: OpId,
-        q: &'static str,
-        p: &'static str,
+        q: Pipe,
+        p: Pipe,
         mine: &[(Range, bool)],
     ) -> Option<CarriedChoice> {
         if p == q || self.requests.contains(&(op, p, q)) {
             return None;
         }
         let (looped, start) = self.walks.last()?;
-        let start = start.get(p).copied().unwrap_or(0);
+        let start = start.get(&p).copied().unwrap_or(0);
         let done = state.ordered.get(&(q, p)).copied().unwrap_or(0);
         let conflicts: Vec<&Access> = state
             .accesses
@@ -432,7 +424,7 @@ impl Sync<'_> {
     }
 
     /// Records a carried pair (one per consumer and pipe pair, set after its latest producer).
-    fn carry(&mut self, c: &CarriedChoice, src: &'static str, dst: &'static str) {
+    fn carry(&mut self, c: &CarriedChoice, src: Pipe, dst: Pipe) {
         let position = &self.position;
         if let Some(known) =
             self.carried.iter_mut().find(|k| k.consumer == c.consumer && k.src == src && k.dst == dst)
@@ -459,7 +451,7 @@ impl Sync<'_> {
 fn may_skip(ir: &Ir<'_>, op: OpId) -> bool {
     let constant = |v: ValueId| {
         ir.defining_op(v)
-            .filter(|&d| ir.op(d).name == "arith.constant")
+            .filter(|&d| ir.is(d, &arith::CONSTANT_OP))
             .and_then(|d| ir.attr(d, "value"))
             .and_then(|a| a.as_int())
     };

@@ -17,6 +17,7 @@
 
 use kiln_compiler::pass::PassFailed;
 use kiln_compiler::Diagnostic;
+use kiln_dialects::hl;
 
 use kiln_compiler::ir::WalkOrder;
 use kiln_compiler::{Ir, OpId};
@@ -67,5 +68,5 @@ fn assembles(ir: &Ir<'_>, kernel: OpId) -> bool {
 
 /// Whether cube kernel `kernel` holds an `hl.conv2d`.
 fn holds_conv(ir: &Ir<'_>, kernel: OpId) -> bool {
-    ir.walk(kernel, WalkOrder::PreOrder).any(|op| ir.op(op).name == "hl.conv2d")
+    ir.walk(kernel, WalkOrder::PreOrder).any(|op| ir.is(op, &hl::CONV2D))
 }

@@ -35,11 +35,12 @@ use kiln_compiler::{
 };
 use kiln_dialects::func::{CALL_OP, FUNC_OP, RETURN_OP};
 use kiln_dialects::fused::{region_inputs_outputs, REGION_OP};
+use kiln_dialects::hl;
 use kiln_dialects::hl::canonicalize::splat_value;
 use kiln_dialects::hl::interfaces::{hl_op, FusionCategory, Movement};
 use kiln_dialects::hl::GATHER;
+use kiln_dialects::npuvec::Core;
 
-use crate::codegen::build::npuvec_enum;
 use crate::codegen::epilogue::Epilogue;
 use crate::codegen::model::VectorModel;
 use crate::codegen::store_view::StoreView;
@@ -134,7 +135,7 @@ impl KernelKind {
 /// Whether `ops` (a region's body) are one matmul first and an elementwise epilogue on its
 /// result tiles.
 fn mix_kernel(ir: &Ir<'_>, ops: &[OpId]) -> bool {
-    let mut body = ops.iter().copied().filter(|&o| ir.op(o).name != "hl.constant");
+    let mut body = ops.iter().copied().filter(|&o| !ir.is(o, &hl::CONSTANT));
     let Some(mm) = body.next() else { return false };
     let rest: Vec<OpId> = ops.iter().copied().filter(|&o| o != mm).collect();
     let inputs = ir.operands(mm).iter().all(|&v| ir.defining_op(v).is_none_or(|d| !ops.contains(&d)));
@@ -149,7 +150,7 @@ fn mix_kernel(ir: &Ir<'_>, ops: &[OpId]) -> bool {
 /// stores through the composed layout (`codegen/store_view.rs`), when a tile of 16-column
 /// fractals can store whole heads.
 fn viewed_matmul(ir: &Ir<'_>, ops: &[OpId]) -> bool {
-    let body: Vec<OpId> = ops.iter().copied().filter(|&o| ir.op(o).name != "hl.constant").collect();
+    let body: Vec<OpId> = ops.iter().copied().filter(|&o| !ir.is(o, &hl::CONSTANT)).collect();
     let Some((&mm, chain)) = body.split_first() else { return false };
     let inputs = ir.operands(mm).iter().all(|&v| ir.defining_op(v).is_none_or(|d| !ops.contains(&d)));
     let (_, outputs) = region_inputs_outputs(ir, ops);
@@ -161,14 +162,13 @@ fn viewed_matmul(ir: &Ir<'_>, ops: &[OpId]) -> bool {
 
 /// The kernel kind of a lone op, or `None` when it stays in the host.
 fn lone_kind(ir: &Ir<'_>, op: OpId) -> Option<KernelKind> {
-    let name = ir.op(op).name;
-    if name == "hl.constant" {
+    if ir.is(op, &hl::CONSTANT) {
         return None;
     }
-    if name == "hl.pad" {
+    if ir.is(op, &hl::PAD) {
         return Some(KernelKind::Layout);
     }
-    if name == GATHER.name {
+    if ir.is(op, &GATHER) {
         return Some(KernelKind::Gather);
     }
     match hl_op(ir, op)?.category {
@@ -218,7 +218,7 @@ fn outline_host<'c>(ctx: &Context<'c>, ir: &mut Ir<'c>, diags: &mut Vec<Diagnost
                     });
                     let vector = !cube.is_empty()
                         && independent
-                        && rest.iter().all(|&o| ir.op(o).name != "hl.constant")
+                        && rest.iter().all(|&o| !ir.is(o, &hl::CONSTANT))
                         && VectorModel::analyze_ops(ir, rest.clone(), &inputs, outputs).is_ok();
                     if !why.starts_with("a cube") && !why.starts_with("a mix") {
                         let loc = ir.op(*ops.last().expect("regions hold ops")).loc;
@@ -263,7 +263,7 @@ fn outline_host<'c>(ctx: &Context<'c>, ir: &mut Ir<'c>, diags: &mut Vec<Diagnost
 fn absorb_slices(ir: &mut Ir<'_>, groups: &mut Vec<(Vec<OpId>, KernelKind)>) {
     let lone: Vec<OpId> = groups
         .iter()
-        .filter(|(ops, kind)| *kind == KernelKind::Layout && ir.op(ops[0]).name == "hl.slice")
+        .filter(|(ops, kind)| *kind == KernelKind::Layout && ir.is(ops[0], &hl::SLICE))
         .map(|(ops, _)| ops[0])
         .collect();
     for (ops, kind) in groups.iter_mut() {
@@ -320,7 +320,7 @@ fn unwrap_region(ir: &mut Ir<'_>, region: OpId) -> Vec<OpId> {
 fn outline<'c>(ctx: &Context<'c>, ir: &mut Ir<'c>, host: OpId, ops: &[OpId], kind: KernelKind, name: &[u8]) {
     let (all_inputs, outputs) = region_inputs_outputs(ir, ops);
     let is_splat = |ir: &Ir<'_>, v: ValueId| {
-        ir.defining_op(v).is_some_and(|d| ir.op(d).name == "hl.constant") && splat_value(ir, v).is_some()
+        ir.defining_op(v).is_some_and(|d| ir.is(d, &hl::CONSTANT)) && splat_value(ir, v).is_some()
     };
     // A gather reads its operands from GM (its indices are data even when constant), and so
     // does the cube: a splat weight of a matmul or convolution is loaded as any weight.
@@ -328,7 +328,7 @@ fn outline<'c>(ctx: &Context<'c>, ir: &mut Ir<'c>, host: OpId, ops: &[OpId], kin
         ir.uses(v).iter().any(|u| {
             ops.contains(&u.op)
                 && u.index < 2
-                && matches!(ir.op(u.op).name, "hl.matmul" | "hl.batch_matmul" | "hl.conv2d")
+                && ir.is_any(u.op, &[&hl::MATMUL, &hl::BATCH_MATMUL, &hl::CONV2D])
         })
     };
     let (splats, inputs): (Vec<ValueId>, Vec<ValueId>) = all_inputs
@@ -346,12 +346,12 @@ fn outline<'c>(ctx: &Context<'c>, ir: &mut Ir<'c>, host: OpId, ops: &[OpId], kin
         named("sym_visibility", ctx.str_attr(b"private")),
     ]));
     let core = match kind {
-        KernelKind::Matmul => "aic",
-        KernelKind::Mix => "mix",
-        _ => "aiv",
+        KernelKind::Matmul => Core::Aic,
+        KernelKind::Mix => Core::Mix,
+        _ => Core::Aiv,
     };
     state.attrs = vec![
-        (ctx.intern_str("npuvec.core"), npuvec_enum(ctx, "core", core)),
+        (ctx.intern_str("npuvec.core"), core.attr(ctx)),
         (ctx.intern_str("npuvec.kind"), ctx.str_attr(kind.name().as_bytes())),
     ];
     state.num_regions = 1;

@@ -27,6 +27,8 @@
 //! `ub-budget`, or a tile estimate is off; the named pipeline `kiln-codegen` then retiles such a
 //! kernel smaller before it reports the error.
 
+use kiln_compiler::InsertPoint;
+use kiln_dialects::{npuvec, scf};
 use rustc_hash::{FxHashMap, FxHashSet};
 
 use kiln_compiler::ir::WalkOrder;
@@ -35,7 +37,7 @@ use kiln_compiler::{Context, Diagnostic, Ir, OpId, Type, TypeKind, ValueId};
 use kiln_targets::Target;
 
 use crate::codegen::access::touches;
-use crate::codegen::build::{i64_array, i64_attr, set_attr, At, Builder};
+use crate::codegen::build::{i64_array, i64_attr, set_attr, Builder};
 use crate::codegen::double_buffer::{tile_loop, unroll};
 use crate::codegen::options::{load_target, TARGET_SPECS};
 use crate::codegen::placement::{place, Item};
@@ -128,7 +130,7 @@ pub fn plan_kernel<'c>(
 ) -> Result<(), String> {
     let lifetimes = lifetimes(ir, kernel);
     let allocs: Vec<OpId> =
-        ir.walk(kernel, WalkOrder::PreOrder).filter(|&o| ir.op(o).name == "npuvec.alloc").collect();
+        ir.walk(kernel, WalkOrder::PreOrder).filter(|&o| ir.is(o, &npuvec::ALLOC_OP)).collect();
     let mut by_space: FxHashMap<String, Vec<OpId>> = FxHashMap::default();
     for &a in &allocs {
         let ty = ir.value_type(ir.results(a)[0]);
@@ -154,8 +156,9 @@ pub fn plan_kernel<'c>(
             offs.push((off + ub_bytes) as i64);
         }
         let loc = ir.op(a).loc;
-        let mut b = Builder::new(ctx, ir, At::Before(a), loc);
-        let buf = b.op("npuvec.buffer", &[], &[("offsets", i64_array(ctx, &offs))], &vec![ty; offs.len()], 0);
+        let mut b = Builder::new(ctx, ir, InsertPoint::Before(a), loc);
+        let buf =
+            b.op(&npuvec::BUFFER_OP, &[], &[("offsets", i64_array(ctx, &offs))], &vec![ty; offs.len()], 0);
         let results = ir.results(buf).to_vec();
         ir.replace_all_uses(ir.results(a)[0], results[0]);
         ir.erase_op(a);
@@ -229,7 +232,7 @@ fn lifetimes(ir: &Ir<'_>, kernel: OpId) -> FxHashMap<ValueId, (usize, usize)> {
     }
     // Loops: the whole loop for buffers carried across iterations or used outside too.
     for &op in &order {
-        if ir.op(op).name != "scf.for" {
+        if !ir.is(op, &scf::FOR_OP) {
             continue;
         }
         let start = pos[&op];

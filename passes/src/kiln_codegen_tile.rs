@@ -25,6 +25,7 @@ use kiln_compiler::ir::WalkOrder;
 use kiln_compiler::pass::PassFailed;
 use kiln_compiler::{Context, Diagnostic, Ir, OpId};
 use kiln_dialects::hl::interfaces::num_bytes;
+use kiln_dialects::{func, hl};
 use kiln_targets::Target;
 
 use crate::codegen::build::{i64_attr, set_attr};
@@ -83,7 +84,7 @@ pub fn tile_module<'c>(
 /// The kernel functions under `root`, with their kinds.
 pub fn kernels(ir: &Ir<'_>, root: OpId) -> Vec<OpId> {
     ir.walk(root, WalkOrder::PreOrder)
-        .filter(|&op| ir.op(op).name == "func.func" && kernel_kind(ir, op).is_some())
+        .filter(|&op| ir.is(op, &func::FUNC_OP) && kernel_kind(ir, op).is_some())
         .collect()
 }
 
@@ -137,7 +138,7 @@ pub fn tile_kernel<'c>(
             tiling.attr(ctx)
         }
         Some(KernelKind::Matmul) => {
-            let conv = ir.block_ops(body).find(|&o| ir.op(o).name == "hl.conv2d");
+            let conv = ir.block_ops(body).find(|&o| ir.is(o, &hl::CONV2D));
             match conv {
                 Some(op) => ConvShape::of_op(ir, op)?.tiling(target, shrink)?.attr(ctx),
                 None => MatmulTiling::choose(ir, body, target, shrink)?.attr(ctx),

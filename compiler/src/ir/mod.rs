@@ -5,11 +5,13 @@
 //! keeps the list of its uses, so replace-all-uses and erase are O(uses). All mutation goes
 //! through `&mut Ir`; there is no interior mutability.
 
+mod builder;
 mod clone;
 mod entity;
 mod layout;
 mod walk;
 
+pub use builder::{InsertPoint, OpBuilder};
 pub use clone::Mapping;
 pub use entity::{Arena, BlockId, EntityRef, OpId, RegionId, SecondaryMap, ValueId};
 pub use walk::{WalkOrder, Walker};
@@ -85,6 +87,19 @@ pub struct OpData<'c> {
     pub properties: Option<Attribute<'c>>,
     regions: Vec<RegionId>,
     successors: Vec<BlockId>,
+}
+
+impl OpData<'_> {
+    /// Whether the op is an instance of `def` (MLIR's `isa<>`): its registered definition is
+    /// that static. Ops are identified by definition, never by name.
+    pub fn is(&self, def: &'static OpDef) -> bool {
+        self.def.is_some_and(|d| std::ptr::eq(d, def))
+    }
+
+    /// Whether the op is an instance of one of `defs`.
+    pub fn is_any(&self, defs: &[&'static OpDef]) -> bool {
+        defs.iter().any(|&d| self.is(d))
+    }
 }
 
 /// A block: arguments and (through the layout) a list of ops.
@@ -173,6 +188,16 @@ impl<'c> Ir<'c> {
     /// An op's data.
     pub fn op(&self, op: OpId) -> &OpData<'c> {
         &self.ops[op]
+    }
+
+    /// Whether `op` is an instance of `def` (see [`OpData::is`]).
+    pub fn is(&self, op: OpId, def: &'static OpDef) -> bool {
+        self.ops[op].is(def)
+    }
+
+    /// Whether `op` is an instance of one of `defs`.
+    pub fn is_any(&self, op: OpId, defs: &[&'static OpDef]) -> bool {
+        self.ops[op].is_any(defs)
     }
 
     /// An op's data, mutably (attributes, location; structure changes go through methods).

@@ -4,6 +4,7 @@
 //! changed (MLIR's `RewriterBase` and `RewriterBase::Listener`).
 
 use crate::context::Context;
+pub use crate::ir::InsertPoint;
 use crate::ir::{BlockId, Ir, OpData, OpId, OperationState, RegionId, ValueId, WalkOrder};
 use crate::types::Type;
 
@@ -17,19 +18,6 @@ pub trait Listener<'c> {
     fn notify_replaced(&mut self, _ir: &Ir<'c>, _op: OpId, _with: &[ValueId]) {}
     /// `op` is about to be erased (called for nested ops first, then for `op`).
     fn notify_erased(&mut self, _ir: &Ir<'c>, _op: OpId) {}
-}
-
-/// Where a rewriter inserts a new op.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum InsertPoint {
-    /// Just before this op.
-    Before(OpId),
-    /// Just after this op.
-    After(OpId),
-    /// First in this block.
-    BlockStart(BlockId),
-    /// Last in this block.
-    BlockEnd(BlockId),
 }
 
 /// Mutates the IR on behalf of patterns, telling its listener what changed.
@@ -88,15 +76,7 @@ impl<'a, 'c> Rewriter<'a, 'c> {
     }
 
     fn link(&mut self, at: InsertPoint, op: OpId) {
-        match at {
-            InsertPoint::Before(b) => self.ir.insert_op_before(b, op),
-            InsertPoint::After(a) => self.ir.insert_op_after(a, op),
-            InsertPoint::BlockEnd(block) => self.ir.append_op(block, op),
-            InsertPoint::BlockStart(block) => match self.ir.first_op(block) {
-                Some(first) => self.ir.insert_op_before(first, op),
-                None => self.ir.append_op(block, op),
-            },
-        }
+        self.ir.insert_at(at, op);
     }
 
     /// Moves `op` (with everything nested in it) to `at`.

@@ -131,6 +131,9 @@ pub struct HlOp {
     pub flops: Flops,
     /// Reference semantics: the results from the operand values and attributes.
     pub eval: Eval,
+    /// The `npuvec` vector op that computes it on a tile, one to one, with the same operands
+    /// (`hl.exp` -> `npuvec.exp`), for the elementwise ops that have one.
+    pub vector: Option<&'static kiln_compiler::OpDef>,
 }
 
 /// How an op's result types follow from its operands and attributes: one function for an op

@@ -62,6 +62,20 @@ kiln_compiler::enum_attr! {
     }
 }
 
+impl PartialOrd for Pipe {
+    fn partial_cmp(&self, other: &Pipe) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+/// Pipes order by keyword (`fix < m < mte1 < ... < v`), the order in which
+/// `kiln-codegen-insert-sync` has always emitted its flags.
+impl Ord for Pipe {
+    fn cmp(&self, other: &Pipe) -> std::cmp::Ordering {
+        self.keyword().cmp(other.keyword())
+    }
+}
+
 kiln_compiler::enum_attr! {
     /// Which cores a kernel runs on (`npuvec.core` of a kernel `func.func`).
     pub enum Core, CORE = ("npuvec", "core", "kernel core kind") {

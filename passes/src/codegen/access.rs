@@ -3,19 +3,20 @@
 //! memref operands the last is written (and read too with `accumulate`), the others are read.
 
 use kiln_compiler::{Ir, OpId, TypeKind, ValueId};
+use kiln_dialects::npuvec::Pipe;
 
 /// The pipe an `npuvec` op runs on, or `None` for ops that touch no buffer.
-pub fn pipe_of(ir: &Ir<'_>, op: OpId) -> Option<&'static str> {
+pub fn pipe_of(ir: &Ir<'_>, op: OpId) -> Option<Pipe> {
     let name = ir.op(op).name.strip_prefix("npuvec.")?;
     Some(match name {
-        "load" | "gather" => "mte2",
-        "store" => "mte3",
-        "move" => "mte1",
-        "mmad" => "m",
-        "fixpipe" => "fix",
+        "load" | "gather" => Pipe::Mte2,
+        "store" => Pipe::Mte3,
+        "move" => Pipe::Mte1,
+        "mmad" => Pipe::M,
+        "fixpipe" => Pipe::Fix,
         "alloc" | "buffer" | "block_idx" | "block_num" | "set_flag" | "wait_flag" | "barrier" | "launch"
         | "reshape" | "constant" => return None,
-        _ => "v",
+        _ => Pipe::V,
     })
 }
 

@@ -1,120 +1,53 @@
-//! Building the lowered IR: ops appended to a block (or inserted before an op) by name, with
-//! their registered definitions looked up once, and the types and attributes the back end
-//! writes (`memref<.., #npuvec.space<ub>>`, `array<i64: ..>`, index and scalar constants).
-
-use std::sync::OnceLock;
+//! Building the lowered IR: the core [`OpBuilder`] with the helpers the lowerings share, and
+//! the types and attributes the back end writes (`memref<.., #npuvec.space<ub>>`,
+//! `array<i64: ..>`, index and scalar constants).
 
 use kiln_compiler::{
-    AttrKind, Attribute, BlockId, Context, DialectRegistry, FloatKind, Ir, NamedAttr, OpDef, OpId,
-    OperationState, Type, TypeKind, ValueId,
+    AttrKind, Attribute, Context, FloatKind, Ir, OpBuilder, OpDef, OpId, Type, TypeKind, ValueId,
 };
+use kiln_dialects::npuvec::Space;
+use kiln_dialects::{arith, scf};
 
-/// The registry of every Kiln dialect, built once, to find op definitions by name.
-fn registry() -> &'static DialectRegistry {
-    static REGISTRY: OnceLock<DialectRegistry> = OnceLock::new();
-    REGISTRY.get_or_init(kiln_dialects::all_dialects)
-}
+/// The back end's builder: the core [`OpBuilder`], with the helpers of [`Build`].
+pub type Builder<'a, 'c> = OpBuilder<'a, 'c>;
 
-/// The registered definition of op `name`.
-pub fn op_def(name: &str) -> Option<&'static OpDef> {
-    registry().op(name)
-}
-
-/// Where a [`Builder`] puts new ops.
-#[derive(Clone, Copy, Debug)]
-pub enum At {
-    /// At the end of a block.
-    End(BlockId),
-    /// Before an op.
-    Before(OpId),
-}
-
-/// Creates ops at one insertion point with one location.
-pub struct Builder<'a, 'c> {
-    /// The context.
-    pub ctx: &'a Context<'c>,
-    /// The IR.
-    pub ir: &'a mut Ir<'c>,
-    /// The insertion point.
-    pub at: At,
-    /// The location of every op created.
-    pub loc: Attribute<'c>,
-}
-
-impl<'a, 'c> Builder<'a, 'c> {
-    /// A builder at `at`.
-    pub fn new(ctx: &'a Context<'c>, ir: &'a mut Ir<'c>, at: At, loc: Attribute<'c>) -> Self {
-        Builder { ctx, ir, at, loc }
-    }
-
-    /// Creates `name(operands) {attrs} : results` at the insertion point. Attributes the op
-    /// declares go into its properties, others are discardable.
-    pub fn op(
-        &mut self,
-        name: &'static str,
-        operands: &[ValueId],
-        attrs: &[(&str, Attribute<'c>)],
-        results: &[Type<'c>],
-        regions: usize,
-    ) -> OpId {
-        let def = op_def(name);
-        let mut state = OperationState::new(name, def, self.loc);
-        state.operands = operands.to_vec();
-        state.result_types = results.to_vec();
-        state.num_regions = regions;
-        let mut props = Vec::new();
-        for &(n, v) in attrs {
-            if def.is_some_and(|d| d.attr_spec(n).is_some()) {
-                props.push(NamedAttr { name: self.ctx.intern_str(n), value: v });
-            } else {
-                state.attrs.push((self.ctx.intern_str(n), v));
-            }
-        }
-        if !props.is_empty() {
-            state.properties = Some(self.ctx.dict_attr(&props));
-        }
-        let op = self.ir.create_op(state);
-        match self.at {
-            At::End(block) => self.ir.append_op(block, op),
-            At::Before(before) => self.ir.insert_op_before(before, op),
-        }
-        op
-    }
-
-    /// Like [`Builder::op`] with one result, which it returns.
-    pub fn value(
-        &mut self,
-        name: &'static str,
-        operands: &[ValueId],
-        attrs: &[(&str, Attribute<'c>)],
-        ty: Type<'c>,
-    ) -> ValueId {
-        let op = self.op(name, operands, attrs, &[ty], 0);
-        self.ir.results(op)[0]
-    }
-
+/// What the lowerings build besides single ops: index arithmetic, scalar immediates, loops.
+pub trait Build<'c> {
     /// `arith.constant <v> : index`.
-    pub fn index(&mut self, v: i64) -> ValueId {
+    fn index(&mut self, v: i64) -> ValueId;
+    /// `arith.constant <v> : <elem>` (a scalar immediate).
+    fn scalar(&mut self, elem: Type<'c>, v: f64) -> ValueId;
+    /// `arith.<op> %a, %b : index`.
+    fn index_op(&mut self, op: &'static OpDef, a: ValueId, b: ValueId) -> ValueId;
+    /// `constant + sum(index * scale)` over the terms that have an index (`index` itself for
+    /// a scale of 1).
+    fn linear(&mut self, terms: &[(Option<ValueId>, i64)], constant: i64) -> ValueId;
+    /// `scf.for %iv = lo to hi step step` with the body `body` builds (its `scf.yield` added).
+    fn for_loop<R>(
+        &mut self,
+        bounds: [ValueId; 3],
+        body: impl FnOnce(&mut Builder<'_, 'c>, ValueId) -> R,
+    ) -> R;
+}
+
+impl<'c> Build<'c> for Builder<'_, 'c> {
+    fn index(&mut self, v: i64) -> ValueId {
         let ty = self.ctx.index_type();
         let attr = self.ctx.int_attr(v as i128, ty);
-        self.value("arith.constant", &[], &[("value", attr)], ty)
+        self.value(&arith::CONSTANT_OP, &[], &[("value", attr)], ty)
     }
 
-    /// `arith.constant <v> : <elem>` (a scalar immediate).
-    pub fn scalar(&mut self, elem: Type<'c>, v: f64) -> ValueId {
+    fn scalar(&mut self, elem: Type<'c>, v: f64) -> ValueId {
         let attr = scalar_attr(self.ctx, elem, v);
-        self.value("arith.constant", &[], &[("value", attr)], elem)
+        self.value(&arith::CONSTANT_OP, &[], &[("value", attr)], elem)
     }
 
-    /// `arith.<op> %a, %b : index`.
-    pub fn index_op(&mut self, op: &'static str, a: ValueId, b: ValueId) -> ValueId {
+    fn index_op(&mut self, op: &'static OpDef, a: ValueId, b: ValueId) -> ValueId {
         let ty = self.ctx.index_type();
         self.value(op, &[a, b], &[], ty)
     }
 
-    /// `constant + sum(index * scale)` over the terms that have an index (`index` itself for
-    /// a scale of 1).
-    pub fn linear(&mut self, terms: &[(Option<ValueId>, i64)], constant: i64) -> ValueId {
+    fn linear(&mut self, terms: &[(Option<ValueId>, i64)], constant: i64) -> ValueId {
         let mut acc = None;
         for &(i, scale) in terms {
             let Some(i) = i else { continue };
@@ -122,10 +55,10 @@ impl<'a, 'c> Builder<'a, 'c> {
                 i
             } else {
                 let c = self.index(scale);
-                self.index_op("arith.muli", i, c)
+                self.index_op(&arith::MULI_OP, i, c)
             };
             acc = Some(match acc {
-                Some(a) => self.index_op("arith.addi", a, term),
+                Some(a) => self.index_op(&arith::ADDI_OP, a, term),
                 None => term,
             });
         }
@@ -134,30 +67,24 @@ impl<'a, 'c> Builder<'a, 'c> {
             Some(a) if constant == 0 => a,
             Some(a) => {
                 let c = self.index(constant);
-                self.index_op("arith.addi", a, c)
+                self.index_op(&arith::ADDI_OP, a, c)
             }
         }
     }
 
-    /// `scf.for %iv = lo to hi step step` with the body `body` builds (its `scf.yield` added).
-    pub fn for_loop<R>(
+    fn for_loop<R>(
         &mut self,
         bounds: [ValueId; 3],
         body: impl FnOnce(&mut Builder<'_, 'c>, ValueId) -> R,
     ) -> R {
-        let for_op = self.op("scf.for", &bounds, &[], &[], 1);
+        let for_op = self.op(&scf::FOR_OP, &bounds, &[], &[], 1);
         let blk = self.ir.create_block();
         self.ir.append_block(self.ir.regions(for_op)[0], blk);
         let iv = self.ir.add_block_arg(blk, self.ctx.index_type(), Some(self.loc));
         let mut bb = self.at_end(blk);
         let r = body(&mut bb, iv);
-        bb.op("scf.yield", &[], &[], &[], 0);
+        bb.op(&scf::YIELD_OP, &[], &[], &[], 0);
         r
-    }
-
-    /// A new builder appending to `block` with the same location.
-    pub fn at_end(&mut self, block: BlockId) -> Builder<'_, 'c> {
-        Builder { ctx: self.ctx, ir: self.ir, at: At::End(block), loc: self.loc }
     }
 }
 
@@ -207,29 +134,10 @@ pub fn i64_attr<'c>(ctx: &Context<'c>, v: i64) -> Attribute<'c> {
     ctx.int_attr(v as i128, ctx.int_type(64))
 }
 
-/// `#npuvec.<family><keyword>` (`#npuvec.space<ub>`, `#npuvec.pipe<v>`, ...), the enum attribute
-/// of the registered `npuvec` dialect.
-///
-/// # Panics
-/// When the family or keyword does not exist: the back end only writes the spellings it
-/// declares, so this is a bug, not bad input.
-pub fn npuvec_enum<'c>(ctx: &Context<'c>, family: &str, keyword: &str) -> Attribute<'c> {
-    let def = registry()
-        .dialect("npuvec")
-        .and_then(|d| d.attr_def(family))
-        .unwrap_or_else(|| panic!("no attribute npuvec.{family}"));
-    let case = def
-        .cases()
-        .iter()
-        .position(|c| *c == keyword)
-        .unwrap_or_else(|| panic!("no #npuvec.{family}<{keyword}>"));
-    ctx.enum_attr(def, case)
-}
-
 /// `memref<shape x elem, #npuvec.space<space>>`.
-pub fn memref_type<'c>(ctx: &Context<'c>, shape: &[i64], elem: Type<'c>, space: &str) -> Type<'c> {
+pub fn memref_type<'c>(ctx: &Context<'c>, shape: &[i64], elem: Type<'c>, space: Space) -> Type<'c> {
     let shape = ctx.alloc_slice(shape);
-    let memory_space = Some(npuvec_enum(ctx, "space", space));
+    let memory_space = Some(space.attr(ctx));
     ctx.ty(TypeKind::MemRef { shape, elem, layout: None, memory_space })
 }
 

@@ -8,6 +8,7 @@
 //! numpy does, batch dims whole or absent, the last two dims whole or 1: their tile is loaded
 //! into a buffer of `m or 1` rows by `n or 1` cols, which the vector op broadcasts.
 
+use kiln_dialects::hl;
 use rustc_hash::FxHashMap;
 
 use kiln_compiler::{BlockId, Ir, OpId, ValueId};
@@ -57,7 +58,7 @@ impl Epilogue {
     /// epilogue of the other `hl` ops.
     pub fn of_kernel(ir: &Ir<'_>, body: BlockId) -> Result<(OpId, Epilogue), String> {
         let hl: Vec<OpId> = ir.block_ops(body).filter(|&o| ir.op(o).name.starts_with("hl.")).collect();
-        let mm = *hl.iter().find(|&&o| ir.op(o).name != "hl.constant").ok_or("an empty kernel")?;
+        let mm = *hl.iter().find(|&&o| !ir.is(o, &hl::CONSTANT)).ok_or("an empty kernel")?;
         let rest: Vec<OpId> = hl.into_iter().filter(|&o| o != mm).collect();
         Ok((mm, Epilogue::analyze(ir, mm, &rest)?))
     }
@@ -74,13 +75,13 @@ impl Epilogue {
         let ty = ir.value_type(result);
         let shape = ty.shape().ok_or("a matmul without a shaped result")?.to_vec();
         let elem = ty.element_type().ok_or("a matmul without an element type")?;
-        let body: Vec<OpId> = ops.iter().copied().filter(|&o| ir.op(o).name != "hl.constant").collect();
+        let body: Vec<OpId> = ops.iter().copied().filter(|&o| !ir.is(o, &hl::CONSTANT)).collect();
         let mut e = Epilogue { slots: 1, ..Epilogue::default() };
         e.slot_of.insert(result, 0);
         let mut free: Vec<usize> = Vec::new();
         for (i, &op) in body.iter().enumerate() {
             let name = ir.op(op).name;
-            if !is_elementwise(name) {
+            if !is_elementwise(ir, op) {
                 return Err(format!("'{name}' cannot run in a matmul epilogue"));
             }
             let out = ir.results(op)[0];

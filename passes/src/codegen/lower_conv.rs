@@ -15,9 +15,12 @@
 //!   }
 //! ```
 
+use kiln_compiler::InsertPoint;
 use kiln_compiler::{Context, Ir, OpId, ValueId};
+use kiln_dialects::npuvec::Space;
+use kiln_dialects::{arith, npuvec};
 
-use super::build::{memref_type, At, Builder};
+use super::build::{memref_type, Build, Builder};
 use super::conv_plan::{Class, ConvShape, Group, Lines};
 use super::lower_matmul::{variants, with_tail, CubeBufs, CubeKernel};
 
@@ -30,7 +33,7 @@ pub fn lower_conv_kernel<'c>(ctx: &Context<'c>, ir: &mut Ir<'c>, kernel: OpId) -
     let s = ConvShape::of_op(ir, k.op)?;
     let (rows, cols) = (s.classes(0)?, s.classes(1)?);
     let t = &k.tiling;
-    let mut b = Builder::new(ctx, ir, At::Before(k.old[0]), k.loc);
+    let mut b = Builder::new(ctx, ir, InsertPoint::Before(k.old[0]), k.loc);
     let bufs = CubeBufs::alloc(&mut b, t, k.in_elem);
     let mut shapes: Vec<(i64, i64)> = Vec::new();
     for vm in variants(s.og(), t.m) {
@@ -47,11 +50,14 @@ pub fn lower_conv_kernel<'c>(ctx: &Context<'c>, ir: &mut Ir<'c>, kernel: OpId) -
     let outs: Vec<((i64, i64), ValueId)> = shapes
         .into_iter()
         .map(|(vm, vn)| {
-            ((vm, vn), b.value("npuvec.alloc", &[], &[], memref_type(ctx, &[vm, vn], k.out_elem, "ub")))
+            (
+                (vm, vn),
+                b.value(&npuvec::ALLOC_OP, &[], &[], memref_type(ctx, &[vm, vn], k.out_elem, Space::Ub)),
+            )
         })
         .collect();
-    let bid = b.value("npuvec.block_idx", &[], &[], ctx.index_type());
-    let nb = b.value("npuvec.block_num", &[], &[], ctx.index_type());
+    let bid = b.value(&npuvec::BLOCK_IDX_OP, &[], &[], ctx.index_type());
+    let nb = b.value(&npuvec::BLOCK_NUM_OP, &[], &[], ctx.index_type());
     let e = Emitter { s: &s, k: &k, bufs, outs };
     // Tiles are numbered across the class pairs; core `block_idx` takes every `block_num`-th.
     let mut base = 0;
@@ -97,10 +103,10 @@ impl Emitter<'_, '_> {
             bid
         } else {
             let at = b.index(base);
-            let shift = b.index_op("arith.remui", at, nb);
-            let up = b.index_op("arith.addi", bid, nb);
-            let d = b.index_op("arith.subi", up, shift);
-            b.index_op("arith.remui", d, nb)
+            let shift = b.index_op(&arith::REMUI_OP, at, nb);
+            let up = b.index_op(&arith::ADDI_OP, bid, nb);
+            let d = b.index_op(&arith::SUBI_OP, up, shift);
+            b.index_op(&arith::REMUI_OP, d, nb)
         };
         let tiles = b.index(count);
         b.for_loop([first, tiles, nb], |lb, tile| {
@@ -203,8 +209,8 @@ fn split(b: &mut Builder<'_, '_>, t: ValueId, extents: &[i64; 5]) -> Indices {
             break;
         }
         let c = b.index(e);
-        out[i] = Some(b.index_op("arith.remui", rest, c));
-        rest = b.index_op("arith.divui", rest, c);
+        out[i] = Some(b.index_op(&arith::REMUI_OP, rest, c));
+        rest = b.index_op(&arith::DIVUI_OP, rest, c);
     }
     out
 }

@@ -17,11 +17,14 @@
 //! `kiln-codegen-plan-ub` places the buffers and `kiln-codegen-insert-sync` orders the gather
 //! (MTE2) before the store (MTE3) and the store before the next gather into the buffer.
 
+use kiln_compiler::InsertPoint;
 use kiln_compiler::{Attribute, Context, Ir, NamedAttr, OpId, Type, ValueId};
 use kiln_dialects::hl::GATHER;
+use kiln_dialects::npuvec::Space;
+use kiln_dialects::{arith, bufferization, func, npuvec, scf};
 use kiln_targets::Target;
 
-use super::build::{i64_array, i64_attr, memref_type, At, Builder};
+use super::build::{i64_array, i64_attr, memref_type, Build, Builder};
 use super::tiling::cdiv;
 
 /// The sizes of one `hl.gather`: `[outer, size, inner]` table, `n` indices.
@@ -151,9 +154,9 @@ fn emit_tile(b: &mut Builder<'_, '_>, s: &GatherShape, a: &TileArgs, buf: ValueI
         ("index_sizes", i64_array(ctx, &[rows])),
         ("index_strides", i64_array(ctx, &[1])),
     ];
-    b.op("npuvec.gather", &[a.table, a.table_off, a.indices, a.index_off, buf], &attrs, &[], 0);
+    b.op(&npuvec::GATHER_OP, &[a.table, a.table_off, a.indices, a.index_off, buf], &attrs, &[], 0);
     let attrs = [("sizes", i64_array(ctx, &[rows * s.inner])), ("strides", i64_array(ctx, &[1]))];
-    b.op("npuvec.store", &[buf, a.out, a.out_off], &attrs, &[], 0);
+    b.op(&npuvec::STORE_OP, &[buf, a.out, a.out_off], &attrs, &[], 0);
 }
 
 /// Lowers the gather kernel `kernel` (bufferized, tiled) in place.
@@ -170,7 +173,7 @@ pub fn lower_gather_kernel<'c>(ctx: &Context<'c>, ir: &mut Ir<'c>, kernel: OpId)
     // The GM buffer behind each tensor operand, and the output buffer.
     let gm_of = |ir: &Ir<'c>, v: ValueId| -> Result<ValueId, String> {
         ir.defining_op(v)
-            .filter(|&d| ir.op(d).name == "bufferization.to_tensor")
+            .filter(|&d| ir.is(d, &bufferization::TO_TENSOR_OP))
             .map(|d| ir.operands(d)[0])
             .ok_or_else(|| "`hl.gather` of a value computed in the kernel".to_string())
     };
@@ -179,9 +182,7 @@ pub fn lower_gather_kernel<'c>(ctx: &Context<'c>, ir: &mut Ir<'c>, kernel: OpId)
     let result = ir.results(gather)[0];
     let out = old
         .iter()
-        .find(|&&o| {
-            ir.op(o).name == "bufferization.materialize_in_destination" && ir.operands(o)[0] == result
-        })
+        .find(|&&o| ir.is(o, &bufferization::MATERIALIZE_IN_DESTINATION_OP) && ir.operands(o)[0] == result)
         .map(|&o| ir.operands(o)[1])
         .ok_or("the gather's result is not the kernel's output")?;
     let elem: Type<'c> = ir.value_type(result).element_type().ok_or("a non-tensor gather")?;
@@ -189,21 +190,21 @@ pub fn lower_gather_kernel<'c>(ctx: &Context<'c>, ir: &mut Ir<'c>, kernel: OpId)
     let tail = shape.n - (blocks - 1) * rows;
     let loc = ir.op(kernel).loc;
     let first = *old.first().ok_or("an empty kernel")?;
-    let mut b = Builder::new(ctx, ir, At::Before(first), loc);
+    let mut b = Builder::new(ctx, ir, InsertPoint::Before(first), loc);
     let alloc = |b: &mut Builder<'_, 'c>, r: i64| {
-        let ty = memref_type(ctx, &[r, shape.inner], elem, "ub");
-        b.value("npuvec.alloc", &[], &[], ty)
+        let ty = memref_type(ctx, &[r, shape.inner], elem, Space::Ub);
+        b.value(&npuvec::ALLOC_OP, &[], &[], ty)
     };
     let body_buf = alloc(&mut b, rows);
     let tail_buf = (tail != rows).then(|| alloc(&mut b, tail));
-    let bid = b.value("npuvec.block_idx", &[], &[], ctx.index_type());
-    let nb = b.value("npuvec.block_num", &[], &[], ctx.index_type());
+    let bid = b.value(&npuvec::BLOCK_IDX_OP, &[], &[], ctx.index_type());
+    let nb = b.value(&npuvec::BLOCK_NUM_OP, &[], &[], ctx.index_type());
     let tiles = b.index(shape.outer * blocks);
     b.for_loop([bid, tiles, nb], |lb, t| {
         let (o, j) = match (shape.outer > 1, blocks > 1) {
             (true, true) => {
                 let k = lb.index(blocks);
-                (Some(lb.index_op("arith.divui", t, k)), Some(lb.index_op("arith.remui", t, k)))
+                (Some(lb.index_op(&arith::DIVUI_OP, t, k)), Some(lb.index_op(&arith::REMUI_OP, t, k)))
             }
             (true, false) => (Some(t), None),
             (false, _) => (None, Some(t)),
@@ -220,14 +221,14 @@ pub fn lower_gather_kernel<'c>(ctx: &Context<'c>, ir: &mut Ir<'c>, kernel: OpId)
             (Some(tail_buf), Some(j)) => {
                 let last = lb.index(blocks - 1);
                 let pred = i64_attr(ctx, 0);
-                let is_tail = lb.value("arith.cmpi", &[j, last], &[("predicate", pred)], ctx.int_type(1));
-                let if_op = lb.op("scf.if", &[is_tail], &[], &[], 2);
+                let is_tail = lb.value(&arith::CMPI_OP, &[j, last], &[("predicate", pred)], ctx.int_type(1));
+                let if_op = lb.op(&scf::IF_OP, &[is_tail], &[], &[], 2);
                 for (region, (buf, r)) in [(tail_buf, tail), (body_buf, rows)].into_iter().enumerate() {
                     let blk = lb.ir.create_block();
                     lb.ir.append_block(lb.ir.regions(if_op)[region], blk);
                     let mut bb = lb.at_end(blk);
                     emit_tile(&mut bb, &shape, &args, buf, r);
-                    bb.op("scf.yield", &[], &[], &[], 0);
+                    bb.op(&scf::YIELD_OP, &[], &[], &[], 0);
                 }
             }
             _ => emit_tile(lb, &shape, &args, body_buf, rows),
@@ -235,7 +236,7 @@ pub fn lower_gather_kernel<'c>(ctx: &Context<'c>, ir: &mut Ir<'c>, kernel: OpId)
     });
     // The tensor body is gone.
     for &op in old.iter().rev() {
-        if ir.op(op).name != "func.return" {
+        if !ir.is(op, &func::RETURN_OP) {
             ir.erase_op(op);
         }
     }

@@ -19,6 +19,8 @@
 //! `kiln-codegen-plan-ub` overlays them. The loops run one after another on every core;
 //! `kiln-codegen-insert-sync` orders the reuse of UB between them.
 
+use kiln_compiler::InsertPoint;
+use kiln_dialects::hl;
 use rustc_hash::FxHashMap;
 
 use kiln_compiler::{BlockId, Context, Ir, OpId, ValueId};
@@ -26,7 +28,7 @@ use kiln_dialects::hl::accessors::{float_value, int_list, normalize_axis};
 use kiln_dialects::hl::builder::splat;
 use kiln_dialects::hl::canonicalize::splat_value;
 
-use super::build::{At, Builder};
+use super::build::Builder;
 use super::lower_vector::{Feed, KernelIo, TileLoop};
 use super::model::{dense_strides, VectorModel, View};
 use super::tiling::Tiling;
@@ -34,7 +36,7 @@ use super::tiling::Tiling;
 /// The op of a kernel body that assembles the kernel's output from parts (`hl.concat`,
 /// `hl.pad`), when the body holds one.
 pub fn assembling_op(ir: &Ir<'_>, body: BlockId) -> Option<OpId> {
-    ir.block_ops(body).find(|&o| matches!(ir.op(o).name, "hl.concat" | "hl.pad"))
+    ir.block_ops(body).find(|&o| ir.is_any(o, &[&hl::CONCAT, &hl::PAD]))
 }
 
 /// The model the tile of a kernel assembling `op`'s result is sized by: copying the result.
@@ -54,8 +56,7 @@ struct Piece {
 /// `hl.pad`, in place.
 pub fn lower_layout_kernel<'c>(ctx: &Context<'c>, ir: &mut Ir<'c>, kernel: OpId) -> Result<(), String> {
     let (io, tiling) = KernelIo::of(ir, kernel)?;
-    let [op] = io.ops.iter().copied().filter(|&o| ir.op(o).name != "hl.constant").collect::<Vec<_>>()[..]
-    else {
+    let [op] = io.ops.iter().copied().filter(|&o| !ir.is(o, &hl::CONSTANT)).collect::<Vec<_>>()[..] else {
         return Err("a layout kernel assembles one value".into());
     };
     let out = ir.results(op)[0];
@@ -64,11 +65,8 @@ pub fn lower_layout_kernel<'c>(ctx: &Context<'c>, ir: &mut Ir<'c>, kernel: OpId)
     }
     let out_shape = ir.value_type(out).shape().ok_or("a non-tensor value")?.to_vec();
     let out_strides = dense_strides(&out_shape);
-    let mut b = Builder::new(ctx, ir, At::Before(io.old[0]), ir.op(op).loc);
-    let pieces = match b.ir.op(op).name {
-        "hl.concat" => concat_pieces(b.ir, op)?,
-        _ => pad_pieces(&mut b, op)?,
-    };
+    let mut b = Builder::new(ctx, ir, InsertPoint::Before(io.old[0]), ir.op(op).loc);
+    let pieces = if b.ir.is(op, &hl::CONCAT) { concat_pieces(b.ir, op)? } else { pad_pieces(&mut b, op)? };
     let mut temporaries = Vec::new();
     for piece in &pieces {
         let v = piece.value;
@@ -142,7 +140,7 @@ fn pad_pieces(b: &mut Builder<'_, '_>, op: OpId) -> Result<Vec<Piece>, String> {
             }
             let ty = b.ctx.tensor_type(&dims, elem);
             let attr = splat(b.ctx, ty, value).ok_or_else(|| format!("no pad value of type {elem}"))?;
-            let v = b.value("hl.constant", &[], &[("value", attr)], ty);
+            let v = b.value(&hl::CONSTANT, &[], &[("value", attr)], ty);
             pieces.push(Piece { at, value: v });
         }
     }

@@ -16,9 +16,12 @@
 //! kernel reading, the cube buffers and their load / move / mmad step, the drain and the tail
 //! branches are shared with the conv2d lowering (`lower_conv.rs`).
 
+use kiln_compiler::InsertPoint;
 use kiln_compiler::{Attribute, Context, FloatKind, Ir, OpId, Type, ValueId};
+use kiln_dialects::npuvec::Space;
+use kiln_dialects::{arith, bufferization, func, npuvec, scf};
 
-use super::build::{i64_array, memref_type, At, Builder};
+use super::build::{i64_array, memref_type, Build, Builder};
 use super::epilogue::{Epilogue, Operand as EpOperand};
 use super::store_view::{Cols, StoreView};
 use super::tiling::{cdiv, MatmulShape, MatmulTiling};
@@ -28,28 +31,28 @@ use super::vector_ops::{lower_op, TileOp};
 pub fn lower_matmul_kernel<'c>(ctx: &Context<'c>, ir: &mut Ir<'c>, kernel: OpId) -> Result<(), String> {
     let k = CubeKernel::of(ir, kernel)?;
     let shape = MatmulShape::of_op(ir, k.op)?;
-    let mut b = Builder::new(ctx, ir, At::Before(k.old[0]), k.loc);
+    let mut b = Builder::new(ctx, ir, InsertPoint::Before(k.old[0]), k.loc);
     let g = Grid::new(&shape, &k.tiling);
     let bufs = CubeBufs::alloc(&mut b, &k.tiling, k.in_elem);
     let mut tiles_bufs = Vec::new();
     for vm in g.m_variants() {
         for vn in g.n_variants() {
-            let ty = memref_type(ctx, &[vm, vn], k.out_elem, "ub");
-            let slots = (0..k.epilogue.slots).map(|_| b.value("npuvec.alloc", &[], &[], ty)).collect();
+            let ty = memref_type(ctx, &[vm, vn], k.out_elem, Space::Ub);
+            let slots = (0..k.epilogue.slots).map(|_| b.value(&npuvec::ALLOC_OP, &[], &[], ty)).collect();
             let inputs = k
                 .epilogue
                 .inputs
                 .iter()
                 .map(|i| {
                     let shape = [if i.rows { vm } else { 1 }, if i.cols { vn } else { 1 }];
-                    b.value("npuvec.alloc", &[], &[], memref_type(ctx, &shape, k.out_elem, "ub"))
+                    b.value(&npuvec::ALLOC_OP, &[], &[], memref_type(ctx, &shape, k.out_elem, Space::Ub))
                 })
                 .collect();
             tiles_bufs.push(((vm, vn), TileBufs { slots, inputs }));
         }
     }
-    let bid = b.value("npuvec.block_idx", &[], &[], ctx.index_type());
-    let nb = b.value("npuvec.block_num", &[], &[], ctx.index_type());
+    let bid = b.value(&npuvec::BLOCK_IDX_OP, &[], &[], ctx.index_type());
+    let nb = b.value(&npuvec::BLOCK_NUM_OP, &[], &[], ctx.index_type());
     let tiles = b.index(g.tiles());
     b.for_loop([bid, tiles, nb], |lb, t| {
         let idx = g.indices(lb, t);
@@ -116,14 +119,14 @@ impl<'c> CubeKernel<'c> {
         let gm_of = |v: ValueId| -> Result<ValueId, String> {
             let def = ir
                 .defining_op(v)
-                .filter(|&d| ir.op(d).name == "bufferization.to_tensor")
+                .filter(|&d| ir.is(d, &bufferization::TO_TENSOR_OP))
                 .ok_or("a cube operand that is not a kernel input")?;
             Ok(ir.operands(def)[0])
         };
         let (lhs, rhs) = (gm_of(ir.operands(op)[0])?, gm_of(ir.operands(op)[1])?);
         let inputs_gm = epilogue.inputs.iter().map(|i| gm_of(i.value)).collect::<Result<_, _>>()?;
         let mut stores = Vec::new();
-        for &o in old.iter().filter(|&&o| ir.op(o).name == "bufferization.materialize_in_destination") {
+        for &o in old.iter().filter(|&&o| ir.is(o, &bufferization::MATERIALIZE_IN_DESTINATION_OP)) {
             let v = ir.operands(o)[0];
             let slot = match epilogue.slot_of.get(&v) {
                 Some(&slot) => slot,
@@ -160,7 +163,7 @@ impl<'c> CubeKernel<'c> {
     /// Erases the old body (but its return).
     pub fn finish(&self, ir: &mut Ir<'c>) {
         for &op in self.old.iter().rev() {
-            if ir.op(op).name != "func.return" {
+            if !ir.is(op, &func::RETURN_OP) {
                 ir.erase_op(op);
             }
         }
@@ -181,14 +184,14 @@ pub(super) fn with_tail(
     let Some(index) = index.filter(|_| v.len() > 1) else { return body(b, v[0]) };
     let last = b.index(cdiv(len, tile) - 1);
     let eq = super::build::i64_attr(b.ctx, 0);
-    let cond = b.value("arith.cmpi", &[index, last], &[("predicate", eq)], b.ctx.int_type(1));
-    let if_op = b.op("scf.if", &[cond], &[], &[], 2);
+    let cond = b.value(&arith::CMPI_OP, &[index, last], &[("predicate", eq)], b.ctx.int_type(1));
+    let if_op = b.op(&scf::IF_OP, &[cond], &[], &[], 2);
     for (region, &e) in [v[1], v[0]].iter().enumerate() {
         let blk = b.ir.create_block();
         b.ir.append_block(b.ir.regions(if_op)[region], blk);
         let mut bb = b.at_end(blk);
         body(&mut bb, e)?;
-        bb.op("scf.yield", &[], &[], &[], 0);
+        bb.op(&scf::YIELD_OP, &[], &[], &[], 0);
     }
     Ok(())
 }
@@ -214,14 +217,14 @@ impl CubeBufs {
         let ctx = b.ctx;
         let f32t = ctx.float_type(FloatKind::F32);
         let mut alloc = |shape: &[i64], elem, space| {
-            b.value("npuvec.alloc", &[], &[], memref_type(ctx, shape, elem, space))
+            b.value(&npuvec::ALLOC_OP, &[], &[], memref_type(ctx, shape, elem, space))
         };
         CubeBufs {
-            a1: alloc(&[t.m, t.k], elem, "l1"),
-            b1: alloc(&[t.k, t.n], elem, "l1"),
-            a0: alloc(&[t.m, t.k], elem, "l0a"),
-            b0: alloc(&[t.k, t.n], elem, "l0b"),
-            c0: alloc(&[t.m, t.n], f32t, "l0c"),
+            a1: alloc(&[t.m, t.k], elem, Space::L1),
+            b1: alloc(&[t.k, t.n], elem, Space::L1),
+            a0: alloc(&[t.m, t.k], elem, Space::L0a),
+            b0: alloc(&[t.k, t.n], elem, Space::L0b),
+            c0: alloc(&[t.m, t.n], f32t, Space::L0c),
         }
     }
 
@@ -237,18 +240,18 @@ impl CubeBufs {
         for ((gm, off, sizes, strides), dst) in loads.into_iter().zip([self.a1, self.b1]) {
             let (sz, st) = (i64_array(b.ctx, sizes), i64_array(b.ctx, strides));
             b.op(
-                "npuvec.load",
+                &npuvec::LOAD_OP,
                 &[gm, off, dst],
                 &[("sizes", sz), ("strides", st), ("zero_pad", pad)],
                 &[],
                 0,
             );
         }
-        b.op("npuvec.move", &[self.a1, self.a0], &[], &[], 0);
-        b.op("npuvec.move", &[self.b1, self.b0], &[], &[], 0);
+        b.op(&npuvec::MOVE_OP, &[self.a1, self.a0], &[], &[], 0);
+        b.op(&npuvec::MOVE_OP, &[self.b1, self.b0], &[], &[], 0);
         let attrs: Vec<(&str, kiln_compiler::Attribute<'_>)> =
             if accumulate { vec![("accumulate", pad)] } else { vec![] };
-        b.op("npuvec.mmad", &[self.a0, self.b0, self.c0], &attrs, &[], 0);
+        b.op(&npuvec::MMAD_OP, &[self.a0, self.b0, self.c0], &attrs, &[], 0);
     }
 
     /// `fixpipe` of the accumulator to `out` and its store to `gm` at the element `offset`
@@ -262,7 +265,7 @@ impl CubeBufs {
         block: [i64; 2],
         strides: [i64; 2],
     ) {
-        b.op("npuvec.fixpipe", &[self.c0, out], &[], &[], 0);
+        b.op(&npuvec::FIXPIPE_OP, &[self.c0, out], &[], &[], 0);
         let off = b.linear(offset.0, offset.1);
         store(b, out, gm, off, &block, &strides);
     }
@@ -272,7 +275,7 @@ impl CubeBufs {
 /// element `off` with `strides`.
 fn store(b: &mut Builder<'_, '_>, out: ValueId, gm: ValueId, off: ValueId, block: &[i64], strides: &[i64]) {
     let (sz, st) = (i64_array(b.ctx, block), i64_array(b.ctx, strides));
-    b.op("npuvec.store", &[out, gm, off], &[("sizes", sz), ("strides", st)], &[], 0);
+    b.op(&npuvec::STORE_OP, &[out, gm, off], &[("sizes", sz), ("strides", st)], &[], 0);
 }
 
 /// The UB buffers of one tile variant: the epilogue's slots (slot 0: the fixpipe's output) and
@@ -325,11 +328,11 @@ impl Grid {
     /// (batch, m block, n block) of tile `t`.
     fn indices(&self, b: &mut Builder<'_, '_>, t: ValueId) -> (Option<ValueId>, ValueId, ValueId) {
         let nt = b.index(cdiv(self.s.n, self.tn));
-        let ni = b.index_op("arith.remui", t, nt);
-        let r = b.index_op("arith.divui", t, nt);
+        let ni = b.index_op(&arith::REMUI_OP, t, nt);
+        let r = b.index_op(&arith::DIVUI_OP, t, nt);
         let mt = b.index(cdiv(self.s.m, self.tm));
-        let mi = b.index_op("arith.remui", r, mt);
-        let bi = (self.batch() > 1).then(|| b.index_op("arith.divui", r, mt));
+        let mi = b.index_op(&arith::REMUI_OP, r, mt);
+        let bi = (self.batch() > 1).then(|| b.index_op(&arith::DIVUI_OP, r, mt));
         (bi, mi, ni)
     }
 
@@ -357,7 +360,7 @@ impl Grid {
         }
         let bufs =
             o.tiles.iter().find(|(shape, _)| *shape == (vm, vn)).map(|(_, t)| t).ok_or("no UB tile")?;
-        b.op("npuvec.fixpipe", &[o.bufs.c0, bufs.slots[0]], &[], &[], 0);
+        b.op(&npuvec::FIXPIPE_OP, &[o.bufs.c0, bufs.slots[0]], &[], &[], 0);
         let dense = StoreView { batch: vec![], m: s.n, n: Cols::One(1) };
         let view = o.k.view.as_ref().unwrap_or(&dense);
         let (off, sizes, strides) = self.store_block(b, view, o.idx, vm, vn);
@@ -391,11 +394,11 @@ impl Grid {
                     let mut i = bi;
                     if inner > 1 {
                         let d = b.index(inner);
-                        i = b.index_op("arith.divui", i, d);
+                        i = b.index_op(&arith::DIVUI_OP, i, d);
                     }
                     if j > 0 {
                         let d = b.index(dim);
-                        i = b.index_op("arith.remui", i, d);
+                        i = b.index_op(&arith::REMUI_OP, i, d);
                     }
                     terms.push((Some(i), stride));
                     inner *= dim;
@@ -418,8 +421,8 @@ impl Grid {
                 // Inside one head (`d % tn == 0`): head `ni / (d / tn)`, at column
                 // `(ni % (d / tn)) * tn` of it.
                 let per = b.index(d / self.tn);
-                let head = b.index_op("arith.divui", ni, per);
-                let at = b.index_op("arith.remui", ni, per);
+                let head = b.index_op(&arith::DIVUI_OP, ni, per);
+                let at = b.index_op(&arith::REMUI_OP, ni, per);
                 terms.push((Some(head), head_stride));
                 terms.push((Some(at), self.tn * stride));
                 (vec![vm, vn], vec![view.m, stride])
@@ -451,7 +454,7 @@ impl Grid {
             let off = b.linear(&terms, 0);
             let sizes = [if input.rows { vm } else { 1 }, if input.cols { vn } else { 1 }];
             let (sz, st) = (i64_array(b.ctx, &sizes), i64_array(b.ctx, &[cols, 1]));
-            b.op("npuvec.load", &[gm, off, dst], &[("sizes", sz), ("strides", st)], &[], 0);
+            b.op(&npuvec::LOAD_OP, &[gm, off, dst], &[("sizes", sz), ("strides", st)], &[], 0);
         }
         for (op, operands, slot) in &e.ops {
             let elem = b.ir.value_type(b.ir.results(*op)[0]).element_type().ok_or("a non-tensor epilogue")?;

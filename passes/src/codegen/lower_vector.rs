@@ -11,11 +11,14 @@
 //! A tile loads its row inputs through strided GM views, runs the patterns of
 //! `vector_ops.rs` on UB buffers and stores its outputs through views of the output buffers.
 
+use kiln_compiler::InsertPoint;
+use kiln_dialects::npuvec::Space;
+use kiln_dialects::{arith, bufferization, func, npuvec, scf};
 use rustc_hash::FxHashMap;
 
 use kiln_compiler::{Context, Ir, OpId, Type, ValueId};
 
-use super::build::{i64_array, memref_type, At, Builder};
+use super::build::{i64_array, memref_type, Build, Builder};
 use super::model::{is_view, merge_dims, Buffers, VectorModel, View};
 use super::tiling::{cdiv, Tiling};
 use super::vector_ops::{lower_op, TileOp};
@@ -63,18 +66,15 @@ impl KernelIo {
             out_gm: vec![],
         };
         for &op in &io.old {
-            match ir.op(op).name {
-                "bufferization.to_tensor" => {
-                    let t = ir.results(op)[0];
-                    io.inputs.push(t);
-                    io.gm_of.insert(t, ir.operands(op)[0]);
-                }
-                "bufferization.materialize_in_destination" => {
-                    io.outputs.push(ir.operands(op)[0]);
-                    io.out_gm.push(ir.operands(op)[1]);
-                }
-                "func.return" => {}
-                _ => io.ops.push(op),
+            if ir.is(op, &bufferization::TO_TENSOR_OP) {
+                let t = ir.results(op)[0];
+                io.inputs.push(t);
+                io.gm_of.insert(t, ir.operands(op)[0]);
+            } else if ir.is(op, &bufferization::MATERIALIZE_IN_DESTINATION_OP) {
+                io.outputs.push(ir.operands(op)[0]);
+                io.out_gm.push(ir.operands(op)[1]);
+            } else if !ir.is(op, &func::RETURN_OP) {
+                io.ops.push(op);
             }
         }
         if io.old.is_empty() {
@@ -86,7 +86,7 @@ impl KernelIo {
     /// Erases the tensor body (everything but the terminator).
     pub(super) fn erase(&self, ir: &mut Ir<'_>) {
         for &op in self.old.iter().rev() {
-            if ir.op(op).name != "func.return" {
+            if !ir.is(op, &func::RETURN_OP) {
                 ir.erase_op(op);
             }
         }
@@ -98,7 +98,7 @@ pub fn lower_vector_kernel<'c>(ctx: &Context<'c>, ir: &mut Ir<'c>, kernel: OpId)
     let (io, tiling) = KernelIo::of(ir, kernel)?;
     let model = VectorModel::analyze_ops(ir, io.ops.clone(), &io.inputs, io.outputs.clone())?;
     let feeds: FxHashMap<ValueId, Feed> = io.gm_of.iter().map(|(&v, &gm)| (v, Feed::Gm(gm))).collect();
-    let mut b = Builder::new(ctx, ir, At::Before(io.old[0]), ir.op(kernel).loc);
+    let mut b = Builder::new(ctx, ir, InsertPoint::Before(io.old[0]), ir.op(kernel).loc);
     let tile_loop = TileLoop {
         model: &model,
         tiling: &tiling,
@@ -173,8 +173,8 @@ impl TileLoop<'_> {
                 for &c in &col_variants {
                     let key = (k, if spec.rows { r } else { 1 }, if spec.cols { c } else { 1 });
                     if let std::collections::hash_map::Entry::Vacant(e) = table.entry(key) {
-                        let ty = memref_type(b.ctx, &[key.1, key.2], spec.elem, "ub");
-                        e.insert(b.value("npuvec.alloc", &[], &[], ty));
+                        let ty = memref_type(b.ctx, &[key.1, key.2], spec.elem, Space::Ub);
+                        e.insert(b.value(&npuvec::ALLOC_OP, &[], &[], ty));
                     }
                 }
             }
@@ -213,10 +213,10 @@ impl TileLoop<'_> {
             }
         }
         // The tile loop.
-        let bid = b.value("npuvec.block_idx", &[], &[], ctx.index_type());
-        let nb = b.value("npuvec.block_num", &[], &[], ctx.index_type());
+        let bid = b.value(&npuvec::BLOCK_IDX_OP, &[], &[], ctx.index_type());
+        let nb = b.value(&npuvec::BLOCK_NUM_OP, &[], &[], ctx.index_type());
         let tiles = b.index(geo.tiles);
-        let for_op = b.op("scf.for", &[bid, tiles, nb], &[], &[], 1);
+        let for_op = b.op(&scf::FOR_OP, &[bid, tiles, nb], &[], &[], 1);
         let lb = b.ir.create_block();
         b.ir.append_block(b.ir.regions(for_op)[0], lb);
         let t = b.ir.add_block_arg(lb, ctx.index_type(), Some(loc));
@@ -252,19 +252,19 @@ impl TileLoop<'_> {
         if geo.tail_rows > 0 {
             let last = lbuild.index(geo.key_blocks - 1);
             let is_tail =
-                lbuild.value("arith.cmpi", &[j, last], &[("predicate", cmpi_eq(ctx))], ctx.int_type(1));
-            let if_op = lbuild.op("scf.if", &[is_tail], &[], &[], 2);
+                lbuild.value(&arith::CMPI_OP, &[j, last], &[("predicate", cmpi_eq(ctx))], ctx.int_type(1));
+            let if_op = lbuild.op(&scf::IF_OP, &[is_tail], &[], &[], 2);
             for (region, rows) in [geo.tail_rows, geo.rows].into_iter().enumerate() {
                 let blk = lbuild.ir.create_block();
                 lbuild.ir.append_block(lbuild.ir.regions(if_op)[region], blk);
                 let mut bb = lbuild.at_end(blk);
                 emit(&mut bb, rows)?;
-                bb.op("scf.yield", &[], &[], &[], 0);
+                bb.op(&scf::YIELD_OP, &[], &[], &[], 0);
             }
         } else {
             emit(&mut lbuild, geo.rows)?;
         }
-        lbuild.op("scf.yield", &[], &[], &[], 0);
+        lbuild.op(&scf::YIELD_OP, &[], &[], &[], 0);
         Ok(())
     }
 }
@@ -285,7 +285,7 @@ pub(super) fn feed(
         Feed::Fill(x) => {
             let elem = b.ir.value_type(v).element_type().ok_or("a non-tensor value")?;
             let scalar = b.scalar(elem, x);
-            b.op("npuvec.fill", &[scalar, dst], &[], &[], 0);
+            b.op(&npuvec::FILL_OP, &[scalar, dst], &[], &[], 0);
         }
     }
     Ok(())
@@ -318,7 +318,7 @@ pub(super) fn load(
     strides: &[i64],
 ) {
     let (s, t) = (i64_array(b.ctx, sizes), i64_array(b.ctx, strides));
-    b.op("npuvec.load", &[gm, offset, dst], &[("sizes", s), ("strides", t)], &[], 0);
+    b.op(&npuvec::LOAD_OP, &[gm, offset, dst], &[("sizes", s), ("strides", t)], &[], 0);
 }
 
 /// The shape of the tile grid.
@@ -363,17 +363,17 @@ impl Geometry {
     /// The key-axis block index and the outer axes' indices (outermost first) of tile `t`.
     fn indices(&self, b: &mut Builder<'_, '_>, t: ValueId) -> (ValueId, Vec<ValueId>) {
         let kb = b.index(self.key_blocks);
-        let j = b.index_op("arith.remui", t, kb);
+        let j = b.index_op(&arith::REMUI_OP, t, kb);
         if self.outer.is_empty() {
             return (j, Vec::new());
         }
-        let mut rest = b.index_op("arith.divui", t, kb);
+        let mut rest = b.index_op(&arith::DIVUI_OP, t, kb);
         let mut idx = vec![rest; self.outer.len()];
         for slot in (0..self.outer.len()).rev() {
             let d = b.index(self.outer_dims[slot]);
-            idx[slot] = b.index_op("arith.remui", rest, d);
+            idx[slot] = b.index_op(&arith::REMUI_OP, rest, d);
             if slot > 0 {
-                rest = b.index_op("arith.divui", rest, d);
+                rest = b.index_op(&arith::DIVUI_OP, rest, d);
             }
         }
         (j, idx)
@@ -382,16 +382,16 @@ impl Geometry {
     /// The GM element offset of a tile for a value with `strides`.
     fn offset(&self, b: &mut Builder<'_, '_>, strides: &[i64], j: ValueId, outer: &[ValueId]) -> ValueId {
         let step = b.index(self.block * strides[self.key]);
-        let mut off = b.index_op("arith.muli", j, step);
+        let mut off = b.index_op(&arith::MULI_OP, j, step);
         if let Some(&base) = strides.last().filter(|&&base| base != 0) {
             let base = b.index(base);
-            off = b.index_op("arith.addi", off, base);
+            off = b.index_op(&arith::ADDI_OP, off, base);
         }
         for (&a, &i) in self.outer.iter().zip(outer) {
             if strides[a] != 0 {
                 let s = b.index(strides[a]);
-                let term = b.index_op("arith.muli", i, s);
-                off = b.index_op("arith.addi", off, term);
+                let term = b.index_op(&arith::MULI_OP, i, s);
+                off = b.index_op(&arith::ADDI_OP, off, term);
             }
         }
         off
@@ -517,7 +517,7 @@ impl Tile<'_> {
                 _ => b.index(strides.last().copied().unwrap_or(0)),
             };
             let (s, t) = (i64_array(b.ctx, &sizes), i64_array(b.ctx, &st));
-            b.op("npuvec.store", &[set[k], gm, offset], &[("sizes", s), ("strides", t)], &[], 0);
+            b.op(&npuvec::STORE_OP, &[set[k], gm, offset], &[("sizes", s), ("strides", t)], &[], 0);
         }
         Ok(())
     }

@@ -14,12 +14,15 @@
 //! when shape and type agree) and their lifetimes over the op sequence; the tile pass sizes
 //! tiles with it and the lowering allocates exactly those buffers.
 
+use kiln_dialects::hl;
 use rustc_hash::FxHashMap;
 
 use kiln_compiler::{BlockId, Context, FloatKind, Ir, OpId, Type, ValueId};
 use kiln_dialects::hl::accessors::{bool_attr, int_list, normalize_axis, tensor_parts};
 use kiln_dialects::hl::canonicalize::splat_value;
 use kiln_dialects::hl::interfaces::{hl_op, FusionCategory, Movement};
+
+use super::vector_ops::reduce_kind;
 
 /// A value's place in the model.
 #[derive(Clone, Debug, PartialEq)]
@@ -99,46 +102,38 @@ fn view_of(
     shape: &[i64],
 ) -> Option<(Vec<i64>, i64)> {
     let (xs, base) = x;
-    match ir.op(op).name {
-        "hl.transpose" => {
-            let perm = int_list(ir.attr(op, "perm")).ok()?;
-            let strides = perm
-                .iter()
-                .map(|&p| xs.get(usize::try_from(p).ok()?).copied())
-                .collect::<Option<Vec<_>>>()?;
-            Some((strides, base))
-        }
-        "hl.slice" => {
-            let starts = int_list(ir.attr(op, "starts")).ok()?;
-            let steps =
-                int_list(ir.attr(op, "strides")).ok().filter(|s| !s.is_empty()).unwrap_or(vec![1; xs.len()]);
-            let offset: i64 = starts.iter().zip(xs).map(|(s, x)| s * x).sum();
-            Some((xs.iter().zip(&steps).map(|(x, s)| x * s).collect(), base + offset))
-        }
-        "hl.broadcast_to" => {
-            let r = xs.len();
-            let mut strides = vec![0i64; shape.len()];
-            for k in 0..r {
-                if x_shape[k] != 1 {
-                    strides[shape.len() - r + k] = xs[k];
-                }
+    if ir.is(op, &hl::TRANSPOSE) {
+        let perm = int_list(ir.attr(op, "perm")).ok()?;
+        let strides =
+            perm.iter().map(|&p| xs.get(usize::try_from(p).ok()?).copied()).collect::<Option<Vec<_>>>()?;
+        Some((strides, base))
+    } else if ir.is(op, &hl::SLICE) {
+        let starts = int_list(ir.attr(op, "starts")).ok()?;
+        let steps =
+            int_list(ir.attr(op, "strides")).ok().filter(|s| !s.is_empty()).unwrap_or(vec![1; xs.len()]);
+        let offset: i64 = starts.iter().zip(xs).map(|(s, x)| s * x).sum();
+        Some((xs.iter().zip(&steps).map(|(x, s)| x * s).collect(), base + offset))
+    } else if ir.is(op, &hl::BROADCAST_TO) {
+        let r = xs.len();
+        let mut strides = vec![0i64; shape.len()];
+        for k in 0..r {
+            if x_shape[k] != 1 {
+                strides[shape.len() - r + k] = xs[k];
             }
-            Some((strides, base))
         }
-        "hl.reshape" | "hl.expand_dims" | "hl.squeeze" => {
-            // Only a dense source reshapes to a strided view.
-            (xs == dense_strides(x_shape).as_slice()).then(|| (dense_strides(shape), base))
-        }
-        _ => None,
+        Some((strides, base))
+    } else if ir.is_any(op, &[&hl::RESHAPE, &hl::EXPAND_DIMS, &hl::SQUEEZE]) {
+        // Only a dense source reshapes to a strided view.
+        (xs == dense_strides(x_shape).as_slice()).then(|| (dense_strides(shape), base))
+    } else {
+        None
     }
 }
 
 /// The axes (normalized) that reduction `op` folds, or `None` when it is not an `hl.reduce_*`
 /// or its `axes` do not fit its operand.
 fn reduced_axes(ir: &Ir<'_>, op: OpId) -> Option<Vec<usize>> {
-    if !ir.op(op).name.starts_with("hl.reduce_") {
-        return None;
-    }
+    reduce_kind(ir, op)?;
     let rank = tensor_parts(ir.value_type(*ir.operands(op).first()?))?.0.len();
     int_list(ir.attr(op, "axes")).ok()?.into_iter().map(|a| normalize_axis(a, rank).ok()).collect()
 }
@@ -167,7 +162,7 @@ pub type Unsupported = String;
 /// Ops the model computes elementwise (their lowering is in `lower_vector`).
 pub fn is_elementwise(ir: &Ir<'_>, op: OpId) -> bool {
     hl_op(ir, op).is_some_and(|h| h.category == FusionCategory::Elementwise)
-        || matches!(ir.op(op).name, "hl.cast" | "hl.cmp" | "hl.select" | "hl.clamp")
+        || ir.is_any(op, &[&hl::CAST, &hl::CMP, &hl::SELECT, &hl::CLAMP])
 }
 
 fn dims(ir: &Ir<'_>, v: ValueId) -> Result<Vec<i64>, Unsupported> {
@@ -238,7 +233,7 @@ impl VectorModel {
                     continue;
                 }
             }
-            let map = if name == "hl.constant" {
+            let map = if ir.is(op, &hl::CONSTANT) {
                 let Some(s) = splat_value(ir, result) else {
                     return Err("a non-splat constant inside a kernel".into());
                 };
@@ -270,7 +265,7 @@ impl VectorModel {
                 }
                 map
             } else if let Some(FusionCategory::Reduce) = hl_op(ir, op).map(|h| h.category) {
-                if !name.starts_with("hl.reduce_") {
+                if reduce_kind(ir, op).is_none() {
                     return Err(format!("no vector lowering for '{name}'"));
                 }
                 let x = get(ir.operands(op)[0])?;
@@ -295,7 +290,7 @@ impl VectorModel {
             } else if matches!(
                 hl_op(ir, op).map(|h| h.category),
                 Some(FusionCategory::Layout(Movement::View))
-            ) || name == "hl.broadcast_to"
+            ) || ir.is(op, &hl::BROADCAST_TO)
             {
                 let x = get(ir.operands(op)[0])?;
                 if x.splat.is_some() {
@@ -306,7 +301,7 @@ impl VectorModel {
                 let from: Vec<Option<usize>> =
                     xs.iter().zip(&x.map).filter(|(&d, _)| d != 1).map(|(_, &m)| m).collect();
                 let big: Vec<usize> = (0..shape.len()).filter(|&j| shape[j] != 1).collect();
-                if name == "hl.broadcast_to" {
+                if ir.is(op, &hl::BROADCAST_TO) {
                     let mut map = aligned(&shape, n);
                     let r = x.map.len();
                     for (k, &m) in x.map.iter().enumerate() {
@@ -494,10 +489,9 @@ impl VectorModel {
                 continue;
             }
             let last = last_use.get(&result).copied().unwrap_or(pos);
-            let name = ir.op(op).name;
             let reduction = is_reduction(ir, op);
             let wide = reduction && elem(result).bit_width() != Some(32) && elem(result).is_float();
-            if wide || name == "hl.silu" {
+            if wide || ir.is(op, &hl::SILU) {
                 let ty = if wide { ctx.float_type(FloatKind::F32) } else { elem(result) };
                 temp.insert(op, bufs.len());
                 bufs.push(BufSpec { rows: i.rows, cols: i.cols, elem: ty, first: pos, last: pos });
@@ -511,7 +505,7 @@ impl VectorModel {
             };
             let reuse = if view {
                 ir.operands(op).first().and_then(|x| of.get(x).copied())
-            } else if reduction || name == "hl.cast" {
+            } else if reduction || ir.is(op, &hl::CAST) {
                 None
             } else {
                 ir.operands(op).iter().find(|x| reusable(x)).map(|x| of[x])

@@ -16,11 +16,13 @@
 //! rest in an `scf.for` over their flattened index `q` (every chunk accumulates), so the fold
 //! still runs in the row-major order of the reduced elements.
 
+use kiln_dialects::arith;
+use kiln_dialects::npuvec;
 use rustc_hash::{FxHashMap, FxHashSet};
 
 use kiln_compiler::{Ir, OpId, ValueId};
 
-use super::build::{i64_array, Builder};
+use super::build::{i64_array, Build, Builder};
 use super::lower_vector::{feed, Strides, Tile};
 use super::model::{is_reduction, is_view, Buffers, VectorModel};
 use super::tiling::cdiv;
@@ -55,11 +57,11 @@ fn rep_indices(
         let mut i = q;
         if inner > 1 {
             let d = b.index(inner);
-            i = b.index_op("arith.divui", i, d);
+            i = b.index_op(&arith::DIVUI_OP, i, d);
         }
         if k > 0 {
             let d = b.index(m.domain[a]);
-            i = b.index_op("arith.remui", i, d);
+            i = b.index_op(&arith::REMUI_OP, i, d);
         }
         out.push((a, i));
         inner *= m.domain[a];
@@ -113,8 +115,7 @@ impl Tile<'_> {
         self.rowwise(b, bufs, row_set, &mut avail)?;
         for &red in &m.ops {
             let result = b.ir.results(red)[0];
-            let Some((kind, mean)) = reduce_kind(b.ir.op(red).name).filter(|_| is_reduction(b.ir, red))
-            else {
+            let Some((kind, mean)) = reduce_kind(b.ir, red).filter(|_| is_reduction(b.ir, red)) else {
                 continue;
             };
             if avail.contains(&result) {
@@ -177,7 +178,7 @@ impl Tile<'_> {
                     let start = self.start(b, spec.rows, &strides, offsets, at, strides[axis], chunk);
                     let (s, t) = (i64_array(b.ctx, &sizes), i64_array(b.ctx, &st));
                     b.op(
-                        "npuvec.store",
+                        &npuvec::STORE_OP,
                         &[set(c)[bufs.of[&v]], gm, start],
                         &[("sizes", s), ("strides", t)],
                         &[],
@@ -218,7 +219,7 @@ impl Tile<'_> {
                     self.start(b, spec.rows, &strides, offsets, At { rep: &[], col: Col::At(0) }, 0, 0);
                 let (s, t) = (i64_array(b.ctx, &sizes), i64_array(b.ctx, &st));
                 b.op(
-                    "npuvec.store",
+                    &npuvec::STORE_OP,
                     &[row_set[bufs.of[&v]], gm, start],
                     &[("sizes", s), ("strides", t)],
                     &[],
@@ -253,7 +254,7 @@ impl Tile<'_> {
         if !terms.is_empty() {
             let origin = tile.unwrap_or_else(|| b.index(base));
             let shift = b.linear(&terms, 0);
-            tile = Some(b.index_op("arith.addi", origin, shift));
+            tile = Some(b.index_op(&arith::ADDI_OP, origin, shift));
         }
         match at.col {
             Col::At(first) => {
@@ -262,7 +263,7 @@ impl Tile<'_> {
                     Some(o) if extra == 0 => o,
                     Some(o) => {
                         let e = b.index(extra);
-                        b.index_op("arith.addi", o, e)
+                        b.index_op(&arith::ADDI_OP, o, e)
                     }
                     None => b.index(base + extra),
                 }
@@ -270,7 +271,7 @@ impl Tile<'_> {
             Col::Chunk(kk) => {
                 let shift = b.linear(&[(Some(kk), chunk * stride)], 0);
                 let origin = tile.unwrap_or_else(|| b.index(base));
-                b.index_op("arith.addi", origin, shift)
+                b.index_op(&arith::ADDI_OP, origin, shift)
             }
         }
     }

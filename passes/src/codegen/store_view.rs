@@ -14,6 +14,7 @@
 
 use kiln_compiler::{BlockId, Ir, OpId, ValueId};
 use kiln_dialects::hl::accessors::int_list;
+use kiln_dialects::{bufferization, hl};
 
 use super::model::dense_strides;
 
@@ -49,7 +50,7 @@ type Factors = Vec<(i64, i64)>;
 
 /// Whether `op` is a view or transpose a store can absorb.
 pub fn is_chain_op(ir: &Ir<'_>, op: OpId) -> bool {
-    matches!(ir.op(op).name, "hl.reshape" | "hl.expand_dims" | "hl.squeeze" | "hl.transpose")
+    ir.is_any(op, &[&hl::RESHAPE, &hl::EXPAND_DIMS, &hl::SQUEEZE, &hl::TRANSPOSE])
 }
 
 impl StoreView {
@@ -60,13 +61,13 @@ impl StoreView {
     pub fn of_body(ir: &Ir<'_>, body: BlockId) -> Option<(Vec<OpId>, StoreView)> {
         let hl: Vec<OpId> = ir
             .block_ops(body)
-            .filter(|&o| ir.op(o).name.starts_with("hl.") && ir.op(o).name != "hl.constant")
+            .filter(|&o| ir.op(o).name.starts_with("hl.") && !ir.is(o, &hl::CONSTANT))
             .collect();
         let (&mm, chain) = hl.split_first()?;
         let mut outputs: Vec<ValueId> = ir.operands(ir.last_op(body)?).to_vec();
         outputs.extend(
             ir.block_ops(body)
-                .filter(|&o| ir.op(o).name == "bufferization.materialize_in_destination")
+                .filter(|&o| ir.is(o, &bufferization::MATERIALIZE_IN_DESTINATION_OP))
                 .map(|o| ir.operands(o)[0]),
         );
         Self::of_ops(ir, mm, chain, &outputs)
@@ -80,7 +81,7 @@ impl StoreView {
         chain: &[OpId],
         outputs: &[ValueId],
     ) -> Option<(Vec<OpId>, StoreView)> {
-        if chain.is_empty() || !matches!(ir.op(mm).name, "hl.matmul" | "hl.batch_matmul") {
+        if chain.is_empty() || !ir.is_any(mm, &[&hl::MATMUL, &hl::BATCH_MATMUL]) {
             return None;
         }
         let mut prev = ir.results(mm)[0];
@@ -103,7 +104,7 @@ impl StoreView {
             .collect();
         for &op in chain.iter().rev() {
             let x_shape = shape(ir.operands(op)[0])?;
-            dims = if ir.op(op).name == "hl.transpose" {
+            dims = if ir.is(op, &hl::TRANSPOSE) {
                 let perm = int_list(ir.attr(op, "perm")).ok()?;
                 let mut x = vec![Factors::new(); x_shape.len()];
                 for (j, &p) in perm.iter().enumerate() {

@@ -9,6 +9,7 @@
 //! target's usable UB, then fewer so that every core gets a tile when there are enough rows.
 
 use kiln_compiler::{Attribute, Context, Ir, NamedAttr, ValueId};
+use kiln_dialects::hl;
 use kiln_targets::Target;
 
 use kiln_dialects::npuvec::MAX_VIEW_DIMS;
@@ -321,7 +322,7 @@ impl MatmulShape {
     /// The shape of matmul `op`.
     pub fn of_op(ir: &Ir<'_>, op: kiln_compiler::OpId) -> Result<MatmulShape, String> {
         let name = ir.op(op).name;
-        if name != "hl.matmul" && name != "hl.batch_matmul" {
+        if !ir.is_any(op, &[&hl::MATMUL, &hl::BATCH_MATMUL]) {
             return Err(format!("no cube lowering for '{name}'"));
         }
         let shape = |v| ir.value_type(v).shape().filter(|s| s.iter().all(|&d| d >= 0)).map(<[i64]>::to_vec);
@@ -383,7 +384,7 @@ impl MatmulTiling {
     ) -> Result<MatmulTiling, String> {
         let op = ir
             .block_ops(body)
-            .find(|&o| ir.op(o).name.starts_with("hl.") && ir.op(o).name != "hl.constant")
+            .find(|&o| ir.op(o).name.starts_with("hl.") && !ir.is(o, &hl::CONSTANT))
             .ok_or("an empty kernel")?;
         let shape = MatmulShape::of_op(ir, op)?;
         let mut t = Self::fit(&shape, target, shrink)?;

@@ -1,13 +1,16 @@
-//! The lowering patterns of `hl` ops to `npuvec` vector ops, one tile at a time: each pattern
-//! turns one `hl` op whose operands already have UB buffers (or are immediates) into the
-//! `npuvec` ops that write its result buffer. The table is keyed by op name, as conversion
-//! patterns are rooted on an op definition.
+//! The lowering of `hl` ops to `npuvec` vector ops, one tile at a time: each turns one `hl`
+//! op whose operands already have UB buffers (or are immediates) into the `npuvec` ops that
+//! write its result buffer. An elementwise op with a one-to-one `npuvec` op declares it
+//! (`HlOp::vector`); the others have a pattern rooted on their definition here.
 
-use kiln_compiler::{Ir, OpId, Type, ValueId};
+use kiln_compiler::{Ir, OpDef, OpId, Type, ValueId};
 use kiln_dialects::hl::accessors::{float_value, int_list, normalize_axis};
 use kiln_dialects::hl::attrs::CmpPredicate;
+use kiln_dialects::hl::interfaces::HlOp;
+use kiln_dialects::npuvec::{CmpPredicate as NpuCmp, ReduceKind, RoundMode};
+use kiln_dialects::{arith, hl, npuvec};
 
-use super::build::{npuvec_enum, Builder};
+use super::build::{Build, Builder};
 
 /// A source operand of a tile op: a UB buffer or an immediate (an `arith.constant`).
 pub type Src = ValueId;
@@ -24,66 +27,42 @@ pub struct TileOp<'o> {
     pub temp: Option<ValueId>,
 }
 
-/// `hl` unary op -> `npuvec` op.
-const UNARY: &[(&str, &str)] = &[
-    ("hl.neg", "npuvec.neg"),
-    ("hl.abs", "npuvec.abs"),
-    ("hl.exp", "npuvec.exp"),
-    ("hl.log", "npuvec.log"),
-    ("hl.sqrt", "npuvec.sqrt"),
-    ("hl.rsqrt", "npuvec.rsqrt"),
-    ("hl.reciprocal", "npuvec.recip"),
-    ("hl.tanh", "npuvec.tanh"),
-    ("hl.erf", "npuvec.erf"),
-    ("hl.sigmoid", "npuvec.sigmoid"),
-    ("hl.relu", "npuvec.relu"),
-    ("hl.floor", "npuvec.floor"),
-    ("hl.ceil", "npuvec.ceil"),
-    ("hl.round", "npuvec.round"),
-    ("hl.sign", "npuvec.sign"),
-    ("hl.not", "npuvec.not"),
+/// `hl.reduce_*` -> its `npuvec.reduce` kind.
+const REDUCE: &[(&OpDef, ReduceKind)] = &[
+    (&hl::REDUCE_SUM, ReduceKind::Sum),
+    (&hl::REDUCE_MEAN, ReduceKind::Sum),
+    (&hl::REDUCE_MAX, ReduceKind::Max),
+    (&hl::REDUCE_MIN, ReduceKind::Min),
+    (&hl::REDUCE_PROD, ReduceKind::Prod),
 ];
 
-/// `hl` binary op -> `npuvec` op.
-const BINARY: &[(&str, &str)] = &[
-    ("hl.add", "npuvec.add"),
-    ("hl.sub", "npuvec.sub"),
-    ("hl.mul", "npuvec.mul"),
-    ("hl.div", "npuvec.div"),
-    ("hl.maximum", "npuvec.max"),
-    ("hl.minimum", "npuvec.min"),
-    ("hl.pow", "npuvec.pow"),
-    ("hl.and", "npuvec.and"),
-    ("hl.or", "npuvec.or"),
+/// A lowering pattern: writes an `hl` op's result buffer from its sources.
+type Pattern = fn(&mut Builder<'_, '_>, &TileOp<'_>) -> Result<(), String>;
+
+/// The patterns of the ops without a one-to-one `npuvec` op (those declare theirs:
+/// [`HlOp::vector`](kiln_dialects::hl::interfaces::HlOp)), rooted on their definitions.
+const PATTERNS: &[(&OpDef, Pattern)] = &[
+    (&hl::SILU, silu),
+    (&hl::CMP, cmp),
+    (&hl::SELECT, select),
+    (&hl::CAST, cast),
+    (&hl::CLAMP, clamp),
+    (&hl::BROADCAST_TO, broadcast_to),
+    (&hl::REDUCE_SUM, reduce),
+    (&hl::REDUCE_MEAN, reduce),
+    (&hl::REDUCE_MAX, reduce),
+    (&hl::REDUCE_MIN, reduce),
+    (&hl::REDUCE_PROD, reduce),
 ];
 
-/// `hl.reduce_*` -> `#npuvec.reduce<..>` keyword.
-const REDUCE: &[(&str, &str)] = &[
-    ("hl.reduce_sum", "sum"),
-    ("hl.reduce_mean", "sum"),
-    ("hl.reduce_max", "max"),
-    ("hl.reduce_min", "min"),
-    ("hl.reduce_prod", "prod"),
-];
-
-/// Whether `name` is an elementwise op with a one-instruction lowering (no temporary).
-pub fn is_elementwise(name: &str) -> bool {
-    unary_lowering(name).is_some() || binary_lowering(name).is_some()
+/// The `npuvec` op that `hl` op `def` lowers to one to one (`hl.exp` -> `npuvec.exp`).
+pub fn vector_lowering(def: &OpDef) -> Option<&'static OpDef> {
+    def.interface::<HlOp>().and_then(|h| h.vector)
 }
 
-/// The `npuvec` op that `hl` unary op `name` lowers to, one to one (`hl.exp` -> `npuvec.exp`).
-pub fn unary_lowering(name: &str) -> Option<&'static str> {
-    lookup(UNARY, name)
-}
-
-/// The `npuvec` op that `hl` binary op `name` lowers to, one to one (`hl.maximum` ->
-/// `npuvec.max`).
-pub fn binary_lowering(name: &str) -> Option<&'static str> {
-    lookup(BINARY, name)
-}
-
-fn lookup(table: &[(&str, &'static str)], name: &str) -> Option<&'static str> {
-    table.iter().find(|(k, _)| *k == name).map(|(_, v)| *v)
+/// Whether `op` is an elementwise `hl` op with a one-instruction lowering (no temporary).
+pub fn is_elementwise(ir: &Ir<'_>, op: OpId) -> bool {
+    ir.op(op).def.is_some_and(|d| vector_lowering(d).is_some())
 }
 
 /// The element type of a memref or scalar value.
@@ -94,66 +73,85 @@ fn elem_of<'c>(ir: &Ir<'c>, v: ValueId) -> Type<'c> {
 
 /// Lowers one `hl` op of a tile (see [`TileOp`]); `Err` names what has no lowering.
 pub fn lower_op(b: &mut Builder<'_, '_>, t: &TileOp<'_>) -> Result<(), String> {
-    let name = b.ir.op(t.op).name;
-    let (srcs, dst) = (t.srcs, t.dst);
-    if let Some(to) = lookup(UNARY, name) {
-        b.op(to, &[srcs[0], dst], &[], &[], 0);
-    } else if let Some(to) = lookup(BINARY, name) {
-        b.op(to, &[srcs[0], srcs[1], dst], &[], &[], 0);
-    } else if name == "hl.silu" {
-        let temp = t.temp.ok_or("silu needs a temporary")?;
-        b.op("npuvec.sigmoid", &[srcs[0], temp], &[], &[], 0);
-        b.op("npuvec.mul", &[srcs[0], temp, dst], &[], &[], 0);
-    } else if name == "hl.cmp" {
-        let pred =
-            b.ir.attr(t.op, "predicate").and_then(CmpPredicate::of).ok_or("hl.cmp without a predicate")?;
-        let attr = npuvec_enum(b.ctx, "cmp", pred.keyword());
-        b.op("npuvec.cmp", &[srcs[0], srcs[1], dst], &[("predicate", attr)], &[], 0);
-    } else if name == "hl.select" {
-        match immediate_mask(b.ir, srcs[0]) {
-            // A splat condition picks one side for the whole tile.
-            Some(true) => assign(b, srcs[1], dst),
-            Some(false) => assign(b, srcs[2], dst),
-            None => {
-                b.op("npuvec.select", &[srcs[0], srcs[1], srcs[2], dst], &[], &[], 0);
-            }
-        }
-    } else if name == "hl.cast" {
-        let round = if elem_of(b.ir, srcs[0]).is_float() && !elem_of(b.ir, dst).is_float() {
-            "trunc"
-        } else {
-            "rint"
-        };
-        let attr = npuvec_enum(b.ctx, "round", round);
-        b.op("npuvec.cast", &[srcs[0], dst], &[("round", attr)], &[], 0);
-    } else if name == "hl.clamp" {
-        let elem = elem_of(b.ir, dst);
-        let (lo, hi) =
-            (b.ir.attr(t.op, "min").and_then(float_value), b.ir.attr(t.op, "max").and_then(float_value));
-        let mut cur = srcs[0];
-        for (bound, op) in [(lo, "npuvec.max"), (hi, "npuvec.min")] {
-            if let Some(v) = bound {
-                let imm = b.scalar(elem, v);
-                b.op(op, &[cur, imm, dst], &[], &[], 0);
-                cur = dst;
-            }
-        }
-        if cur != dst {
-            b.op("npuvec.copy", &[cur, dst], &[], &[], 0);
-        }
-    } else if let Some((kind, mean)) = reduce_kind(name) {
-        reduce(b, t, kind, mean)?;
-    } else if name == "hl.broadcast_to" {
-        assign(b, srcs[0], dst);
-    } else {
-        return Err(format!("no vector lowering for '{name}'"));
+    let data = b.ir.op(t.op);
+    let (name, def) = (data.name, data.def);
+    if let Some(to) = def.and_then(vector_lowering) {
+        let mut operands = t.srcs.to_vec();
+        operands.push(t.dst);
+        b.op(to, &operands, &[], &[], 0);
+        return Ok(());
     }
+    match PATTERNS.iter().find(|(d, _)| def.is_some_and(|def| std::ptr::eq(*d, def))) {
+        Some((_, pattern)) => pattern(b, t),
+        None => Err(format!("no vector lowering for '{name}'")),
+    }
+}
+
+/// `silu(x) = x * sigmoid(x)`, the sigmoid in the temporary.
+fn silu(b: &mut Builder<'_, '_>, t: &TileOp<'_>) -> Result<(), String> {
+    let temp = t.temp.ok_or("silu needs a temporary")?;
+    b.op(&npuvec::SIGMOID_OP, &[t.srcs[0], temp], &[], &[], 0);
+    b.op(&npuvec::MUL_OP, &[t.srcs[0], temp, t.dst], &[], &[], 0);
+    Ok(())
+}
+
+fn cmp(b: &mut Builder<'_, '_>, t: &TileOp<'_>) -> Result<(), String> {
+    let pred = b.ir.attr(t.op, "predicate").and_then(CmpPredicate::of).ok_or("hl.cmp without a predicate")?;
+    let pred = NpuCmp::from_keyword(pred.keyword()).ok_or("a predicate npuvec.cmp does not have")?;
+    let attr = pred.attr(b.ctx);
+    b.op(&npuvec::CMP_OP, &[t.srcs[0], t.srcs[1], t.dst], &[("predicate", attr)], &[], 0);
+    Ok(())
+}
+
+fn select(b: &mut Builder<'_, '_>, t: &TileOp<'_>) -> Result<(), String> {
+    let srcs = t.srcs;
+    match immediate_mask(b.ir, srcs[0]) {
+        // A splat condition picks one side for the whole tile.
+        Some(true) => assign(b, srcs[1], t.dst),
+        Some(false) => assign(b, srcs[2], t.dst),
+        None => {
+            b.op(&npuvec::SELECT_OP, &[srcs[0], srcs[1], srcs[2], t.dst], &[], &[], 0);
+        }
+    }
+    Ok(())
+}
+
+/// Float to integer truncates (as C and the interpreter do), everything else rounds to
+/// nearest even.
+fn cast(b: &mut Builder<'_, '_>, t: &TileOp<'_>) -> Result<(), String> {
+    let to_int = elem_of(b.ir, t.srcs[0]).is_float() && !elem_of(b.ir, t.dst).is_float();
+    let attr = if to_int { RoundMode::Trunc } else { RoundMode::Rint }.attr(b.ctx);
+    b.op(&npuvec::CAST_OP, &[t.srcs[0], t.dst], &[("round", attr)], &[], 0);
+    Ok(())
+}
+
+/// `min(max(x, lo), hi)` with the bounds it has as immediates.
+fn clamp(b: &mut Builder<'_, '_>, t: &TileOp<'_>) -> Result<(), String> {
+    let elem = elem_of(b.ir, t.dst);
+    let (lo, hi) =
+        (b.ir.attr(t.op, "min").and_then(float_value), b.ir.attr(t.op, "max").and_then(float_value));
+    let mut cur = t.srcs[0];
+    for (bound, op) in [(lo, &npuvec::MAX_OP), (hi, &npuvec::MIN_OP)] {
+        if let Some(v) = bound {
+            let imm = b.scalar(elem, v);
+            b.op(op, &[cur, imm, t.dst], &[], &[], 0);
+            cur = t.dst;
+        }
+    }
+    if cur != t.dst {
+        b.op(&npuvec::COPY_OP, &[cur, t.dst], &[], &[], 0);
+    }
+    Ok(())
+}
+
+fn broadcast_to(b: &mut Builder<'_, '_>, t: &TileOp<'_>) -> Result<(), String> {
+    assign(b, t.srcs[0], t.dst);
     Ok(())
 }
 
 /// The value of an `i1` immediate (an `arith.constant`), or `None` for a buffer.
 fn immediate_mask(ir: &Ir<'_>, src: Src) -> Option<bool> {
-    let def = ir.defining_op(src).filter(|&d| ir.op(d).name == "arith.constant")?;
+    let def = ir.defining_op(src).filter(|&d| ir.is(d, &arith::CONSTANT_OP))?;
     ir.attr(def, "value").and_then(|a| a.as_int()).map(|v| v != 0)
 }
 
@@ -161,11 +159,11 @@ fn immediate_mask(ir: &Ir<'_>, src: Src) -> Option<bool> {
 /// same shape, a broadcast of a `[R, 1]`, `[1, C]` or `[1, 1]` one.
 fn assign(b: &mut Builder<'_, '_>, src: Src, dst: ValueId) {
     let to = if b.ir.value_type(src).shape().is_none() {
-        "npuvec.fill"
+        &npuvec::FILL_OP
     } else if b.ir.value_type(src) == b.ir.value_type(dst) {
-        "npuvec.copy"
+        &npuvec::COPY_OP
     } else {
-        "npuvec.broadcast"
+        &npuvec::BROADCAST_OP
     };
     b.op(to, &[src, dst], &[], &[], 0);
 }
@@ -173,25 +171,33 @@ fn assign(b: &mut Builder<'_, '_>, src: Src, dst: ValueId) {
 /// A reduction of the tile's cols: straight into `dst`, or through the `f32` temporary for
 /// `f16`/`bf16` (the interpreter accumulates in `f32` and rounds once); a mean divides by the
 /// reduced element count in `f32`.
-fn reduce(b: &mut Builder<'_, '_>, t: &TileOp<'_>, kind: &str, mean: bool) -> Result<(), String> {
+fn reduce(b: &mut Builder<'_, '_>, t: &TileOp<'_>) -> Result<(), String> {
+    let (kind, mean) = reduce_kind(b.ir, t.op).ok_or("not a reduction")?;
     let acc = t.temp.unwrap_or(t.dst);
     reduce_partial(b, kind, t.srcs[0], acc, false);
     reduce_finish(b, t.op, acc, t.dst, mean)
 }
 
-/// The `npuvec.reduce` keyword of an `hl.reduce_*` op, and whether it is a mean.
-pub fn reduce_kind(name: &str) -> Option<(&'static str, bool)> {
-    lookup(REDUCE, name).map(|k| (k, name == "hl.reduce_mean"))
+/// The `npuvec.reduce` kind of `hl.reduce_*` op `op`, and whether it is a mean.
+pub fn reduce_kind(ir: &Ir<'_>, op: OpId) -> Option<(ReduceKind, bool)> {
+    let (_, kind) = REDUCE.iter().find(|(d, _)| ir.is(op, d))?;
+    Some((*kind, ir.is(op, &hl::REDUCE_MEAN)))
 }
 
 /// Folds the cols of `src` into `acc` (continuing from `acc` with `accumulate`).
-pub fn reduce_partial(b: &mut Builder<'_, '_>, kind: &str, src: ValueId, acc: ValueId, accumulate: bool) {
-    let kind_attr = npuvec_enum(b.ctx, "reduce", kind);
+pub fn reduce_partial(
+    b: &mut Builder<'_, '_>,
+    kind: ReduceKind,
+    src: ValueId,
+    acc: ValueId,
+    accumulate: bool,
+) {
+    let kind_attr = kind.attr(b.ctx);
     let mut attrs = vec![("kind", kind_attr)];
     if accumulate {
         attrs.push(("accumulate", b.ctx.unit_attr()));
     }
-    b.op("npuvec.reduce", &[src, acc], &attrs, &[], 0);
+    b.op(&npuvec::REDUCE_OP, &[src, acc], &attrs, &[], 0);
 }
 
 /// Finishes reduction `op` from its accumulator: the mean's division, the rounding of a wide
@@ -215,11 +221,11 @@ pub fn reduce_finish(
             .product();
         let elem = elem_of(b.ir, acc);
         let n = b.scalar(elem, count as f64);
-        b.op("npuvec.div", &[acc, n, acc], &[], &[], 0);
+        b.op(&npuvec::DIV_OP, &[acc, n, acc], &[], &[], 0);
     }
     if acc != dst {
-        let attr = npuvec_enum(b.ctx, "round", "rint");
-        b.op("npuvec.cast", &[acc, dst], &[("round", attr)], &[], 0);
+        let attr = RoundMode::Rint.attr(b.ctx);
+        b.op(&npuvec::CAST_OP, &[acc, dst], &[("round", attr)], &[], 0);
     }
     Ok(())
 }

@@ -15,6 +15,7 @@ use kiln_compiler::{
     OperationState, Type, TypeKind, ValueId,
 };
 use kiln_dialects::hl::accessors::tensor_parts;
+use kiln_dialects::{arith, hl};
 
 /// `tosa.<op>` -> `hl.<op>` for the elementwise ops that have the same name and meaning in both.
 pub const SAME_UNARY: &[&str] =
@@ -77,11 +78,11 @@ pub fn is_zero_dense(attr: Attribute<'_>) -> bool {
 /// The `values` of the constant (`tosa.const`, `tosa.const_shape`, `hl.constant`) defining `v`.
 pub fn constant_of<'c>(ir: &Ir<'c>, v: ValueId) -> Option<Attribute<'c>> {
     let def = ir.defining_op(v)?;
-    match ir.op(def).name {
-        "tosa.const" | "tosa.const_shape" => ir.attr(def, "values"),
-        "hl.constant" | "arith.constant" => ir.attr(def, "value"),
-        _ => None,
+    if ir.is_any(def, &[&hl::CONSTANT, &arith::CONSTANT_OP]) {
+        return ir.attr(def, "value");
     }
+    // tosa is not a registered dialect: its ops are known by name.
+    matches!(ir.op(def).name, "tosa.const" | "tosa.const_shape").then(|| ir.attr(def, "values")).flatten()
 }
 
 /// The integers of a `tosa.const_shape` operand.

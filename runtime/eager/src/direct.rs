@@ -25,7 +25,7 @@ use kiln_bytecode::isa::{
 };
 use kiln_bytecode::module::{BufferRef, Core, Host, Kernel, Launch, Module, TensorSpec};
 use kiln_dialects::hl::CONSTANT;
-use kiln_passes::codegen::vector_ops::{binary_lowering, unary_lowering};
+use kiln_passes::codegen::vector_ops::vector_lowering;
 use kiln_targets::Target;
 
 use crate::cache::SegmentKey;
@@ -231,12 +231,12 @@ fn plan(key: &SegmentKey) -> Option<Plan> {
             buffers += 1;
             buffers - 1
         });
-        let name = node.kind.0.name;
+        let to = vector_lowering(node.kind.0)?.name;
         ops.push(match srcs[..] {
             // A unary op of an immediate, or an op of two, is folded by the pipeline: not here.
-            [Value::Buf(src)] => Op::Unary { op: kiln_emit::unary_op(unary_lowering(name)?)?, src, dst },
+            [Value::Buf(src)] => Op::Unary { op: kiln_emit::unary_op(to)?, src, dst },
             [a, b] if matches!((a, b), (Value::Buf(_), _) | (_, Value::Buf(_))) => {
-                Op::Binary { op: kiln_emit::binary_op(binary_lowering(name)?)?, a, b, dst }
+                Op::Binary { op: kiln_emit::binary_op(to)?, a, b, dst }
             }
             _ => return None,
         });

@@ -8,6 +8,7 @@
 //! dynamic offset adds `N` to the view's base (the disassembler writes it for views that have
 //! both parts).
 
+use kiln_dialects::arith;
 use std::collections::HashMap;
 
 use kiln_bytecode::isa::{
@@ -105,7 +106,7 @@ fn is_offset_use(ir: &Ir<'_>, u: &kiln_compiler::ir::Use) -> bool {
 
 /// Whether `op` is an `arith.constant` of `index` that folds into view offsets (no register).
 fn folds(ir: &Ir<'_>, op: OpId) -> bool {
-    ir.op(op).name == "arith.constant"
+    ir.is(op, &arith::CONSTANT_OP)
         && ir.attr(op, REG_ATTR).is_none()
         && ir.results(op).first().is_some_and(|&v| ir.uses(v).iter().all(|u| is_offset_use(ir, u)))
 }
@@ -233,7 +234,7 @@ impl<'c> Emitter<'_, 'c> {
     /// The constant `op`'s operand `i` is defined by, as an immediate.
     fn imm(&self, op: OpId, i: usize) -> Res<'c, Scalar> {
         let v = self.operand(op, i)?;
-        let c = self.ir.defining_op(v).filter(|&d| self.ir.op(d).name == "arith.constant");
+        let c = self.ir.defining_op(v).filter(|&d| self.ir.is(d, &arith::CONSTANT_OP));
         c.and_then(|c| self.ir.attr(c, "value")).and_then(read::scalar).ok_or_else(|| {
             self.err(op, format!("operand #{i} must be a buffer or a float or integer `arith.constant`"))
         })

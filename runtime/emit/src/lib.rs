@@ -24,6 +24,7 @@ mod regalloc;
 
 use kiln_bytecode::module::Module;
 use kiln_compiler::{Diagnostic, Ir, OpId};
+use kiln_dialects::func;
 use kiln_targets::Target;
 
 pub use disasm::{disassemble, DisasmError};
@@ -47,7 +48,7 @@ pub fn emit<'c>(ir: &Ir<'c>, module_op: OpId, target: &Target) -> Result<Module,
         .regions(module_op)
         .iter()
         .flat_map(|&r| ir.region_blocks(r).flat_map(|b| ir.block_ops(b)).collect::<Vec<_>>())
-        .filter(|&op| ir.op(op).name == "func.func")
+        .filter(|&op| ir.is(op, &func::FUNC_OP))
         .collect();
     let is_kernel = |f: OpId| ir.attr(f, "npuvec.core").is_some();
     let mut kernels = Vec::new();

@@ -9,6 +9,7 @@
 //! carries `npuvec.reg = N` gets register `N` (the disassembler writes it, so that a round
 //! trip re-emits the same registers); it is an error when `N` is still held by a live value.
 
+use kiln_dialects::scf;
 use std::collections::{BTreeSet, HashMap};
 
 use kiln_bytecode::isa::{Reg, NUM_REGS};
@@ -67,10 +68,10 @@ fn live_end(ir: &Ir<'_>, func: OpId, at: &Positions, def: &Def) -> usize {
     let is_iv = !ir.results(def.op).contains(&def.value);
     let mut end = if is_iv { at.end_of(def.op) } else { start };
     for u in ir.uses(def.value) {
-        let mut p = if ir.op(u.op).name == "scf.for" { at.end_of(u.op) } else { at.of(u.op) };
+        let mut p = if ir.is(u.op, &scf::FOR_OP) { at.end_of(u.op) } else { at.of(u.op) };
         let mut a = ir.parent_op(u.op);
         while let Some(anc) = a.filter(|&a| a != func) {
-            if ir.op(anc).name == "scf.for" && at.of(anc) > start {
+            if ir.is(anc, &scf::FOR_OP) && at.of(anc) > start {
                 p = p.max(at.end_of(anc));
             }
             a = ir.parent_op(anc);

@@ -12,115 +12,115 @@ use crate::hl::interp::{eval, BinaryOp, LogicOp, UnaryOp};
 hl_binary! {
     /// Elementwise addition of two tensors of one element type, with numpy broadcasting. f16/bf16 results are computed in f32 and rounded to the element type; integers wrap.
     ADD = "hl.add", "elementwise addition", Numeric, flops 1, [Commutative],
-    eval: binary(BinaryOp::Add), example: "tensor<4x?xf16>",
+    eval: binary(BinaryOp::Add), example: "tensor<4x?xf16>", vector: ADD_OP,
 }
 
 hl_binary! {
     /// Elementwise subtraction of two tensors of one element type, with numpy broadcasting. f16/bf16 results are computed in f32 and rounded to the element type; integers wrap.
     SUB = "hl.sub", "elementwise subtraction", Numeric, flops 1, [],
-    eval: binary(BinaryOp::Sub), example: "tensor<4x?xf16>",
+    eval: binary(BinaryOp::Sub), example: "tensor<4x?xf16>", vector: SUB_OP,
 }
 
 hl_binary! {
     /// Elementwise multiplication of two tensors of one element type, with numpy broadcasting. f16/bf16 results are computed in f32 and rounded to the element type; integers wrap.
     MUL = "hl.mul", "elementwise multiplication", Numeric, flops 1, [Commutative],
-    eval: binary(BinaryOp::Mul), example: "tensor<4x?xf16>",
+    eval: binary(BinaryOp::Mul), example: "tensor<4x?xf16>", vector: MUL_OP,
 }
 
 hl_binary! {
     /// Elementwise division (integers truncate toward zero; integer division by zero gives 0) of two tensors of one element type, with numpy broadcasting. f16/bf16 results are computed in f32 and rounded to the element type; integers wrap.
     DIV = "hl.div", "elementwise division", Numeric, flops 1, [],
-    eval: binary(BinaryOp::Div), example: "tensor<4x?xf16>",
+    eval: binary(BinaryOp::Div), example: "tensor<4x?xf16>", vector: DIV_OP,
 }
 
 hl_binary! {
     /// Elementwise power `lhs ** rhs` of two tensors of one element type, with numpy broadcasting. f16/bf16 results are computed in f32 and rounded to the element type; integers wrap.
     POW = "hl.pow", "elementwise power `lhs ** rhs`", Numeric, flops 10, [],
-    eval: binary(BinaryOp::Pow), example: "tensor<4x?xf16>",
+    eval: binary(BinaryOp::Pow), example: "tensor<4x?xf16>", vector: POW_OP,
 }
 
 hl_binary! {
     /// Elementwise maximum (NaN propagates) of two tensors of one element type, with numpy broadcasting. f16/bf16 results are computed in f32 and rounded to the element type; integers wrap.
     MAXIMUM = "hl.maximum", "elementwise maximum", Numeric, flops 1, [Commutative],
-    eval: binary(BinaryOp::Maximum), example: "tensor<4x?xf16>",
+    eval: binary(BinaryOp::Maximum), example: "tensor<4x?xf16>", vector: MAX_OP,
 }
 
 hl_binary! {
     /// Elementwise minimum (NaN propagates) of two tensors of one element type, with numpy broadcasting. f16/bf16 results are computed in f32 and rounded to the element type; integers wrap.
     MINIMUM = "hl.minimum", "elementwise minimum", Numeric, flops 1, [Commutative],
-    eval: binary(BinaryOp::Minimum), example: "tensor<4x?xf16>",
+    eval: binary(BinaryOp::Minimum), example: "tensor<4x?xf16>", vector: MIN_OP,
 }
 
 hl_binary! {
     /// Elementwise logical and of two `i1` tensors, with numpy broadcasting.
     AND = "hl.and", "elementwise logical and on `i1`", Bool, flops 1, [Commutative],
-    eval: logical(LogicOp::And), example: "tensor<8xi1>",
+    eval: logical(LogicOp::And), example: "tensor<8xi1>", vector: AND_OP,
 }
 
 hl_binary! {
     /// Elementwise logical or of two `i1` tensors, with numpy broadcasting.
     OR = "hl.or", "elementwise logical or on `i1`", Bool, flops 1, [Commutative],
-    eval: logical(LogicOp::Or), example: "tensor<8xi1>",
+    eval: logical(LogicOp::Or), example: "tensor<8xi1>", vector: OR_OP,
 }
 
 hl_unary! {
     /// Elementwise negation. f16/bf16 results are computed in f32 and rounded to the element type.
     NEG = "hl.neg", "elementwise negation", Numeric, flops 1,
-    eval: unary(UnaryOp::Neg), example: "tensor<4x?xf16>",
+    eval: unary(UnaryOp::Neg), example: "tensor<4x?xf16>", vector: NEG_OP,
 }
 
 hl_unary! {
     /// Elementwise absolute value. f16/bf16 results are computed in f32 and rounded to the element type.
     ABS = "hl.abs", "elementwise absolute value", Numeric, flops 1,
-    eval: unary(UnaryOp::Abs), example: "tensor<4x?xf16>",
+    eval: unary(UnaryOp::Abs), example: "tensor<4x?xf16>", vector: ABS_OP,
 }
 
 hl_unary! {
     /// Elementwise `e^x`. f16/bf16 results are computed in f32 and rounded to the element type.
     EXP = "hl.exp", "elementwise `e^x`", Float, flops 4,
-    eval: unary(UnaryOp::Exp), example: "tensor<4x?xf16>",
+    eval: unary(UnaryOp::Exp), example: "tensor<4x?xf16>", vector: EXP_OP,
 }
 
 hl_unary! {
     /// Elementwise natural logarithm. f16/bf16 results are computed in f32 and rounded to the element type.
     LOG = "hl.log", "elementwise natural logarithm", Float, flops 4,
-    eval: unary(UnaryOp::Log), example: "tensor<4x?xf16>",
+    eval: unary(UnaryOp::Log), example: "tensor<4x?xf16>", vector: LOG_OP,
 }
 
 hl_unary! {
     /// Elementwise square root. f16/bf16 results are computed in f32 and rounded to the element type.
     SQRT = "hl.sqrt", "elementwise square root", Float, flops 2,
-    eval: unary(UnaryOp::Sqrt), example: "tensor<4x?xf16>",
+    eval: unary(UnaryOp::Sqrt), example: "tensor<4x?xf16>", vector: SQRT_OP,
 }
 
 hl_unary! {
     /// Elementwise reciprocal square root `1/sqrt(x)`. f16/bf16 results are computed in f32 and rounded to the element type.
     RSQRT = "hl.rsqrt", "elementwise reciprocal square root", Float, flops 3,
-    eval: unary(UnaryOp::Rsqrt), example: "tensor<4x?xf16>",
+    eval: unary(UnaryOp::Rsqrt), example: "tensor<4x?xf16>", vector: RSQRT_OP,
 }
 
 hl_unary! {
     /// Elementwise reciprocal `1/x`. f16/bf16 results are computed in f32 and rounded to the element type.
     RECIPROCAL = "hl.reciprocal", "elementwise reciprocal", Float, flops 1,
-    eval: unary(UnaryOp::Reciprocal), example: "tensor<4x?xf16>",
+    eval: unary(UnaryOp::Reciprocal), example: "tensor<4x?xf16>", vector: RECIP_OP,
 }
 
 hl_unary! {
     /// Elementwise hyperbolic tangent. f16/bf16 results are computed in f32 and rounded to the element type.
     TANH = "hl.tanh", "elementwise hyperbolic tangent", Float, flops 6,
-    eval: unary(UnaryOp::Tanh), example: "tensor<4x?xf16>",
+    eval: unary(UnaryOp::Tanh), example: "tensor<4x?xf16>", vector: TANH_OP,
 }
 
 hl_unary! {
     /// Elementwise logistic sigmoid `1/(1+e^-x)`. f16/bf16 results are computed in f32 and rounded to the element type.
     SIGMOID = "hl.sigmoid", "elementwise logistic sigmoid", Float, flops 6,
-    eval: unary(UnaryOp::Sigmoid), example: "tensor<4x?xf16>",
+    eval: unary(UnaryOp::Sigmoid), example: "tensor<4x?xf16>", vector: SIGMOID_OP,
 }
 
 hl_unary! {
     /// Elementwise rectified linear unit `max(x, 0)`. f16/bf16 results are computed in f32 and rounded to the element type.
     RELU = "hl.relu", "elementwise rectified linear unit", Numeric, flops 1,
-    eval: unary(UnaryOp::Relu), example: "tensor<4x?xf16>",
+    eval: unary(UnaryOp::Relu), example: "tensor<4x?xf16>", vector: RELU_OP,
 }
 
 hl_unary! {
@@ -132,37 +132,37 @@ hl_unary! {
 hl_unary! {
     /// Elementwise error function. f16/bf16 results are computed in f32 and rounded to the element type.
     ERF = "hl.erf", "elementwise error function", Float, flops 8,
-    eval: unary(UnaryOp::Erf), example: "tensor<4x?xf16>",
+    eval: unary(UnaryOp::Erf), example: "tensor<4x?xf16>", vector: ERF_OP,
 }
 
 hl_unary! {
     /// Elementwise rounding toward -inf. f16/bf16 results are computed in f32 and rounded to the element type.
     FLOOR = "hl.floor", "elementwise rounding toward -inf", Float, flops 1,
-    eval: unary(UnaryOp::Floor), example: "tensor<4x?xf16>",
+    eval: unary(UnaryOp::Floor), example: "tensor<4x?xf16>", vector: FLOOR_OP,
 }
 
 hl_unary! {
     /// Elementwise rounding toward +inf. f16/bf16 results are computed in f32 and rounded to the element type.
     CEIL = "hl.ceil", "elementwise rounding toward +inf", Float, flops 1,
-    eval: unary(UnaryOp::Ceil), example: "tensor<4x?xf16>",
+    eval: unary(UnaryOp::Ceil), example: "tensor<4x?xf16>", vector: CEIL_OP,
 }
 
 hl_unary! {
     /// Elementwise rounding to nearest, ties to even (numpy's `round`). f16/bf16 results are computed in f32 and rounded to the element type.
     ROUND = "hl.round", "elementwise rounding to nearest, ties to even", Float, flops 1,
-    eval: unary(UnaryOp::Round), example: "tensor<4x?xf16>",
+    eval: unary(UnaryOp::Round), example: "tensor<4x?xf16>", vector: ROUND_OP,
 }
 
 hl_unary! {
     /// Elementwise sign: -1, 0 or 1 (NaN stays NaN). f16/bf16 results are computed in f32 and rounded to the element type.
     SIGN = "hl.sign", "elementwise sign: -1, 0 or 1", Numeric, flops 1,
-    eval: unary(UnaryOp::Sign), example: "tensor<4x?xf16>",
+    eval: unary(UnaryOp::Sign), example: "tensor<4x?xf16>", vector: SIGN_OP,
 }
 
 hl_unary! {
     /// Elementwise logical not of an `i1` tensor.
     NOT = "hl.not", "elementwise logical not on `i1`", Bool, flops 1,
-    eval: logical_not, example: "tensor<8xi1>",
+    eval: logical_not, example: "tensor<8xi1>", vector: NOT_OP,
 }
 
 hl_op! {

@@ -33,12 +33,14 @@ macro_rules! hl_op {
     (@infer $results:expr ; $infer:path) => { $crate::hl::interfaces::Infer::Many($infer) };
     (@eval ; $eval:expr) => { $crate::hl::interfaces::Eval::One($eval) };
     (@eval $results:expr ; $eval:expr) => { $crate::hl::interfaces::Eval::Many($eval) };
+    (@vector) => { None };
+    (@vector $vector:path) => { Some(&$vector) };
     (
         $(#[doc = $doc:expr])*
         $ident:ident = $name:literal, $summary:literal,
         operands: $operands:expr, $(results: $results:expr,)?
         category: $cat:ident $(($movement:ident))?, dtypes: $dt:ident,
-        infer: $infer:path, flops: $flops:expr, eval: $eval:expr,
+        infer: $infer:path, flops: $flops:expr, eval: $eval:expr, $(vector: $vector:path,)?
         attrs: [$($attr:expr),*],
         traits: [$($tr:ident),*],
     ) => {
@@ -61,6 +63,7 @@ macro_rules! hl_op {
                     infer: $crate::hl::ops::hl_op!(@infer $($results)? ; $infer),
                     flops: $flops,
                     eval: $crate::hl::ops::hl_op!(@eval $($results)? ; $eval),
+                    vector: $crate::hl::ops::hl_op!(@vector $($vector)?),
                 }],
                 ..::kiln_compiler::OpDef::DEFAULT
             };
@@ -74,12 +77,13 @@ pub(crate) use hl_op;
 /// result element, evaluated by `eval: kernel(operator)` of
 /// [`interp::eval`](crate::hl::interp::eval). The doc comment gives the semantics; the summary
 /// line and the example (custom and generic form, on operands of type `example`) are
-/// generated.
+/// generated. `vector: OP` names the `npuvec` op it lowers to on a tile.
 macro_rules! hl_binary {
     (
         $(#[doc = $doc:literal])*
         $ident:ident = $name:literal, $summary:literal, $dt:ident, flops $flops:literal,
-        [$($tr:ident),*], eval: $kernel:ident($operator:expr), example: $ty:literal $(,)?
+        [$($tr:ident),*], eval: $kernel:ident($operator:expr), example: $ty:literal
+        $(, vector: $vector:ident)? $(,)?
     ) => {
         $crate::hl::ops::hl_op! {
             #[doc = concat!("`", $name, "`: ", $summary, ".")]
@@ -95,6 +99,7 @@ macro_rules! hl_binary {
             infer: $crate::hl::infer::elementwise,
             flops: $crate::hl::interfaces::Flops::PerElement($flops),
             eval: |x| $crate::hl::interp::eval::$kernel($operator, x),
+            $(vector: $crate::npuvec::$vector,)?
             attrs: [],
             traits: [Elementwise $(, $tr)*],
         }
@@ -106,12 +111,13 @@ pub(crate) use hl_binary;
 /// element, evaluated by `eval: kernel(operator)` (or `eval: kernel` when the kernel takes no
 /// operator) of [`interp::eval`](crate::hl::interp::eval). The doc comment gives the
 /// semantics; the summary line and the example (on an operand of type `example`) are
-/// generated.
+/// generated. `vector: OP` names the `npuvec` op it lowers to on a tile.
 macro_rules! hl_unary {
     (
         $(#[doc = $doc:literal])*
         $ident:ident = $name:literal, $summary:literal, $dt:ident, flops $flops:literal,
-        eval: $kernel:ident $(($operator:expr))?, example: $ty:literal $(,)?
+        eval: $kernel:ident $(($operator:expr))?, example: $ty:literal
+        $(, vector: $vector:ident)? $(,)?
     ) => {
         $crate::hl::ops::hl_op! {
             #[doc = concat!("`", $name, "`: ", $summary, ".")]
@@ -127,6 +133,7 @@ macro_rules! hl_unary {
             infer: $crate::hl::infer::same,
             flops: $crate::hl::interfaces::Flops::PerElement($flops),
             eval: |x| $crate::hl::interp::eval::$kernel($($operator,)? x),
+            $(vector: $crate::npuvec::$vector,)?
             attrs: [],
             traits: [Elementwise, SameOperandsAndResultType],
         }
