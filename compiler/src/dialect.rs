@@ -375,6 +375,11 @@ pub struct DialectRegistry {
 }
 
 impl Dialect {
+    /// Whether `def` is one of the dialect's ops.
+    pub fn owns(&self, def: Option<&'static OpDef>) -> bool {
+        def.is_some_and(|def| self.ops.iter().any(|&d| std::ptr::eq(d, def)))
+    }
+
     /// The attribute kind named `name` (`cmp` for `#hl.cmp<...>`).
     pub fn attr_def(&self, name: &str) -> Option<&'static AttrDef> {
         self.attrs.iter().copied().find(|d| d.name == name)

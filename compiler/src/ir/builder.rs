@@ -25,8 +25,8 @@ pub enum InsertPoint {
 }
 
 impl<'c> OperationState<'c> {
-    /// The state of an op of `def` at `loc` with `attrs`: those `def` declares as properties,
-    /// the others discardable.
+    /// The state of an op of `def` at `loc` with `attrs`: those `def` declares (and its
+    /// `operandSegmentSizes`) as properties, the others discardable.
     pub fn of(
         ctx: &Context<'c>,
         def: &'static OpDef,
@@ -37,7 +37,7 @@ impl<'c> OperationState<'c> {
         let mut props = Vec::new();
         for &(name, value) in attrs {
             let name = ctx.intern_str(name);
-            if def.attr_spec(name).is_some() {
+            if def.attr_spec(name).is_some() || name == "operandSegmentSizes" {
                 props.push(NamedAttr { name, value });
             } else {
                 state.attrs.push((name, value));

@@ -1,23 +1,24 @@
 //! What an `npuvec` op touches and on which pipe it runs: the facts `kiln-codegen-plan-ub`
-//! (lifetimes) and `kiln-codegen-insert-sync` (hazards) read. Destination style: of an op's
-//! memref operands the last is written (and read too with `accumulate`), the others are read.
+//! (lifetimes) and `kiln-codegen-insert-sync` (hazards) read. Both come from the instruction
+//! the op declares and the ISA's table of instructions (`kiln_bytecode::opcode::OPCODES`): its
+//! pipe and what it does with each operand.
 
+use kiln_bytecode::opcode::{OpcodeInfo, Role};
 use kiln_compiler::{Ir, OpId, TypeKind, ValueId};
+use kiln_dialects::npuvec::interfaces::instruction;
 use kiln_dialects::npuvec::Pipe;
 
-/// The pipe an `npuvec` op runs on, or `None` for ops that touch no buffer.
+/// The instruction facts of `op`, when it is an `npuvec` instruction that touches buffers.
+fn facts(ir: &Ir<'_>, op: OpId) -> Option<&'static OpcodeInfo> {
+    let info = instruction(ir.op(op).def?)?.opcode().info();
+    (!info.operands.is_empty()).then_some(info)
+}
+
+/// The pipe an `npuvec` op runs on, or `None` for ops that touch no buffer (scalar, flag and
+/// barrier instructions, and the ops that are no instruction).
 pub fn pipe_of(ir: &Ir<'_>, op: OpId) -> Option<Pipe> {
-    let name = ir.op(op).name.strip_prefix("npuvec.")?;
-    Some(match name {
-        "load" | "gather" => Pipe::Mte2,
-        "store" => Pipe::Mte3,
-        "move" => Pipe::Mte1,
-        "mmad" => Pipe::M,
-        "fixpipe" => Pipe::Fix,
-        "alloc" | "buffer" | "block_idx" | "block_num" | "set_flag" | "wait_flag" | "barrier" | "launch"
-        | "reshape" | "constant" => return None,
-        _ => Pipe::V,
-    })
+    facts(ir, op)?;
+    kiln_dialects::npuvec::interfaces::pipe_of(ir, op)
 }
 
 /// One buffer operand of an op.
@@ -33,23 +34,22 @@ pub struct Touch {
 
 /// The buffer operands of `op` with their roles (empty for ops without a pipe).
 pub fn touches(ir: &Ir<'_>, op: OpId) -> Vec<Touch> {
-    if pipe_of(ir, op).is_none() {
-        return Vec::new();
-    }
-    let memrefs: Vec<ValueId> = ir
-        .operands(op)
-        .iter()
-        .copied()
-        .filter(|&v| matches!(ir.value_type(v).kind(), TypeKind::MemRef { .. }))
-        .collect();
+    let Some(info) = facts(ir, op) else { return Vec::new() };
     let accumulate = ir.attr(op, "accumulate").is_some();
-    let n = memrefs.len();
-    memrefs
-        .into_iter()
-        .enumerate()
-        .map(|(i, value)| {
-            let last = i + 1 == n;
-            Touch { value, read: !last || accumulate, write: last }
+    let atomic = ir.attr(op, "atomic").is_some();
+    info.operands
+        .iter()
+        .zip(ir.operands(op))
+        .filter(|&(_, &v)| matches!(ir.value_type(v).kind(), TypeKind::MemRef { .. }))
+        .filter_map(|(&role, &value)| {
+            let (read, write) = match role {
+                Role::Read | Role::GmRead => (true, false),
+                Role::Write => (false, true),
+                Role::Accumulate => (accumulate, true),
+                Role::GmWrite => (atomic, true),
+                Role::Scalar => return None,
+            };
+            Some(Touch { value, read, write })
         })
         .collect()
 }

@@ -1,7 +1,7 @@
 //! The encoder: a [`Module`] to its canonical bytes (the layout is in [`crate::format`]).
 //! Deterministic: the bytes depend on the module only.
 
-use crate::format::{head, op, tag, Code, MAGIC, SECTIONS, SECTION_ALIGN, TABLE_END, VERSION};
+use crate::format::{head, tag, Code, MAGIC, SECTIONS, SECTION_ALIGN, TABLE_END, VERSION};
 use crate::isa::{Buf, GmView, Inst, Scalar, Src, MAX_VIEW_DIMS};
 use crate::module::{BufferRef, Host, Kernel, Module, TensorSpec};
 
@@ -155,7 +155,8 @@ struct Head {
     regs: [u8; 4],
 }
 
-fn opcode_and_head(inst: &Inst) -> (u8, Head) {
+/// The head fields of `inst` besides its opcode and pipe.
+fn head_fields(inst: &Inst) -> Head {
     let regs = |r: &[u8]| {
         let mut regs = [0; 4];
         regs[..r.len()].copy_from_slice(r);
@@ -164,31 +165,31 @@ fn opcode_and_head(inst: &Inst) -> (u8, Head) {
     let sub = |sub: u8| Head { sub, ..Head::default() };
     let flag = |flag: bool| Head { flag, ..Head::default() };
     match inst {
-        Inst::Const { dst, .. } => (op::CONST, regs(&[dst.0])),
-        Inst::Scalar { op: o, dst, a, b } => (op::SCALAR, Head { sub: o.code(), ..regs(&[dst.0, a.0, b.0]) }),
-        Inst::BlockIdx { dst } => (op::BLOCK_IDX, regs(&[dst.0])),
-        Inst::BlockNum { dst } => (op::BLOCK_NUM, regs(&[dst.0])),
-        Inst::For { iv, lo, hi, step, .. } => (op::FOR, regs(&[iv.0, lo.0, hi.0, step.0])),
-        Inst::If { cond, .. } => (op::IF, regs(&[cond.0])),
-        Inst::Load { zero_pad, .. } => (op::LOAD, flag(*zero_pad)),
-        Inst::Store { atomic, .. } => (op::STORE, sub(atomic.code())),
-        Inst::Gather { index, .. } => (op::GATHER, sub(index.code())),
-        Inst::Copy { .. } => (op::COPY, Head::default()),
-        Inst::Unary { op: o, .. } => (op::UNARY, sub(o.code())),
-        Inst::Binary { op: o, .. } => (op::BINARY, sub(o.code())),
-        Inst::Cmp { pred, .. } => (op::CMP, sub(pred.code())),
-        Inst::Select { .. } => (op::SELECT, Head::default()),
-        Inst::Reduce { op: o, accumulate, .. } => (op::REDUCE, Head { sub: o.code(), ..flag(*accumulate) }),
-        Inst::Broadcast { .. } => (op::BROADCAST, Head::default()),
-        Inst::Fill { .. } => (op::FILL, Head::default()),
-        Inst::Cast { round, .. } => (op::CAST, sub(round.code())),
-        Inst::Transpose { .. } => (op::TRANSPOSE, Head::default()),
-        Inst::MoveL1 { .. } => (op::MOVE_L1, Head::default()),
-        Inst::Mmad { accumulate, .. } => (op::MMAD, flag(*accumulate)),
-        Inst::Fixpipe { relu, .. } => (op::FIXPIPE, flag(*relu)),
-        Inst::SetFlag { dst, event, .. } => (op::SET_FLAG, Head { sub: dst.code(), ..regs(&[*event]) }),
-        Inst::WaitFlag { src, event, .. } => (op::WAIT_FLAG, Head { sub: src.code(), ..regs(&[*event]) }),
-        Inst::Barrier { .. } => (op::BARRIER, Head::default()),
+        Inst::Const { dst, .. } => regs(&[dst.0]),
+        Inst::Scalar { op: o, dst, a, b } => Head { sub: o.code(), ..regs(&[dst.0, a.0, b.0]) },
+        Inst::BlockIdx { dst } => regs(&[dst.0]),
+        Inst::BlockNum { dst } => regs(&[dst.0]),
+        Inst::For { iv, lo, hi, step, .. } => regs(&[iv.0, lo.0, hi.0, step.0]),
+        Inst::If { cond, .. } => regs(&[cond.0]),
+        Inst::Load { zero_pad, .. } => flag(*zero_pad),
+        Inst::Store { atomic, .. } => sub(atomic.code()),
+        Inst::Gather { index, .. } => sub(index.code()),
+        Inst::Copy { .. } => Head::default(),
+        Inst::Unary { op: o, .. } => sub(o.code()),
+        Inst::Binary { op: o, .. } => sub(o.code()),
+        Inst::Cmp { pred, .. } => sub(pred.code()),
+        Inst::Select { .. } => Head::default(),
+        Inst::Reduce { op: o, accumulate, .. } => Head { sub: o.code(), ..flag(*accumulate) },
+        Inst::Broadcast { .. } => Head::default(),
+        Inst::Fill { .. } => Head::default(),
+        Inst::Cast { round, .. } => sub(round.code()),
+        Inst::Transpose { .. } => Head::default(),
+        Inst::MoveL1 { .. } => Head::default(),
+        Inst::Mmad { accumulate, .. } => flag(*accumulate),
+        Inst::Fixpipe { relu, .. } => flag(*relu),
+        Inst::SetFlag { dst, event, .. } => Head { sub: dst.code(), ..regs(&[*event]) },
+        Inst::WaitFlag { src, event, .. } => Head { sub: src.code(), ..regs(&[*event]) },
+        Inst::Barrier { .. } => Head::default(),
     }
 }
 
@@ -255,9 +256,9 @@ fn put_inst(words: &mut Vec<u64>, inst: &Inst) {
 
 /// The head word of an instruction with `len` operand words.
 pub(crate) fn head_word(inst: &Inst, len: u64) -> u64 {
-    let (opcode, h) = opcode_and_head(inst);
+    let h = head_fields(inst);
     let regs = u32::from_le_bytes(h.regs) as u64;
-    opcode as u64
+    inst.opcode().info().code as u64
         | (inst.pipe().code() as u64) << head::PIPE
         | if h.flag { head::FLAG_BOOL << head::FLAGS } else { 0 }
         | len << head::LEN

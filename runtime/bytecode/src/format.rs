@@ -43,7 +43,7 @@
 //!
 //! | bits | field |
 //! |------|-------|
-//! | 0..8 | opcode (table below) |
+//! | 0..8 | opcode (the `code` of [`OPCODES`](crate::opcode::OPCODES), listed below) |
 //! | 8..12 | pipe (`Pipe::ALL` order: s, v, mte1, mte2, mte3, m, fix, all); must be [`Inst::pipe`](crate::isa::Inst::pipe) |
 //! | 12..16 | flags: bit 12 is the instruction's boolean (`Load`'s `zero_pad`, `Reduce`'s and `Mmad`'s `accumulate`, `Fixpipe`'s `relu`); the others are 0 |
 //! | 16..24 | length: the number of operand words that follow |
@@ -102,35 +102,6 @@ pub(crate) const SECTION_ALIGN: usize = 8;
 pub(crate) const TABLE_END: usize = HEADER_BYTES + ENTRY_BYTES * SECTIONS.len();
 /// The offset of the first section (the target name).
 pub(crate) const FIRST_SECTION: usize = TABLE_END.next_multiple_of(SECTION_ALIGN);
-
-/// Opcodes (bits 0..8 of a head word).
-pub(crate) mod op {
-    pub const CONST: u8 = 0x01;
-    pub const SCALAR: u8 = 0x02;
-    pub const BLOCK_IDX: u8 = 0x03;
-    pub const BLOCK_NUM: u8 = 0x04;
-    pub const FOR: u8 = 0x05;
-    pub const IF: u8 = 0x06;
-    pub const LOAD: u8 = 0x10;
-    pub const STORE: u8 = 0x11;
-    pub const GATHER: u8 = 0x12;
-    pub const COPY: u8 = 0x20;
-    pub const UNARY: u8 = 0x21;
-    pub const BINARY: u8 = 0x22;
-    pub const CMP: u8 = 0x23;
-    pub const SELECT: u8 = 0x24;
-    pub const REDUCE: u8 = 0x25;
-    pub const BROADCAST: u8 = 0x26;
-    pub const FILL: u8 = 0x27;
-    pub const CAST: u8 = 0x28;
-    pub const TRANSPOSE: u8 = 0x29;
-    pub const MOVE_L1: u8 = 0x30;
-    pub const MMAD: u8 = 0x31;
-    pub const FIXPIPE: u8 = 0x32;
-    pub const SET_FLAG: u8 = 0x40;
-    pub const WAIT_FLAG: u8 = 0x41;
-    pub const BARRIER: u8 = 0x42;
-}
 
 /// Bit positions of the head word's fields.
 pub(crate) mod head {

@@ -13,6 +13,8 @@
 //! MTE1 L1 -> L0 moves, M cube, FIX fixpipe, S scalar. Pipes run in parallel on the device;
 //! `SetFlag` / `WaitFlag` order them, `Barrier` orders one pipe (or all).
 
+use crate::opcode::{Opcode, PipeRule, Role};
+
 /// The number of scalar registers of a core.
 pub const NUM_REGS: usize = 64;
 /// The most dims of a [`GmView`].
@@ -712,21 +714,68 @@ pub enum Inst {
     },
 }
 
+/// One operand of an instruction, as [`Inst::operands`] lists them (assembly order; see
+/// [`OpcodeInfo::operands`](crate::opcode::OpcodeInfo) for what the instruction does with each).
+#[derive(Clone, Copy, Debug)]
+pub enum Operand<'a> {
+    /// An on-chip buffer.
+    Buf(&'a Buf),
+    /// A source: a buffer or an immediate.
+    Src(&'a Src),
+    /// A GM view.
+    View(&'a GmView),
+    /// The offset register of the GM view before it.
+    Offset(&'a GmView),
+    /// An immediate.
+    Imm(&'a Scalar),
+}
+
 impl Inst {
-    /// The on-chip buffers the instruction names (sources, mask and destination; at most
-    /// four, so nothing is allocated); none for scalar, control and sync instructions.
-    pub fn bufs(&self) -> impl Iterator<Item = &Buf> {
-        fn src(s: &Src) -> Option<&Buf> {
-            match s {
-                Src::Buf(b) => Some(b),
-                Src::Imm(_) => None,
-            }
+    /// The instruction's opcode.
+    pub fn opcode(&self) -> Opcode {
+        match self {
+            Inst::Const { .. } => Opcode::Const,
+            Inst::Scalar { .. } => Opcode::Scalar,
+            Inst::BlockIdx { .. } => Opcode::BlockIdx,
+            Inst::BlockNum { .. } => Opcode::BlockNum,
+            Inst::For { .. } => Opcode::For,
+            Inst::If { .. } => Opcode::If,
+            Inst::Load { .. } => Opcode::Load,
+            Inst::Store { .. } => Opcode::Store,
+            Inst::Gather { .. } => Opcode::Gather,
+            Inst::Copy { .. } => Opcode::Copy,
+            Inst::Unary { .. } => Opcode::Unary,
+            Inst::Binary { .. } => Opcode::Binary,
+            Inst::Cmp { .. } => Opcode::Cmp,
+            Inst::Select { .. } => Opcode::Select,
+            Inst::Reduce { .. } => Opcode::Reduce,
+            Inst::Broadcast { .. } => Opcode::Broadcast,
+            Inst::Fill { .. } => Opcode::Fill,
+            Inst::Cast { .. } => Opcode::Cast,
+            Inst::Transpose { .. } => Opcode::Transpose,
+            Inst::MoveL1 { .. } => Opcode::MoveL1,
+            Inst::Mmad { .. } => Opcode::Mmad,
+            Inst::Fixpipe { .. } => Opcode::Fixpipe,
+            Inst::SetFlag { .. } => Opcode::SetFlag,
+            Inst::WaitFlag { .. } => Opcode::WaitFlag,
+            Inst::Barrier { .. } => Opcode::Barrier,
         }
-        let bufs: [Option<&Buf>; 4] = match self {
-            Inst::Load { dst, .. } | Inst::Gather { dst, .. } | Inst::Fill { dst, .. } => {
-                [Some(dst), None, None, None]
-            }
-            Inst::Store { src, .. } => [Some(src), None, None, None],
+    }
+
+    /// The operands in assembly order, one per role of the opcode's
+    /// [`operands`](crate::opcode::OpcodeInfo) (at most five, so nothing is allocated).
+    pub fn operands(&self) -> impl Iterator<Item = Operand<'_>> {
+        use Operand::{Buf as B, Imm, Offset, Src as S, View};
+        let ops: [Option<Operand<'_>>; 5] = match self {
+            Inst::Load { dst, src, .. } => [Some(View(src)), Some(Offset(src)), Some(B(dst)), None, None],
+            Inst::Store { dst, src, .. } => [Some(B(src)), Some(View(dst)), Some(Offset(dst)), None, None],
+            Inst::Gather { dst, table, indices, .. } => [
+                Some(View(table)),
+                Some(Offset(table)),
+                Some(View(indices)),
+                Some(Offset(indices)),
+                Some(B(dst)),
+            ],
             Inst::Copy { dst, src }
             | Inst::Unary { dst, src, .. }
             | Inst::Reduce { dst, src, .. }
@@ -734,10 +783,13 @@ impl Inst {
             | Inst::Cast { dst, src, .. }
             | Inst::Transpose { dst, src }
             | Inst::MoveL1 { dst, src }
-            | Inst::Fixpipe { dst, src, .. } => [Some(dst), Some(src), None, None],
-            Inst::Binary { dst, a, b, .. } | Inst::Cmp { dst, a, b, .. } => [Some(dst), src(a), src(b), None],
-            Inst::Select { dst, mask, a, b } => [Some(dst), Some(mask), src(a), src(b)],
-            Inst::Mmad { c, a, b, .. } => [Some(c), Some(a), Some(b), None],
+            | Inst::Fixpipe { dst, src, .. } => [Some(B(src)), Some(B(dst)), None, None, None],
+            Inst::Binary { dst, a, b, .. } | Inst::Cmp { dst, a, b, .. } => {
+                [Some(S(a)), Some(S(b)), Some(B(dst)), None, None]
+            }
+            Inst::Select { dst, mask, a, b } => [Some(B(mask)), Some(S(a)), Some(S(b)), Some(B(dst)), None],
+            Inst::Fill { dst, value } => [Some(Imm(value)), Some(B(dst)), None, None, None],
+            Inst::Mmad { c, a, b, .. } => [Some(B(a)), Some(B(b)), Some(B(c)), None, None],
             Inst::Const { .. }
             | Inst::Scalar { .. }
             | Inst::BlockIdx { .. }
@@ -746,102 +798,60 @@ impl Inst {
             | Inst::If { .. }
             | Inst::SetFlag { .. }
             | Inst::WaitFlag { .. }
-            | Inst::Barrier { .. } => [None; 4],
+            | Inst::Barrier { .. } => [None; 5],
         };
-        bufs.into_iter().flatten()
+        ops.into_iter().flatten()
+    }
+
+    /// The operands with what the instruction does with each (see [`Inst::operands`]).
+    pub fn operands_with_roles(&self) -> impl Iterator<Item = (Role, Operand<'_>)> {
+        self.opcode().info().operands.iter().copied().zip(self.operands())
+    }
+
+    /// The on-chip buffers the instruction names (sources, mask and destination); none for
+    /// scalar, control and sync instructions.
+    pub fn bufs(&self) -> impl Iterator<Item = &Buf> {
+        self.operands().filter_map(|o| match o {
+            Operand::Buf(b) | Operand::Src(Src::Buf(b)) => Some(b),
+            _ => None,
+        })
     }
 
     /// The arguments whose GM the instruction reads: a load's source, a gather's table and
     /// indices, an atomic store's destination (read-modify-write); none for the others (a
     /// plain store only writes).
     pub fn gm_reads(&self) -> [Option<u16>; 2] {
+        let mut reads = self.operands_with_roles().filter_map(|(role, o)| match (role, o) {
+            (Role::GmRead, Operand::View(v)) => Some(v.arg),
+            (Role::GmWrite, Operand::View(v)) if self.reads_destination() => Some(v.arg),
+            _ => None,
+        });
+        [reads.next(), reads.next()]
+    }
+
+    /// Whether the instruction reads its destination before writing it: an accumulating
+    /// `Reduce` or `Mmad` (role `Accumulate`), an atomic `Store` (role `GmWrite`).
+    pub fn reads_destination(&self) -> bool {
         match self {
-            Inst::Load { src, .. } => [Some(src.arg), None],
-            Inst::Gather { table, indices, .. } => [Some(table.arg), Some(indices.arg)],
-            Inst::Store { dst, atomic, .. } => [(*atomic != Atomic::None).then_some(dst.arg), None],
-            Inst::Const { .. }
-            | Inst::Scalar { .. }
-            | Inst::BlockIdx { .. }
-            | Inst::BlockNum { .. }
-            | Inst::For { .. }
-            | Inst::If { .. }
-            | Inst::Copy { .. }
-            | Inst::Unary { .. }
-            | Inst::Binary { .. }
-            | Inst::Cmp { .. }
-            | Inst::Select { .. }
-            | Inst::Reduce { .. }
-            | Inst::Broadcast { .. }
-            | Inst::Fill { .. }
-            | Inst::Cast { .. }
-            | Inst::Transpose { .. }
-            | Inst::MoveL1 { .. }
-            | Inst::Mmad { .. }
-            | Inst::Fixpipe { .. }
-            | Inst::SetFlag { .. }
-            | Inst::WaitFlag { .. }
-            | Inst::Barrier { .. } => [None, None],
+            Inst::Reduce { accumulate, .. } | Inst::Mmad { accumulate, .. } => *accumulate,
+            Inst::Store { atomic, .. } => *atomic != Atomic::None,
+            _ => false,
         }
     }
 
     /// The instruction's mnemonic, for messages and traces (`load`, `set_flag`).
     pub fn mnemonic(&self) -> &'static str {
-        match self {
-            Inst::Const { .. } => "const",
-            Inst::Scalar { .. } => "scalar",
-            Inst::BlockIdx { .. } => "block_idx",
-            Inst::BlockNum { .. } => "block_num",
-            Inst::For { .. } => "for",
-            Inst::If { .. } => "if",
-            Inst::Load { .. } => "load",
-            Inst::Store { .. } => "store",
-            Inst::Gather { .. } => "gather",
-            Inst::Copy { .. } => "copy",
-            Inst::Unary { .. } => "unary",
-            Inst::Binary { .. } => "binary",
-            Inst::Cmp { .. } => "cmp",
-            Inst::Select { .. } => "select",
-            Inst::Reduce { .. } => "reduce",
-            Inst::Broadcast { .. } => "broadcast",
-            Inst::Fill { .. } => "fill",
-            Inst::Cast { .. } => "cast",
-            Inst::Transpose { .. } => "transpose",
-            Inst::MoveL1 { .. } => "move_l1",
-            Inst::Mmad { .. } => "mmad",
-            Inst::Fixpipe { .. } => "fixpipe",
-            Inst::SetFlag { .. } => "set_flag",
-            Inst::WaitFlag { .. } => "wait_flag",
-            Inst::Barrier { .. } => "barrier",
-        }
+        self.opcode().info().mnemonic
     }
 
     /// The pipe the instruction runs on (for a flag wait: the waiting pipe).
     pub fn pipe(&self) -> Pipe {
-        match self {
-            Inst::Const { .. }
-            | Inst::Scalar { .. }
-            | Inst::BlockIdx { .. }
-            | Inst::BlockNum { .. }
-            | Inst::For { .. }
-            | Inst::If { .. } => Pipe::S,
-            Inst::Load { .. } | Inst::Gather { .. } => Pipe::Mte2,
-            Inst::Store { .. } => Pipe::Mte3,
-            Inst::Copy { .. }
-            | Inst::Unary { .. }
-            | Inst::Binary { .. }
-            | Inst::Cmp { .. }
-            | Inst::Select { .. }
-            | Inst::Reduce { .. }
-            | Inst::Broadcast { .. }
-            | Inst::Fill { .. }
-            | Inst::Cast { .. }
-            | Inst::Transpose { .. } => Pipe::V,
-            Inst::MoveL1 { .. } => Pipe::Mte1,
-            Inst::Mmad { .. } => Pipe::M,
-            Inst::Fixpipe { .. } => Pipe::Fix,
-            Inst::SetFlag { src, .. } => *src,
-            Inst::WaitFlag { dst, .. } => *dst,
-            Inst::Barrier { pipe } => *pipe,
+        match (self.opcode().info().pipe, self) {
+            (PipeRule::Fixed(pipe), _) => pipe,
+            (PipeRule::Named, Inst::SetFlag { src, .. }) => *src,
+            (PipeRule::Named, Inst::WaitFlag { dst, .. }) => *dst,
+            (PipeRule::Named, Inst::Barrier { pipe }) => *pipe,
+            (PipeRule::Named, _) => unreachable!("only flags and barriers name their pipe"),
         }
     }
 }

@@ -1,6 +1,6 @@
 //! Kiln's kernel bytecode: the instruction set ([`isa`]) that `npuvec` IR is emitted as and
 //! that the VM executes, the module that holds a compiled program ([`module`]), its container
-//! format ([`mod@format`]: the `.kbc` layout), the encoder ([`encode()`]) and the validating loader
+//! format ([`mod@format`]: the `.kbc` layout), every instruction's facts ([`opcode`]), the encoder ([`encode()`]) and the validating loader
 //! ([`decode()`] then [`validate()`]).
 //!
 //! One `npuvec` op is one instruction. This is a leaf crate: it depends on no IR crate, so the
@@ -13,6 +13,7 @@ mod error;
 pub mod format;
 pub mod isa;
 pub mod module;
+pub mod opcode;
 mod reader;
 mod validate;
 

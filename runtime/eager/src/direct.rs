@@ -24,7 +24,9 @@ use kiln_bytecode::isa::{
     Atomic, BinaryOp, Buf, Dim, GmView, Inst, Pipe, Reg, Scalar, ScalarOp, Space, Src, UnaryOp,
 };
 use kiln_bytecode::module::{BufferRef, Core, Host, Kernel, Launch, Module, TensorSpec};
+use kiln_bytecode::opcode::InstKind;
 use kiln_dialects::hl::CONSTANT;
+use kiln_dialects::npuvec::interfaces::instruction;
 use kiln_passes::codegen::vector_ops::vector_lowering;
 use kiln_targets::Target;
 
@@ -231,12 +233,12 @@ fn plan(key: &SegmentKey) -> Option<Plan> {
             buffers += 1;
             buffers - 1
         });
-        let to = vector_lowering(node.kind.0)?.name;
-        ops.push(match srcs[..] {
+        let inst = instruction(vector_lowering(node.kind.0)?)?;
+        ops.push(match (&srcs[..], inst) {
             // A unary op of an immediate, or an op of two, is folded by the pipeline: not here.
-            [Value::Buf(src)] => Op::Unary { op: kiln_emit::unary_op(to)?, src, dst },
-            [a, b] if matches!((a, b), (Value::Buf(_), _) | (_, Value::Buf(_))) => {
-                Op::Binary { op: kiln_emit::binary_op(to)?, a, b, dst }
+            (&[Value::Buf(src)], InstKind::Unary(op)) => Op::Unary { op, src, dst },
+            (&[a, b], InstKind::Binary(op)) if matches!((a, b), (Value::Buf(_), _) | (_, Value::Buf(_))) => {
+                Op::Binary { op, a, b, dst }
             }
             _ => return None,
         });

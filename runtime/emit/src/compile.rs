@@ -4,6 +4,7 @@
 use kiln_bytecode::module::Module;
 use kiln_compiler::pass::{parse_pipeline, Instrumentation};
 use kiln_compiler::{Context, Diagnostic, Ir, OpId};
+use kiln_dialects::{func, fused, hl};
 use kiln_targets::Target;
 
 /// The clean-up that comes first: composites decomposed, canonicalized, shared, dead code gone.
@@ -14,10 +15,10 @@ pub const CLEANUP: &str = "hl-decompose, hl-canonicalize, cse, dce";
 /// tensors; `npuvec` written by hand takes buffers).
 pub fn needs_codegen(ir: &Ir<'_>, top: OpId) -> bool {
     ir.walk(top, kiln_compiler::ir::WalkOrder::PreOrder).any(|o| {
-        let name = ir.op(o).name;
-        name.starts_with("hl.")
-            || name.starts_with("fused.")
-            || (name == "func.func"
+        let def = ir.op(o).def;
+        hl::HL.owns(def)
+            || fused::FUSED.owns(def)
+            || (ir.is(o, &func::FUNC_OP)
                 && ir.attr(o, "function_type").and_then(|t| t.as_type()).is_some_and(|t| {
                     matches!(t.kind(), kiln_compiler::TypeKind::Function { inputs, results }
                         if inputs.iter().chain(results.iter()).any(|t| matches!(t.kind(), kiln_compiler::TypeKind::RankedTensor { .. })))

@@ -5,11 +5,12 @@
 //! buffer again, `npuvec.launch` binds buffers to a kernel's arguments, and the operands of
 //! `func.return` are the outputs.
 
+use kiln_dialects::{func, memref, npuvec};
 use std::collections::HashMap;
 
 use kiln_bytecode::isa::Space;
 use kiln_bytecode::module::{BufferRef, Host, Launch, TensorSpec};
-use kiln_compiler::{AttrKind, DenseData, Diagnostic, Ir, OpId, ValueId};
+use kiln_compiler::{AttrKind, DenseData, Diagnostic, Ir, OpDef, OpId, ValueId};
 use kiln_targets::Target;
 
 use crate::kernel::body;
@@ -90,19 +91,20 @@ pub fn emit_host<'c>(
     };
     for op in ir.block_ops(entry) {
         let result = ir.results(op).first().copied();
-        match (ir.op(op).name, result) {
-            ("memref.alloc", Some(v)) if ir.operands(op).is_empty() => {
+        let is = |def: &'static OpDef| ir.is(op, def);
+        match result {
+            Some(v) if is(&memref::ALLOC_OP) && ir.operands(op).is_empty() => {
                 let s = spec(ir, op, v)?;
                 host.temps.push(bytes(ir, op, &s, target)?);
                 buffers.insert(v, BufferRef::Temp(host.temps.len() as u32 - 1));
             }
-            ("npuvec.constant", Some(v)) => {
+            Some(v) if is(&npuvec::CONSTANT_OP) => {
                 let s = spec(ir, op, v)?;
                 let data = constant_bytes(ir, op, &s, target)?;
                 constants.push((s, data));
                 buffers.insert(v, BufferRef::Const(constants.len() as u32 - 1));
             }
-            ("npuvec.reshape", Some(v)) => {
+            Some(v) if is(&npuvec::RESHAPE_OP) => {
                 let [from] = ir.operands(op)[..] else {
                     return Err(Diagnostic::op_error(ir, op, "expects one operand"));
                 };
@@ -110,7 +112,7 @@ pub fn emit_host<'c>(
                 spec(ir, op, v)?;
                 buffers.insert(v, b);
             }
-            ("npuvec.launch", None) => {
+            None if is(&npuvec::LAUNCH_OP) => {
                 let callee = ir.attr(op, "callee").map(|a| *a.kind());
                 let Some(AttrKind::SymbolRef { root, nested: [] }) = callee else {
                     return Err(Diagnostic::op_error(ir, op, "needs a `callee` symbol"));
@@ -125,7 +127,7 @@ pub fn emit_host<'c>(
                 let args = ir.operands(op).iter().enumerate().map(|(i, &v)| buffer(&buffers, op, i, v));
                 host.launches.push(Launch { kernel: kernel as u32, args: args.collect::<Res<'c, _>>()? });
             }
-            ("func.return", _) => {
+            _ if is(&func::RETURN_OP) => {
                 for (i, &v) in ir.operands(op).iter().enumerate() {
                     host.outputs.push((spec(ir, op, v)?, buffer(&buffers, op, i, v)?));
                 }

@@ -8,17 +8,17 @@
 //! dynamic offset adds `N` to the view's base (the disassembler writes it for views that have
 //! both parts).
 
-use kiln_dialects::arith;
 use std::collections::HashMap;
 
-use kiln_bytecode::isa::{
-    Atomic, BinaryOp, Buf, CmpPred, Dim, GmView, Inst, Pipe, ReduceOp, Reg, Round, ScalarOp, Src, UnaryOp,
-    MAX_VIEW_DIMS, NUM_REGS,
-};
+use kiln_bytecode::isa::{Atomic, Buf, Dim, GmView, Inst, Pipe, Reg, ScalarOp, Src, MAX_VIEW_DIMS, NUM_REGS};
 use kiln_bytecode::isa::{DType, Scalar, Space};
 use kiln_bytecode::module::{Core, Kernel};
+use kiln_bytecode::opcode::{InstKind, Opcode, Role};
 use kiln_compiler::ir::WalkOrder;
-use kiln_compiler::{Diagnostic, Ir, OpId, TypeKind, ValueId};
+use kiln_compiler::{Diagnostic, Ir, OpDef, OpId, TypeKind, ValueId};
+use kiln_dialects::npuvec::interfaces::instruction;
+use kiln_dialects::npuvec::{AtomicKind, CmpPredicate, Pipe as NpuPipe, ReduceKind, RoundMode};
+use kiln_dialects::{arith, func, npuvec, scf};
 use kiln_targets::Target;
 
 use crate::read::{self, array_attr, bounded_attr, enum_attr, has_attr, Res};
@@ -40,51 +40,23 @@ pub(crate) const INDEX_VIEW_ATTRS: [&str; 3] = ["index_sizes", "index_strides", 
 pub const PITCH_ATTR: &str = "npuvec.pitch";
 
 /// The scalar ops on `index` and their instructions.
-const SCALAR_OPS: [(&str, ScalarOp); 7] = [
-    ("arith.addi", ScalarOp::Add),
-    ("arith.subi", ScalarOp::Sub),
-    ("arith.muli", ScalarOp::Mul),
-    ("arith.divui", ScalarOp::DivU),
-    ("arith.remui", ScalarOp::RemU),
-    ("arith.minsi", ScalarOp::MinS),
-    ("arith.maxsi", ScalarOp::MaxS),
+pub(crate) const SCALAR_OPS: [(&OpDef, ScalarOp); 7] = [
+    (&arith::ADDI_OP, ScalarOp::Add),
+    (&arith::SUBI_OP, ScalarOp::Sub),
+    (&arith::MULI_OP, ScalarOp::Mul),
+    (&arith::DIVUI_OP, ScalarOp::DivU),
+    (&arith::REMUI_OP, ScalarOp::RemU),
+    (&arith::MINSI_OP, ScalarOp::MinS),
+    (&arith::MAXSI_OP, ScalarOp::MaxS),
 ];
 
 /// `arith.cmpi` predicates by their integer value (eq, ne, slt, sle, sgt, sge).
 pub const CMPI: [ScalarOp; 6] =
     [ScalarOp::Eq, ScalarOp::Ne, ScalarOp::Lt, ScalarOp::Le, ScalarOp::Gt, ScalarOp::Ge];
 
-/// The `npuvec` unary ops, in [`UnaryOp::ALL`] order.
-pub const UNARY: [&str; 16] = [
-    "neg", "abs", "exp", "log", "sqrt", "rsqrt", "recip", "tanh", "erf", "sigmoid", "relu", "floor", "ceil",
-    "round", "sign", "not",
-];
-/// The `npuvec` binary ops, in [`BinaryOp::ALL`] order.
-pub const BINARY: [&str; 9] = ["add", "sub", "mul", "div", "max", "min", "pow", "and", "or"];
-/// `#npuvec.cmp<..>` keywords, in [`CmpPred::ALL`] order.
-pub const CMP: [&str; 6] = ["eq", "ne", "lt", "le", "gt", "ge"];
-/// `#npuvec.reduce<..>` keywords, in [`ReduceOp::ALL`] order.
-pub const REDUCE: [&str; 4] = ["sum", "max", "min", "prod"];
-/// `#npuvec.round<..>` keywords, in [`Round::ALL`] order.
-pub const ROUND: [&str; 4] = ["rint", "trunc", "floor", "ceil"];
-/// `#npuvec.atomic<..>` keywords of [`Atomic::Add`], `Max`, `Min`.
-pub const ATOMIC: [&str; 3] = ["add", "max", "min"];
-
-/// The instruction's op of `npuvec` unary op `name` (`npuvec.exp` -> [`UnaryOp::Exp`]).
-pub fn unary_op(name: &str) -> Option<UnaryOp> {
-    let i = UNARY.iter().position(|&u| Some(u) == name.strip_prefix("npuvec."))?;
-    Some(UnaryOp::ALL[i])
-}
-
-/// The instruction's op of `npuvec` binary op `name` (`npuvec.max` -> [`BinaryOp::Max`]).
-pub fn binary_op(name: &str) -> Option<BinaryOp> {
-    let i = BINARY.iter().position(|&u| Some(u) == name.strip_prefix("npuvec."))?;
-    Some(BinaryOp::ALL[i])
-}
-
-/// The name of the `arith` op of scalar op `op` (not a comparison).
-pub fn scalar_op_name(op: ScalarOp) -> &'static str {
-    SCALAR_OPS.iter().find(|(_, o)| *o == op).map_or("arith.cmpi", |(n, _)| n)
+/// The scalar instruction of `op`, when it is one of the `arith` ops on `index` it has.
+fn scalar_op(ir: &Ir<'_>, op: OpId) -> Option<ScalarOp> {
+    SCALAR_OPS.iter().find(|(d, _)| ir.is(op, d)).map(|&(_, s)| s)
 }
 
 /// The pitch (elements from row to row) of a buffer of `cols` elements of `dtype`: a row
@@ -99,9 +71,13 @@ pub fn body(ir: &Ir<'_>, op: OpId) -> Option<kiln_compiler::BlockId> {
     ir.regions(op).first().and_then(|&r| ir.entry_block(r))
 }
 
-/// Whether `v` is the offset operand of a load or store (which a constant folds into).
+/// Whether `u` is the offset operand of a GM view (which a constant folds into): a scalar
+/// operand right after a GM view in its instruction's operands.
 fn is_offset_use(ir: &Ir<'_>, u: &kiln_compiler::ir::Use) -> bool {
-    matches!((ir.op(u.op).name, u.index), ("npuvec.load", 1) | ("npuvec.store", 2) | ("npuvec.gather", 1 | 3))
+    let Some(kind) = ir.op(u.op).def.and_then(instruction) else { return false };
+    let roles = kind.opcode().info().operands;
+    let i = u.index as usize;
+    i > 0 && roles.get(i) == Some(&Role::Scalar) && matches!(roles[i - 1], Role::GmRead | Role::GmWrite)
 }
 
 /// Whether `op` is an `arith.constant` of `index` that folds into view offsets (no register).
@@ -128,15 +104,18 @@ fn fixed_reg<'c>(ir: &Ir<'c>, op: OpId) -> Res<'c, Option<u8>> {
 fn register_defs<'c>(ir: &Ir<'c>, func: OpId) -> Res<'c, Vec<Def>> {
     let mut defs = Vec::new();
     for op in ir.walk(func, WalkOrder::PreOrder) {
-        let name = ir.op(op).name;
-        let value = match name {
-            "arith.constant" => {
-                ir.results(op).first().copied().filter(|&v| is_index(ir, v) && !folds(ir, op))
-            }
-            "arith.cmpi" | "npuvec.block_idx" | "npuvec.block_num" => ir.results(op).first().copied(),
-            _ if SCALAR_OPS.iter().any(|(n, _)| *n == name) => ir.results(op).first().copied(),
-            "scf.for" => body(ir, op).and_then(|b| ir.block_args(b).first().copied()),
-            _ => None,
+        let kind = ir.op(op).def.and_then(instruction).map(InstKind::opcode);
+        let value = if ir.is(op, &arith::CONSTANT_OP) {
+            ir.results(op).first().copied().filter(|&v| is_index(ir, v) && !folds(ir, op))
+        } else if ir.is(op, &arith::CMPI_OP)
+            || matches!(kind, Some(Opcode::BlockIdx | Opcode::BlockNum))
+            || scalar_op(ir, op).is_some()
+        {
+            ir.results(op).first().copied()
+        } else if ir.is(op, &scf::FOR_OP) {
+            body(ir, op).and_then(|b| ir.block_args(b).first().copied())
+        } else {
+            None
         };
         if let Some(value) = value {
             defs.push(Def { value, op, fixed: fixed_reg(ir, op)? });
@@ -328,56 +307,65 @@ impl<'c> Emitter<'_, 'c> {
         Ok(())
     }
 
-    fn keyword_index(&self, op: OpId, attr: &str, family: &str, keywords: &[&str]) -> Res<'c, usize> {
-        let k = enum_attr(self.ir, op, attr, family)?;
-        keywords
-            .iter()
-            .position(|&w| w == k)
-            .ok_or_else(|| self.err(op, format!("has unknown `{attr}` keyword `{k}`")))
-    }
-
     fn pipe(&self, op: OpId, attr: &str) -> Res<'c, Pipe> {
-        let names: Vec<&str> = Pipe::ALL.iter().map(|p| p.name()).collect();
-        Ok(Pipe::ALL[self.keyword_index(op, attr, "pipe", &names)?])
+        let p = self.ir.attr(op, attr).and_then(NpuPipe::of);
+        p.map(Pipe::from).ok_or_else(|| self.err(op, format!("has no valid `{attr}` pipe")))
     }
 
     fn op(&mut self, op: OpId) -> Res<'c, ()> {
         let ir = self.ir;
-        let name = ir.op(op).name;
-        let inst = match name {
-            "func.return" | "scf.yield" => return Ok(()),
-            "arith.constant" => match ir.results(op).first().and_then(|v| self.regs.get(v)) {
-                Some(&dst) => {
-                    let value =
-                        ir.attr(op, "value").and_then(|a| a.as_int()).and_then(|v| i64::try_from(v).ok());
-                    Inst::Const {
-                        dst,
-                        value: value.ok_or_else(|| self.err(op, "expects an index value in range"))?,
-                    }
-                }
-                None => return Ok(()),
-            },
-            "arith.cmpi" => {
-                let p = read::int_attr(ir, op, "predicate").and_then(|p| usize::try_from(p).ok());
-                let scalar_op = p.and_then(|p| CMPI.get(p)).copied();
-                let op_ = scalar_op
-                    .ok_or_else(|| self.err(op, "has a predicate other than eq, ne, slt, sle, sgt, sge"))?;
-                Inst::Scalar { op: op_, dst: self.result_reg(op)?, a: self.reg(op, 0)?, b: self.reg(op, 1)? }
+        if let Some(kind) = ir.op(op).def.and_then(instruction) {
+            let inst = self.instruction(op, kind)?;
+            self.code.push(inst);
+            return Ok(());
+        }
+        let inst = if ir.is_any(op, &[&func::RETURN_OP, &scf::YIELD_OP]) {
+            return Ok(());
+        } else if ir.is(op, &arith::CONSTANT_OP) {
+            let Some(&dst) = ir.results(op).first().and_then(|v| self.regs.get(v)) else { return Ok(()) };
+            let value = ir.attr(op, "value").and_then(|a| a.as_int()).and_then(|v| i64::try_from(v).ok());
+            Inst::Const { dst, value: value.ok_or_else(|| self.err(op, "expects an index value in range"))? }
+        } else if ir.is(op, &arith::CMPI_OP) {
+            let p = read::int_attr(ir, op, "predicate").and_then(|p| usize::try_from(p).ok());
+            let scalar_op = p.and_then(|p| CMPI.get(p)).copied();
+            let op_ = scalar_op
+                .ok_or_else(|| self.err(op, "has a predicate other than eq, ne, slt, sle, sgt, sge"))?;
+            Inst::Scalar { op: op_, dst: self.result_reg(op)?, a: self.reg(op, 0)?, b: self.reg(op, 1)? }
+        } else if let Some(sop) = scalar_op(ir, op) {
+            Inst::Scalar { op: sop, dst: self.result_reg(op)?, a: self.reg(op, 0)?, b: self.reg(op, 1)? }
+        } else if ir.is(op, &scf::FOR_OP) {
+            return self.for_loop(op);
+        } else if ir.is(op, &scf::IF_OP) {
+            return self.if_op(op);
+        } else if ir.is(op, &npuvec::BUFFER_OP) {
+            return self.buffers(op);
+        } else if ir.is(op, &npuvec::ALLOC_OP) {
+            return Err(self.err(op, "is an unplanned buffer: run kiln-codegen-plan-ub first"));
+        } else {
+            return Err(self.err(op, "has no bytecode instruction (kiln-emit handles the npuvec ops of docs/backend.md and the arith and scf ops on index)"));
+        };
+        self.code.push(inst);
+        Ok(())
+    }
+
+    /// The instruction of `npuvec` op `op`, which declares `kind`; its operands in the order
+    /// of the opcode's roles (`kiln_bytecode::opcode::OPCODES`).
+    fn instruction(&self, op: OpId, kind: InstKind) -> Res<'c, Inst> {
+        let ir = self.ir;
+        let unit = |name: &str| has_attr(ir, op, name);
+        let typed = |name: &str| ir.attr(op, name);
+        let keyword = |what: &str| self.err(op, format!("has no valid `{what}`"));
+        Ok(match kind {
+            InstKind::Unary(u) => Inst::Unary { op: u, src: self.buf(op, 0)?, dst: self.buf(op, 1)? },
+            InstKind::Binary(b) => {
+                Inst::Binary { op: b, a: self.src(op, 0)?, b: self.src(op, 1)?, dst: self.buf(op, 2)? }
             }
-            "npuvec.block_idx" => Inst::BlockIdx { dst: self.result_reg(op)? },
-            "npuvec.block_num" => Inst::BlockNum { dst: self.result_reg(op)? },
-            "scf.for" => return self.for_loop(op),
-            "scf.if" => return self.if_op(op),
-            "npuvec.buffer" => return self.buffers(op),
-            "npuvec.alloc" => {
-                return Err(self.err(op, "is an unplanned buffer: run kiln-codegen-plan-ub first"));
+            InstKind::Op(Opcode::BlockIdx) => Inst::BlockIdx { dst: self.result_reg(op)? },
+            InstKind::Op(Opcode::BlockNum) => Inst::BlockNum { dst: self.result_reg(op)? },
+            InstKind::Op(Opcode::Load) => {
+                Inst::Load { src: self.view(op, 0, 1)?, dst: self.buf(op, 2)?, zero_pad: unit("zero_pad") }
             }
-            "npuvec.load" => Inst::Load {
-                src: self.view(op, 0, 1)?,
-                dst: self.buf(op, 2)?,
-                zero_pad: has_attr(ir, op, "zero_pad"),
-            },
-            "npuvec.gather" => {
+            InstKind::Op(Opcode::Gather) => {
                 let index = read::memref(ir, op, ir.value_type(self.operand(op, 2)?))?.dtype;
                 Inst::Gather {
                     table: self.view(op, 0, 1)?,
@@ -386,79 +374,72 @@ impl<'c> Emitter<'_, 'c> {
                     index,
                 }
             }
-            "npuvec.store" => {
-                let atomic = match ir.attr(op, "atomic") {
+            InstKind::Op(Opcode::Store) => {
+                let atomic = match typed("atomic") {
                     None => Atomic::None,
-                    Some(_) => Atomic::ALL[1 + self.keyword_index(op, "atomic", "atomic", &ATOMIC)?],
+                    Some(a) => AtomicKind::of(a).ok_or_else(|| keyword("atomic"))?.into(),
                 };
                 Inst::Store { src: self.buf(op, 0)?, dst: self.view(op, 1, 2)?, atomic }
             }
-            "npuvec.copy" => Inst::Copy { src: self.buf(op, 0)?, dst: self.buf(op, 1)? },
-            "npuvec.cmp" => Inst::Cmp {
-                pred: CmpPred::ALL[self.keyword_index(op, "predicate", "cmp", &CMP)?],
+            InstKind::Op(Opcode::Copy) => Inst::Copy { src: self.buf(op, 0)?, dst: self.buf(op, 1)? },
+            InstKind::Op(Opcode::Cmp) => Inst::Cmp {
+                pred: typed("predicate")
+                    .and_then(CmpPredicate::of)
+                    .ok_or_else(|| keyword("predicate"))?
+                    .into(),
                 a: self.src(op, 0)?,
                 b: self.src(op, 1)?,
                 dst: self.buf(op, 2)?,
             },
-            "npuvec.select" => Inst::Select {
+            InstKind::Op(Opcode::Select) => Inst::Select {
                 mask: self.buf(op, 0)?,
                 a: self.src(op, 1)?,
                 b: self.src(op, 2)?,
                 dst: self.buf(op, 3)?,
             },
-            "npuvec.reduce" => Inst::Reduce {
-                op: ReduceOp::ALL[self.keyword_index(op, "kind", "reduce", &REDUCE)?],
+            InstKind::Op(Opcode::Reduce) => Inst::Reduce {
+                op: typed("kind").and_then(ReduceKind::of).ok_or_else(|| keyword("kind"))?.into(),
                 src: self.buf(op, 0)?,
                 dst: self.buf(op, 1)?,
-                accumulate: has_attr(ir, op, "accumulate"),
+                accumulate: unit("accumulate"),
             },
-            "npuvec.broadcast" => Inst::Broadcast { src: self.buf(op, 0)?, dst: self.buf(op, 1)? },
-            "npuvec.fill" => Inst::Fill { value: self.imm(op, 0)?, dst: self.buf(op, 1)? },
-            "npuvec.cast" => Inst::Cast {
+            InstKind::Op(Opcode::Broadcast) => {
+                Inst::Broadcast { src: self.buf(op, 0)?, dst: self.buf(op, 1)? }
+            }
+            InstKind::Op(Opcode::Fill) => Inst::Fill { value: self.imm(op, 0)?, dst: self.buf(op, 1)? },
+            InstKind::Op(Opcode::Cast) => Inst::Cast {
                 src: self.buf(op, 0)?,
                 dst: self.buf(op, 1)?,
-                round: Round::ALL[self.keyword_index(op, "round", "round", &ROUND)?],
+                round: typed("round").and_then(RoundMode::of).ok_or_else(|| keyword("round"))?.into(),
             },
-            "npuvec.transpose" => Inst::Transpose { src: self.buf(op, 0)?, dst: self.buf(op, 1)? },
-            "npuvec.move" => Inst::MoveL1 { src: self.buf(op, 0)?, dst: self.buf(op, 1)? },
-            "npuvec.mmad" => Inst::Mmad {
+            InstKind::Op(Opcode::Transpose) => {
+                Inst::Transpose { src: self.buf(op, 0)?, dst: self.buf(op, 1)? }
+            }
+            InstKind::Op(Opcode::MoveL1) => Inst::MoveL1 { src: self.buf(op, 0)?, dst: self.buf(op, 1)? },
+            InstKind::Op(Opcode::Mmad) => Inst::Mmad {
                 a: self.buf(op, 0)?,
                 b: self.buf(op, 1)?,
                 c: self.buf(op, 2)?,
-                accumulate: has_attr(ir, op, "accumulate"),
+                accumulate: unit("accumulate"),
             },
-            "npuvec.fixpipe" => {
-                Inst::Fixpipe { src: self.buf(op, 0)?, dst: self.buf(op, 1)?, relu: has_attr(ir, op, "relu") }
+            InstKind::Op(Opcode::Fixpipe) => {
+                Inst::Fixpipe { src: self.buf(op, 0)?, dst: self.buf(op, 1)?, relu: unit("relu") }
             }
-            "npuvec.set_flag" | "npuvec.wait_flag" => {
+            InstKind::Op(opcode @ (Opcode::SetFlag | Opcode::WaitFlag)) => {
                 let (src, dst) = (self.pipe(op, "src")?, self.pipe(op, "dst")?);
                 let event = bounded_attr(ir, op, "event", 0, u8::MAX as i128, "")? as u8;
-                if name == "npuvec.set_flag" {
+                if opcode == Opcode::SetFlag {
                     Inst::SetFlag { src, dst, event }
                 } else {
                     Inst::WaitFlag { src, dst, event }
                 }
             }
-            "npuvec.barrier" => Inst::Barrier { pipe: self.pipe(op, "pipe")? },
-            _ => {
-                if let Some(&(_, sop)) = SCALAR_OPS.iter().find(|(n, _)| *n == name) {
-                    Inst::Scalar {
-                        op: sop,
-                        dst: self.result_reg(op)?,
-                        a: self.reg(op, 0)?,
-                        b: self.reg(op, 1)?,
-                    }
-                } else if let Some(uop) = unary_op(name) {
-                    Inst::Unary { op: uop, src: self.buf(op, 0)?, dst: self.buf(op, 1)? }
-                } else if let Some(bop) = binary_op(name) {
-                    Inst::Binary { op: bop, a: self.src(op, 0)?, b: self.src(op, 1)?, dst: self.buf(op, 2)? }
-                } else {
-                    return Err(self.err(op, "has no bytecode instruction (kiln-emit handles the npuvec ops of docs/backend.md and the arith and scf ops on index)"));
-                }
-            }
-        };
-        self.code.push(inst);
-        Ok(())
+            InstKind::Op(Opcode::Barrier) => Inst::Barrier { pipe: self.pipe(op, "pipe")? },
+            InstKind::Scalar(_)
+            | InstKind::Op(
+                Opcode::Const | Opcode::Scalar | Opcode::For | Opcode::If | Opcode::Unary | Opcode::Binary,
+            ) => return Err(self.err(op, format!("declares instruction {kind:?}, which no npuvec op is"))),
+        })
     }
 
     fn for_loop(&mut self, op: OpId) -> Res<'c, ()> {

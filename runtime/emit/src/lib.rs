@@ -28,7 +28,7 @@ use kiln_dialects::func;
 use kiln_targets::Target;
 
 pub use disasm::{disassemble, DisasmError};
-pub use kernel::{binary_op, pitch, unary_op, BASE_ATTR, PITCH_ATTR, REG_ATTR};
+pub use kernel::{pitch, BASE_ATTR, PITCH_ATTR, REG_ATTR};
 
 /// Emits the planned `npuvec` module `module_op` as bytecode for `target`.
 ///

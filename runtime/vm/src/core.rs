@@ -3,8 +3,9 @@
 //! budget, and dispatch of every other instruction to its unit. Instructions run in program
 //! order; the pipes' parallelism is the cost model's business (from the event stream).
 
-use kiln_bytecode::isa::{Buf, Inst, Pipe, Reg, ScalarOp, Src, NUM_REGS};
+use kiln_bytecode::isa::{Buf, DType, GmView, Inst, Operand, Pipe, Reg, ScalarOp, Space, Src, NUM_REGS};
 use kiln_bytecode::module::{Core, Kernel};
+use kiln_bytecode::opcode::Role;
 use kiln_targets::Target;
 
 use crate::counters::Counters;
@@ -418,81 +419,51 @@ impl CoreState {
         }
     }
 
-    /// The byte ranges `inst` reads and writes (for the event stream).
+    /// The byte ranges `inst` reads and writes (for the event stream), operand by operand in
+    /// the roles of the ISA's table; a gather's GM ranges depend on its indices.
     fn accesses(&self, inst: &Inst, args: &Args) -> Result<Vec<Access>, String> {
-        let view = |v: &kiln_bytecode::isa::GmView, b: &Buf, write: bool| -> Result<Access, String> {
+        if let Inst::Gather { dst, table, indices, index } = inst {
+            return gather::accesses(dst, table, indices, *index, &self.regs, args);
+        }
+        // A view moves elements of the type of the buffer on the other side of the transfer.
+        let dtype = inst.bufs().next().map_or(DType::I8, |b| b.dtype);
+        let view = |v: &GmView, write: bool| -> Result<Access, String> {
             // A view holds its own element count (a zero-padded load's block may be smaller
             // than its buffer; `gm::load` checks the block against the buffer).
             let numel =
                 v.dims.iter().try_fold(1u64, |n, d| n.checked_mul(u64::from(d.size))).unwrap_or(u64::MAX);
-            let (_, r) = gm::resolve(v, &self.regs, args, b.dtype, numel)?;
-            let eb = u64::from(b.dtype.bytes());
-            Ok(Access {
-                space: kiln_bytecode::isa::Space::Gm,
-                gm_arg: v.arg,
-                start: r.lo * eb,
-                end: r.hi * eb,
-                write,
-            })
+            let (_, r) = gm::resolve(v, &self.regs, args, dtype, numel)?;
+            let eb = u64::from(dtype.bytes());
+            Ok(Access { space: Space::Gm, gm_arg: v.arg, start: r.lo * eb, end: r.hi * eb, write })
         };
-        let src = |s: &kiln_bytecode::isa::Src| match s {
-            kiln_bytecode::isa::Src::Buf(b) => Some(buf_access(b, false)),
-            kiln_bytecode::isa::Src::Imm(_) => None,
-        };
-        Ok(match inst {
-            Inst::Load { dst, src, zero_pad } => {
-                let mut w = buf_access(dst, true);
-                if *zero_pad {
-                    w.end = w.start.saturating_add(dst.padded_bytes());
+        let mut out = Vec::with_capacity(4);
+        for (role, operand) in inst.operands_with_roles() {
+            match (role, operand) {
+                (Role::Read, Operand::Buf(b) | Operand::Src(Src::Buf(b))) => out.push(buf_access(b, false)),
+                (Role::Write, Operand::Buf(b)) => {
+                    let mut w = buf_access(b, true);
+                    if let Inst::Load { zero_pad: true, .. } = inst {
+                        w.end = w.start.saturating_add(b.padded_bytes());
+                    }
+                    out.push(w);
                 }
-                vec![view(src, dst, false)?, w]
-            }
-            Inst::Store { dst, src, atomic } => {
-                let mut v = vec![buf_access(src, false)];
-                if *atomic != kiln_bytecode::isa::Atomic::None {
-                    v.push(view(dst, src, false)?);
+                (Role::Accumulate, Operand::Buf(b)) => {
+                    if inst.reads_destination() {
+                        out.push(buf_access(b, false));
+                    }
+                    out.push(buf_access(b, true));
                 }
-                v.push(view(dst, src, true)?);
-                v
-            }
-            Inst::Copy { dst, src }
-            | Inst::Unary { dst, src, .. }
-            | Inst::Broadcast { dst, src }
-            | Inst::Cast { dst, src, .. }
-            | Inst::Transpose { dst, src }
-            | Inst::MoveL1 { dst, src }
-            | Inst::Fixpipe { dst, src, .. } => vec![buf_access(src, false), buf_access(dst, true)],
-            Inst::Binary { dst, a, b, .. } | Inst::Cmp { dst, a, b, .. } => {
-                src(a).into_iter().chain(src(b)).chain([buf_access(dst, true)]).collect()
-            }
-            Inst::Select { dst, mask, a, b } => {
-                [Some(buf_access(mask, false)), src(a), src(b), Some(buf_access(dst, true))]
-                    .into_iter()
-                    .flatten()
-                    .collect()
-            }
-            Inst::Reduce { dst, src, accumulate, .. } => {
-                let mut v = vec![buf_access(src, false)];
-                if *accumulate {
-                    v.push(buf_access(dst, false));
+                (Role::GmRead, Operand::View(v)) => out.push(view(v, false)?),
+                (Role::GmWrite, Operand::View(v)) => {
+                    if inst.reads_destination() {
+                        out.push(view(v, false)?);
+                    }
+                    out.push(view(v, true)?);
                 }
-                v.push(buf_access(dst, true));
-                v
+                _ => {}
             }
-            Inst::Fill { dst, .. } => vec![buf_access(dst, true)],
-            Inst::Gather { dst, table, indices, index } => {
-                gather::accesses(dst, table, indices, *index, &self.regs, args)?
-            }
-            Inst::Mmad { c, a, b, accumulate } => {
-                let mut v = vec![buf_access(a, false), buf_access(b, false)];
-                if *accumulate {
-                    v.push(buf_access(c, false));
-                }
-                v.push(buf_access(c, true));
-                v
-            }
-            _ => Vec::new(),
-        })
+        }
+        Ok(out)
     }
 
     /// Before `inst` runs: copies the pending loads it might see (see [`crate::lazy`]).

@@ -4,10 +4,9 @@
 use kiln_compiler::dialect::effects::{EffectDecl, EffectOn, MemoryEffects, Resource};
 use kiln_compiler::{Arity, AttrConstraint, AttrSpec, OpDef, Trait, TypeConstraint as C, ValueDef};
 
-use crate::npuvec::interfaces::{OnPipe, PipeOf};
-use crate::npuvec::{syntax, verify::buffers as v, Pipe};
-
-static ON_S: OnPipe = OnPipe(PipeOf::Fixed(Pipe::S));
+use crate::npuvec::interfaces::Instruction;
+use crate::npuvec::{syntax, verify::buffers as v};
+use kiln_bytecode::opcode::{InstKind, Opcode};
 
 /// Allocates result #0 in its memory space.
 static ALLOCATES: MemoryEffects =
@@ -27,7 +26,7 @@ kiln_compiler::op_def! {
         results: Arity::Named(&[ValueDef::single("result", C::Index)]),
         traits: &[Trait::Pure],
         syntax: Some(&syntax::RESULT_TYPE_SYNTAX),
-        interfaces: &[&ON_S],
+        interfaces: &[&Instruction(InstKind::Op(Opcode::BlockIdx))],
         ..OpDef::DEFAULT
     };
 }
@@ -46,7 +45,7 @@ kiln_compiler::op_def! {
         results: Arity::Named(&[ValueDef::single("result", C::Index)]),
         traits: &[Trait::Pure],
         syntax: Some(&syntax::RESULT_TYPE_SYNTAX),
-        interfaces: &[&ON_S],
+        interfaces: &[&Instruction(InstKind::Op(Opcode::BlockNum))],
         ..OpDef::DEFAULT
     };
 }

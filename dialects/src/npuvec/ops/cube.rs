@@ -4,8 +4,9 @@ use kiln_compiler::dialect::effects::MemoryEffects;
 use kiln_compiler::{Arity, AttrConstraint, AttrSpec, OpDef, TypeConstraint as C, ValueDef};
 
 use super::{read, write, READ0_WRITE1, SRC_DST};
-use crate::npuvec::interfaces::{OnPipe, PipeOf};
-use crate::npuvec::{syntax, verify::cube as v, Pipe};
+use crate::npuvec::interfaces::Instruction;
+use crate::npuvec::{syntax, verify::cube as v};
+use kiln_bytecode::opcode::{InstKind, Opcode};
 
 kiln_compiler::op_def! {
     /// `npuvec.mmad`: `acc (+)= lhs x rhs` on the cube (pipe M, instruction `Mmad`).
@@ -30,7 +31,7 @@ kiln_compiler::op_def! {
         attrs: &[AttrSpec { name: "accumulate", constraint: AttrConstraint::Unit, optional: true }],
         verify: Some(v::verify_mmad),
         syntax: Some(&syntax::DPS_SYNTAX),
-        interfaces: &[&MemoryEffects(&[read(0), read(1), read(2), write(2)]), &OnPipe(PipeOf::Fixed(Pipe::M))],
+        interfaces: &[&MemoryEffects(&[read(0), read(1), read(2), write(2)]), &Instruction(InstKind::Op(Opcode::Mmad))],
         ..OpDef::DEFAULT
     };
 }
@@ -53,7 +54,7 @@ kiln_compiler::op_def! {
         attrs: &[AttrSpec { name: "relu", constraint: AttrConstraint::Unit, optional: true }],
         verify: Some(v::verify_fixpipe),
         syntax: Some(&syntax::DPS_SYNTAX),
-        interfaces: &[&READ0_WRITE1, &OnPipe(PipeOf::Fixed(Pipe::Fix))],
+        interfaces: &[&READ0_WRITE1, &Instruction(InstKind::Op(Opcode::Fixpipe))],
         ..OpDef::DEFAULT
     };
 }

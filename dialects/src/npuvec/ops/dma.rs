@@ -7,8 +7,9 @@ use kiln_compiler::{Arity, AttrConstraint, AttrSpec, OpDef, TypeConstraint as C,
 
 use super::{read, write, READ0_WRITE1, SRC_DST};
 use crate::npuvec::attrs::ATOMIC_KIND;
-use crate::npuvec::interfaces::{OnPipe, PipeOf};
-use crate::npuvec::{syntax, verify::dma as v, Pipe};
+use crate::npuvec::interfaces::Instruction;
+use crate::npuvec::{syntax, verify::dma as v};
+use kiln_bytecode::opcode::{InstKind, Opcode};
 
 /// The view of a GM operand: `sizes` and `strides`, in elements.
 const VIEW: [AttrSpec; 2] = [
@@ -41,7 +42,7 @@ kiln_compiler::op_def! {
         attrs: &[VIEW[0], VIEW[1], AttrSpec { name: "zero_pad", constraint: AttrConstraint::Unit, optional: true }],
         verify: Some(v::verify_load),
         syntax: Some(&syntax::DPS_SYNTAX),
-        interfaces: &[&MemoryEffects(&[read(0), write(2)]), &OnPipe(PipeOf::Fixed(Pipe::Mte2))],
+        interfaces: &[&MemoryEffects(&[read(0), write(2)]), &Instruction(InstKind::Op(Opcode::Load))],
         ..OpDef::DEFAULT
     };
 }
@@ -81,7 +82,7 @@ kiln_compiler::op_def! {
         ],
         verify: Some(v::verify_gather),
         syntax: Some(&syntax::DPS_SYNTAX),
-        interfaces: &[&MemoryEffects(&[read(0), read(2), write(4)]), &OnPipe(PipeOf::Fixed(Pipe::Mte2))],
+        interfaces: &[&MemoryEffects(&[read(0), read(2), write(4)]), &Instruction(InstKind::Op(Opcode::Gather))],
         ..OpDef::DEFAULT
     };
 }
@@ -114,7 +115,7 @@ kiln_compiler::op_def! {
         ],
         verify: Some(v::verify_store),
         syntax: Some(&syntax::DPS_SYNTAX),
-        interfaces: &[&READ0_WRITE1, &OnPipe(PipeOf::Fixed(Pipe::Mte3))],
+        interfaces: &[&READ0_WRITE1, &Instruction(InstKind::Op(Opcode::Store))],
         ..OpDef::DEFAULT
     };
 }
@@ -134,7 +135,7 @@ kiln_compiler::op_def! {
         operands: Arity::Named(SRC_DST),
         verify: Some(v::verify_move),
         syntax: Some(&syntax::DPS_SYNTAX),
-        interfaces: &[&READ0_WRITE1, &OnPipe(PipeOf::Fixed(Pipe::Mte1))],
+        interfaces: &[&READ0_WRITE1, &Instruction(InstKind::Op(Opcode::MoveL1))],
         ..OpDef::DEFAULT
     };
 }

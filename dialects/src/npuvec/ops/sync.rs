@@ -6,8 +6,9 @@ use kiln_compiler::{AttrConstraint, AttrSpec, OpDef};
 
 use super::SYNC_EFFECTS;
 use crate::npuvec::attrs::PIPE;
-use crate::npuvec::interfaces::{OnPipe, PipeOf};
+use crate::npuvec::interfaces::Instruction;
 use crate::npuvec::{syntax, verify::sync as v};
+use kiln_bytecode::opcode::{InstKind, Opcode};
 
 /// `src` and `dst` pipes and an `event` id.
 const FLAG_ATTRS: &[AttrSpec] = &[
@@ -32,7 +33,7 @@ kiln_compiler::op_def! {
         attrs: FLAG_ATTRS,
         verify: Some(v::verify_flag),
         syntax: Some(&syntax::FLAG_SYNTAX),
-        interfaces: &[&SYNC_EFFECTS, &OnPipe(PipeOf::Attr("src"))],
+        interfaces: &[&SYNC_EFFECTS, &Instruction(InstKind::Op(Opcode::SetFlag))],
         ..OpDef::DEFAULT
     };
 }
@@ -53,7 +54,7 @@ kiln_compiler::op_def! {
         attrs: FLAG_ATTRS,
         verify: Some(v::verify_flag),
         syntax: Some(&syntax::FLAG_SYNTAX),
-        interfaces: &[&SYNC_EFFECTS, &OnPipe(PipeOf::Attr("dst"))],
+        interfaces: &[&SYNC_EFFECTS, &Instruction(InstKind::Op(Opcode::WaitFlag))],
         ..OpDef::DEFAULT
     };
 }
@@ -71,7 +72,7 @@ kiln_compiler::op_def! {
         summary: "barrier within a pipe",
         attrs: &[AttrSpec { name: "pipe", constraint: AttrConstraint::DialectAttr(&PIPE), optional: false }],
         syntax: Some(&syntax::BARRIER_SYNTAX),
-        interfaces: &[&SYNC_EFFECTS, &OnPipe(PipeOf::Attr("pipe"))],
+        interfaces: &[&SYNC_EFFECTS, &Instruction(InstKind::Op(Opcode::Barrier))],
         ..OpDef::DEFAULT
     };
 }

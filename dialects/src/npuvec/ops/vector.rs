@@ -6,15 +6,15 @@ use kiln_compiler::{Arity, AttrConstraint, AttrSpec, OpDef, TypeConstraint as C,
 
 use super::{read, ub, write, READ01_WRITE2, READ0_WRITE1, SRC_DST, SRC_DST_SAME};
 use crate::npuvec::attrs::{CMP_PREDICATE, REDUCE_KIND, ROUND_MODE};
-use crate::npuvec::interfaces::{OnPipe, PipeOf};
-use crate::npuvec::{syntax, verify::vector as v, Pipe};
-
-static ON_V: OnPipe = OnPipe(PipeOf::Fixed(Pipe::V));
+use crate::npuvec::interfaces::Instruction;
+use crate::npuvec::{syntax, verify::vector as v};
+use kiln_bytecode::isa::{BinaryOp, UnaryOp};
+use kiln_bytecode::opcode::{InstKind, Opcode};
 
 /// Declares a unary vector op (instruction `Unary`): `dst = op(src)` elementwise, `src` and
 /// `dst` UB buffers of one type.
 macro_rules! npuvec_unary {
-    ($($ident:ident = $name:literal, $summary:literal;)+) => {$(
+    ($($ident:ident = $name:literal, $member:ident, $summary:literal;)+) => {$(
         kiln_compiler::op_def! {
             #[doc = concat!("`", $name, "`: ", $summary, ", elementwise (pipe V, instruction `Unary`).")]
             #[doc = ""]
@@ -30,7 +30,7 @@ macro_rules! npuvec_unary {
                 operands: Arity::Named(SRC_DST_SAME),
                 verify: Some(v::verify_unary),
                 syntax: Some(&syntax::DPS_SYNTAX),
-                interfaces: &[&READ0_WRITE1, &ON_V],
+                interfaces: &[&READ0_WRITE1, &Instruction(InstKind::Unary(UnaryOp::$member))],
                 ..OpDef::DEFAULT
             };
         }
@@ -38,22 +38,22 @@ macro_rules! npuvec_unary {
 }
 
 npuvec_unary! {
-    NEG_OP = "npuvec.neg", "negation";
-    ABS_OP = "npuvec.abs", "absolute value";
-    EXP_OP = "npuvec.exp", "natural exponential";
-    LOG_OP = "npuvec.log", "natural logarithm";
-    SQRT_OP = "npuvec.sqrt", "square root";
-    RSQRT_OP = "npuvec.rsqrt", "reciprocal square root";
-    RECIP_OP = "npuvec.recip", "reciprocal";
-    TANH_OP = "npuvec.tanh", "hyperbolic tangent";
-    ERF_OP = "npuvec.erf", "error function";
-    SIGMOID_OP = "npuvec.sigmoid", "logistic sigmoid `1 / (1 + e^-x)`";
-    RELU_OP = "npuvec.relu", "rectifier `max(x, 0)`";
-    FLOOR_OP = "npuvec.floor", "rounding toward -inf";
-    CEIL_OP = "npuvec.ceil", "rounding toward +inf";
-    ROUND_OP = "npuvec.round", "rounding to nearest, ties away from zero";
-    SIGN_OP = "npuvec.sign", "sign (-1, 0 or 1)";
-    NOT_OP = "npuvec.not", "logical not of a mask, bitwise not of integers";
+    NEG_OP = "npuvec.neg", Neg, "negation";
+    ABS_OP = "npuvec.abs", Abs, "absolute value";
+    EXP_OP = "npuvec.exp", Exp, "natural exponential";
+    LOG_OP = "npuvec.log", Log, "natural logarithm";
+    SQRT_OP = "npuvec.sqrt", Sqrt, "square root";
+    RSQRT_OP = "npuvec.rsqrt", Rsqrt, "reciprocal square root";
+    RECIP_OP = "npuvec.recip", Recip, "reciprocal";
+    TANH_OP = "npuvec.tanh", Tanh, "hyperbolic tangent";
+    ERF_OP = "npuvec.erf", Erf, "error function";
+    SIGMOID_OP = "npuvec.sigmoid", Sigmoid, "logistic sigmoid `1 / (1 + e^-x)`";
+    RELU_OP = "npuvec.relu", Relu, "rectifier `max(x, 0)`";
+    FLOOR_OP = "npuvec.floor", Floor, "rounding toward -inf";
+    CEIL_OP = "npuvec.ceil", Ceil, "rounding toward +inf";
+    ROUND_OP = "npuvec.round", Round, "rounding to nearest, ties to even";
+    SIGN_OP = "npuvec.sign", Sign, "sign (-1, 0 or 1)";
+    NOT_OP = "npuvec.not", Not, "logical not of a mask, bitwise not of integers";
 }
 
 /// Two sources (buffers or scalars) and a destination buffer.
@@ -66,7 +66,7 @@ const BINARY: &[ValueDef] = &[
 /// Declares a binary vector op (instruction `Binary`): `dst = lhs op rhs` elementwise with
 /// broadcasting.
 macro_rules! npuvec_binary {
-    ($($ident:ident = $name:literal, $summary:literal;)+) => {$(
+    ($($ident:ident = $name:literal, $member:ident, $summary:literal;)+) => {$(
         kiln_compiler::op_def! {
             #[doc = concat!("`", $name, "`: ", $summary, ", elementwise (pipe V, instruction `Binary`).")]
             #[doc = ""]
@@ -84,7 +84,7 @@ macro_rules! npuvec_binary {
                 operands: Arity::Named(BINARY),
                 verify: Some(v::verify_binary),
                 syntax: Some(&syntax::DPS_SYNTAX),
-                interfaces: &[&READ01_WRITE2, &ON_V],
+                interfaces: &[&READ01_WRITE2, &Instruction(InstKind::Binary(BinaryOp::$member))],
                 ..OpDef::DEFAULT
             };
         }
@@ -92,15 +92,15 @@ macro_rules! npuvec_binary {
 }
 
 npuvec_binary! {
-    ADD_OP = "npuvec.add", "addition";
-    SUB_OP = "npuvec.sub", "subtraction";
-    MUL_OP = "npuvec.mul", "multiplication";
-    DIV_OP = "npuvec.div", "division (integers truncate; division by zero gives 0)";
-    MAX_OP = "npuvec.max", "maximum (NaN propagates)";
-    MIN_OP = "npuvec.min", "minimum (NaN propagates)";
-    POW_OP = "npuvec.pow", "power `lhs ^ rhs`";
-    AND_OP = "npuvec.and", "logical and of masks, bitwise and of integers";
-    OR_OP = "npuvec.or", "logical or of masks, bitwise or of integers";
+    ADD_OP = "npuvec.add", Add, "addition";
+    SUB_OP = "npuvec.sub", Sub, "subtraction";
+    MUL_OP = "npuvec.mul", Mul, "multiplication";
+    DIV_OP = "npuvec.div", Div, "division (integers truncate; division by zero gives 0)";
+    MAX_OP = "npuvec.max", Max, "maximum (NaN propagates)";
+    MIN_OP = "npuvec.min", Min, "minimum (NaN propagates)";
+    POW_OP = "npuvec.pow", Pow, "power `lhs ^ rhs`";
+    AND_OP = "npuvec.and", And, "logical and of masks, bitwise and of integers";
+    OR_OP = "npuvec.or", Or, "logical or of masks, bitwise or of integers";
 }
 
 kiln_compiler::op_def! {
@@ -121,7 +121,7 @@ kiln_compiler::op_def! {
         attrs: &[AttrSpec { name: "predicate", constraint: AttrConstraint::DialectAttr(&CMP_PREDICATE), optional: false }],
         verify: Some(v::verify_cmp),
         syntax: Some(&syntax::DPS_SYNTAX),
-        interfaces: &[&READ01_WRITE2, &ON_V],
+        interfaces: &[&READ01_WRITE2, &Instruction(InstKind::Op(Opcode::Cmp))],
         ..OpDef::DEFAULT
     };
 }
@@ -148,7 +148,7 @@ kiln_compiler::op_def! {
         ]),
         verify: Some(v::verify_select),
         syntax: Some(&syntax::DPS_SYNTAX),
-        interfaces: &[&MemoryEffects(&[read(0), read(1), read(2), write(3)]), &ON_V],
+        interfaces: &[&MemoryEffects(&[read(0), read(1), read(2), write(3)]), &Instruction(InstKind::Op(Opcode::Select))],
         ..OpDef::DEFAULT
     };
 }
@@ -157,8 +157,9 @@ kiln_compiler::op_def! {
     /// `npuvec.reduce`: reduces each row of `src` (`[R, C]`) into `dst` (`[R, 1]`) (pipe V,
     /// instruction `Reduce`).
     ///
-    /// Both are UB buffers of one element type; `kind` is `sum`, `max`, `min` or `prod`.
-    /// Effects: reads `src`, writes `dst`.
+    /// Both are UB buffers of one element type; `kind` is `sum`, `max`, `min` or `prod`; with
+    /// `accumulate` the fold continues from `dst`'s value. Effects: reads `src` and `dst`,
+    /// writes `dst`.
     ///
     /// ```mlir
     /// npuvec.reduce sum ins(%a : memref<8x64xf32, #npuvec.space<ub>>) outs(%s : memref<8x1xf32, #npuvec.space<ub>>)
@@ -171,7 +172,7 @@ kiln_compiler::op_def! {
         attrs: &[AttrSpec { name: "kind", constraint: AttrConstraint::DialectAttr(&REDUCE_KIND), optional: false }],
         verify: Some(v::verify_reduce),
         syntax: Some(&syntax::DPS_SYNTAX),
-        interfaces: &[&READ0_WRITE1, &ON_V],
+        interfaces: &[&MemoryEffects(&[read(0), read(1), write(1)]), &Instruction(InstKind::Op(Opcode::Reduce))],
         ..OpDef::DEFAULT
     };
 }
@@ -192,7 +193,7 @@ kiln_compiler::op_def! {
         operands: Arity::Named(SRC_DST),
         verify: Some(v::verify_broadcast),
         syntax: Some(&syntax::DPS_SYNTAX),
-        interfaces: &[&READ0_WRITE1, &ON_V],
+        interfaces: &[&READ0_WRITE1, &Instruction(InstKind::Op(Opcode::Broadcast))],
         ..OpDef::DEFAULT
     };
 }
@@ -215,7 +216,7 @@ kiln_compiler::op_def! {
         ]),
         verify: Some(v::verify_fill),
         syntax: Some(&syntax::DPS_SYNTAX),
-        interfaces: &[&MemoryEffects(&[write(1)]), &ON_V],
+        interfaces: &[&MemoryEffects(&[write(1)]), &Instruction(InstKind::Op(Opcode::Fill))],
         ..OpDef::DEFAULT
     };
 }
@@ -237,7 +238,7 @@ kiln_compiler::op_def! {
         attrs: &[AttrSpec { name: "round", constraint: AttrConstraint::DialectAttr(&ROUND_MODE), optional: false }],
         verify: Some(v::verify_cast),
         syntax: Some(&syntax::DPS_SYNTAX),
-        interfaces: &[&READ0_WRITE1, &ON_V],
+        interfaces: &[&READ0_WRITE1, &Instruction(InstKind::Op(Opcode::Cast))],
         ..OpDef::DEFAULT
     };
 }
@@ -259,7 +260,7 @@ kiln_compiler::op_def! {
         operands: Arity::Named(SRC_DST),
         verify: Some(v::verify_transpose),
         syntax: Some(&syntax::DPS_SYNTAX),
-        interfaces: &[&READ0_WRITE1, &ON_V],
+        interfaces: &[&READ0_WRITE1, &Instruction(InstKind::Op(Opcode::Transpose))],
         ..OpDef::DEFAULT
     };
 }
@@ -279,7 +280,7 @@ kiln_compiler::op_def! {
         operands: Arity::Named(SRC_DST_SAME),
         verify: Some(v::verify_unary),
         syntax: Some(&syntax::DPS_SYNTAX),
-        interfaces: &[&READ0_WRITE1, &ON_V],
+        interfaces: &[&READ0_WRITE1, &Instruction(InstKind::Op(Opcode::Copy))],
         ..OpDef::DEFAULT
     };
 }

@@ -2,9 +2,10 @@
 
 use crate::encode::head_word;
 use crate::error::LoadError;
-use crate::format::{head, op, tag};
+use crate::format::{head, tag};
 use crate::isa::{Buf, Dim, GmView, Inst, Pipe, Reg, Scalar, Src, MAX_VIEW_DIMS};
 use crate::module::{Core, Kernel};
+use crate::opcode::Opcode;
 use crate::reader::{decode_enum, Reader};
 
 /// Bytes of a kernel header (three words).
@@ -71,43 +72,45 @@ fn inst(r: &mut Reader) -> Result<Inst, LoadError> {
     let reg = |i: usize| Reg(regs[i]);
     let flag = (h >> head::FLAGS) & head::FLAG_BOOL != 0;
     let operands_at = r.pos();
-    let inst = match opcode {
-        op::CONST => Inst::Const { dst: reg(0), value: r.u64("an immediate")? as i64 },
-        op::SCALAR => Inst::Scalar { op: decode_enum(sub, at)?, dst: reg(0), a: reg(1), b: reg(2) },
-        op::BLOCK_IDX => Inst::BlockIdx { dst: reg(0) },
-        op::BLOCK_NUM => Inst::BlockNum { dst: reg(0) },
-        op::FOR => {
+    let inst = match Opcode::of_code(opcode) {
+        Some(Opcode::Const) => Inst::Const { dst: reg(0), value: r.u64("an immediate")? as i64 },
+        Some(Opcode::Scalar) => Inst::Scalar { op: decode_enum(sub, at)?, dst: reg(0), a: reg(1), b: reg(2) },
+        Some(Opcode::BlockIdx) => Inst::BlockIdx { dst: reg(0) },
+        Some(Opcode::BlockNum) => Inst::BlockNum { dst: reg(0) },
+        Some(Opcode::For) => {
             let body = u32_word(r, "a loop body length")?;
             Inst::For { iv: reg(0), lo: reg(1), hi: reg(2), step: reg(3), body }
         }
-        op::IF => {
+        Some(Opcode::If) => {
             let w = r.u64("the branch lengths")?;
             Inst::If { cond: reg(0), then_len: w as u32, else_len: (w >> 32) as u32 }
         }
-        op::LOAD => Inst::Load { dst: buf(r)?, src: view(r)?, zero_pad: flag },
-        op::STORE => Inst::Store { dst: view(r)?, src: buf(r)?, atomic: decode_enum(sub, at)? },
-        op::GATHER => {
+        Some(Opcode::Load) => Inst::Load { dst: buf(r)?, src: view(r)?, zero_pad: flag },
+        Some(Opcode::Store) => Inst::Store { dst: view(r)?, src: buf(r)?, atomic: decode_enum(sub, at)? },
+        Some(Opcode::Gather) => {
             Inst::Gather { index: decode_enum(sub, at)?, dst: buf(r)?, table: view(r)?, indices: view(r)? }
         }
-        op::COPY => Inst::Copy { dst: buf(r)?, src: buf(r)? },
-        op::UNARY => Inst::Unary { op: decode_enum(sub, at)?, dst: buf(r)?, src: buf(r)? },
-        op::BINARY => Inst::Binary { op: decode_enum(sub, at)?, dst: buf(r)?, a: src(r)?, b: src(r)? },
-        op::CMP => Inst::Cmp { pred: decode_enum(sub, at)?, dst: buf(r)?, a: src(r)?, b: src(r)? },
-        op::SELECT => Inst::Select { dst: buf(r)?, mask: buf(r)?, a: src(r)?, b: src(r)? },
-        op::REDUCE => {
+        Some(Opcode::Copy) => Inst::Copy { dst: buf(r)?, src: buf(r)? },
+        Some(Opcode::Unary) => Inst::Unary { op: decode_enum(sub, at)?, dst: buf(r)?, src: buf(r)? },
+        Some(Opcode::Binary) => {
+            Inst::Binary { op: decode_enum(sub, at)?, dst: buf(r)?, a: src(r)?, b: src(r)? }
+        }
+        Some(Opcode::Cmp) => Inst::Cmp { pred: decode_enum(sub, at)?, dst: buf(r)?, a: src(r)?, b: src(r)? },
+        Some(Opcode::Select) => Inst::Select { dst: buf(r)?, mask: buf(r)?, a: src(r)?, b: src(r)? },
+        Some(Opcode::Reduce) => {
             Inst::Reduce { op: decode_enum(sub, at)?, dst: buf(r)?, src: buf(r)?, accumulate: flag }
         }
-        op::BROADCAST => Inst::Broadcast { dst: buf(r)?, src: buf(r)? },
-        op::FILL => Inst::Fill { dst: buf(r)?, value: imm(r)? },
-        op::CAST => Inst::Cast { round: decode_enum(sub, at)?, dst: buf(r)?, src: buf(r)? },
-        op::TRANSPOSE => Inst::Transpose { dst: buf(r)?, src: buf(r)? },
-        op::MOVE_L1 => Inst::MoveL1 { dst: buf(r)?, src: buf(r)? },
-        op::MMAD => Inst::Mmad { c: buf(r)?, a: buf(r)?, b: buf(r)?, accumulate: flag },
-        op::FIXPIPE => Inst::Fixpipe { dst: buf(r)?, src: buf(r)?, relu: flag },
-        op::SET_FLAG => Inst::SetFlag { src: pipe, dst: decode_enum(sub, at)?, event: regs[0] },
-        op::WAIT_FLAG => Inst::WaitFlag { src: decode_enum(sub, at)?, dst: pipe, event: regs[0] },
-        op::BARRIER => Inst::Barrier { pipe },
-        _ => return Err(LoadError::at(at, format!("unknown opcode {opcode:#04x}"))),
+        Some(Opcode::Broadcast) => Inst::Broadcast { dst: buf(r)?, src: buf(r)? },
+        Some(Opcode::Fill) => Inst::Fill { dst: buf(r)?, value: imm(r)? },
+        Some(Opcode::Cast) => Inst::Cast { round: decode_enum(sub, at)?, dst: buf(r)?, src: buf(r)? },
+        Some(Opcode::Transpose) => Inst::Transpose { dst: buf(r)?, src: buf(r)? },
+        Some(Opcode::MoveL1) => Inst::MoveL1 { dst: buf(r)?, src: buf(r)? },
+        Some(Opcode::Mmad) => Inst::Mmad { c: buf(r)?, a: buf(r)?, b: buf(r)?, accumulate: flag },
+        Some(Opcode::Fixpipe) => Inst::Fixpipe { dst: buf(r)?, src: buf(r)?, relu: flag },
+        Some(Opcode::SetFlag) => Inst::SetFlag { src: pipe, dst: decode_enum(sub, at)?, event: regs[0] },
+        Some(Opcode::WaitFlag) => Inst::WaitFlag { src: decode_enum(sub, at)?, dst: pipe, event: regs[0] },
+        Some(Opcode::Barrier) => Inst::Barrier { pipe },
+        None => return Err(LoadError::at(at, format!("unknown opcode {opcode:#04x}"))),
     };
     let error = |reason: String| {
         let mut e = LoadError::at(at, reason);

@@ -6,6 +6,9 @@ use std::collections::HashMap;
 use kiln_bytecode::isa::{DType, Space};
 use kiln_bytecode::module::{BufferRef, Module, TensorSpec};
 use kiln_compiler::{AttrKind, DenseData, OpId, Type, ValueId};
+use kiln_dialects::builtin::MODULE;
+use kiln_dialects::npuvec::Core as NpuCore;
+use kiln_dialects::{func, memref, npuvec};
 use kiln_targets::Target;
 
 use super::build::Builder;
@@ -109,11 +112,7 @@ pub fn build_module<'c>(
 ) -> Result<OpId, DisasmError> {
     check(module)?;
     let types = types(b, module);
-    let top_state = kiln_compiler::OperationState::new(
-        "builtin.module",
-        super::build::registry().op("builtin.module"),
-        b.ctx.unknown_loc(),
-    );
+    let top_state = kiln_compiler::OperationState::new(MODULE.name, Some(&MODULE), b.ctx.unknown_loc());
     let top = b.ir.create_op(kiln_compiler::OperationState { num_regions: 1, ..top_state });
     let target_attr = b.ctx.str_attr(module.target.as_bytes());
     b.ir.op_mut(top).attrs.insert(b.ctx.intern_str("npuvec.target"), target_attr);
@@ -131,11 +130,11 @@ pub fn build_module<'c>(
             ("sym_name", b.ctx.str_attr(kernel.name.as_bytes())),
             ("function_type", b.ctx.type_attr(b.ctx.function_type(&arg_types, &[]))),
             ("sym_visibility", b.ctx.str_attr(b"private")),
-            ("npuvec.core", b.npuvec_enum("core", kernel.core.name())),
+            ("npuvec.core", NpuCore::from(kernel.core).attr(b.ctx)),
             ("npuvec.block_dim", b.i64(kernel.block_dim as i64)),
             ("npuvec.ub_bytes", b.i64(kernel.ub_bytes as i64)),
         ];
-        let func = b.op(body, "func.func", &[], &attrs, &[], 1);
+        let func = b.op(body, &func::FUNC_OP, &[], &attrs, &[], 1);
         let entry = b.block_in(func, 0);
         for &t in &arg_types {
             b.ir.add_block_arg(entry, t, None);
@@ -154,7 +153,7 @@ fn host_func<'c>(b: &mut Builder<'_, 'c>, module: &Module, types: &Types<'c>, bo
         ("sym_name", b.ctx.str_attr(host.name.as_bytes())),
         ("function_type", b.ctx.type_attr(b.ctx.function_type(&types.inputs, &results))),
     ];
-    let func = b.op(body, "func.func", &[], &attrs, &[], 1);
+    let func = b.op(body, &func::FUNC_OP, &[], &attrs, &[], 1);
     let entry = b.block_in(func, 0);
     let mut values: HashMap<BufferRef, ValueId> = HashMap::new();
     for (i, &t) in types.inputs.iter().enumerate() {
@@ -167,7 +166,7 @@ fn host_func<'c>(b: &mut Builder<'_, 'c>, module: &Module, types: &Types<'c>, bo
         let bytes = b.ctx.alloc_bytes(data);
         let value =
             b.ctx.attr(AttrKind::DenseElements { ty: tensor, data: DenseData::Raw { bytes, splat: false } });
-        let v = b.value(entry, "npuvec.constant", &[], &[("value", value)], t);
+        let v = b.value(entry, &npuvec::CONSTANT_OP, &[], &[("value", value)], t);
         values.insert(BufferRef::Const(i as u32), v);
     }
     for (i, &t) in types.temps.iter().enumerate() {
@@ -176,18 +175,22 @@ fn host_func<'c>(b: &mut Builder<'_, 'c>, module: &Module, types: &Types<'c>, bo
             len: 2,
             bytes: b.ctx.alloc_bytes(&[0; 8]),
         });
-        let v = b.value(entry, "memref.alloc", &[], &[("operandSegmentSizes", segments)], t);
+        let v = b.value(entry, &memref::ALLOC_OP, &[], &[("operandSegmentSizes", segments)], t);
         values.insert(BufferRef::Temp(i as u32), v);
     }
     for l in &host.launches {
         let args: Vec<ValueId> = l.args.iter().map(|r| values[r]).collect();
         let callee = b.ctx.symbol_ref_attr(module.kernels[l.kernel as usize].name.as_bytes());
-        b.op(entry, "npuvec.launch", &args, &[("callee", callee)], &[], 0);
+        b.op(entry, &npuvec::LAUNCH_OP, &args, &[("callee", callee)], &[], 0);
     }
     let mut outs = Vec::new();
     for ((_, r), &t) in host.outputs.iter().zip(&results) {
         let v = values[r];
-        outs.push(if b.ir.value_type(v) == t { v } else { b.value(entry, "npuvec.reshape", &[v], &[], t) });
+        outs.push(if b.ir.value_type(v) == t {
+            v
+        } else {
+            b.value(entry, &npuvec::RESHAPE_OP, &[v], &[], t)
+        });
     }
-    b.op(entry, "func.return", &outs, &[], &[], 0);
+    b.op(entry, &func::RETURN_OP, &outs, &[], &[], 0);
 }

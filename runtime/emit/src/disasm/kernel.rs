@@ -8,17 +8,18 @@
 use std::collections::HashMap;
 use std::ops::Range;
 
-use kiln_bytecode::isa::{
-    Atomic, BinaryOp, Buf, CmpPred, DType, GmView, Inst, ReduceOp, Reg, Round, Scalar, Space, Src, UnaryOp,
-    NUM_REGS,
-};
+use kiln_bytecode::isa::{Atomic, Buf, DType, GmView, Inst, Reg, Scalar, Space, Src, NUM_REGS};
 use kiln_bytecode::module::Kernel;
-use kiln_compiler::{AttrKind, BlockId, FloatKind, OpId, Type, ValueId};
+use kiln_bytecode::opcode::InstKind;
+use kiln_compiler::{AttrKind, BlockId, FloatKind, OpDef, OpId, Type, ValueId};
+use kiln_dialects::npuvec::interfaces::op_of;
+use kiln_dialects::npuvec::{AtomicKind, CmpPredicate, Pipe as NpuPipe, ReduceKind, RoundMode};
+use kiln_dialects::{arith, func, npuvec, scf};
 use kiln_targets::Target;
 
 use super::build::Builder;
 use super::DisasmError;
-use crate::kernel::{ATOMIC, BINARY, CMP, CMPI, REDUCE, ROUND, UNARY};
+use crate::kernel::{CMPI, SCALAR_OPS};
 use crate::REG_ATTR;
 
 /// What a register holds at a point of the disassembly.
@@ -89,7 +90,7 @@ impl<'b, 'a, 'c> KernelDisasm<'b, 'a, 'c> {
         };
         d.buffers(entry, target);
         d.seq(0, kernel.code.len(), entry, 0)?;
-        d.b.op(entry, "func.return", &[], &[], &[], 0);
+        d.b.op(entry, &func::RETURN_OP, &[], &[], &[], 0);
         Ok(())
     }
 
@@ -115,7 +116,7 @@ impl<'b, 'a, 'c> KernelDisasm<'b, 'a, 'c> {
             if buf.pitch != crate::kernel::pitch(target, buf.cols, buf.dtype) {
                 attrs.push((crate::PITCH_ATTR, self.b.i64(buf.pitch as i64)));
             }
-            let v = self.b.value(entry, "npuvec.buffer", &[], &attrs, ty);
+            let v = self.b.value(entry, &npuvec::BUFFER_OP, &[], &attrs, ty);
             self.bufs.insert(key(&buf), v);
         }
     }
@@ -157,7 +158,7 @@ impl<'b, 'a, 'c> KernelDisasm<'b, 'a, 'c> {
         if iv.is_some() {
             self.loops.pop();
         }
-        self.b.op(block, "scf.yield", &[], &[], &[], 0);
+        self.b.op(block, &scf::YIELD_OP, &[], &[], &[], 0);
         for state in self.regs.iter_mut() {
             if matches!(state, RegState::Val(_, d) if *d > depth) {
                 *state = RegState::Closed;
@@ -253,7 +254,7 @@ impl<'b, 'a, 'c> KernelDisasm<'b, 'a, 'c> {
             }
             Scalar::Int(v) => ctx.int_attr(v as i128, ty),
         };
-        self.b.value(block, "arith.constant", &[], &[("value", attr)], ty)
+        self.b.value(block, &arith::CONSTANT_OP, &[], &[("value", attr)], ty)
     }
 
     fn src(&mut self, block: BlockId, s: &Src, dtype: DType) -> ValueId {
@@ -287,7 +288,7 @@ impl<'b, 'a, 'c> KernelDisasm<'b, 'a, 'c> {
             None => {
                 let index = self.b.ctx.index_type();
                 let value = self.b.ctx.int_attr(view.base as i128, index);
-                self.b.value(block, "arith.constant", &[], &[("value", value)], index)
+                self.b.value(block, &arith::CONSTANT_OP, &[], &[("value", value)], index)
             }
             Some(r) => {
                 if view.base != 0 {
@@ -302,11 +303,11 @@ impl<'b, 'a, 'c> KernelDisasm<'b, 'a, 'c> {
     fn plain(
         &mut self,
         block: BlockId,
-        name: &str,
+        def: &'static OpDef,
         operands: &[ValueId],
         attrs: &[(&str, kiln_compiler::Attribute<'c>)],
     ) {
-        self.b.op(block, name, operands, attrs, &[], 0);
+        self.b.op(block, def, operands, attrs, &[], 0);
     }
 
     /// Disassembles instruction `i` (inside code ending at `to`); returns the next index.
@@ -319,7 +320,7 @@ impl<'b, 'a, 'c> KernelDisasm<'b, 'a, 'c> {
                 let attr = self.b.ctx.int_attr(*value as i128, index);
                 let v = self.b.value(
                     block,
-                    "arith.constant",
+                    &arith::CONSTANT_OP,
                     &[],
                     &[("value", attr), self.reg_attr(*dst)],
                     index,
@@ -333,27 +334,29 @@ impl<'b, 'a, 'c> KernelDisasm<'b, 'a, 'c> {
                     Some(p) => {
                         let pred = self.b.i64(p as i64);
                         let i1 = self.b.ctx.int_type(1);
-                        self.b.value(block, "arith.cmpi", &[a, b], &[("predicate", pred), reg], i1)
+                        self.b.value(block, &arith::CMPI_OP, &[a, b], &[("predicate", pred), reg], i1)
                     }
                     None => {
-                        let name = crate::kernel::scalar_op_name(*op);
-                        self.b.value(block, name, &[a, b], &[reg], index)
+                        let def = SCALAR_OPS.iter().find(|(_, s)| s == op).map(|&(d, _)| d);
+                        let def =
+                            def.ok_or_else(|| DisasmError(format!("scalar op {op:?} has no arith op")))?;
+                        self.b.value(block, def, &[a, b], &[reg], index)
                     }
                 };
                 self.write(i, *dst, v, depth)?;
             }
             Inst::BlockIdx { dst } | Inst::BlockNum { dst } => {
-                let name = if matches!(inst, Inst::BlockIdx { .. }) {
-                    "npuvec.block_idx"
+                let def = if matches!(inst, Inst::BlockIdx { .. }) {
+                    &npuvec::BLOCK_IDX_OP
                 } else {
-                    "npuvec.block_num"
+                    &npuvec::BLOCK_NUM_OP
                 };
-                let v = self.b.value(block, name, &[], &[self.reg_attr(*dst)], index);
+                let v = self.b.value(block, def, &[], &[self.reg_attr(*dst)], index);
                 self.write(i, *dst, v, depth)?;
             }
             Inst::For { iv, lo, hi, step, body } => {
                 let operands = [self.read(i, *lo)?, self.read(i, *hi)?, self.read(i, *step)?];
-                let op = self.b.op(block, "scf.for", &operands, &[self.reg_attr(*iv)], &[], 1);
+                let op = self.b.op(block, &scf::FOR_OP, &operands, &[self.reg_attr(*iv)], &[], 1);
                 let code = self.span(i, i + 1, *body, to)?;
                 let next = code.end;
                 self.nested(op, 0, code, Some(*iv), depth)?;
@@ -361,7 +364,7 @@ impl<'b, 'a, 'c> KernelDisasm<'b, 'a, 'c> {
             }
             Inst::If { cond, then_len, else_len } => {
                 let c = self.read(i, *cond)?;
-                let op = self.b.op(block, "scf.if", &[c], &[], &[], 2);
+                let op = self.b.op(block, &scf::IF_OP, &[c], &[], &[], 2);
                 let then = self.span(i, i + 1, *then_len, to)?;
                 let other = self.span(i, then.end, *else_len, to)?;
                 let next = other.end;
@@ -377,16 +380,17 @@ impl<'b, 'a, 'c> KernelDisasm<'b, 'a, 'c> {
                     attrs.push(("zero_pad", unit));
                 }
                 let d = self.buf(dst);
-                self.plain(block, "npuvec.load", &[gm, off, d], &attrs);
+                self.plain(block, &npuvec::LOAD_OP, &[gm, off, d], &attrs);
             }
             Inst::Store { dst, src, atomic } => {
                 let (gm, off, mut attrs) = self.view(i, block, dst)?;
                 if *atomic != Atomic::None {
-                    let k = ATOMIC[index_of(&Atomic::ALL, atomic) - 1];
-                    attrs.push(("atomic", self.b.npuvec_enum("atomic", k)));
+                    if let Some(k) = AtomicKind::of_isa(*atomic) {
+                        attrs.push(("atomic", k.attr(self.b.ctx)));
+                    }
                 }
                 let s = self.buf(src);
-                self.plain(block, "npuvec.store", &[s, gm, off], &attrs);
+                self.plain(block, &npuvec::STORE_OP, &[s, gm, off], &attrs);
             }
             Inst::Gather { dst, table, indices, .. } => {
                 let (gm, off, mut attrs) = self.view(i, block, table)?;
@@ -394,18 +398,16 @@ impl<'b, 'a, 'c> KernelDisasm<'b, 'a, 'c> {
                     self.view_named(i, block, indices, crate::kernel::INDEX_VIEW_ATTRS)?;
                 attrs.extend(more);
                 let d = self.buf(dst);
-                self.plain(block, "npuvec.gather", &[gm, off, ids, ids_off, d], &attrs);
+                self.plain(block, &npuvec::GATHER_OP, &[gm, off, ids, ids_off, d], &attrs);
             }
-            Inst::Copy { dst, src } => self.two(block, "npuvec.copy", src, dst, &[]),
+            Inst::Copy { dst, src } => self.two(block, &npuvec::COPY_OP, src, dst, &[]),
             Inst::Unary { op, dst, src } => {
-                let name = format!("npuvec.{}", UNARY[index_of(&UnaryOp::ALL, op)]);
-                self.two(block, &name, src, dst, &[]);
+                self.two(block, family(InstKind::Unary(*op))?, src, dst, &[]);
             }
             Inst::Binary { op, dst, a, b } => {
                 let (a, b) = (self.src(block, a, dst.dtype), self.src(block, b, dst.dtype));
-                let name = format!("npuvec.{}", BINARY[index_of(&BinaryOp::ALL, op)]);
                 let d = self.buf(dst);
-                self.plain(block, &name, &[a, b, d], &[]);
+                self.plain(block, family(InstKind::Binary(*op))?, &[a, b, d], &[]);
             }
             Inst::Cmp { pred, dst, a, b } => {
                 let dtype = [a, b]
@@ -413,60 +415,60 @@ impl<'b, 'a, 'c> KernelDisasm<'b, 'a, 'c> {
                     .find_map(|s| if let Src::Buf(b) = s { Some(b.dtype) } else { None })
                     .unwrap_or(DType::F32);
                 let (a, b) = (self.src(block, a, dtype), self.src(block, b, dtype));
-                let k = CMP[index_of(&CmpPred::ALL, pred)];
-                let attr = self.b.npuvec_enum("cmp", k);
+                let attr = CmpPredicate::from(*pred).attr(self.b.ctx);
                 let d = self.buf(dst);
-                self.plain(block, "npuvec.cmp", &[a, b, d], &[("predicate", attr)]);
+                self.plain(block, &npuvec::CMP_OP, &[a, b, d], &[("predicate", attr)]);
             }
             Inst::Select { dst, mask, a, b } => {
                 let m = self.buf(mask);
                 let (a, b) = (self.src(block, a, dst.dtype), self.src(block, b, dst.dtype));
                 let d = self.buf(dst);
-                self.plain(block, "npuvec.select", &[m, a, b, d], &[]);
+                self.plain(block, &npuvec::SELECT_OP, &[m, a, b, d], &[]);
             }
             Inst::Reduce { op, dst, src, accumulate } => {
-                let k = REDUCE[index_of(&ReduceOp::ALL, op)];
-                let mut attrs = vec![("kind", self.b.npuvec_enum("reduce", k))];
+                let mut attrs = vec![("kind", ReduceKind::from(*op).attr(self.b.ctx))];
                 if *accumulate {
                     attrs.push(("accumulate", unit));
                 }
-                self.two(block, "npuvec.reduce", src, dst, &attrs);
+                self.two(block, &npuvec::REDUCE_OP, src, dst, &attrs);
             }
-            Inst::Broadcast { dst, src } => self.two(block, "npuvec.broadcast", src, dst, &[]),
+            Inst::Broadcast { dst, src } => self.two(block, &npuvec::BROADCAST_OP, src, dst, &[]),
             Inst::Fill { dst, value } => {
                 let v = self.imm(block, *value, dst.dtype);
                 let d = self.buf(dst);
-                self.plain(block, "npuvec.fill", &[v, d], &[]);
+                self.plain(block, &npuvec::FILL_OP, &[v, d], &[]);
             }
             Inst::Cast { dst, src, round } => {
-                let k = ROUND[index_of(&Round::ALL, round)];
-                let attrs = [("round", self.b.npuvec_enum("round", k))];
-                self.two(block, "npuvec.cast", src, dst, &attrs);
+                let attrs = [("round", RoundMode::from(*round).attr(self.b.ctx))];
+                self.two(block, &npuvec::CAST_OP, src, dst, &attrs);
             }
-            Inst::Transpose { dst, src } => self.two(block, "npuvec.transpose", src, dst, &[]),
-            Inst::MoveL1 { dst, src } => self.two(block, "npuvec.move", src, dst, &[]),
+            Inst::Transpose { dst, src } => self.two(block, &npuvec::TRANSPOSE_OP, src, dst, &[]),
+            Inst::MoveL1 { dst, src } => self.two(block, &npuvec::MOVE_OP, src, dst, &[]),
             Inst::Mmad { c, a, b, accumulate } => {
                 let ops = [self.buf(a), self.buf(b), self.buf(c)];
                 let attrs: Vec<_> = if *accumulate { vec![("accumulate", unit)] } else { vec![] };
-                self.plain(block, "npuvec.mmad", &ops, &attrs);
+                self.plain(block, &npuvec::MMAD_OP, &ops, &attrs);
             }
             Inst::Fixpipe { dst, src, relu } => {
                 let attrs: Vec<_> = if *relu { vec![("relu", unit)] } else { vec![] };
-                self.two(block, "npuvec.fixpipe", src, dst, &attrs);
+                self.two(block, &npuvec::FIXPIPE_OP, src, dst, &attrs);
             }
             Inst::SetFlag { src, dst, event } | Inst::WaitFlag { src, dst, event } => {
-                let name =
-                    if matches!(inst, Inst::SetFlag { .. }) { "npuvec.set_flag" } else { "npuvec.wait_flag" };
+                let def = if matches!(inst, Inst::SetFlag { .. }) {
+                    &npuvec::SET_FLAG_OP
+                } else {
+                    &npuvec::WAIT_FLAG_OP
+                };
                 let attrs = [
-                    ("src", self.b.npuvec_enum("pipe", src.name())),
-                    ("dst", self.b.npuvec_enum("pipe", dst.name())),
+                    ("src", NpuPipe::from(*src).attr(self.b.ctx)),
+                    ("dst", NpuPipe::from(*dst).attr(self.b.ctx)),
                     ("event", self.b.i64(*event as i64)),
                 ];
-                self.plain(block, name, &[], &attrs);
+                self.plain(block, def, &[], &attrs);
             }
             Inst::Barrier { pipe } => {
-                let attrs = [("pipe", self.b.npuvec_enum("pipe", pipe.name()))];
-                self.plain(block, "npuvec.barrier", &[], &attrs);
+                let attrs = [("pipe", NpuPipe::from(*pipe).attr(self.b.ctx))];
+                self.plain(block, &npuvec::BARRIER_OP, &[], &attrs);
             }
         }
         Ok(i + 1)
@@ -475,19 +477,19 @@ impl<'b, 'a, 'c> KernelDisasm<'b, 'a, 'c> {
     fn two(
         &mut self,
         block: BlockId,
-        name: &str,
+        def: &'static OpDef,
         src: &Buf,
         dst: &Buf,
         attrs: &[(&str, kiln_compiler::Attribute<'c>)],
     ) {
         let (s, d) = (self.buf(src), self.buf(dst));
-        self.plain(block, name, &[s, d], attrs);
+        self.plain(block, def, &[s, d], attrs);
     }
 }
 
-/// The position of `x` in `all` (every enum's `ALL` lists each of its values).
-fn index_of<T: PartialEq>(all: &[T], x: &T) -> usize {
-    all.iter().position(|o| o == x).unwrap_or(0)
+/// The `npuvec` op of a unary or binary family member.
+fn family(kind: InstKind) -> Result<&'static OpDef, DisasmError> {
+    op_of(kind).ok_or_else(|| DisasmError(format!("{kind:?} has no npuvec op")))
 }
 
 /// The buffers instruction `inst` names.
