@@ -75,6 +75,38 @@ fn a_failed_segment_fails_its_values_not_the_session() {
     assert_eq!(small.neg().unwrap().to_vec::<f32>().unwrap(), vec![-1.0; 4]);
 }
 
+/// A session whose VM holds 16 KiB of GM: a 3072-element `f32` value fits, but not with a
+/// second one in the same run.
+fn small_session() -> Session {
+    let config = kiln_vm::VmConfig { max_gm_bytes: 16 << 10, ..kiln_vm::VmConfig::default() };
+    Session::with_target(Flags::default(), kiln_targets::DEFAULT_TARGET, config).unwrap()
+}
+
+#[test]
+fn a_segment_that_fails_when_a_later_op_flushes_it_does_not_fail_that_op() {
+    // Issue 43: the error of a segment flushed because of the next op (here the reduction
+    // closes it) came out of that op, which has nothing to do with it.
+    let s = small_session();
+    let big = s.tensor(&vec![1.0f32; 3072], &[3072]).unwrap();
+    let x = big.exp().unwrap();
+    let y = x.sum(&[0], false).unwrap();
+    let small = s.tensor(&[1.0f32; 4], &[4]).unwrap();
+    let z = small.mul(2.0).unwrap();
+    let e = y.to_vec::<f32>().unwrap_err();
+    assert_eq!(e.kind, ErrorKind::Run, "{e}");
+    assert_eq!(z.to_vec::<f32>().unwrap(), vec![2.0; 4]);
+    // An op on a failed value gives its error.
+    assert_eq!(x.neg().unwrap_err(), e);
+    // An overwrite that flushes a failing segment succeeds too.
+    let w = big.exp().unwrap();
+    let big2 = s.tensor(&vec![2.0f32; 3072], &[3072]).unwrap();
+    let t = big2.neg().unwrap();
+    s.write(&big2, &[0.0f32; 3072]).unwrap();
+    assert_eq!(t.to_vec::<f32>().unwrap_err().kind, ErrorKind::Run);
+    assert_eq!(w.to_vec::<f32>().unwrap_err().kind, ErrorKind::Run);
+    assert_eq!(big2.to_vec::<f32>().unwrap(), vec![0.0; 3072]);
+}
+
 #[test]
 fn edge_shapes_give_results_or_errors_never_panics() {
     let s = session();

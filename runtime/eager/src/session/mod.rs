@@ -263,7 +263,7 @@ impl Session {
             let kind = if dst.ty.dtype == src.ty.dtype { ErrorKind::Shape } else { ErrorKind::DType };
             return Err(EagerError::new(kind, format!("cannot assign a '{}' to a '{}'", src.ty, dst.ty)));
         }
-        inner.flush_if_read(dst)?;
+        inner.flush_if_read(dst);
         let state = inner.slot_state(src.slot, src.generation)?.clone();
         inner.overwrite(dst, state);
         Ok(())
@@ -282,7 +282,7 @@ impl Session {
             ));
         }
         let host = Inner::host_tensor(&dst.ty, crate::host::to_bytes(data))?;
-        inner.flush_if_read(dst)?;
+        inner.flush_if_read(dst);
         inner.overwrite(dst, SlotState::Host(Rc::new(host)));
         Ok(())
     }
@@ -414,10 +414,10 @@ impl Inner {
     }
 
     /// The host value of slot `slot`, flushing (reason [`FlushReason::HostRead`]) if it is
-    /// pending.
+    /// pending. A failed flush failed the value: its error is the read's.
     pub(crate) fn read(&mut self, slot: u32, generation: u32) -> Result<Rc<HostTensor>> {
         if let SlotState::Pending(_) = self.slot_state(slot, generation)? {
-            self.flush(FlushReason::HostRead)?;
+            let _ = self.flush(FlushReason::HostRead);
         }
         match self.slot_state(slot, generation)? {
             SlotState::Host(h) => Ok(Rc::clone(h)),
@@ -425,12 +425,12 @@ impl Inner {
         }
     }
 
-    /// Flushes (reason [`FlushReason::Overwrite`]) if the open segment reads `dst`.
-    fn flush_if_read(&mut self, dst: &Tensor) -> Result<()> {
+    /// Flushes (reason [`FlushReason::Overwrite`]) if the open segment reads `dst`. A failed
+    /// flush fails the segment's values, not the overwrite.
+    fn flush_if_read(&mut self, dst: &Tensor) {
         if self.seg.inputs.contains(&dst.slot) {
-            self.flush(FlushReason::Overwrite)?;
+            let _ = self.flush(FlushReason::Overwrite);
         }
-        Ok(())
     }
 
     /// Gives `dst` the value `state` (of the open segment, if pending).

@@ -136,7 +136,15 @@ impl Inner {
         sig.hash = signature_hash(OpKind(def), args.iter().map(|a| sig.operand_type(a)), attrs);
         let ty = self.check(hl, &sig)?;
         if let Some(reason) = flush {
-            self.flush(reason)?;
+            // A segment that fails gives its error to its values (and so to this op, if it
+            // reads one of them, below), not to this op as such: the op may have nothing to
+            // do with it.
+            let _ = self.flush(reason);
+            for a in args {
+                if let Arg::Tensor(t) = a {
+                    self.slot_state(t.slot, t.generation)?;
+                }
+            }
             // The segment it starts may follow a script.
             if let Some(recorded) =
                 self.follow(def, hl, args, (scalar_dtype, constants), attrs, declared.as_ref())
@@ -149,7 +157,7 @@ impl Inner {
         let mut operands: SmallVec<[Operand; 3]> = SmallVec::new();
         for a in args {
             let operand = match a {
-                Arg::Tensor(tensor) => match *self.slot_state(tensor.slot, tensor.generation)? {
+                Arg::Tensor(tensor) => match self.slots[tensor.slot as usize].state {
                     SlotState::Pending(n) => Operand::Node(n),
                     _ => Operand::Input(self.input(tensor.slot, &tensor.ty)),
                 },
