@@ -134,3 +134,17 @@ fn edge_shapes_give_results_or_errors_never_panics() {
     assert_eq!(c.to_vec::<f32>().unwrap(), vec![1.0; 12]);
     assert_eq!(b.transpose(&[1, 0]).unwrap().cast(DType::I32).unwrap().to_vec::<i32>().unwrap(), vec![1; 6]);
 }
+
+#[test]
+fn scalars_of_a_select_take_the_type_of_its_values_not_of_its_condition() {
+    // Issue 43, class 5: `where(cond, 1.0, 0.0)` gave an `i1` result.
+    let s = session();
+    let x = s.tensor(&[1.0f32, -1.0], &[2]).unwrap();
+    let c = x.cmp(CmpPredicate::Gt, 0.0).unwrap();
+    let y = c.select(1.0, 0.0).unwrap();
+    assert_eq!(y.dtype(), DType::F32);
+    assert_eq!(y.to_vec::<f32>().unwrap(), vec![1.0, 0.0]);
+    let i = s.tensor(&[5i32, 6], &[2]).unwrap();
+    assert_eq!(c.select(&i, 0.0).unwrap().to_vec::<i32>().unwrap(), vec![5, 0]);
+    assert_eq!(c.select(&c, 1.0).unwrap().to_vec::<bool>().unwrap(), vec![true, true]);
+}

@@ -11,7 +11,7 @@ use kiln_compiler::{Attribute, OpDef};
 use kiln_dialects::hl::infer::InferInput;
 use kiln_dialects::hl::interfaces::HlOp;
 use kiln_dialects::hl::verify::check_types;
-use kiln_dialects::hl::CONSTANT;
+use kiln_dialects::hl::{CONSTANT, SELECT};
 use rustc_hash::FxHasher;
 use smallvec::SmallVec;
 
@@ -103,12 +103,18 @@ impl Inner {
         declared: Option<TensorType>,
     ) -> Result<Tensor> {
         let hl = hl_of(def)?;
-        // The element type scalars take.
+        // The element type scalars take: that of the first tensor operand that is not `i1`,
+        // else of the first tensor operand, else `f32`. A select's condition is no value
+        // operand: `select(cond, 1.0, 0.0)` gives `f32`, not `i1`.
         let mut scalar_dtype = None;
         let mut first_dtype = None;
-        for a in args {
+        let condition = std::ptr::eq(def, &SELECT);
+        for (i, a) in args.iter().enumerate() {
             if let Arg::Tensor(t) = a {
                 self.check_handle(me, t)?;
+                if condition && i == 0 {
+                    continue;
+                }
                 first_dtype = first_dtype.or(Some(t.ty.dtype));
                 if scalar_dtype.is_none() && t.ty.dtype != DType::I1 {
                     scalar_dtype = Some(t.ty.dtype);
