@@ -64,9 +64,8 @@ fn tensors_of_another_or_a_dropped_session_are_refused() {
 
 #[test]
 fn a_failed_segment_fails_its_values_not_the_session() {
-    let config = kiln_vm::VmConfig { max_gm_bytes: 1024, ..kiln_vm::VmConfig::default() };
-    let s = Session::with_target(Flags::default(), kiln_targets::DEFAULT_TARGET, config).unwrap();
-    let big = s.tensor(&vec![1.0f32; 4096], &[4096]).unwrap();
+    let s = small_session();
+    let big = s.tensor(&vec![1.0f32; 3072], &[3072]).unwrap();
     let y = big.exp().unwrap();
     let e = y.to_vec::<f32>().unwrap_err();
     assert_eq!(e.kind, ErrorKind::Run, "{e}");
@@ -105,6 +104,58 @@ fn a_segment_that_fails_when_a_later_op_flushes_it_does_not_fail_that_op() {
     assert_eq!(t.to_vec::<f32>().unwrap_err().kind, ErrorKind::Run);
     assert_eq!(w.to_vec::<f32>().unwrap_err().kind, ErrorKind::Run);
     assert_eq!(big2.to_vec::<f32>().unwrap(), vec![0.0; 3072]);
+}
+
+#[test]
+fn what_the_back_end_cannot_compile_is_refused_at_the_op() {
+    // Issue 43, class 4: these were accepted and failed when their segment compiled.
+    let s = session();
+    let a = s.tensor(&[1.0f32; 4], &[2, 1, 2]).unwrap();
+    let b = s.tensor(&[1.0f32; 2], &[1, 2, 1]).unwrap();
+    let e = a.batch_matmul(&b, false, false).unwrap_err();
+    assert_eq!(e.kind, ErrorKind::Shape);
+    assert!(
+        e.message.starts_with(
+            "'hl.batch_matmul' op operands 'tensor<2x1x2xf32>' and 'tensor<1x2x1xf32>' broadcast their batch dims"
+        ),
+        "{e}"
+    );
+    let b2 = b.broadcast_to(&[2, 2, 1]).unwrap();
+    assert_eq!(a.batch_matmul(&b2, false, false).unwrap().to_vec::<f32>().unwrap(), vec![2.0; 2]);
+    let i = s.tensor(&[1i32; 4], &[2, 2]).unwrap();
+    let e = i.matmul(&i, false, false).unwrap_err();
+    assert_eq!(e.kind, ErrorKind::DType);
+    assert!(e.message.contains("'hl.matmul' op operands of element type 'i32' have no cube lowering"), "{e}");
+    let x = s.tensor(&[3.0f32], &[]).unwrap();
+    let e = x.layer_norm(&x, &x, 1e-5).unwrap_err();
+    assert_eq!(e.kind, ErrorKind::Shape);
+    assert_eq!(
+        e.message,
+        "'hl.layer_norm' op normalizes over the last dim, which 'tensor<f32>' has not (rank 0)"
+    );
+    assert_eq!(x.exp().unwrap().to_vec::<f32>().unwrap(), vec![3.0f32.exp()], "the session goes on");
+    assert_eq!(s.pending_ops(), 0);
+}
+
+#[test]
+fn values_larger_than_the_memory_limit_are_refused_not_allocated() {
+    let s = small_session();
+    let e = s.tensor(&vec![0.0f32; 8192], &[8192]).unwrap_err();
+    assert_eq!(e.kind, ErrorKind::Memory);
+    assert_eq!(
+        e.message,
+        "'tensor<8192xf32>' needs 32768 bytes, more than the session's memory limit of 16384 bytes"
+    );
+    let col = s.tensor(&[1.0f32; 64], &[64, 1]).unwrap();
+    let row = s.tensor(&[1.0f32; 65], &[1, 65]).unwrap();
+    let e = col.add(&row).unwrap_err();
+    assert_eq!(e.kind, ErrorKind::Memory);
+    assert!(e.message.starts_with("'hl.add' op result 'tensor<64x65xf32>' needs 16640 bytes"), "{e}");
+    let s = session();
+    let col = s.tensor(&[1.0f32; 2], &[2, 1, 1, 1]).unwrap();
+    let huge = col.broadcast_to(&[2, 1 << 40, 1 << 40, 1 << 40]).unwrap_err();
+    assert_eq!(huge.kind, ErrorKind::Memory);
+    assert!(huge.message.contains("needs more than 2^64 bytes"), "{huge}");
 }
 
 #[test]

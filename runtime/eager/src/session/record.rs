@@ -238,6 +238,7 @@ impl Inner {
                 format!("'{}' op {m}", def.name),
             )
         })?;
+        super::limits::check(def, &types, &ty, self.max_bytes)?;
         if self.checked.len() >= CHECKED_LIMIT {
             self.checked.clear();
         }
