@@ -107,6 +107,26 @@ fn a_segment_that_fails_when_a_later_op_flushes_it_does_not_fail_that_op() {
 }
 
 #[test]
+fn a_failed_segment_runs_again_op_by_op_so_that_its_error_stays_with_the_op_that_caused_it() {
+    // One segment: `w` (12 KiB in, 12 KiB out) cannot run in 16 KiB of GM, `z` and `u` can;
+    // the whole segment fails, then each op runs alone.
+    let s = small_session();
+    let big = s.tensor(&vec![1.0f32; 3072], &[3072]).unwrap();
+    let small = s.tensor(&[1.0f32; 4], &[4]).unwrap();
+    let z = small.mul(2.0).unwrap();
+    let w = big.exp().unwrap();
+    let u = z.add(1.0).unwrap();
+    let v = w.neg().unwrap();
+    assert_eq!(s.pending_ops(), 6);
+    let e = s.sync().unwrap_err();
+    assert_eq!(e.kind, ErrorKind::Run, "{e}");
+    assert_eq!(z.to_vec::<f32>().unwrap(), vec![2.0; 4]);
+    assert_eq!(u.to_vec::<f32>().unwrap(), vec![3.0; 4]);
+    assert_eq!(w.to_vec::<f32>().unwrap_err(), e);
+    assert_eq!(v.to_vec::<f32>().unwrap_err(), e, "an op that reads a failed value fails with it");
+}
+
+#[test]
 fn what_the_back_end_cannot_compile_is_refused_at_the_op() {
     // Issue 43, class 4: these were accepted and failed when their segment compiled.
     let s = session();
