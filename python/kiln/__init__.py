@@ -35,7 +35,9 @@ Where Kiln differs from numpy, on purpose:
   (numpy's results: floored, the remainder has the divisor's sign, ``x // 0 == x % 0 == 0``);
   on float or bool arrays they are a TypeError. ``**`` of ints with a negative scalar exponent
   is a ValueError as in numpy; with a negative exponent array the result is ``trunc(b ** e)``
-  (1, -1 or 0) where numpy raises. Integer arithmetic wraps, as numpy's.
+  (1, -1 or 0) where numpy raises. ``x ** 0.5`` is ``sqrt(x)``, as numpy's; an exponent
+  array is C's ``pow`` elementwise even where it holds one element 0.5 (numpy: sqrt there too,
+  so ``(-inf) ** 0.5`` is inf in kiln, NaN in numpy). Integer arithmetic wraps, as numpy's.
 - bool arrays: ``+``, ``*``, ``maximum``, ``minimum`` are logical or / and as in numpy; ``-``
   and unary ``-`` are TypeErrors as in numpy; ``**`` is a TypeError (numpy: int8); ``&``,
   ``|``, ``^`` and ``~`` are logical (on int arrays, bitwise ops are a TypeError).
@@ -363,8 +365,13 @@ def _arith(name, a, b):
         if name in _BOOL_AS:
             return _record(_BOOL_AS[name], ops, dtype)
         raise TypeError(f"numpy boolean {_NUMPY_NAME[name]} is not supported (kiln: cast with astype)")
-    if name == "pow" and _kind(dtype) == "i" and _is_scalar(ops[1]) and ops[1] < 0:
-        raise ValueError("Integers to negative integer powers are not allowed.")
+    if name == "pow" and _is_scalar(ops[1]):
+        if _kind(dtype) == "i" and ops[1] < 0:
+            raise ValueError("Integers to negative integer powers are not allowed.")
+        if dtype.kind == "f" and ops[1] == 0.5:
+            # numpy's power takes a scalar exponent of 0.5 as sqrt: (-inf) ** 0.5 is NaN, not
+            # pow's inf, and (-0.0) ** 0.5 is -0.0.
+            return ndarray(ops[0].astype(dtype)._t.unary("sqrt"))
     return _record(name, ops, dtype)
 
 
@@ -475,19 +482,39 @@ def asarray(a, dtype=None):
     elif isinstance(a, (np.ndarray, np.generic)):
         arr = np.asarray(a)
     else:
-        arr = np.asarray(a)
-        if arr.dtype.kind == "f":
-            arr = arr.astype(np.float32)
-        elif arr.dtype.kind in "iu":
-            if arr.size and (arr.min() < np.iinfo(np.int32).min or arr.max() > np.iinfo(np.int32).max):
-                bad = arr.min() if arr.min() < np.iinfo(np.int32).min else arr.max()
-                raise OverflowError(f"Python integer {bad} out of bounds for int32")
-            arr = arr.astype(np.int32)
+        # Python data: its ints become int32 (each checked: numpy would infer int64, uint64 or
+        # even float64 for ints past int64), its floats float32.
+        kinds = set()
+        _python_leaves(a, kinds)
+        if kinds == {"i"} or kinds == {"i", "b"}:
+            arr = np.asarray(a, dtype=np.int32)
+        else:
+            arr = np.asarray(a)
+            if arr.dtype.kind == "f":
+                arr = arr.astype(np.float32)
     if not arr.dtype.isnative:
         arr = arr.astype(arr.dtype.newbyteorder("="))
     kd = _kiln_dtype(arr.dtype)
     # tobytes() is C order whatever the layout; a 0-d array keeps its shape ().
     return ndarray(_get_session().tensor(arr.tobytes(), list(arr.shape), kd))
+
+
+def _python_leaves(a, kinds):
+    """Adds to ``kinds`` the kind of every scalar of Python data ``a`` ('b', 'i', 'f' or 'o');
+    raises numpy 2's OverflowError for an int outside int32."""
+    if isinstance(a, (list, tuple)):
+        for x in a:
+            _python_leaves(x, kinds)
+    elif isinstance(a, (bool, np.bool_)):
+        kinds.add("b")
+    elif isinstance(a, int):
+        if not -(1 << 31) <= a < (1 << 31):
+            raise OverflowError(f"Python integer {a} out of bounds for int32")
+        kinds.add("i")
+    elif isinstance(a, float):
+        kinds.add("f")
+    else:
+        kinds.add("o")
 
 
 def _to_float(x):
