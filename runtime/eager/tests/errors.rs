@@ -176,6 +176,9 @@ fn values_larger_than_the_memory_limit_are_refused_not_allocated() {
     let huge = col.broadcast_to(&[2, 1 << 40, 1 << 40, 1 << 40]).unwrap_err();
     assert_eq!(huge.kind, ErrorKind::Memory);
     assert!(huge.message.contains("needs more than 2^64 bytes"), "{huge}");
+    let e = s.tensor_from_bytes(Vec::new(), &[usize::MAX, 2], DType::F32).unwrap_err();
+    assert_eq!(e.kind, ErrorKind::Memory);
+    assert!(e.message.starts_with("'tensor<9223372036854775807x2xf32>' needs more than 2^64 bytes"), "{e}");
 }
 
 #[test]

@@ -194,7 +194,8 @@ impl Session {
         shape: &[usize],
         dtype: kiln_bytecode::isa::DType,
     ) -> Result<Tensor> {
-        let ty = TensorType::new(dtype, &shape.iter().map(|&d| d as i64).collect::<Vec<_>>());
+        let dims: Vec<i64> = shape.iter().map(|&d| i64::try_from(d).unwrap_or(i64::MAX)).collect();
+        let ty = TensorType::new(dtype, &dims);
         let mut inner = self.inner.borrow_mut();
         let host = Inner::host_tensor(&ty, bytes, inner.max_bytes)?;
         let (slot, generation) = inner.alloc(|| SlotState::Host(Rc::new(host)));
