@@ -92,6 +92,12 @@ KNOWN_BACKEND_BUGS = {
     # 1, 2, 3: the min gives [-2, 0, 0, 0] for -[0.5, -1, 2, -3]). Excluded: in streams that use
     # opt_level 2, reductions, softmax and layer_norm over an axis of size 1.
     "opt2_reductions_over_size_1_axes": True,
+    # Issue 43, class 1: a splat constant that sets (part of) the result shape computes one
+    # element per row; `hl-canonicalize` folds an int `x * 0` to such a splat
+    # (`kiln.where(c != 0, c, x * 0)` with c of shape (3, 1) and x of (5,) gives
+    # [[-5, 0, 0, 0, 0], ...] for c = [[-5], [-6], [-9]]; the kiln package's `x // 0` and
+    # `x % 0` of ints are `x * 0`). Excluded: `*`, `//` and `%` by a bool or int scalar 0.
+    "folded_splat_sets_result_shape": True,
 }
 
 F32, F16, I32, I8, BOOL, F64 = (np.dtype(t) for t in (np.float32, np.float16, np.int32, np.int8, np.bool_, np.float64))
@@ -390,6 +396,7 @@ class Val:
     def __init__(self, index, ref, keep, tol=None):
         self.index, self.ref, self.keep = index, ref, keep
         self.name = f"v{index}"
+        self.scaled = False
         self.tol = tol if ref.dtype.kind == "f" else None
         if self.tol is None and ref.dtype.kind == "f":
             self.tol = ref.dtype
@@ -578,6 +585,12 @@ class Gen:
         ref, scale = res if isinstance(res, tuple) else (res, None)
         ref = np.asarray(ref)
         arrays = [o for o in operands if isinstance(o, Val)]
+        for o in arrays:
+            # A value checked within a computed error bound (a sum, a layer_norm) stays alive
+            # where an op reads it: the op's check again on kiln's operands then takes kiln's
+            # value, not the oracle's, which may be as far from it as that bound.
+            if o.scaled:
+                o.keep = True
 
         def refn(*values, fn=fn, operands=operands):
             it = iter(values)
@@ -586,6 +599,7 @@ class Gen:
         keep = self.chance(0.6) if keep is None else keep
         tol = F16 if ref.dtype == F16 or builtins.any(o.tol == F16 for o in arrays) else None
         v = self.add_val(ref, keep, tol)
+        v.scaled = scale is not None
         self.steps.append(Step(code.format(*names, out=v.name), "value", out=v, fn=refn, operands=arrays, scale=scale))
         return v
 
@@ -661,6 +675,10 @@ class Gen:
             if isinstance(a, Lit) and name in COMPARE:
                 a, b = b, a  # a scalar on the left of a comparison is Python's reflected op
             code = f"{{out}} = {{0}} {sym[name]} {{1}}"
+        if KNOWN_BACKEND_BUGS.get("folded_splat_sets_result_shape") and name in ("mul", "floordiv", "mod") and builtins.any(
+                isinstance(o, Lit) and not isinstance(o.value, np.ndarray) and scalar_kind(o.value) < 2 and o.value == 0
+                for o in (a, b)):
+            return
         disc = name in COMPARE or name in ("floordiv", "mod")
         v = self.emit(code, lambda x, y: o_binary(name, x, y), [a, b], discontinuous=disc)
         if v is not None and not hostile:
