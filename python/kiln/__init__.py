@@ -21,7 +21,8 @@ Where Kiln differs from numpy, on purpose:
 - dtypes are bool, int8, int32, float16 and float32; there is no float64 or int64. Python data
   (scalars, lists) becomes float32 / int32 (a Python int outside int32 is an OverflowError);
   numpy float64 / int64 arrays and scalars are a TypeError in ``asarray`` unless ``dtype=``
-  says what to convert them to. Arrays of size 0 are a ValueError; indexing is not supported.
+  says what to convert them to (to an int dtype, every value must fit it: an OverflowError or,
+  for NaN, a ValueError, where numpy's conversion wraps or is undefined). Arrays of size 0 are a ValueError; indexing is not supported.
 - Promotion: two arrays promote as numpy's ``result_type`` where that is a Kiln dtype (bool
   with anything, int8 with int32, float16 with float32, int8 with a float); int32 with a float
   array would be float64 in numpy and is a TypeError. A Python (or numpy) scalar takes the
@@ -478,7 +479,7 @@ def asarray(a, dtype=None):
     if isinstance(a, ndarray):
         return a if dtype is None else a.astype(dtype)
     if dtype is not None:
-        arr = np.asarray(a, dtype=np.dtype(dtype))
+        arr = _converted(a, np.dtype(dtype))
     elif isinstance(a, (np.ndarray, np.generic)):
         arr = np.asarray(a)
     else:
@@ -497,6 +498,22 @@ def asarray(a, dtype=None):
     kd = _kiln_dtype(arr.dtype)
     # tobytes() is C order whatever the layout; a 0-d array keeps its shape ().
     return ndarray(_get_session().tensor(arr.tobytes(), list(arr.shape), kd))
+
+
+def _converted(a, dtype):
+    """Data ``a`` as a numpy array of ``dtype``; numeric data converted to an int dtype must
+    fit it (numpy's astype would wrap it, or leave NaN and out-of-range floats undefined)."""
+    if dtype.kind not in "iu" or isinstance(a, (list, tuple, int, bool)):
+        return np.asarray(a, dtype=dtype)  # Python ints: numpy 2 raises OverflowError itself
+    src = np.asarray(a)
+    if src.dtype.kind in "iuf" and src.size:
+        info = np.iinfo(dtype)
+        if src.dtype.kind == "f" and np.isnan(src).any():
+            raise ValueError(f"cannot convert float NaN to {dtype}")
+        lo, hi = src.min(), src.max()
+        if lo < info.min or hi > info.max:
+            raise OverflowError(f"value {lo if lo < info.min else hi} out of bounds for {dtype}")
+    return src.astype(dtype)
 
 
 def _python_leaves(a, kinds):

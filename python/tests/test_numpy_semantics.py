@@ -257,5 +257,15 @@ def test_float64_and_int64_input():
     with pytest.raises(TypeError, match="int64"):
         k(np.ones(2, np.int64))
     same(kiln.asarray(np.ones(2), dtype=np.float32), np.ones(2, np.float32))
+    same(kiln.asarray(np.array([-3, 7], np.int64), dtype=np.int8), np.array([-3, 7], np.int8))
+    same(kiln.asarray(np.array([2.9, -2.9]), dtype=np.int32), np.array([2, -2], np.int32))
+    with pytest.raises(OverflowError):
+        kiln.asarray(np.array([1 << 40], np.int64), dtype=np.int32)  # numpy's astype wraps it
+    with pytest.raises(OverflowError):
+        kiln.asarray(np.array([300.0]), dtype=np.int8)
+    with pytest.raises(ValueError):
+        kiln.asarray(np.array([np.nan]), dtype=np.int32)
+    with pytest.raises(OverflowError):
+        kiln.asarray([1 << 40], dtype=np.int32)
     same(k(np.array([1, 2], ">i4")), np.array([1, 2], np.int32))
     same(k(np.arange(6, dtype=np.float32).reshape(2, 3).T), np.arange(6, dtype=np.float32).reshape(2, 3).T)
