@@ -49,6 +49,7 @@ Where Kiln differs from numpy, on purpose:
 - ``astype`` from float to int truncates and saturates at the int's bounds, NaN gives 0 (numpy
   leaves these undefined).
 - ``matmul`` multiplies float arrays only (an int matmul is a TypeError).
+- ``maximum`` / ``minimum`` of +0.0 and -0.0 may give either zero (numpy: the second operand).
 - ``bool(a)``, ``float(a)`` and ``int(a)`` take arrays of one element, as numpy (a ValueError
   otherwise).
 - One session serves the process; every thread may use every array (the GIL orders the
