@@ -51,7 +51,8 @@ Where Kiln differs from numpy, on purpose:
 - ``matmul`` multiplies float arrays only (an int matmul is a TypeError).
 - ``maximum`` / ``minimum`` of +0.0 and -0.0 may give either zero (numpy: the second operand).
 - ``bool(a)``, ``float(a)`` and ``int(a)`` take arrays of one element, as numpy (a ValueError
-  otherwise).
+  otherwise). An int ``axis`` 0 or -1 of a 0-d array is an AxisError (numpy's sum, max and
+  min take it; its mean does not).
 - One session serves the process; every thread may use every array (the GIL orders the
   calls). ``set_flags`` and ``stats`` are the session's, for all threads.
 """
