@@ -1,7 +1,11 @@
 //! `kiln._kiln`: the eager session for Python. Arrays cross as bytes (the `kiln` package turns
 //! them into numpy arrays); errors become Python exceptions: shape errors `ValueError`, element
-//! type errors `TypeError`, malformed flags `ValueError`, the rest `RuntimeError`. Nothing
-//! panics across the boundary: every fallible call returns a `PyResult`.
+//! type errors `TypeError`, values past the memory limit `MemoryError`, malformed flags
+//! `ValueError`, the rest `RuntimeError`. Nothing panics across the boundary: every fallible
+//! call returns a `PyResult`.
+//!
+//! Every Python thread may use every object: one session serves the process, and the GIL
+//! orders all calls into it ([`Shared`]).
 #![deny(missing_docs)]
 
 use kiln_compiler::OpDef;
@@ -9,7 +13,7 @@ use kiln_dialects::hl;
 use kiln_eager::{
     Arg, AttrValue, CmpPredicate, DType, EagerError, ErrorKind, Flags, FlushReason, Session, Tensor,
 };
-use pyo3::exceptions::{PyRuntimeError, PyTypeError, PyValueError};
+use pyo3::exceptions::{PyMemoryError, PyRuntimeError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
@@ -17,7 +21,34 @@ fn py_err(e: EagerError) -> PyErr {
     match e.kind {
         ErrorKind::Shape | ErrorKind::Flags => PyValueError::new_err(e.message),
         ErrorKind::DType => PyTypeError::new_err(e.message),
+        ErrorKind::Memory => PyMemoryError::new_err(e.message),
         _ => PyRuntimeError::new_err(e.message),
+    }
+}
+
+/// A session object (a `Session`, `Tensor` or `HostValue`: `Rc`s and `RefCell`s, neither
+/// `Send` nor `Sync`) that any Python thread may use.
+///
+/// Sound because every access holds the GIL, which orders them: pyo3 takes it for every
+/// method call and for deallocation, and nothing in this module gives it up while it touches
+/// a session (no `allow_threads`; the session never calls back into Python). The module is
+/// declared `gil_used`, so a free-threaded interpreter turns the GIL on when importing it.
+/// Within one thread, a session borrowed when a drop comes in (a Python finalizer run during
+/// a call) is handled by the session itself (a `Tensor` or `HostValue` drop that finds it busy
+/// skips the bookkeeping), as without threads.
+struct Shared<T>(T);
+
+// SAFETY: see `Shared`: the GIL serializes every use, so no two threads touch the value (or
+// the `Rc` counts and `RefCell` flags behind it) at once, and its lock hand-off orders their
+// accesses.
+unsafe impl<T> Send for Shared<T> {}
+// SAFETY: as for `Send`.
+unsafe impl<T> Sync for Shared<T> {}
+
+impl<T> std::ops::Deref for Shared<T> {
+    type Target = T;
+    fn deref(&self) -> &T {
+        &self.0
     }
 }
 
@@ -34,20 +65,20 @@ fn dtype_of(name: &str) -> PyResult<DType> {
 }
 
 /// An eager session.
-#[pyclass(unsendable, name = "Session")]
+#[pyclass(frozen, name = "Session")]
 struct PySession {
-    session: Session,
+    session: Shared<Session>,
     warnings: Vec<String>,
 }
 
 /// A value of a session.
-#[pyclass(unsendable, name = "Tensor")]
+#[pyclass(frozen, name = "Tensor")]
 struct PyTensor {
-    tensor: Tensor,
+    tensor: Shared<Tensor>,
 }
 
 fn wrap(r: kiln_eager::Result<Tensor>) -> PyResult<PyTensor> {
-    r.map(|tensor| PyTensor { tensor }).map_err(py_err)
+    r.map(|tensor| PyTensor { tensor: Shared(tensor) }).map_err(py_err)
 }
 
 /// A tensor or a float, as an op operand.
@@ -75,7 +106,7 @@ impl PySession {
         let mut warnings = std::mem::take(&mut parsed.warnings);
         warnings.extend(parsed.flags.apply(flags).map_err(py_err)?);
         let session = Session::new(parsed.flags).map_err(py_err)?;
-        Ok(PySession { session, warnings })
+        Ok(PySession { session: Shared(session), warnings })
     }
 
     /// The warnings of the flags the session was created with.
@@ -132,9 +163,9 @@ fn cmp_of(name: &str) -> PyResult<CmpPredicate> {
 /// array interface (read-only: the session's value is immutable, and other tensors may share
 /// it); the view keeps this object, and so the bytes, alive. When the last view goes, a large
 /// value's bytes go back to the session for a later output ([`kiln_eager::HostValue`]).
-#[pyclass(unsendable)]
+#[pyclass(frozen)]
 struct HostBytes {
-    host: kiln_eager::HostValue,
+    host: Shared<kiln_eager::HostValue>,
 }
 
 #[pymethods]
@@ -170,7 +201,7 @@ impl PyTensor {
     /// The elements as little-endian bytes (flushes if pending), shared with the session, not
     /// copied: a [`HostBytes`] that numpy reads in place.
     fn host_bytes(&self) -> PyResult<HostBytes> {
-        Ok(HostBytes { host: self.tensor.host().map_err(py_err)? })
+        Ok(HostBytes { host: Shared(self.tensor.host().map_err(py_err)?) })
     }
 
     /// A unary op by name (`exp`, `neg`, `abs`, ...).
@@ -216,9 +247,9 @@ impl PyTensor {
         wrap(self.tensor.cast(dtype_of(dtype)?))
     }
 
-    /// Matrix product (batched for rank 3).
+    /// Matrix product (`hl.batch_matmul` past rank 2).
     fn matmul(&self, other: PyRef<'_, PyTensor>) -> PyResult<PyTensor> {
-        if self.tensor.shape().len() == 3 {
+        if self.tensor.shape().len().max(other.tensor.shape().len()) > 2 {
             wrap(self.tensor.batch_matmul(&other.tensor, false, false))
         } else {
             wrap(self.tensor.matmul(&other.tensor, false, false))
@@ -228,6 +259,11 @@ impl PyTensor {
     /// The same elements in `shape`.
     fn reshape(&self, shape: Vec<i64>) -> PyResult<PyTensor> {
         wrap(self.tensor.reshape(&shape))
+    }
+
+    /// Broadcast to `shape`.
+    fn broadcast_to(&self, shape: Vec<i64>) -> PyResult<PyTensor> {
+        wrap(self.tensor.broadcast_to(&shape))
     }
 
     /// Dims permuted by `perm`.
@@ -287,8 +323,8 @@ fn select(cond: PyRef<'_, PyTensor>, a: Operand<'_>, b: Operand<'_>) -> PyResult
     wrap(session.record(&hl::SELECT, &[Arg::Tensor(&cond.tensor), a.arg(), b.arg()], &[], None))
 }
 
-/// The native module.
-#[pymodule]
+/// The native module (it relies on the GIL: [`Shared`]).
+#[pymodule(gil_used = true)]
 fn _kiln(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<PySession>()?;
     m.add_class::<PyTensor>()?;

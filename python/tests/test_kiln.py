@@ -100,7 +100,7 @@ def test_errors_are_numpy_exceptions():
     with pytest.raises(TypeError):
         a + kiln.asarray(np.zeros(3, dtype=np.int32))
     with pytest.raises(TypeError):
-        kiln.exp(kiln.asarray(np.arange(3, dtype=np.int32)))
+        kiln.matmul(kiln.asarray(np.ones((2, 2), np.int32)), kiln.asarray(np.ones((2, 2), np.int32)))
     with pytest.raises(ValueError):
         kiln.reshape(a, (4, 2))
     with pytest.raises(ValueError):

@@ -16,6 +16,8 @@ pub enum ErrorKind {
     SessionDropped,
     /// A tensor of another session, or a handle whose value was released.
     StaleHandle,
+    /// A value larger than the VM's memory limit (Python: `MemoryError`).
+    Memory,
     /// A malformed flags string.
     Flags,
     /// A segment that failed to compile.

@@ -64,15 +64,121 @@ fn tensors_of_another_or_a_dropped_session_are_refused() {
 
 #[test]
 fn a_failed_segment_fails_its_values_not_the_session() {
-    let config = kiln_vm::VmConfig { max_gm_bytes: 1024, ..kiln_vm::VmConfig::default() };
-    let s = Session::with_target(Flags::default(), kiln_targets::DEFAULT_TARGET, config).unwrap();
-    let big = s.tensor(&vec![1.0f32; 4096], &[4096]).unwrap();
+    let s = small_session();
+    let big = s.tensor(&vec![1.0f32; 3072], &[3072]).unwrap();
     let y = big.exp().unwrap();
     let e = y.to_vec::<f32>().unwrap_err();
     assert_eq!(e.kind, ErrorKind::Run, "{e}");
     assert_eq!(y.to_vec::<f32>().unwrap_err(), e, "the value keeps its error");
     let small = s.tensor(&[1.0f32; 4], &[4]).unwrap();
     assert_eq!(small.neg().unwrap().to_vec::<f32>().unwrap(), vec![-1.0; 4]);
+}
+
+/// A session whose VM holds 16 KiB of GM: a 3072-element `f32` value fits, but not with a
+/// second one in the same run.
+fn small_session() -> Session {
+    let config = kiln_vm::VmConfig { max_gm_bytes: 16 << 10, ..kiln_vm::VmConfig::default() };
+    Session::with_target(Flags::default(), kiln_targets::DEFAULT_TARGET, config).unwrap()
+}
+
+#[test]
+fn a_segment_that_fails_when_a_later_op_flushes_it_does_not_fail_that_op() {
+    // Issue 43: the error of a segment flushed because of the next op (here the reduction
+    // closes it) came out of that op, which has nothing to do with it.
+    let s = small_session();
+    let big = s.tensor(&vec![1.0f32; 3072], &[3072]).unwrap();
+    let x = big.exp().unwrap();
+    let y = x.sum(&[0], false).unwrap();
+    let small = s.tensor(&[1.0f32; 4], &[4]).unwrap();
+    let z = small.mul(2.0).unwrap();
+    let e = y.to_vec::<f32>().unwrap_err();
+    assert_eq!(e.kind, ErrorKind::Run, "{e}");
+    assert_eq!(z.to_vec::<f32>().unwrap(), vec![2.0; 4]);
+    // An op on a failed value gives its error.
+    assert_eq!(x.neg().unwrap_err(), e);
+    // An overwrite that flushes a failing segment succeeds too.
+    let w = big.exp().unwrap();
+    let big2 = s.tensor(&vec![2.0f32; 3072], &[3072]).unwrap();
+    let t = big2.neg().unwrap();
+    s.write(&big2, &[0.0f32; 3072]).unwrap();
+    assert_eq!(t.to_vec::<f32>().unwrap_err().kind, ErrorKind::Run);
+    assert_eq!(w.to_vec::<f32>().unwrap_err().kind, ErrorKind::Run);
+    assert_eq!(big2.to_vec::<f32>().unwrap(), vec![0.0; 3072]);
+}
+
+#[test]
+fn a_failed_segment_runs_again_op_by_op_so_that_its_error_stays_with_the_op_that_caused_it() {
+    // One segment: `w` (12 KiB in, 12 KiB out) cannot run in 16 KiB of GM, `z` and `u` can;
+    // the whole segment fails, then each op runs alone.
+    let s = small_session();
+    let big = s.tensor(&vec![1.0f32; 3072], &[3072]).unwrap();
+    let small = s.tensor(&[1.0f32; 4], &[4]).unwrap();
+    let z = small.mul(2.0).unwrap();
+    let w = big.exp().unwrap();
+    let u = z.add(1.0).unwrap();
+    let v = w.neg().unwrap();
+    assert_eq!(s.pending_ops(), 6);
+    let e = s.sync().unwrap_err();
+    assert_eq!(e.kind, ErrorKind::Run, "{e}");
+    assert_eq!(z.to_vec::<f32>().unwrap(), vec![2.0; 4]);
+    assert_eq!(u.to_vec::<f32>().unwrap(), vec![3.0; 4]);
+    assert_eq!(w.to_vec::<f32>().unwrap_err(), e);
+    assert_eq!(v.to_vec::<f32>().unwrap_err(), e, "an op that reads a failed value fails with it");
+}
+
+#[test]
+fn what_the_back_end_cannot_compile_is_refused_at_the_op() {
+    // Issue 43, class 4: these were accepted and failed when their segment compiled.
+    let s = session();
+    let a = s.tensor(&[1.0f32; 4], &[2, 1, 2]).unwrap();
+    let b = s.tensor(&[1.0f32; 2], &[1, 2, 1]).unwrap();
+    let e = a.batch_matmul(&b, false, false).unwrap_err();
+    assert_eq!(e.kind, ErrorKind::Shape);
+    assert!(
+        e.message.starts_with(
+            "'hl.batch_matmul' op operands 'tensor<2x1x2xf32>' and 'tensor<1x2x1xf32>' broadcast their batch dims"
+        ),
+        "{e}"
+    );
+    let b2 = b.broadcast_to(&[2, 2, 1]).unwrap();
+    assert_eq!(a.batch_matmul(&b2, false, false).unwrap().to_vec::<f32>().unwrap(), vec![2.0; 2]);
+    let i = s.tensor(&[1i32; 4], &[2, 2]).unwrap();
+    let e = i.matmul(&i, false, false).unwrap_err();
+    assert_eq!(e.kind, ErrorKind::DType);
+    assert!(e.message.contains("'hl.matmul' op operands of element type 'i32' have no cube lowering"), "{e}");
+    let x = s.tensor(&[3.0f32], &[]).unwrap();
+    let e = x.layer_norm(&x, &x, 1e-5).unwrap_err();
+    assert_eq!(e.kind, ErrorKind::Shape);
+    assert_eq!(
+        e.message,
+        "'hl.layer_norm' op normalizes over the last dim, which 'tensor<f32>' has not (rank 0)"
+    );
+    assert_eq!(x.exp().unwrap().to_vec::<f32>().unwrap(), vec![3.0f32.exp()], "the session goes on");
+    assert_eq!(s.pending_ops(), 0);
+}
+
+#[test]
+fn values_larger_than_the_memory_limit_are_refused_not_allocated() {
+    let s = small_session();
+    let e = s.tensor(&vec![0.0f32; 8192], &[8192]).unwrap_err();
+    assert_eq!(e.kind, ErrorKind::Memory);
+    assert_eq!(
+        e.message,
+        "'tensor<8192xf32>' needs 32768 bytes, more than the session's memory limit of 16384 bytes"
+    );
+    let col = s.tensor(&[1.0f32; 64], &[64, 1]).unwrap();
+    let row = s.tensor(&[1.0f32; 65], &[1, 65]).unwrap();
+    let e = col.add(&row).unwrap_err();
+    assert_eq!(e.kind, ErrorKind::Memory);
+    assert!(e.message.starts_with("'hl.add' op result 'tensor<64x65xf32>' needs 16640 bytes"), "{e}");
+    let s = session();
+    let col = s.tensor(&[1.0f32; 2], &[2, 1, 1, 1]).unwrap();
+    let huge = col.broadcast_to(&[2, 1 << 40, 1 << 40, 1 << 40]).unwrap_err();
+    assert_eq!(huge.kind, ErrorKind::Memory);
+    assert!(huge.message.contains("needs more than 2^64 bytes"), "{huge}");
+    let e = s.tensor_from_bytes(Vec::new(), &[usize::MAX, 2], DType::F32).unwrap_err();
+    assert_eq!(e.kind, ErrorKind::Memory);
+    assert!(e.message.starts_with("'tensor<9223372036854775807x2xf32>' needs more than 2^64 bytes"), "{e}");
 }
 
 #[test]
@@ -101,4 +207,18 @@ fn edge_shapes_give_results_or_errors_never_panics() {
     assert_eq!(c.shape(), vec![4, 3]);
     assert_eq!(c.to_vec::<f32>().unwrap(), vec![1.0; 12]);
     assert_eq!(b.transpose(&[1, 0]).unwrap().cast(DType::I32).unwrap().to_vec::<i32>().unwrap(), vec![1; 6]);
+}
+
+#[test]
+fn scalars_of_a_select_take_the_type_of_its_values_not_of_its_condition() {
+    // Issue 43, class 5: `where(cond, 1.0, 0.0)` gave an `i1` result.
+    let s = session();
+    let x = s.tensor(&[1.0f32, -1.0], &[2]).unwrap();
+    let c = x.cmp(CmpPredicate::Gt, 0.0).unwrap();
+    let y = c.select(1.0, 0.0).unwrap();
+    assert_eq!(y.dtype(), DType::F32);
+    assert_eq!(y.to_vec::<f32>().unwrap(), vec![1.0, 0.0]);
+    let i = s.tensor(&[5i32, 6], &[2]).unwrap();
+    assert_eq!(c.select(&i, 0.0).unwrap().to_vec::<i32>().unwrap(), vec![5, 0]);
+    assert_eq!(c.select(&c, 1.0).unwrap().to_vec::<bool>().unwrap(), vec![true, true]);
 }

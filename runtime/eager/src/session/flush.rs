@@ -8,14 +8,16 @@ use std::time::Instant;
 use kiln_bytecode::module::Module;
 use kiln_compiler::OpDef;
 use kiln_dialects::hl::interfaces::{FusionCategory, HlOp, Movement};
+use kiln_dialects::hl::CONSTANT;
 use kiln_vm::HostTensor;
 use smallvec::SmallVec;
 
 use super::{follow, Inner, Segment, SlotState};
-use crate::cache::{Entry, SegmentKey};
+use crate::cache::{fold, Entry, SegmentKey};
 use crate::compile::Compiler;
 use crate::direct;
 use crate::error::{EagerError, ErrorKind, Result};
+use crate::node::{Node, Operand, TensorType};
 use crate::stats::FlushReason;
 
 impl Inner {
@@ -79,7 +81,7 @@ impl Inner {
         }));
         outputs.sort_unstable();
         outputs.dedup();
-        let (entry, result) = if outputs.is_empty() {
+        let (mut entry, result) = if outputs.is_empty() {
             self.stats.segments_skipped += 1;
             seg.outputs = outputs;
             (None, Ok(Vec::new()))
@@ -92,19 +94,37 @@ impl Inner {
                 Err(e) => (None, Err(e)),
             }
         };
+        // A segment that fails as a whole runs again op by op, so that its error goes to the
+        // values of the op that caused it (and of the ops that read them), not to every value
+        // the segment computes.
+        let each = match &result {
+            Err(_) => self.isolate(entry.as_deref(), &seg),
+            Ok(_) => None,
+        };
+        if each.is_some() {
+            entry = None;
+        }
         let outputs = entry.as_ref().map_or(&[][..], |e| &e.key.outputs);
+        let mut error = None;
         for &(slot, generation) in &seg.results {
             let s = &mut self.slots[slot as usize];
             if s.generation != generation {
                 continue;
             }
             if let SlotState::Pending(n) = s.state {
-                s.state = match &result {
-                    Ok(values) => {
+                s.state = match (&each, &result) {
+                    (Some(each), _) => match &each[n as usize] {
+                        Ok(value) => SlotState::Host(Rc::clone(value)),
+                        Err(e) => {
+                            error.get_or_insert_with(|| e.clone());
+                            SlotState::Failed(e.clone())
+                        }
+                    },
+                    (None, Ok(values)) => {
                         let at = outputs.binary_search(&n).unwrap_or(0);
                         SlotState::Host(Rc::clone(&values[at]))
                     }
-                    Err(e) => SlotState::Failed(e.clone()),
+                    (None, Err(e)) => SlotState::Failed(e.clone()),
                 };
             }
         }
@@ -119,7 +139,81 @@ impl Inner {
         let script = entry.as_ref().and_then(|e| e.next());
         self.last = entry;
         self.seg = seg.recycle(script);
-        result.map(|_| ())
+        match (each, error) {
+            (Some(_), Some(e)) => Err(e),
+            (Some(_), None) => Ok(()),
+            (None, _) => result.map(|_| ()),
+        }
+    }
+
+    /// The value or error of each node of segment `seg` (or of `entry`'s, which holds its
+    /// nodes when it compiled), computed one op at a time, each op as a segment of its own
+    /// (with the constants it reads) on the values the ops before it computed. None for a
+    /// segment of one op (there is nothing to tell apart).
+    fn isolate(&mut self, entry: Option<&Entry>, seg: &Segment) -> Option<Vec<Result<Rc<HostTensor>>>> {
+        let (nodes, types) = match entry {
+            Some(e) => (&e.key.nodes, &e.key.inputs),
+            None => (&seg.nodes, &seg.input_types),
+        };
+        if nodes.iter().filter(|n| !is_constant(n)).count() < 2 {
+            return None;
+        }
+        let (nodes, types) = (nodes.clone(), types.clone());
+        let mut each = Vec::with_capacity(nodes.len());
+        for node in &nodes {
+            let value = if is_constant(node) {
+                // Never read: an op's segment carries the constants it reads.
+                Err(EagerError::new(ErrorKind::Run, "a constant is not a value of its own"))
+            } else {
+                self.one_op(node, &nodes, &types, &seg.inputs, &each)
+            };
+            each.push(value);
+        }
+        Some(each)
+    }
+
+    /// Compiles (or finds) and runs `node` of `nodes` alone, on the values `done` of the nodes
+    /// before it and the values of slots `inputs` (of types `types`).
+    fn one_op(
+        &mut self,
+        node: &Node,
+        nodes: &[Node],
+        types: &[TensorType],
+        inputs: &[u32],
+        done: &[Result<Rc<HostTensor>>],
+    ) -> Result<Rc<HostTensor>> {
+        let mut own: Vec<Node> = Vec::new();
+        let mut own_types = Vec::new();
+        let mut values = Vec::new();
+        let mut operands = SmallVec::new();
+        for &operand in &node.operands {
+            operands.push(match operand {
+                Operand::Node(j) if is_constant(&nodes[j as usize]) => {
+                    own.push(nodes[j as usize].clone());
+                    Operand::Node(own.len() as u32 - 1)
+                }
+                Operand::Node(j) => {
+                    values.push(done[j as usize].clone()?);
+                    own_types.push(nodes[j as usize].ty.clone());
+                    Operand::Input(own_types.len() as u32 - 1)
+                }
+                Operand::Input(k) => {
+                    let SlotState::Host(h) = &self.slots[inputs[k as usize] as usize].state else {
+                        return Err(EagerError::new(ErrorKind::Run, "a segment input is not on the host"));
+                    };
+                    values.push(Rc::clone(h));
+                    own_types.push(types[k as usize].clone());
+                    Operand::Input(own_types.len() as u32 - 1)
+                }
+            });
+        }
+        own.push(Node { operands, ..node.clone() });
+        let hash = fold(&own, &own_types);
+        let output = own.len() as u32 - 1;
+        let key = SegmentKey::new(own, hash, own_types, vec![output], Rc::clone(&self.fusion));
+        let entry = self.lookup(key).0?;
+        let out = self.execute(&entry, &values)?;
+        Ok(Rc::clone(&out[0]))
     }
 
     /// The cache entry of segment `seg` with outputs `outputs`: its script, when it repeated
@@ -140,18 +234,30 @@ impl Inner {
         let nodes = std::mem::take(&mut seg.nodes);
         let input_types = std::mem::take(&mut seg.input_types);
         let key = SegmentKey::new(nodes, seg.hash, input_types, outputs, Rc::clone(&self.fusion));
+        let (entry, back) = self.lookup(key);
+        if let Some(key) = back {
+            (seg.nodes, seg.input_types, seg.outputs) = key.into_buffers();
+        }
+        entry
+    }
+
+    /// The cache's entry of `key`, compiled on a miss; `key` comes back (for its buffers) when
+    /// the cache does not keep it: on a hit or a failed compile.
+    fn lookup(&mut self, key: SegmentKey) -> (Result<Rc<Entry>>, Option<SegmentKey>) {
         if let Some(entry) = self.cache.get(&key) {
             self.stats.cache_hits += 1;
-            (seg.nodes, seg.input_types, seg.outputs) = key.into_buffers();
-            return Ok(entry);
+            return (Ok(entry), Some(key));
         }
         self.stats.cache_misses += 1;
         let compiling = Instant::now();
-        let module = Rc::new(self.compile(&key)?);
+        let module = match self.compile(&key) {
+            Ok(module) => Rc::new(module),
+            Err(e) => return (Err(e), Some(key)),
+        };
         self.stats.compile_time += compiling.elapsed();
         let (entry, evicted) = self.cache.insert(key, module, self.flags.cache_size);
         self.stats.cache_evictions += evicted;
-        Ok(entry)
+        (Ok(entry), None)
     }
 
     /// Compiles segment `key`: directly when it is a plain elementwise one ([`direct`]),
@@ -189,6 +295,14 @@ impl Inner {
             }
         }
         self.stats.prepare_time += start.elapsed();
+        let out = self.execute(entry, &values);
+        values.clear();
+        self.input_values = values;
+        out
+    }
+
+    /// Runs the module of `entry` on `values`; returns the values of its outputs.
+    fn execute(&mut self, entry: &Entry, values: &[Rc<HostTensor>]) -> Result<Vec<Rc<HostTensor>>> {
         let vm = &self.vm;
         let spare = self.pool.take(&entry.module.host.temps);
         self.stats.buffers_reused += spare.len() as u64;
@@ -196,10 +310,7 @@ impl Inner {
             let refs: SmallVec<[&HostTensor; 8]> = values.iter().map(|v| &**v).collect();
             vm.run_borrowed(&entry.module, &refs, spare)
                 .map_err(|e| EagerError::new(ErrorKind::Run, e.to_string()))
-        });
-        values.clear();
-        self.input_values = values;
-        let out = out?;
+        })?;
         self.stats.segments_run += 1;
         self.stats.segment_outputs += entry.key.outputs.len() as u64;
         Ok(out.tensors.into_iter().map(Rc::new).collect())
@@ -225,6 +336,10 @@ fn kind_name(kind: ErrorKind) -> &'static str {
     } else {
         "run"
     }
+}
+
+fn is_constant(node: &Node) -> bool {
+    std::ptr::eq(node.kind.0, &CONSTANT)
 }
 
 fn is_epilogue(cat: FusionCategory) -> bool {

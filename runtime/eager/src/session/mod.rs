@@ -26,6 +26,7 @@ use crate::tensor::{Arg, Tensor};
 
 mod flush;
 mod follow;
+mod limits;
 mod record;
 
 /// Interned bytes past which the session's context starts a new generation.
@@ -134,6 +135,8 @@ pub(crate) struct Inner {
     free: Vec<u32>,
     seg: Segment,
     compiled: u64,
+    /// The VM's GM limit: no value may be larger ([`limits`]).
+    max_bytes: u64,
 }
 
 impl Session {
@@ -174,6 +177,7 @@ impl Session {
             free: Vec::new(),
             seg: Segment::default(),
             compiled: 0,
+            max_bytes: config.max_gm_bytes,
         };
         Ok(Session { inner: Rc::new(RefCell::new(inner)) })
     }
@@ -190,9 +194,10 @@ impl Session {
         shape: &[usize],
         dtype: kiln_bytecode::isa::DType,
     ) -> Result<Tensor> {
-        let ty = TensorType::new(dtype, &shape.iter().map(|&d| d as i64).collect::<Vec<_>>());
-        let host = Inner::host_tensor(&ty, bytes)?;
+        let dims: Vec<i64> = shape.iter().map(|&d| i64::try_from(d).unwrap_or(i64::MAX)).collect();
+        let ty = TensorType::new(dtype, &dims);
         let mut inner = self.inner.borrow_mut();
+        let host = Inner::host_tensor(&ty, bytes, inner.max_bytes)?;
         let (slot, generation) = inner.alloc(|| SlotState::Host(Rc::new(host)));
         drop(inner);
         Ok(Tensor::new(Rc::downgrade(&self.inner), slot, generation, ty))
@@ -201,7 +206,9 @@ impl Session {
     /// Records `def` on `args` with attributes `attrs` (`declared`: the result type of ops
     /// whose result is given, not derived: `hl.cast`, `hl.reshape`, `hl.broadcast_to`).
     /// Scalars become rank-0 constants of the element type of the first tensor operand that
-    /// is not `i1` (no promotion).
+    /// is not `i1`, else of the first tensor operand (not counting a select's condition), else
+    /// `f32` (no promotion). An op the back end could not compile, or whose result is larger
+    /// than the VM's GM limit, is refused here (`docs/eager.md`, "Recording").
     pub fn record(
         &self,
         def: &'static OpDef,
@@ -263,7 +270,7 @@ impl Session {
             let kind = if dst.ty.dtype == src.ty.dtype { ErrorKind::Shape } else { ErrorKind::DType };
             return Err(EagerError::new(kind, format!("cannot assign a '{}' to a '{}'", src.ty, dst.ty)));
         }
-        inner.flush_if_read(dst)?;
+        inner.flush_if_read(dst);
         let state = inner.slot_state(src.slot, src.generation)?.clone();
         inner.overwrite(dst, state);
         Ok(())
@@ -281,8 +288,8 @@ impl Session {
                 format!("cannot write {} data to a '{}'", T::DTYPE.name(), dst.ty),
             ));
         }
-        let host = Inner::host_tensor(&dst.ty, crate::host::to_bytes(data))?;
-        inner.flush_if_read(dst)?;
+        let host = Inner::host_tensor(&dst.ty, crate::host::to_bytes(data), inner.max_bytes)?;
+        inner.flush_if_read(dst);
         inner.overwrite(dst, SlotState::Host(Rc::new(host)));
         Ok(())
     }
@@ -326,8 +333,9 @@ fn stale(slot: u32, generation: u32) -> EagerError {
 }
 
 impl Inner {
-    fn host_tensor(ty: &TensorType, bytes: Vec<u8>) -> Result<HostTensor> {
+    fn host_tensor(ty: &TensorType, bytes: Vec<u8>, max_bytes: u64) -> Result<HostTensor> {
         ty.check_not_empty()?;
+        limits::check_size("", ty, max_bytes)?;
         let expected = ty.numel() * ty.dtype.bytes() as usize;
         if bytes.len() != expected {
             return Err(EagerError::new(
@@ -414,10 +422,10 @@ impl Inner {
     }
 
     /// The host value of slot `slot`, flushing (reason [`FlushReason::HostRead`]) if it is
-    /// pending.
+    /// pending. A failed flush failed the value: its error is the read's.
     pub(crate) fn read(&mut self, slot: u32, generation: u32) -> Result<Rc<HostTensor>> {
         if let SlotState::Pending(_) = self.slot_state(slot, generation)? {
-            self.flush(FlushReason::HostRead)?;
+            let _ = self.flush(FlushReason::HostRead);
         }
         match self.slot_state(slot, generation)? {
             SlotState::Host(h) => Ok(Rc::clone(h)),
@@ -425,12 +433,12 @@ impl Inner {
         }
     }
 
-    /// Flushes (reason [`FlushReason::Overwrite`]) if the open segment reads `dst`.
-    fn flush_if_read(&mut self, dst: &Tensor) -> Result<()> {
+    /// Flushes (reason [`FlushReason::Overwrite`]) if the open segment reads `dst`. A failed
+    /// flush fails the segment's values, not the overwrite.
+    fn flush_if_read(&mut self, dst: &Tensor) {
         if self.seg.inputs.contains(&dst.slot) {
-            self.flush(FlushReason::Overwrite)?;
+            let _ = self.flush(FlushReason::Overwrite);
         }
-        Ok(())
     }
 
     /// Gives `dst` the value `state` (of the open segment, if pending).

@@ -11,7 +11,7 @@ use kiln_compiler::{Attribute, OpDef};
 use kiln_dialects::hl::infer::InferInput;
 use kiln_dialects::hl::interfaces::HlOp;
 use kiln_dialects::hl::verify::check_types;
-use kiln_dialects::hl::CONSTANT;
+use kiln_dialects::hl::{CONSTANT, SELECT};
 use rustc_hash::FxHasher;
 use smallvec::SmallVec;
 
@@ -103,12 +103,18 @@ impl Inner {
         declared: Option<TensorType>,
     ) -> Result<Tensor> {
         let hl = hl_of(def)?;
-        // The element type scalars take.
+        // The element type scalars take: that of the first tensor operand that is not `i1`,
+        // else of the first tensor operand, else `f32`. A select's condition is no value
+        // operand: `select(cond, 1.0, 0.0)` gives `f32`, not `i1`.
         let mut scalar_dtype = None;
         let mut first_dtype = None;
-        for a in args {
+        let condition = std::ptr::eq(def, &SELECT);
+        for (i, a) in args.iter().enumerate() {
             if let Arg::Tensor(t) = a {
                 self.check_handle(me, t)?;
+                if condition && i == 0 {
+                    continue;
+                }
                 first_dtype = first_dtype.or(Some(t.ty.dtype));
                 if scalar_dtype.is_none() && t.ty.dtype != DType::I1 {
                     scalar_dtype = Some(t.ty.dtype);
@@ -136,7 +142,15 @@ impl Inner {
         sig.hash = signature_hash(OpKind(def), args.iter().map(|a| sig.operand_type(a)), attrs);
         let ty = self.check(hl, &sig)?;
         if let Some(reason) = flush {
-            self.flush(reason)?;
+            // A segment that fails gives its error to its values (and so to this op, if it
+            // reads one of them, below), not to this op as such: the op may have nothing to
+            // do with it.
+            let _ = self.flush(reason);
+            for a in args {
+                if let Arg::Tensor(t) = a {
+                    self.slot_state(t.slot, t.generation)?;
+                }
+            }
             // The segment it starts may follow a script.
             if let Some(recorded) =
                 self.follow(def, hl, args, (scalar_dtype, constants), attrs, declared.as_ref())
@@ -149,7 +163,7 @@ impl Inner {
         let mut operands: SmallVec<[Operand; 3]> = SmallVec::new();
         for a in args {
             let operand = match a {
-                Arg::Tensor(tensor) => match *self.slot_state(tensor.slot, tensor.generation)? {
+                Arg::Tensor(tensor) => match self.slots[tensor.slot as usize].state {
                     SlotState::Pending(n) => Operand::Node(n),
                     _ => Operand::Input(self.input(tensor.slot, &tensor.ty)),
                 },
@@ -224,6 +238,7 @@ impl Inner {
                 format!("'{}' op {m}", def.name),
             )
         })?;
+        super::limits::check(def, &types, &ty, self.max_bytes)?;
         if self.checked.len() >= CHECKED_LIMIT {
             self.checked.clear();
         }
