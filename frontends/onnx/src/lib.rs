@@ -38,15 +38,20 @@ mod error;
 mod graph;
 mod model;
 mod ops;
+mod schema_versions;
+mod versions;
 
 use std::path::Path;
 
 use kiln_compiler::{Context, Module};
+use kiln_dialects::hl::interp::Tensor;
 
-pub use consts::INLINE_ELEMENTS;
+pub use consts::{wrap_to_declared, INLINE_ELEMENTS};
 pub use error::ImportError;
-pub use model::{MAX_OPSET, MIN_OPSET};
+pub use graph::HELD_TYPE_ATTR;
+pub use model::MAX_OPSET;
 pub use ops::supported_ops;
+pub use versions::op_version;
 
 /// How a model is imported.
 #[derive(Clone, Debug, Default)]
@@ -56,6 +61,10 @@ pub struct ImportOptions {
     pub input_shapes: Vec<(String, Vec<i64>)>,
     /// Floating-point initializers become trailing function arguments instead of constants.
     pub initializers_as_args: bool,
+    /// Graph inputs given a value at import (`--constant-input name=x.npy`): each becomes a
+    /// constant instead of a function argument, so the shapes, axes or pads it carries are
+    /// known. The tensor must have the `hl` element type that holds the input's ONNX type.
+    pub constant_inputs: Vec<(String, Tensor)>,
 }
 
 /// Parses `--input-shape` text: `name=1x128` (a `name` may itself hold `=`: the last one

@@ -8,6 +8,7 @@ mod elementwise;
 mod layout;
 mod linalg;
 mod reduce;
+mod refused;
 mod source;
 
 use std::collections::BTreeMap;
@@ -16,113 +17,128 @@ use onnx_protobuf::{AttributeProto, GraphProto, NodeProto, TensorProto};
 
 use crate::error::ImportError;
 use crate::graph::{Importer, Val};
+use crate::versions::op_version;
 
 /// Imports one node: returns the values of its outputs, in order.
 type ImportFn = for<'r, 'a, 'c, 'm> fn(&mut Importer<'r, 'a, 'c, 'm>, usize) -> Result<Vec<Val>, String>;
 
-/// Every supported op type with its import function, sorted by name.
-const OPS: &[(&str, ImportFn)] = &[
-    ("Abs", elementwise::unary),
-    ("Add", elementwise::binary),
-    ("And", elementwise::binary),
-    ("AveragePool", linalg::pool),
-    ("BatchNormalization", linalg::batch_norm),
-    ("Cast", elementwise::cast),
-    ("Ceil", elementwise::unary),
-    ("Clip", elementwise::clip),
-    ("Concat", layout::concat),
-    ("Constant", source::constant),
-    ("ConstantOfShape", source::constant_of_shape),
-    ("Conv", linalg::conv),
-    ("Div", elementwise::binary),
-    ("Dropout", elementwise::identity),
-    ("Equal", elementwise::compare),
-    ("Erf", elementwise::unary),
-    ("Exp", elementwise::unary),
-    ("Expand", layout::expand),
-    ("Flatten", layout::flatten),
-    ("Floor", elementwise::unary),
-    ("Gather", layout::gather),
-    ("Gelu", elementwise::gelu),
-    ("Gemm", linalg::gemm),
-    ("GlobalAveragePool", linalg::global_average_pool),
-    ("Greater", elementwise::compare),
-    ("GreaterOrEqual", elementwise::compare),
-    ("HardSigmoid", elementwise::hard_sigmoid),
-    ("HardSwish", elementwise::hard_sigmoid),
-    ("Identity", elementwise::identity),
-    ("LayerNormalization", linalg::layer_norm),
-    ("LeakyRelu", elementwise::leaky_relu),
-    ("Less", elementwise::compare),
-    ("LessOrEqual", elementwise::compare),
-    ("Log", elementwise::unary),
-    ("LogSoftmax", linalg::softmax),
-    ("MatMul", linalg::matmul),
-    ("Max", elementwise::variadic),
-    ("MaxPool", linalg::pool),
-    ("Min", elementwise::variadic),
-    ("Mul", elementwise::binary),
-    ("Neg", elementwise::unary),
-    ("Not", elementwise::unary),
-    ("Or", elementwise::binary),
-    ("Pad", layout::pad),
-    ("Pow", elementwise::binary),
-    ("Range", source::range),
-    ("Reciprocal", elementwise::unary),
-    ("ReduceMax", reduce::reduce),
-    ("ReduceMean", reduce::reduce),
-    ("ReduceMin", reduce::reduce),
-    ("ReduceProd", reduce::reduce),
-    ("ReduceSum", reduce::reduce),
-    ("Relu", elementwise::unary),
-    ("Reshape", layout::reshape),
-    ("Round", elementwise::unary),
-    ("Shape", source::shape),
-    ("Sigmoid", elementwise::unary),
-    ("Sign", elementwise::unary),
-    ("Slice", layout::slice),
-    ("Softmax", linalg::softmax),
-    ("Split", layout::split),
-    ("Sqrt", elementwise::unary),
-    ("Squeeze", layout::squeeze),
-    ("Sub", elementwise::binary),
-    ("Sum", elementwise::variadic),
-    ("Tanh", elementwise::unary),
-    ("Transpose", layout::transpose),
-    ("Trilu", source::trilu),
-    ("Unsqueeze", layout::unsqueeze),
-    ("Where", elementwise::select),
+/// Every supported op type, the op versions (schema `since_version`s, see
+/// [`op_version`](crate::versions::op_version)) whose semantics its import function
+/// implements, and that function; sorted by name.
+const OPS: &[(&str, &[i64], ImportFn)] = &[
+    ("Abs", &[13], elementwise::unary),
+    ("Add", &[13, 14], elementwise::binary),
+    ("And", &[7], elementwise::binary),
+    ("AveragePool", &[11, 19, 22], linalg::pool),
+    ("BatchNormalization", &[9, 14, 15], linalg::batch_norm),
+    ("Cast", &[13, 19, 21, 23, 24, 25, 28], elementwise::cast),
+    ("Ceil", &[13], elementwise::unary),
+    ("Clip", &[13], elementwise::clip),
+    ("Concat", &[13], layout::concat),
+    ("Constant", &[13, 19, 21, 23, 24, 25], source::constant),
+    ("ConstantOfShape", &[9, 20, 21, 23, 24, 25], source::constant_of_shape),
+    ("Conv", &[11, 22], linalg::conv),
+    ("Div", &[13, 14], elementwise::binary),
+    ("Dropout", &[13, 22], elementwise::identity),
+    ("Equal", &[13, 19], elementwise::compare),
+    ("Erf", &[13], elementwise::unary),
+    ("Exp", &[13], elementwise::unary),
+    ("Expand", &[13], layout::expand),
+    ("Flatten", &[13, 21, 23, 24, 25], layout::flatten),
+    ("Floor", &[13], elementwise::unary),
+    ("Gather", &[13], layout::gather),
+    ("Gelu", &[20], elementwise::gelu),
+    ("Gemm", &[13], linalg::gemm),
+    ("GlobalAveragePool", &[1, 22], linalg::global_average_pool),
+    ("Greater", &[13], elementwise::compare),
+    ("GreaterOrEqual", &[12, 16], elementwise::compare),
+    ("HardSigmoid", &[6, 22], elementwise::hard_sigmoid),
+    ("HardSwish", &[14, 22], elementwise::hard_sigmoid),
+    ("Identity", &[13, 14, 16, 19, 21, 23, 24, 25], elementwise::identity),
+    ("LayerNormalization", &[17], linalg::layer_norm),
+    ("LeakyRelu", &[6, 16], elementwise::leaky_relu),
+    ("Less", &[13], elementwise::compare),
+    ("LessOrEqual", &[12, 16], elementwise::compare),
+    ("Log", &[13], elementwise::unary),
+    ("LogSoftmax", &[13], linalg::softmax),
+    ("MatMul", &[13], linalg::matmul),
+    ("Max", &[13], elementwise::variadic),
+    ("MaxPool", &[12, 22], linalg::pool),
+    ("Min", &[13], elementwise::variadic),
+    ("Mul", &[13, 14], elementwise::binary),
+    ("Neg", &[13], elementwise::unary),
+    ("Not", &[1], elementwise::unary),
+    ("Or", &[7], elementwise::binary),
+    ("Pad", &[13, 18, 19, 21, 23, 24, 25], layout::pad),
+    ("Pow", &[13, 15], elementwise::binary),
+    ("Range", &[11, 27], source::range),
+    ("Reciprocal", &[13], elementwise::unary),
+    ("ReduceMax", &[13, 18, 20], reduce::reduce),
+    ("ReduceMean", &[13, 18], reduce::reduce),
+    ("ReduceMin", &[13, 18, 20], reduce::reduce),
+    ("ReduceProd", &[13, 18], reduce::reduce),
+    ("ReduceSum", &[13], reduce::reduce),
+    ("Relu", &[13, 14], elementwise::unary),
+    ("Reshape", &[13, 14, 19, 21, 23, 24, 25], layout::reshape),
+    ("Round", &[11, 22], elementwise::unary),
+    ("Shape", &[13, 15, 19, 21, 23, 24, 25], source::shape),
+    ("Sigmoid", &[13], elementwise::unary),
+    ("Sign", &[13], elementwise::unary),
+    ("Slice", &[13], layout::slice),
+    ("Softmax", &[13], linalg::softmax),
+    ("Split", &[13, 18], layout::split),
+    ("Sqrt", &[13], elementwise::unary),
+    ("Squeeze", &[13, 21, 23, 24, 25], layout::squeeze),
+    ("Sub", &[13, 14], elementwise::binary),
+    ("Sum", &[13], elementwise::variadic),
+    ("Tanh", &[13], elementwise::unary),
+    ("Transpose", &[13, 21, 23, 24, 25], layout::transpose),
+    ("Trilu", &[14], source::trilu),
+    ("Unsqueeze", &[13, 21, 23, 24, 25], layout::unsqueeze),
+    ("Where", &[9, 16], elementwise::select),
 ];
 
-/// The supported ONNX op types (default domain), sorted.
-pub fn supported_ops() -> impl Iterator<Item = &'static str> {
-    OPS.iter().map(|(name, _)| *name)
+/// The supported ONNX op types (default domain), sorted, each with the op versions implemented.
+pub fn supported_ops() -> impl Iterator<Item = (&'static str, &'static [i64])> {
+    OPS.iter().map(|(name, versions, _)| (*name, *versions))
 }
 
-fn lookup(node: &NodeProto) -> Option<ImportFn> {
+/// The table entry of `node`'s op type (default domain only).
+fn lookup(node: &NodeProto) -> Option<&'static (&'static str, &'static [i64], ImportFn)> {
     if !(node.domain.is_empty() || node.domain == "ai.onnx") {
         return None;
     }
-    OPS.binary_search_by(|(name, _)| (*name).cmp(node.op_type.as_str())).ok().map(|i| OPS[i].1)
+    OPS.binary_search_by(|(name, _, _)| (*name).cmp(node.op_type.as_str())).ok().map(|i| &OPS[i])
 }
 
-/// Fails with every unsupported op type of `graph` and the nodes that use it.
-pub(crate) fn check_supported(graph: &GraphProto) -> Result<(), ImportError> {
+/// Fails with every op of `graph` that cannot be imported at `opset`, with the nodes that use
+/// it: op types Kiln does not have (or refuses, with the reason), and op versions it does not
+/// implement.
+pub(crate) fn check_supported(graph: &GraphProto, opset: i64) -> Result<(), ImportError> {
     let mut missing: BTreeMap<String, Vec<&str>> = BTreeMap::new();
     for node in &graph.node {
-        if lookup(node).is_none() {
-            let ty = if node.domain.is_empty() {
-                node.op_type.clone()
-            } else {
-                format!("{}.{}", node.domain, node.op_type)
-            };
-            let name = if node.name.is_empty() {
-                node.output.first().map_or("", String::as_str)
-            } else {
-                &node.name
-            };
-            missing.entry(ty).or_default().push(name);
-        }
+        let name =
+            if node.name.is_empty() { node.output.first().map_or("", String::as_str) } else { &node.name };
+        let problem = match lookup(node) {
+            _ if !(node.domain.is_empty() || node.domain == "ai.onnx") => {
+                format!("`{}.{}` (only the default domain is supported)", node.domain, node.op_type)
+            }
+            None => match refused::reason(&node.op_type) {
+                Some(why) => format!("`{}` (not supported: {why})", node.op_type),
+                None => format!("`{}`", node.op_type),
+            },
+            Some((_, versions, _)) => match op_version(&node.op_type, opset) {
+                Some(v) if versions.contains(&v) => continue,
+                Some(v) => format!(
+                    "`{}` version {v} (opset {opset}; Kiln implements version{} {})",
+                    node.op_type,
+                    if versions.len() == 1 { "" } else { "s" },
+                    versions.iter().map(i64::to_string).collect::<Vec<_>>().join(", ")
+                ),
+                None => format!("`{}` (no version of it exists at opset {opset})", node.op_type),
+            },
+        };
+        missing.entry(problem).or_default().push(name);
     }
     if missing.is_empty() {
         return Ok(());
@@ -132,11 +148,11 @@ pub(crate) fn check_supported(graph: &GraphProto) -> Result<(), ImportError> {
         .map(|(ty, nodes)| {
             let names: Vec<String> = nodes.iter().map(|n| format!("`{n}`")).collect();
             let word = if nodes.len() == 1 { "node" } else { "nodes" };
-            format!("  `{ty}`: {word} {}", names.join(", "))
+            format!("  {ty}: {word} {}", names.join(", "))
         })
         .collect();
     Err(ImportError::new(format!(
-        "the model uses {} unsupported ONNX op type{}:\n{}",
+        "the model uses {} unsupported ONNX op{}:\n{}",
         missing.len(),
         if missing.len() == 1 { "" } else { "s" },
         lines.join("\n")
@@ -146,7 +162,7 @@ pub(crate) fn check_supported(graph: &GraphProto) -> Result<(), ImportError> {
 /// Imports node `index` of the graph.
 pub(crate) fn import_node(imp: &mut Importer<'_, '_, '_, '_>, index: usize) -> Result<Vec<Val>, String> {
     let node = &imp.nodes[index];
-    let f = lookup(node).ok_or_else(|| format!("unsupported op type `{}`", node.op_type))?;
+    let (_, _, f) = lookup(node).ok_or_else(|| format!("unsupported op type `{}`", node.op_type))?;
     f(imp, index)
 }
 
@@ -235,10 +251,23 @@ mod tests {
 
     #[test]
     fn the_op_table_is_sorted_for_binary_search() {
-        let names: Vec<&str> = OPS.iter().map(|(n, _)| *n).collect();
+        let names: Vec<&str> = OPS.iter().map(|(n, _, _)| *n).collect();
         let mut sorted = names.clone();
         sorted.sort_unstable();
         sorted.dedup();
         assert_eq!(names, sorted);
+    }
+
+    #[test]
+    fn implemented_versions_are_schema_versions() {
+        for (name, versions, _) in OPS {
+            let known =
+                crate::versions::schema_versions(name).unwrap_or_else(|| panic!("{name} has no schema"));
+            assert!(!versions.is_empty(), "{name} implements no version");
+            for v in *versions {
+                assert!(known.contains(v), "{name} version {v} is not a schema version ({known:?})");
+            }
+            assert!(super::refused::reason(name).is_none(), "{name} is both supported and refused");
+        }
     }
 }
