@@ -65,6 +65,8 @@ pub(crate) struct Importer<'r, 'a, 'c, 'm> {
     arg_names: HashMap<ValueId, &'m str>,
     /// The graph input a node needed as a constant (set with the error).
     needs_constant: RefCell<Option<String>>,
+    /// The ONNX element type codes of the graph inputs and initializers.
+    pub onnx_codes: HashMap<&'m str, i32>,
 }
 
 /// Imports `model` as `builtin.module { func.func @main }`.
@@ -147,7 +149,9 @@ pub(crate) fn import<'c>(
         opset: model.opset,
         arg_names: HashMap::new(),
         needs_constant: RefCell::new(None),
+        onnx_codes: all_inputs.iter().map(|i| (i.name.as_str(), elem_code(i))).collect(),
     };
+    imp.onnx_codes.extend(graph.initializer.iter().map(|t| (t.name.as_str(), t.data_type)));
     for (name, &arg) in arg_names.iter().zip(&args) {
         imp.values.insert(name, Val { id: arg, konst: None });
         imp.arg_names.insert(arg, name);

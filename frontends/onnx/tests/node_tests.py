@@ -90,9 +90,9 @@ def main(out):
             with open(os.path.join(d, "model.onnx"), "wb") as f:
                 f.write(model.SerializeToString())
             for i, v in enumerate(inputs):
-                np.save(os.path.join(d, f"in{i}.npy"), np.ascontiguousarray(v))
+                np.save(os.path.join(d, f"in{i}.npy"), np.array(v, order="C"))
             for i, v in enumerate(outputs):
-                np.save(os.path.join(d, f"out{i}.npy"), np.ascontiguousarray(v))
+                np.save(os.path.join(d, f"out{i}.npy"), np.array(v, order="C"))
             ops = sorted({n.op_type for n in model.graph.node})
             names = [i.name for i in model.graph.input if i.name not in {t.name for t in model.graph.initializer}]
             kept.append({"name": name, "ops": ops, "rtol": case.rtol, "atol": case.atol,
