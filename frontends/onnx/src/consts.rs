@@ -56,7 +56,7 @@ pub(crate) fn held_type_name(code: i32) -> Option<&'static str> {
 }
 
 /// Wraps an integer result held in a wider `hl` type to the ONNX type `name` it stands for
-/// (see [`held_type_name`]): `uint8` keeps the low 8 bits, `int16` the low 16 sign-extended,
+/// (the `onnx.type` of a function result): `uint8` keeps the low 8 bits, `int16` the low 16 sign-extended,
 /// ... Float and other results are returned as they are. Integer addition, subtraction and
 /// multiplication computed in the wider type and wrapped at the end give the narrow type's
 /// result.

@@ -1,6 +1,6 @@
-//! `kiln-onnx`: imports an ONNX model (a serialized `ModelProto`, opsets 13 to 21) as an `hl`
-//! module, built with the IR builder ([`HlBuilder`](kiln_dialects::hl::builder::HlBuilder)),
-//! never through text.
+//! `kiln-onnx`: imports an ONNX model (a serialized `ModelProto`; each node at its op version,
+//! [`op_version`]) as an `hl` module, built with the IR builder
+//! ([`HlBuilder`](kiln_dialects::hl::builder::HlBuilder)), never through text.
 //!
 //! The module holds one `func.func @main`: its arguments are the graph's inputs in their order
 //! (then, with [`ImportOptions::initializers_as_args`], the floating-point initializers in
@@ -24,9 +24,12 @@
 //! - **Locations**: every op gets `loc("node_name")` (a [`NameLoc`], as onnx-mlir names ops
 //!   after their node), or `loc("first_output")` for a node without a name; a function argument
 //!   gets `loc("input_name")`.
+//! - **Element types** `hl` lacks are held in wider ones (uint8 in i32, double in f32, ...),
+//!   annotated [`HELD_TYPE_ATTR`] at the function boundary; see [`wrap_to_declared`].
 //! - **Errors** are reported before anything is built where they can be: every unsupported
-//!   op type at once with the names of its nodes, an opset outside 13..=21, a file that is not
-//!   an ONNX model, a missing external data file, symbolic dims. An error in a node names it.
+//!   op (type or version) at once with the names of its nodes, an opset newer than
+//!   [`MAX_OPSET`], a file that is not an ONNX model, a missing external data file, symbolic
+//!   dims. An error in a node names it.
 //!
 //! The op table (which ONNX op becomes which `hl` ops) is `docs/frontends/onnx.md`.
 //!

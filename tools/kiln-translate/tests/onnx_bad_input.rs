@@ -213,3 +213,37 @@ fn an_input_shape_fixes_a_symbolic_dim() {
     assert!(text.contains("hl.relu %arg0 : tensor<4x3xf32> loc(#loc"), "{text}");
     assert!(text.contains("loc(\"relu\")"), "{text}");
 }
+
+#[test]
+fn a_shape_input_that_depends_on_the_data_is_named() {
+    let nodes = vec![node("Reshape", "reshape", &["x", "x"], "y")];
+    let bytes = model(17, &["2", "3"], nodes, vec![]).write_to_bytes().expect("the model serializes");
+    fails(
+        &folder("data_shape"),
+        &bytes,
+        &[],
+        &[
+            "node `reshape` (`Reshape`): input `shape` must be a constant, but it is graph input `x`",
+            "--constant-input x=",
+        ],
+    );
+}
+
+#[test]
+fn a_dangling_input_and_a_cycle_name_their_node() {
+    let dangling = vec![node("Relu", "relu", &["nowhere"], "y")];
+    let bytes = model(17, &["2", "3"], dangling, vec![]).write_to_bytes().expect("the model serializes");
+    fails(
+        &folder("dangling"),
+        &bytes,
+        &[],
+        &["node `relu` (`Relu`): value `nowhere` is not defined before its use"],
+    );
+    let cycle = vec![
+        node("Relu", "first", &["b"], "a"),
+        node("Neg", "second", &["a"], "b"),
+        node("Abs", "out", &["x"], "y"),
+    ];
+    let bytes = model(17, &["2", "3"], cycle, vec![]).write_to_bytes().expect("the model serializes");
+    fails(&folder("cycle"), &bytes, &[], &["node `first` (`Relu`): value `b` is not defined before its use"]);
+}

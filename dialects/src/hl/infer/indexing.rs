@@ -57,7 +57,7 @@ pub fn gather_elements<'c>(ctx: &Context<'c>, input: &InferInput<'_, 'c>) -> Res
 }
 
 /// The `q` of `gather_nd` / `scatter_nd` indices and the checked `batch_dims`.
-fn nd<'c>(data: &[i64], idx: &[i64], batch_dims: i64) -> Result<(usize, usize), String> {
+fn nd(data: &[i64], idx: &[i64], batch_dims: i64) -> Result<(usize, usize), String> {
     let q = *idx.last().ok_or("indices must have rank 1 or more")?;
     let b =
         usize::try_from(batch_dims).map_err(|_| "attribute 'batch_dims' must not be negative".to_string())?;
