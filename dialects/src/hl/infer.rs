@@ -8,9 +8,11 @@ use kiln_compiler::{AttrKind, Attribute, Context, Type, DYNAMIC};
 use super::accessors::{bool_attr, float_value, int_list, normalize_axis, tensor_parts};
 
 mod data;
+mod indexing;
 mod pool;
 
 pub use data::{gather, iota, pad, split, trilu};
+pub use indexing::{along_axis, gather_elements, gather_nd, scatter_elements, scatter_nd, topk};
 pub use pool::{global_pool, pool2d, pool_params};
 
 /// What inference sees of an op.

@@ -64,6 +64,8 @@ pub enum DTypes {
     Numeric,
     /// `i1` only.
     Bool,
+    /// `i8`, `i32`, `i64`.
+    Integer,
 }
 
 impl DTypes {
@@ -83,6 +85,7 @@ impl DTypes {
             DTypes::Float => float,
             DTypes::Numeric => float || int,
             DTypes::Bool => bool_,
+            DTypes::Integer => int,
         }
     }
 
@@ -93,6 +96,7 @@ impl DTypes {
             DTypes::Float => "f16, bf16 or f32",
             DTypes::Numeric => "f16, bf16, f32, i8, i32 or i64",
             DTypes::Bool => "i1",
+            DTypes::Integer => "i8, i32 or i64",
         }
     }
 }

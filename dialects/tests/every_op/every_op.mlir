@@ -215,3 +215,53 @@ func.func @model_ops(%d: tensor<5x3xf32>, %x: tensor<2x6xf16>, %im: tensor<1x2x5
         tensor<1x2x3x3xf32>, tensor<1x1x3x3xi32>, tensor<1x2x3x3xf32>, tensor<1x2x3x3xf32>, tensor<1x2x1x1xf32>,
         tensor<2x3x2xbf16>, tensor<1x3x2x2xf32>
 }
+
+func.func @trig(%x: tensor<2x5xf32>, %h: tensor<6xf16>) -> (tensor<2x5xf32>, tensor<2x5xf32>, tensor<2x5xf32>, tensor<2x5xf32>, tensor<2x5xf32>, tensor<2x5xf32>, tensor<6xf16>, tensor<6xf16>, tensor<6xf16>, tensor<6xf16>, tensor<6xf16>) {
+  %0 = hl.sin %x : tensor<2x5xf32>
+  %1 = hl.cos %x : tensor<2x5xf32>
+  %2 = hl.tan %x : tensor<2x5xf32>
+  %3 = hl.asin %x : tensor<2x5xf32>
+  %4 = hl.acos %x : tensor<2x5xf32>
+  %5 = hl.atan %x : tensor<2x5xf32>
+  %6 = hl.sinh %h : tensor<6xf16>
+  %7 = hl.cosh %h : tensor<6xf16>
+  %8 = hl.asinh %h : tensor<6xf16>
+  %9 = hl.acosh %h : tensor<6xf16>
+  %10 = hl.atanh %h : tensor<6xf16>
+  return %0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10 : tensor<2x5xf32>, tensor<2x5xf32>, tensor<2x5xf32>, tensor<2x5xf32>, tensor<2x5xf32>, tensor<2x5xf32>, tensor<6xf16>, tensor<6xf16>, tensor<6xf16>, tensor<6xf16>, tensor<6xf16>
+}
+
+func.func @bits(%a: tensor<8xi32>, %b: tensor<8xi32>, %c: tensor<4xi8>, %x: tensor<2x3xf32>, %y: tensor<3xf32>) -> (tensor<8xi32>, tensor<8xi32>, tensor<8xi32>, tensor<8xi32>, tensor<4xi8>, tensor<4xi8>, tensor<8xi32>, tensor<2x3xf32>) {
+  %k = hl.constant dense<[0, 1, 3, 7]> : tensor<4xi8>
+  %0 = hl.bitwise_and %a, %b : tensor<8xi32>
+  %1 = hl.bitwise_or %a, %b : tensor<8xi32>
+  %2 = hl.bitwise_xor %a, %b : tensor<8xi32>
+  %3 = hl.bitwise_not %a : tensor<8xi32>
+  %4 = hl.shift_left %c, %k : tensor<4xi8>
+  %5 = hl.shift_right %c, %k : tensor<4xi8>
+  %6 = hl.rem %a, %b : tensor<8xi32>
+  %7 = hl.rem %x, %y : tensor<2x3xf32>, tensor<3xf32> -> tensor<2x3xf32>
+  return %0, %1, %2, %3, %4, %5, %6, %7 : tensor<8xi32>, tensor<8xi32>, tensor<8xi32>, tensor<8xi32>, tensor<4xi8>, tensor<4xi8>, tensor<8xi32>, tensor<2x3xf32>
+}
+
+func.func @indexing(%d: tensor<3x4xf32>, %u: tensor<3x2xf32>, %n: tensor<4x5x6xf16>, %s: tensor<2x4xi32>) -> (tensor<3x2xf32>, tensor<3x6xf16>, tensor<3x4xf32>, tensor<3x4xf32>, tensor<4x4xi32>) {
+  %i = hl.constant dense<[[3, 0], [-1, 1], [2, 2]]> : tensor<3x2xi64>
+  %t = hl.constant dense<[[0, 4], [3, -1], [1, 2]]> : tensor<3x2xi32>
+  %r = hl.constant dense<[[2], [0]]> : tensor<2x1xi64>
+  %z = hl.constant dense<1> : tensor<4x4xi32>
+  %0 = hl.gather_elements %d, %i {axis = 1 : i64} : tensor<3x4xf32>, tensor<3x2xi64> -> tensor<3x2xf32>
+  %1 = hl.gather_nd %n, %t : tensor<4x5x6xf16>, tensor<3x2xi32> -> tensor<3x6xf16>
+  %2 = hl.scatter_elements %d, %i, %u {axis = 1 : i64} : tensor<3x4xf32>, tensor<3x2xi64>, tensor<3x2xf32> -> tensor<3x4xf32>
+  %3 = hl.scatter_elements %d, %i, %u {axis = 1 : i64, reduction = "mul"} : tensor<3x4xf32>, tensor<3x2xi64>, tensor<3x2xf32> -> tensor<3x4xf32>
+  %4 = hl.scatter_nd %z, %r, %s {reduction = "add"} : tensor<4x4xi32>, tensor<2x1xi64>, tensor<2x4xi32> -> tensor<4x4xi32>
+  return %0, %1, %2, %3, %4 : tensor<3x2xf32>, tensor<3x6xf16>, tensor<3x4xf32>, tensor<3x4xf32>, tensor<4x4xi32>
+}
+
+func.func @scans(%x: tensor<3x5xf32>, %i: tensor<4xi32>) -> (tensor<3x5xf32>, tensor<4xi32>, tensor<3x5xf32>, tensor<3x2xf32>, tensor<3x2xi64>, tensor<2xi32>, tensor<2xi64>) {
+  %0 = hl.cumsum %x {axis = 1 : i64, exclusive = true} : tensor<3x5xf32>
+  %1 = hl.cumsum %i {axis = 0 : i64, reverse = true} : tensor<4xi32>
+  %2 = hl.cumprod %x {axis = 0 : i64} : tensor<3x5xf32>
+  %3, %4 = hl.topk %x {k = 2 : i64} : tensor<3x5xf32> -> tensor<3x2xf32>, tensor<3x2xi64>
+  %5, %6 = hl.topk %i {k = 2 : i64, axis = 0 : i64, largest = false} : tensor<4xi32> -> tensor<2xi32>, tensor<2xi64>
+  return %0, %1, %2, %3, %4, %5, %6 : tensor<3x5xf32>, tensor<4xi32>, tensor<3x5xf32>, tensor<3x2xf32>, tensor<3x2xi64>, tensor<2xi32>, tensor<2xi64>
+}

@@ -10,23 +10,67 @@ use onnx_protobuf::TensorProto;
 /// `dense<...>`; larger ones as `dense_resource` blobs.
 pub const INLINE_ELEMENTS: usize = 64;
 
-/// The element type of ONNX `TensorProto.DataType` code `code`.
+/// `TensorProto.DataType` codes of the element types `hl` lacks but the importer holds in a
+/// wider (or, for `DOUBLE`, narrower) `hl` type.
+const UINT8: i32 = 2;
+const UINT16: i32 = 4;
+const INT16: i32 = 5;
+const DOUBLE: i32 = 11;
+const UINT32: i32 = 12;
+const UINT64: i32 = 13;
+
+/// The `hl` element type that holds ONNX element type `code`: its own for float, float16,
+/// bfloat16, bool, int8, int32 and int64; f32 for double (rounded); i32 for uint8, int16 and
+/// uint16 and i64 for uint32 (exactly); i64 for uint64 (the same bits).
 pub(crate) fn dtype_of_onnx(code: i32) -> Result<DType, String> {
     Ok(match code {
-        1 => DType::F32,
+        1 | DOUBLE => DType::F32,
         3 => DType::I8,
-        6 => DType::I32,
-        7 => DType::I64,
+        6 | UINT8 | UINT16 | INT16 => DType::I32,
+        7 | UINT32 | UINT64 => DType::I64,
         9 => DType::I1,
         10 => DType::F16,
         16 => DType::BF16,
         _ => {
             return Err(format!(
-                "element type {} is not supported (hl has f16, bf16, f32, bool, int8, int32, int64)",
+                "element type {} is not supported (hl holds float, double, float16, bfloat16, bool, \
+                 int8, int16, int32, int64, uint8, uint16, uint32, uint64)",
                 onnx_type_name(code)
             ))
         }
     })
+}
+
+/// The ONNX name of element type `code` when `hl` holds it in another type (`"uint8"`, ...):
+/// what a function argument or result of that type is annotated with.
+pub(crate) fn held_type_name(code: i32) -> Option<&'static str> {
+    Some(match code {
+        UINT8 => "uint8",
+        UINT16 => "uint16",
+        INT16 => "int16",
+        DOUBLE => "float64",
+        UINT32 => "uint32",
+        UINT64 => "uint64",
+        _ => return None,
+    })
+}
+
+/// Wraps an integer result held in a wider `hl` type to the ONNX type `name` it stands for
+/// (the `onnx.type` of a function result): `uint8` keeps the low 8 bits, `int16` the low 16 sign-extended,
+/// ... Float and other results are returned as they are. Integer addition, subtraction and
+/// multiplication computed in the wider type and wrapped at the end give the narrow type's
+/// result.
+pub fn wrap_to_declared(t: &Tensor, name: &str) -> Tensor {
+    let wrap: fn(i64) -> i64 = match name {
+        "uint8" => |x| x & 0xff,
+        "uint16" => |x| x & 0xffff,
+        "int16" => |x| i64::from(x as i16),
+        "uint32" => |x| x & 0xffff_ffff,
+        _ => return t.clone(),
+    };
+    let Some(values) = ints(t) else { return t.clone() };
+    let wrapped: Vec<i64> = values.into_iter().map(wrap).collect();
+    Tensor::from_i64s(t.dtype(), t.shape().to_vec(), &wrapped).unwrap_or_else(|_| t.clone())
 }
 
 /// The ONNX spelling of a `TensorProto.DataType` code.
@@ -93,28 +137,58 @@ pub(crate) fn decode_tensor(t: &TensorProto) -> Result<Tensor, String> {
     let numel = shape.iter().try_fold(1usize, |n, &d| n.checked_mul(d));
     let numel = numel.ok_or_else(|| format!("tensor `{}` has too many elements", t.name))?;
     let data = if !t.raw_data.is_empty() || typed_len(t) == 0 {
-        from_raw(dtype, &t.raw_data, numel).ok_or_else(|| {
+        let size = onnx_byte_size(t.data_type).unwrap_or(dtype.byte_size());
+        from_raw(t.data_type, dtype, &t.raw_data, numel).ok_or_else(|| {
             format!(
                 "tensor `{}` holds {} bytes of data, but {numel} elements of {} need {}",
                 t.name,
                 t.raw_data.len(),
-                dtype.name(),
-                numel.saturating_mul(dtype.byte_size())
+                onnx_type_name(t.data_type),
+                numel.saturating_mul(size)
             )
         })?
     } else {
-        from_typed(dtype, t)
+        from_typed(t.data_type, dtype, t)
     };
     Tensor::new(shape, data).map_err(|e| format!("tensor `{}`: {}", t.name, e.message()))
 }
 
 /// The number of elements held in the typed fields.
 fn typed_len(t: &TensorProto) -> usize {
-    t.float_data.len() + t.int32_data.len() + t.int64_data.len()
+    t.float_data.len() + t.int32_data.len() + t.int64_data.len() + t.double_data.len() + t.uint64_data.len()
 }
 
-/// Elements from little-endian bytes (`None` when the length does not fit `numel`).
-fn from_raw(dtype: DType, raw: &[u8], numel: usize) -> Option<TensorData> {
+/// The size in bytes of one element of the ONNX types `hl` holds in another type.
+fn onnx_byte_size(code: i32) -> Option<usize> {
+    Some(match code {
+        UINT8 => 1,
+        UINT16 | INT16 => 2,
+        UINT32 => 4,
+        DOUBLE | UINT64 => 8,
+        _ => return None,
+    })
+}
+
+/// Elements of ONNX type `code` from little-endian bytes, as `dtype` (`None` when the length
+/// does not fit `numel`).
+fn from_raw(code: i32, dtype: DType, raw: &[u8], numel: usize) -> Option<TensorData> {
+    if let Some(size) = onnx_byte_size(code) {
+        if raw.len() != numel.checked_mul(size)? {
+            return None;
+        }
+        let w = |c: &[u8], n: usize| {
+            let mut b = [0u8; 8];
+            b[..n].copy_from_slice(c);
+            u64::from_le_bytes(b)
+        };
+        let words = raw.chunks_exact(size).map(|c| w(c, size));
+        return Some(match code {
+            DOUBLE => TensorData::F32(words.map(|x| f64::from_bits(x) as f32).collect()),
+            INT16 => TensorData::I32(words.map(|x| i32::from(x as u16 as i16)).collect()),
+            UINT8 | UINT16 => TensorData::I32(words.map(|x| x as i32).collect()),
+            _ => TensorData::I64(words.map(|x| x as i64).collect()),
+        });
+    }
     if raw.len() != numel.checked_mul(dtype.byte_size())? {
         return None;
     }
@@ -133,10 +207,16 @@ fn from_raw(dtype: DType, raw: &[u8], numel: usize) -> Option<TensorData> {
     })
 }
 
-/// Elements from the typed fields: `float_data` (f32), `int64_data` (int64) and `int32_data`
-/// (int32, int8, bool, and the bits of f16 / bf16).
-fn from_typed(dtype: DType, t: &TensorProto) -> TensorData {
+/// Elements of ONNX type `code` from the typed fields, as `dtype`: `float_data` (f32),
+/// `double_data`, `int64_data` (int64), `uint64_data` (uint32, uint64) and `int32_data`
+/// (int32, int16, int8, uint16, uint8, bool, and the bits of f16 / bf16).
+fn from_typed(code: i32, dtype: DType, t: &TensorProto) -> TensorData {
     let i32s = &t.int32_data;
+    match code {
+        DOUBLE => return TensorData::F32(t.double_data.iter().map(|&x| x as f32).collect()),
+        UINT32 | UINT64 => return TensorData::I64(t.uint64_data.iter().map(|&x| x as i64).collect()),
+        _ => {}
+    }
     match dtype {
         DType::F32 => TensorData::F32(t.float_data.clone()),
         DType::I64 => TensorData::I64(t.int64_data.clone()),

@@ -6,12 +6,27 @@ use std::fmt;
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ImportError {
     message: String,
+    constant_input: Option<String>,
 }
 
 impl ImportError {
     /// An error with `message` (lowercase, no trailing period, names in backticks).
     pub fn new(message: impl Into<String>) -> Self {
-        ImportError { message: message.into() }
+        ImportError { message: message.into(), constant_input: None }
+    }
+
+    /// The error, recording that it arose because graph input `name` (if any) is not a
+    /// constant where a node needs one ([`ImportError::constant_input`]).
+    pub fn with_constant_input(mut self, name: Option<String>) -> Self {
+        self.constant_input = name;
+        self
+    }
+
+    /// The graph input a node needed as a constant (a shape, axes, pads...), when that is why
+    /// the import failed: importing again with its value in
+    /// [`ImportOptions::constant_inputs`](crate::ImportOptions::constant_inputs) gets further.
+    pub fn constant_input(&self) -> Option<&str> {
+        self.constant_input.as_deref()
     }
 
     /// The message.

@@ -2,6 +2,7 @@
 //! (ONNX names to IR values, with the host value of every constant), op creation with
 //! constant folding, and the final clean-up and verification.
 
+use std::cell::RefCell;
 use std::collections::{HashMap, HashSet};
 use std::rc::Rc;
 
@@ -19,7 +20,13 @@ use kiln_dialects::hl::interp::{DType, Tensor};
 use kiln_dialects::hl::CONSTANT;
 use onnx_protobuf::{NodeProto, ValueInfoProto};
 
-use crate::consts::{constant_attr, decode_tensor, dtype_of_onnx, elem_type, ints, tensor_type};
+use crate::consts::{
+    constant_attr, decode_tensor, dtype_of_onnx, elem_type, held_type_name, ints, tensor_type,
+};
+
+/// The argument and result attribute naming the ONNX element type of a value `hl` holds in
+/// another type (`{onnx.type = "uint8"}` on an `i32` argument).
+pub const HELD_TYPE_ATTR: &str = "onnx.type";
 use crate::error::ImportError;
 use crate::model::Model;
 use crate::{ops, ImportOptions};
@@ -52,6 +59,14 @@ pub(crate) struct Importer<'r, 'a, 'c, 'm> {
     pub outputs: HashSet<&'m str>,
     /// The name of the node being imported (names the blobs of folded constants).
     current: &'m str,
+    /// The model's default-domain opset.
+    pub opset: i64,
+    /// The graph input name of each function argument.
+    arg_names: HashMap<ValueId, &'m str>,
+    /// The graph input a node needed as a constant (set with the error).
+    needs_constant: RefCell<Option<String>>,
+    /// The ONNX element type codes of the graph inputs and initializers.
+    pub onnx_codes: HashMap<&'m str, i32>,
 }
 
 /// Imports `model` as `builtin.module { func.func @main }`.
@@ -62,23 +77,40 @@ pub(crate) fn import<'c>(
 ) -> Result<Module<'c>, ImportError> {
     let graph = &model.graph;
     let initializer_names: HashSet<&str> = graph.initializer.iter().map(|t| t.name.as_str()).collect();
-    let inputs: Vec<&ValueInfoProto> =
+    let all_inputs: Vec<&ValueInfoProto> =
         graph.input.iter().filter(|i| !initializer_names.contains(i.name.as_str())).collect();
-    for (name, _) in &options.input_shapes {
-        if !inputs.iter().any(|i| &i.name == name) {
-            let known: Vec<String> = inputs.iter().map(|i| format!("`{}`", i.name)).collect();
+    let shaped = options.input_shapes.iter().map(|(n, _)| ("--input-shape", n));
+    for (flag, name) in shaped.chain(options.constant_inputs.iter().map(|(n, _)| ("--constant-input", n))) {
+        if !all_inputs.iter().any(|i| &i.name == name) {
+            let known: Vec<String> = all_inputs.iter().map(|i| format!("`{}`", i.name)).collect();
             return Err(ImportError::new(format!(
-                "--input-shape names `{name}`, which is not a graph input (inputs: {})",
+                "{flag} names `{name}`, which is not a graph input (inputs: {})",
                 known.join(", ")
             )));
         }
     }
+    let given = |name: &str| options.constant_inputs.iter().rev().find(|(n, _)| n == name).map(|(_, t)| t);
+    let inputs: Vec<&ValueInfoProto> =
+        all_inputs.iter().copied().filter(|i| given(&i.name).is_none()).collect();
     let mut errors = Vec::new();
     let mut arg_types = Vec::new();
+    let mut arg_held: Vec<Option<&str>> = Vec::new();
     for input in &inputs {
         match input_type(ctx, input, options) {
             Ok(t) => arg_types.push(t),
             Err(e) => errors.push(e),
+        }
+        arg_held.push(held_type_name(elem_code(input)));
+    }
+    let mut fixed = Vec::new();
+    for input in &all_inputs {
+        let (name, Some(t)) = (input.name.as_str(), given(&input.name)) else { continue };
+        match dtype_of_onnx(elem_code(input)) {
+            Ok(d) if d == t.dtype() => fixed.push((name, t.clone())),
+            Ok(d) => {
+                errors.push(format!("--constant-input `{name}` holds {}, but the input is {d}", t.dtype()))
+            }
+            Err(e) => errors.push(format!("graph input `{name}`: {e}")),
         }
     }
     let mut initializers = Vec::new();
@@ -114,16 +146,21 @@ pub(crate) fn import<'c>(
         done: HashSet::new(),
         outputs: graph.output.iter().map(|o| o.name.as_str()).collect(),
         current: "",
+        opset: model.opset,
+        arg_names: HashMap::new(),
+        needs_constant: RefCell::new(None),
+        onnx_codes: all_inputs.iter().map(|i| (i.name.as_str(), elem_code(i))).collect(),
     };
+    imp.onnx_codes.extend(graph.initializer.iter().map(|t| (t.name.as_str(), t.data_type)));
     for (name, &arg) in arg_names.iter().zip(&args) {
         imp.values.insert(name, Val { id: arg, konst: None });
+        imp.arg_names.insert(arg, name);
     }
-    for (name, t) in initializers {
-        if !as_arg(&t) {
-            imp.b.set_loc(name_loc(ctx, name));
-            let v = imp.constant(t, name).map_err(ImportError::new)?;
-            imp.values.insert(name, v);
-        }
+    let constants = initializers.into_iter().filter(|(_, t)| !as_arg(t)).chain(fixed);
+    for (name, t) in constants {
+        imp.b.set_loc(name_loc(ctx, name));
+        let v = imp.constant(t, name).map_err(ImportError::new)?;
+        imp.values.insert(name, v);
     }
     for (i, node) in graph.node.iter().enumerate() {
         for input in node.input.iter().filter(|n| !n.is_empty()) {
@@ -136,7 +173,8 @@ pub(crate) fn import<'c>(
         }
         imp.b.set_loc(node_loc(ctx, node));
         imp.current = node_name(node);
-        let results = ops::import_node(&mut imp, i).map_err(|e| node_error(node, &e))?;
+        let results = ops::import_node(&mut imp, i)
+            .map_err(|e| node_error(node, &e).with_constant_input(imp.needs_constant.take()))?;
         imp.define(node, results).map_err(|e| node_error(node, &e))?;
     }
     let mut results = Vec::with_capacity(graph.output.len());
@@ -151,8 +189,17 @@ pub(crate) fn import<'c>(
     rw.set_operands(ret, &results);
     let result_types: Vec<Type<'c>> = results.iter().map(|&v| rw.ir().value_type(v)).collect();
     let signature = ctx.type_attr(ctx.function_type(&arg_types, &result_types));
+    let res_held: Vec<Option<&str>> = graph.output.iter().map(|o| held_type_name(elem_code(o))).collect();
     rw.modify_op(func, |d| {
-        let entries = [named(ctx, "function_type", signature), named(ctx, "sym_name", ctx.str_attr(b"main"))];
+        let mut entries =
+            vec![named(ctx, "function_type", signature), named(ctx, "sym_name", ctx.str_attr(b"main"))];
+        arg_held.resize(arg_types.len(), None);
+        for (key, held) in [("arg_attrs", &arg_held), ("res_attrs", &res_held)] {
+            if held.iter().any(Option::is_some) {
+                entries.push(named(ctx, key, held_attrs(ctx, held)));
+            }
+        }
+        entries.sort_by(|a, b| a.name.cmp(b.name));
         d.properties = Some(ctx.dict_attr(&entries));
     });
     erase_dead_constants(&mut rw, block);
@@ -185,6 +232,27 @@ fn skeleton<'c>(ctx: &Context<'c>, ir: &mut Ir<'c>) -> (OpId, OpId, kiln_compile
     let ret = ir.create_op(OperationState::new(RETURN_OP.name, Some(&RETURN_OP), loc));
     ir.append_op(block, ret);
     (top, func, block, ret)
+}
+
+/// The `TensorProto.DataType` code of a tensor value's element type (0 when it has none).
+fn elem_code(v: &ValueInfoProto) -> i32 {
+    match v.type_.value.as_ref() {
+        Some(onnx_protobuf::type_proto::Value::TensorType(t)) => t.elem_type,
+        _ => 0,
+    }
+}
+
+/// `arg_attrs` / `res_attrs`: `{onnx.type = "uint8"}` for a value whose ONNX element type `hl`
+/// holds in another type, `{}` for the others.
+fn held_attrs<'c>(ctx: &Context<'c>, held: &[Option<&str>]) -> Attribute<'c> {
+    let dicts: Vec<Attribute<'c>> = held
+        .iter()
+        .map(|h| match h {
+            Some(name) => ctx.dict_attr(&[named(ctx, HELD_TYPE_ATTR, ctx.str_attr(name.as_bytes()))]),
+            None => ctx.dict_attr(&[]),
+        })
+        .collect();
+    ctx.array_attr(&dicts)
 }
 
 fn named<'c>(ctx: &Context<'c>, name: &str, value: Attribute<'c>) -> NamedAttr<'c> {
@@ -280,6 +348,11 @@ impl<'r, 'a, 'c, 'm> Importer<'r, 'a, 'c, 'm> {
         self.b.rw.ctx
     }
 
+    /// The op version of `node` at the model's opset (0 for an op ONNX does not define).
+    pub fn version(&self, node: &NodeProto) -> i64 {
+        crate::versions::op_version(&node.op_type, self.opset).unwrap_or(0)
+    }
+
     /// Records the values node `node` defines, output by output (empty output names are
     /// skipped).
     fn define(&mut self, node: &'m NodeProto, results: Vec<Val>) -> Result<(), String> {
@@ -340,15 +413,32 @@ impl<'r, 'a, 'c, 'm> Importer<'r, 'a, 'c, 'm> {
         dtype_of(e).ok_or_else(|| format!("element type '{e}' is not supported"))
     }
 
+    /// The elements of `v`, which must be a constant (after folding): else an error naming
+    /// `what` and, when `v` is a graph input, that input (recorded for the caller).
+    pub fn const_tensor(&self, v: &Val, what: &str) -> Result<Rc<Tensor>, String> {
+        if let Some(t) = &v.konst {
+            return Ok(t.clone());
+        }
+        match self.arg_names.get(&v.id) {
+            Some(name) => {
+                *self.needs_constant.borrow_mut() = Some(name.to_string());
+                Err(format!(
+                    "{what} must be a constant, but it is graph input `{name}` (give its value at import: \
+                     --constant-input {name}=FILE.npy)"
+                ))
+            }
+            None => Err(format!("{what} must be a constant, but it depends on the graph's inputs")),
+        }
+    }
+
     /// The integer elements of a constant `v` (`what` names it in the error).
     pub fn const_ints(&self, v: &Val, what: &str) -> Result<Vec<i64>, String> {
-        let t = v.konst.as_ref().ok_or_else(|| format!("{what} must be a constant"))?;
-        ints(t).ok_or_else(|| format!("{what} must be an integer tensor"))
+        ints(&*self.const_tensor(v, what)?).ok_or_else(|| format!("{what} must be an integer tensor"))
     }
 
     /// The elements of a constant `v` as `f64`s.
     pub fn const_f64s(&self, v: &Val, what: &str) -> Result<Vec<f64>, String> {
-        v.konst.as_ref().map(|t| t.to_f64s()).ok_or_else(|| format!("{what} must be a constant"))
+        Ok(self.const_tensor(v, what)?.to_f64s())
     }
 
     /// An `hl.constant` holding `t` (`name` names its blob when it gets one).

@@ -1,6 +1,6 @@
-//! `kiln-onnx`: imports an ONNX model (a serialized `ModelProto`, opsets 13 to 21) as an `hl`
-//! module, built with the IR builder ([`HlBuilder`](kiln_dialects::hl::builder::HlBuilder)),
-//! never through text.
+//! `kiln-onnx`: imports an ONNX model (a serialized `ModelProto`; each node at its op version,
+//! [`op_version`]) as an `hl` module, built with the IR builder
+//! ([`HlBuilder`](kiln_dialects::hl::builder::HlBuilder)), never through text.
 //!
 //! The module holds one `func.func @main`: its arguments are the graph's inputs in their order
 //! (then, with [`ImportOptions::initializers_as_args`], the floating-point initializers in
@@ -24,9 +24,12 @@
 //! - **Locations**: every op gets `loc("node_name")` (a [`NameLoc`], as onnx-mlir names ops
 //!   after their node), or `loc("first_output")` for a node without a name; a function argument
 //!   gets `loc("input_name")`.
+//! - **Element types** `hl` lacks are held in wider ones (uint8 in i32, double in f32, ...),
+//!   annotated [`HELD_TYPE_ATTR`] at the function boundary; see [`wrap_to_declared`].
 //! - **Errors** are reported before anything is built where they can be: every unsupported
-//!   op type at once with the names of its nodes, an opset outside 13..=21, a file that is not
-//!   an ONNX model, a missing external data file, symbolic dims. An error in a node names it.
+//!   op (type or version) at once with the names of its nodes, an opset newer than
+//!   [`MAX_OPSET`], a file that is not an ONNX model, a missing external data file, symbolic
+//!   dims. An error in a node names it.
 //!
 //! The op table (which ONNX op becomes which `hl` ops) is `docs/frontends/onnx.md`.
 //!
@@ -38,15 +41,20 @@ mod error;
 mod graph;
 mod model;
 mod ops;
+mod schema_versions;
+mod versions;
 
 use std::path::Path;
 
 use kiln_compiler::{Context, Module};
+use kiln_dialects::hl::interp::Tensor;
 
-pub use consts::INLINE_ELEMENTS;
+pub use consts::{wrap_to_declared, INLINE_ELEMENTS};
 pub use error::ImportError;
-pub use model::{MAX_OPSET, MIN_OPSET};
+pub use graph::HELD_TYPE_ATTR;
+pub use model::MAX_OPSET;
 pub use ops::supported_ops;
+pub use versions::op_version;
 
 /// How a model is imported.
 #[derive(Clone, Debug, Default)]
@@ -56,6 +64,10 @@ pub struct ImportOptions {
     pub input_shapes: Vec<(String, Vec<i64>)>,
     /// Floating-point initializers become trailing function arguments instead of constants.
     pub initializers_as_args: bool,
+    /// Graph inputs given a value at import (`--constant-input name=x.npy`): each becomes a
+    /// constant instead of a function argument, so the shapes, axes or pads it carries are
+    /// known. The tensor must have the `hl` element type that holds the input's ONNX type.
+    pub constant_inputs: Vec<(String, Tensor)>,
 }
 
 /// Parses `--input-shape` text: `name=1x128` (a `name` may itself hold `=`: the last one

@@ -1,5 +1,5 @@
 //! Reading a model: protobuf decoding, the checks that need no IR (an ONNX model at all, the
-//! opset, every op type supported) and external data, which is read into the initializers.
+//! opset, every op type and version supported) and external data, which is read into the initializers.
 
 use std::path::Path;
 
@@ -8,10 +8,9 @@ use onnx_protobuf::{GraphProto, Message, ModelProto, TensorProto};
 use crate::error::ImportError;
 use crate::ops;
 
-/// The oldest default-domain opset imported.
-pub const MIN_OPSET: i64 = 13;
-/// The newest default-domain opset imported.
-pub const MAX_OPSET: i64 = 21;
+/// The newest default-domain opset imported: the newest whose schemas Kiln knows (a model of
+/// a newer opset may use op versions nobody has reviewed).
+pub const MAX_OPSET: i64 = crate::schema_versions::NEWEST_OPSET;
 
 /// `TensorProto.DataLocation.EXTERNAL`.
 const EXTERNAL: i32 = 1;
@@ -20,6 +19,8 @@ const EXTERNAL: i32 = 1;
 pub(crate) struct Model {
     /// The graph.
     pub graph: GraphProto,
+    /// The default-domain opset.
+    pub opset: i64,
 }
 
 /// Decodes and checks the model in `bytes` (file `path`).
@@ -44,18 +45,18 @@ pub(crate) fn load(bytes: &[u8], path: &Path) -> Result<Model, ImportError> {
         .ok_or_else(|| {
             ImportError::new(format!("'{shown}' imports no opset of the default `ai.onnx` domain"))
         })?;
-    if !(MIN_OPSET..=MAX_OPSET).contains(&opset) {
+    if opset > MAX_OPSET {
         return Err(ImportError::new(format!(
-            "'{shown}' uses opset {opset}, outside the supported range {MIN_OPSET} to {MAX_OPSET}"
+            "'{shown}' uses opset {opset}, newer than the newest whose op schemas Kiln knows ({MAX_OPSET})"
         )));
     }
-    ops::check_supported(&graph)?;
+    ops::check_supported(&graph, opset)?;
     let mut graph = graph;
     let dir = path.parent().unwrap_or(Path::new("."));
     for t in &mut graph.initializer {
         load_external(t, dir)?;
     }
-    Ok(Model { graph })
+    Ok(Model { graph, opset })
 }
 
 /// Reads the external data of `t` (if it has any) from its file in `dir` into `raw_data`.

@@ -61,6 +61,10 @@ struct Cli {
     /// instead of constants.
     #[arg(long, requires = "import_onnx")]
     initializers_as_args: bool,
+    /// With --import-onnx: a graph input's value, fixed at import (`name=x.npy`; repeatable):
+    /// it becomes a constant, so a shape, axes or pads input it feeds is known.
+    #[arg(long, value_name = "NAME=FILE.npy", requires = "import_onnx")]
+    constant_input: Vec<String>,
     /// Read upstream MLIR (parsed and verified by MLIR) and convert its TOSA ops to hl (needs
     /// the `mlir` feature).
     #[arg(long, group = "mode")]
@@ -143,9 +147,19 @@ fn disassemble(cli: &Cli, bytes: &[u8], name: &str) -> Result<String, String> {
 fn import_onnx(cli: &Cli, bytes: &[u8]) -> Result<String, String> {
     let input_shapes =
         cli.input_shape.iter().map(|s| kiln_onnx::parse_input_shape(s)).collect::<Result<_, _>>();
+    let mut constant_inputs = Vec::new();
+    for spec in &cli.constant_input {
+        let (name, path) = spec
+            .rsplit_once('=')
+            .ok_or_else(|| error(format!("invalid --constant-input '{spec}': expected 'name=x.npy'")))?;
+        let t = kiln_dialects::hl::interp::read_npy(Path::new(path), None)
+            .map_err(|e| error(format!("--constant-input {name}: {}", e.message())))?;
+        constant_inputs.push((name.to_string(), t));
+    }
     let options = kiln_onnx::ImportOptions {
         input_shapes: input_shapes.map_err(error)?,
         initializers_as_args: cli.initializers_as_args,
+        constant_inputs,
     };
     let arena = Bump::new();
     let ctx = Context::new(&arena, kiln_dialects::all_dialects());

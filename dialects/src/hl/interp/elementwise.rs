@@ -11,7 +11,9 @@
 //! follow IEEE 754. `maximum`/`minimum` propagate NaN like numpy.
 //!
 //! Integer rule: `add`, `sub`, `mul` and `pow` wrap (two's complement); `div` truncates toward
-//! zero, division by zero gives 0 (numpy's result) and `MIN / -1` wraps to `MIN`; `pow` with a
+//! zero, division by zero gives 0 (numpy's result) and `MIN / -1` wraps to `MIN`; `rem` is the
+//! remainder of that division (0 for a zero divisor); the bitwise ops and shifts take integers
+//! only, and a shift is computed on the sign-extended value, so it is exact in every width; `pow` with a
 //! negative exponent gives `1` for base 1, `±1` for base -1 and 0 otherwise (numpy raises).
 //! Arithmetic does not accept `i1`.
 
@@ -38,6 +40,19 @@ pub enum BinaryOp {
     Maximum,
     /// numpy's `minimum` (NaN-propagating).
     Minimum,
+    /// Remainder of truncated division, with the sign of `a` (C's `fmod`; integers: `a % b`,
+    /// and 0 for `b == 0`).
+    Rem,
+    /// Bitwise and (integers only).
+    BitAnd,
+    /// Bitwise or (integers only).
+    BitOr,
+    /// Bitwise exclusive or (integers only).
+    BitXor,
+    /// `a << b` (integers only; 0 when `b` is negative or at least the bit width).
+    ShiftLeft,
+    /// `a >> b`, sign-propagating (integers only; `b` beyond the bit width gives 0 or -1).
+    ShiftRight,
 }
 
 impl BinaryOp {
@@ -51,7 +66,25 @@ impl BinaryOp {
             BinaryOp::Pow => "pow",
             BinaryOp::Maximum => "maximum",
             BinaryOp::Minimum => "minimum",
+            BinaryOp::Rem => "rem",
+            BinaryOp::BitAnd => "bitwise_and",
+            BinaryOp::BitOr => "bitwise_or",
+            BinaryOp::BitXor => "bitwise_xor",
+            BinaryOp::ShiftLeft => "shift_left",
+            BinaryOp::ShiftRight => "shift_right",
         }
+    }
+
+    /// Whether the op takes integers only.
+    fn bitwise(self) -> bool {
+        matches!(
+            self,
+            BinaryOp::BitAnd
+                | BinaryOp::BitOr
+                | BinaryOp::BitXor
+                | BinaryOp::ShiftLeft
+                | BinaryOp::ShiftRight
+        )
     }
 
     /// The op on float values, in `f64`.
@@ -64,6 +97,8 @@ impl BinaryOp {
             BinaryOp::Pow => libm::pow(a, b),
             BinaryOp::Maximum => nan_max(a, b),
             BinaryOp::Minimum => nan_min(a, b),
+            BinaryOp::Rem => libm::fmod(a, b),
+            _ => f64::NAN,
         }
     }
 
@@ -78,6 +113,15 @@ impl BinaryOp {
             BinaryOp::Pow => int_pow(a, b),
             BinaryOp::Maximum => a.max(b),
             BinaryOp::Minimum => a.min(b),
+            BinaryOp::Rem if b == 0 => 0,
+            BinaryOp::Rem => a.wrapping_rem(b),
+            BinaryOp::BitAnd => a & b,
+            BinaryOp::BitOr => a | b,
+            BinaryOp::BitXor => a ^ b,
+            BinaryOp::ShiftLeft if !(0..64).contains(&b) => 0,
+            BinaryOp::ShiftLeft => a << b,
+            BinaryOp::ShiftRight if b < 0 => 0,
+            BinaryOp::ShiftRight => a >> b.min(63),
         }
     }
 }
@@ -163,6 +207,9 @@ impl Broadcast {
 pub fn binary(op: BinaryOp, a: &Tensor, b: &Tensor) -> Result<Tensor> {
     let cast = Broadcast::new(op.name(), &[a, b])?;
     let lanes = match (a.lanes(), b.lanes()) {
+        (Lanes::Float(_), Lanes::Float(_)) if op.bitwise() => {
+            bail!("`{}` requires integer operands", op.name())
+        }
         (Lanes::Float(x), Lanes::Float(y)) => {
             Lanes::Float(cast.zip(&x, &y, |u, v| op.float(f64::from(u), f64::from(v)) as f32))
         }

@@ -368,3 +368,50 @@ pub(crate) fn avg_pool2d(x: &EvalInput<'_, '_>) -> Result<Tensor> {
 pub(crate) fn global_avg_pool2d(x: &EvalInput<'_, '_>) -> Result<Tensor> {
     k::global_avg_pool2d(x.operand(0)?)
 }
+
+/// The `reduction` attribute of a scatter (absent: none).
+fn reduction(x: &EvalInput<'_, '_>) -> Result<k::ScatterReduction> {
+    let Some(a) = x.attr("reduction") else { return Ok(k::ScatterReduction::None) };
+    let name = a.as_str().map(String::from_utf8_lossy).unwrap_or_default();
+    k::ScatterReduction::of(&name).ok_or_else(|| InterpError::new(format!("unknown reduction '{name}'")))
+}
+
+/// `hl.gather_elements` along `axis` (default 0).
+pub(crate) fn gather_elements(x: &EvalInput<'_, '_>) -> Result<Tensor> {
+    k::gather_elements(x.operand(0)?, x.operand(1)?, x.axis(0))
+}
+
+/// `hl.gather_nd` with `batch_dims` (default 0).
+pub(crate) fn gather_nd(x: &EvalInput<'_, '_>) -> Result<Tensor> {
+    let b = x.attr("batch_dims").and_then(|a| a.as_int()).unwrap_or(0);
+    let b = usize::try_from(b).map_err(|_| InterpError::new("negative batch_dims"))?;
+    k::gather_nd(x.operand(0)?, x.operand(1)?, b)
+}
+
+/// `hl.scatter_elements` along `axis` (default 0) with `reduction`.
+pub(crate) fn scatter_elements(x: &EvalInput<'_, '_>) -> Result<Tensor> {
+    k::scatter_elements(x.operand(0)?, x.operand(1)?, x.operand(2)?, x.axis(0), reduction(x)?)
+}
+
+/// `hl.scatter_nd` with `reduction`.
+pub(crate) fn scatter_nd(x: &EvalInput<'_, '_>) -> Result<Tensor> {
+    k::scatter_nd(x.operand(0)?, x.operand(1)?, x.operand(2)?, reduction(x)?)
+}
+
+/// `hl.cumsum` along `axis` with `exclusive` and `reverse`.
+pub(crate) fn cumsum(x: &EvalInput<'_, '_>) -> Result<Tensor> {
+    k::cumulative(x.operand(0)?, x.axis(0), false, x.flag("exclusive"), x.flag("reverse"))
+}
+
+/// `hl.cumprod` along `axis` with `exclusive` and `reverse`.
+pub(crate) fn cumprod(x: &EvalInput<'_, '_>) -> Result<Tensor> {
+    k::cumulative(x.operand(0)?, x.axis(0), true, x.flag("exclusive"), x.flag("reverse"))
+}
+
+/// `hl.topk`: `k` along `axis` (default -1), `largest` (default true).
+pub(crate) fn topk(x: &EvalInput<'_, '_>) -> Result<Vec<Tensor>> {
+    let k = x.attr("k").and_then(|a| a.as_int()).unwrap_or(0);
+    let k = usize::try_from(k).map_err(|_| InterpError::new("negative k"))?;
+    let largest = x.attr("largest").is_none() || x.flag("largest");
+    k::topk(x.operand(0)?, k, x.axis(-1), largest)
+}

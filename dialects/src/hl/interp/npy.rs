@@ -2,7 +2,13 @@
 //!
 //! Supported `descr`s: `<f2` (f16), `<f4` (f32), `|b1` (i1), `|i1` (i8), `<i4` (i32), `<i8`
 //! (i64). numpy has no bfloat16, so bf16 tensors are written as `<u2` holding the raw bits,
-//! and a `<u2` file is read (as bf16 bits) only when the caller expects [`DType::BF16`].
+//! and a `<u2` file is read as bf16 bits when the caller expects [`DType::BF16`].
+//!
+//! Files of the element types `hl` lacks are read converted to the `hl` type that holds them
+//! (as the ONNX importer maps these types at a function's boundary): `<f8` (float64) to f32,
+//! rounded to nearest even; `|u1`, `<i2`, `<u2` (uint8, int16, uint16) to i32 and `<u4` (uint32)
+//! to i64, exactly; `<u8` (uint64) to i64, the same bits (values from 2^63 read negative). Only
+//! reading converts: results are written in their own type.
 //! Anything else is an error, never a panic: a bad magic string or version, a truncated or
 //! non-dict header, missing or extra keys, `fortran_order: True`, a big-endian or unknown
 //! `descr`, or data whose length does not match the shape. `i1` bytes read as `byte != 0`.
@@ -194,20 +200,90 @@ pub fn decode_npy(bytes: &[u8], expected: Option<DType>) -> Result<Tensor> {
     if fortran {
         bail!("npy files in Fortran order are not supported");
     }
-    let dtype = dtype_of(&descr_text, expected)?;
+    let data = &bytes[header_start + header_len..];
+    let wide = Wide::of(&descr_text).filter(|_| !(descr_text == "<u2" && expected == Some(DType::BF16)));
+    let (dtype, size) = match wide {
+        Some(w) => (w.holder(), w.byte_size()),
+        None => {
+            let d = dtype_of(&descr_text, expected)?;
+            (d, d.byte_size())
+        }
+    };
     if let Some(want) = expected.filter(|&w| w != dtype) {
         bail!("npy file holds {dtype}, expected {want}");
     }
-    let data = &bytes[header_start + header_len..];
     let count = shape.iter().try_fold(1usize, |acc, &d| acc.checked_mul(d));
-    if count.and_then(|c| c.checked_mul(dtype.byte_size())) != Some(data.len()) {
+    if count.and_then(|c| c.checked_mul(size)) != Some(data.len()) {
         bail!(
-            "npy data has {} bytes, shape {shape:?} of {dtype} needs {}",
+            "npy data has {} bytes, shape {shape:?} of `{descr_text}` needs {}",
             data.len(),
-            count.map_or("too many".into(), |c| (c * dtype.byte_size()).to_string())
+            count.map_or("too many".into(), |c| (c * size).to_string())
         );
     }
-    Tensor::new(shape, decode_data(dtype, data))
+    let decoded = match wide {
+        Some(w) => w.decode(data),
+        None => decode_data(dtype, data),
+    };
+    Tensor::new(shape, decoded)
+}
+
+/// An `.npy` element type `hl` lacks, read into the `hl` type that holds it.
+#[derive(Clone, Copy)]
+enum Wide {
+    F64,
+    U8,
+    I16,
+    U16,
+    U32,
+    U64,
+}
+
+impl Wide {
+    fn of(descr_text: &str) -> Option<Wide> {
+        Some(match descr_text {
+            "<f8" => Wide::F64,
+            "|u1" => Wide::U8,
+            "<i2" => Wide::I16,
+            "<u2" => Wide::U16,
+            "<u4" => Wide::U32,
+            "<u8" => Wide::U64,
+            _ => return None,
+        })
+    }
+
+    fn byte_size(self) -> usize {
+        match self {
+            Wide::U8 => 1,
+            Wide::I16 | Wide::U16 => 2,
+            Wide::U32 => 4,
+            Wide::F64 | Wide::U64 => 8,
+        }
+    }
+
+    /// The `hl` element type the values are read into.
+    fn holder(self) -> DType {
+        match self {
+            Wide::F64 => DType::F32,
+            Wide::U8 | Wide::I16 | Wide::U16 => DType::I32,
+            Wide::U32 | Wide::U64 => DType::I64,
+        }
+    }
+
+    fn decode(self, data: &[u8]) -> TensorData {
+        macro_rules! words {
+            ($n:literal, $conv:expr) => {
+                data.chunks_exact($n).map(|c| $conv(<[u8; $n]>::try_from(c).unwrap_or([0; $n])))
+            };
+        }
+        match self {
+            Wide::F64 => TensorData::F32(words!(8, f64::from_le_bytes).map(|x| x as f32).collect()),
+            Wide::U8 => TensorData::I32(data.iter().map(|&b| i32::from(b)).collect()),
+            Wide::I16 => TensorData::I32(words!(2, i16::from_le_bytes).map(i32::from).collect()),
+            Wide::U16 => TensorData::I32(words!(2, u16::from_le_bytes).map(i32::from).collect()),
+            Wide::U32 => TensorData::I64(words!(4, u32::from_le_bytes).map(i64::from).collect()),
+            Wide::U64 => TensorData::I64(words!(8, u64::from_le_bytes).map(|x| x as i64).collect()),
+        }
+    }
 }
 
 /// Little-endian elements of `dtype` from `data` (whose length is a multiple of the size).
@@ -312,10 +388,7 @@ mod tests {
                 file("{'descr': '<c8', 'fortran_order': False, 'shape': (1,)}", &[0; 8]),
                 "unsupported npy dtype",
             ),
-            (
-                file("{'descr': '<u2', 'fortran_order': False, 'shape': (1,)}", &[0; 2]),
-                "unsupported npy dtype",
-            ),
+            (file("{'descr': '<u2', 'fortran_order': False, 'shape': (2,)}", &[0; 2]), "needs 4"),
             (file("{'descr': '<f4', 'fortran_order': False, 'shape': (2,)}", &[0; 4]), "needs 8"),
             (
                 file("{'descr': '<f4', 'fortran_order': False, 'shape': (1, 'a')}", &[0; 4]),
@@ -341,5 +414,27 @@ mod tests {
         assert!(decode_npy(&bytes, Some(DType::F16)).unwrap_err().message().contains("expected f16"));
         let bf = file("{'descr': '<u2', 'fortran_order': False, 'shape': ()}", &[0x80, 0x3f]);
         assert_eq!(decode_npy(&bf, Some(DType::BF16)).unwrap().to_f64s(), vec![1.0]);
+    }
+
+    #[test]
+    fn reads_the_types_hl_lacks_into_their_holders() {
+        let read = |descr: &str, data: &[u8], n: usize| {
+            let header = format!("{{'descr': '{descr}', 'fortran_order': False, 'shape': ({n},)}}");
+            decode_npy(&file(&header, data), None).unwrap()
+        };
+        let f = read("<f8", &[0.1f64.to_le_bytes(), (-2.5f64).to_le_bytes()].concat(), 2);
+        assert_eq!((f.dtype(), f.to_f64s()), (DType::F32, vec![f64::from(0.1f32), -2.5]));
+        let u8s = read("|u1", &[255, 1], 2);
+        assert_eq!((u8s.dtype(), u8s.to_f64s()), (DType::I32, vec![255., 1.]));
+        assert_eq!(read("<i2", &(-300i16).to_le_bytes(), 1).to_f64s(), vec![-300.]);
+        assert_eq!(read("<u2", &60000u16.to_le_bytes(), 1).to_f64s(), vec![60000.]);
+        let u32s = read("<u4", &u32::MAX.to_le_bytes(), 1);
+        assert_eq!((u32s.dtype(), u32s.to_f64s()), (DType::I64, vec![4294967295.]));
+        assert_eq!(read("<u8", &u64::MAX.to_le_bytes(), 1).to_f64s(), vec![-1.]);
+        let header = "{'descr': '|u1', 'fortran_order': False, 'shape': (1,)}";
+        assert!(decode_npy(&file(header, &[1]), Some(DType::I8))
+            .unwrap_err()
+            .message()
+            .contains("expected i8"));
     }
 }

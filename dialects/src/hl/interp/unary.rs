@@ -5,7 +5,8 @@
 //! then rounded to `f16`/`bf16` when that is the operand type: one "compute in `f32`, round to
 //! the dtype" step per op, as the device does. For `neg`, `abs`, `floor`, `ceil`, `round`,
 //! `sign`, `relu`, `sqrt` and `reciprocal` this is the correctly rounded result; for the
-//! transcendental ops it is within one ulp of it.
+//! transcendental ops (trigonometric and hyperbolic functions included) it is within one ulp
+//! of it.
 //!
 //! Integer rule: `neg` and `abs` wrap (`abs(i8::MIN) == i8::MIN`, as numpy), `relu` is
 //! `max(x, 0)`, `sign` is -1/0/1, `floor`/`ceil`/`round` are the identity; every other unary
@@ -55,6 +56,30 @@ pub enum UnaryOp {
     Round,
     /// numpy's `sign`: 1 for `x > 0`, -1 for `x < 0`, `+0.0` for zeros, NaN for NaN.
     Sign,
+    /// Sine.
+    Sin,
+    /// Cosine.
+    Cos,
+    /// Tangent.
+    Tan,
+    /// Arcsine (NaN outside [-1, 1]).
+    Asin,
+    /// Arccosine (NaN outside [-1, 1]).
+    Acos,
+    /// Arctangent.
+    Atan,
+    /// Hyperbolic sine.
+    Sinh,
+    /// Hyperbolic cosine.
+    Cosh,
+    /// Inverse hyperbolic sine.
+    Asinh,
+    /// Inverse hyperbolic cosine (NaN below 1).
+    Acosh,
+    /// Inverse hyperbolic tangent (NaN outside [-1, 1]).
+    Atanh,
+    /// Bitwise complement of an integer (integers only).
+    BitNot,
 }
 
 impl UnaryOp {
@@ -78,6 +103,18 @@ impl UnaryOp {
             UnaryOp::Ceil => "ceil",
             UnaryOp::Round => "round",
             UnaryOp::Sign => "sign",
+            UnaryOp::Sin => "sin",
+            UnaryOp::Cos => "cos",
+            UnaryOp::Tan => "tan",
+            UnaryOp::Asin => "asin",
+            UnaryOp::Acos => "acos",
+            UnaryOp::Atan => "atan",
+            UnaryOp::Sinh => "sinh",
+            UnaryOp::Cosh => "cosh",
+            UnaryOp::Asinh => "asinh",
+            UnaryOp::Acosh => "acosh",
+            UnaryOp::Atanh => "atanh",
+            UnaryOp::BitNot => "bitwise_not",
         }
     }
 
@@ -104,6 +141,18 @@ impl UnaryOp {
             UnaryOp::Sign if x < 0.0 => -1.0,
             UnaryOp::Sign if x == 0.0 => 0.0,
             UnaryOp::Sign => x,
+            UnaryOp::Sin => libm::sin(x),
+            UnaryOp::Cos => libm::cos(x),
+            UnaryOp::Tan => libm::tan(x),
+            UnaryOp::Asin => libm::asin(x),
+            UnaryOp::Acos => libm::acos(x),
+            UnaryOp::Atan => libm::atan(x),
+            UnaryOp::Sinh => libm::sinh(x),
+            UnaryOp::Cosh => libm::cosh(x),
+            UnaryOp::Asinh => libm::asinh(x),
+            UnaryOp::Acosh => libm::acosh(x),
+            UnaryOp::Atanh => libm::atanh(x),
+            UnaryOp::BitNot => f64::NAN,
         }
     }
 
@@ -115,6 +164,7 @@ impl UnaryOp {
             UnaryOp::Relu => Some(|x| x.max(0)),
             UnaryOp::Sign => Some(i64::signum),
             UnaryOp::Floor | UnaryOp::Ceil | UnaryOp::Round => Some(|x| x),
+            UnaryOp::BitNot => Some(|x| !x),
             _ => None,
         }
     }
@@ -139,6 +189,7 @@ fn gelu(x: f64, approx: GeluApprox) -> f64 {
 /// `op` applied to every element of `x`; the result has `x`'s type and shape.
 pub fn unary(op: UnaryOp, x: &Tensor) -> Result<Tensor> {
     let lanes = match x.lanes() {
+        Lanes::Float(_) if op == UnaryOp::BitNot => bail!("`bitwise_not` requires an integer operand"),
         Lanes::Float(v) => Lanes::Float(v.into_iter().map(|e| op.float(f64::from(e)) as f32).collect()),
         Lanes::Int(v) => match op.int() {
             Some(f) => Lanes::Int(v.into_iter().map(f).collect()),

@@ -7,17 +7,21 @@ mod composite;
 mod cube;
 mod elementwise;
 mod generate;
+mod indexing;
 mod layout;
 mod pool;
 mod reduce;
+mod scan;
 
 pub use composite::*;
 pub use cube::*;
 pub use elementwise::*;
 pub use generate::*;
+pub use indexing::*;
 pub use layout::*;
 pub use pool::*;
 pub use reduce::*;
+pub use scan::*;
 
 use kiln_compiler::{AttrConstraint, AttrSpec, OpDef};
 
@@ -210,6 +214,24 @@ pub static ALL: &[&OpDef] = &[
     &elementwise::ROUND,
     &elementwise::SIGN,
     &elementwise::NOT,
+    &elementwise::SIN,
+    &elementwise::COS,
+    &elementwise::TAN,
+    &elementwise::ASIN,
+    &elementwise::ACOS,
+    &elementwise::ATAN,
+    &elementwise::SINH,
+    &elementwise::COSH,
+    &elementwise::ASINH,
+    &elementwise::ACOSH,
+    &elementwise::ATANH,
+    &elementwise::BITWISE_NOT,
+    &elementwise::REM,
+    &elementwise::BITWISE_AND,
+    &elementwise::BITWISE_OR,
+    &elementwise::BITWISE_XOR,
+    &elementwise::SHIFT_LEFT,
+    &elementwise::SHIFT_RIGHT,
     &elementwise::GELU,
     &elementwise::CAST,
     &elementwise::CMP,
@@ -236,6 +258,13 @@ pub static ALL: &[&OpDef] = &[
     &layout::SPLIT,
     &layout::PAD,
     &layout::GATHER,
+    &indexing::GATHER_ELEMENTS,
+    &indexing::GATHER_ND,
+    &indexing::SCATTER_ELEMENTS,
+    &indexing::SCATTER_ND,
+    &scan::CUMSUM,
+    &scan::CUMPROD,
+    &scan::TOPK,
     &generate::IOTA,
     &generate::TRILU,
     &pool::MAX_POOL2D,

@@ -6,6 +6,8 @@ use kiln_dialects::hl;
 use kiln_dialects::hl::attrs::{CmpPredicate, GeluApproximation};
 
 use super::{attr_float, attr_int, attr_str};
+use kiln_dialects::hl::interp::{Tensor, TensorData};
+
 use crate::consts::{dtype_of_onnx, elem_type};
 use crate::graph::{Importer, Val};
 
@@ -26,13 +28,24 @@ fn unary_def(op: &str) -> Option<&'static OpDef> {
         "Sign" => &hl::SIGN,
         "Sqrt" => &hl::SQRT,
         "Tanh" => &hl::TANH,
+        "Sin" => &hl::SIN,
+        "Cos" => &hl::COS,
+        "Tan" => &hl::TAN,
+        "Asin" => &hl::ASIN,
+        "Acos" => &hl::ACOS,
+        "Atan" => &hl::ATAN,
+        "Sinh" => &hl::SINH,
+        "Cosh" => &hl::COSH,
+        "Asinh" => &hl::ASINH,
+        "Acosh" => &hl::ACOSH,
+        "Atanh" => &hl::ATANH,
         _ => return None,
     })
 }
 
 fn binary_def(op: &str) -> Option<&'static OpDef> {
     Some(match op {
-        "Add" | "Sum" => &hl::ADD,
+        "Add" | "Sum" | "Mean" => &hl::ADD,
         "And" => &hl::AND,
         "Div" => &hl::DIV,
         "Max" => &hl::MAXIMUM,
@@ -65,7 +78,8 @@ pub(super) fn binary(imp: &mut Importer<'_, '_, '_, '_>, index: usize) -> Result
     Ok(vec![imp.op(def, &[&a, &b], &[], None)?])
 }
 
-/// `Max`, `Min`, `Sum` of one or more inputs: a chain of binary ops.
+/// `Max`, `Min`, `Sum`, `Mean` of one or more inputs: a chain of binary ops (`Mean`: the sum
+/// divided by the count).
 pub(super) fn variadic(imp: &mut Importer<'_, '_, '_, '_>, index: usize) -> Result<Vec<Val>, String> {
     let node = &imp.nodes[index];
     let def = binary_def(&node.op_type).ok_or("not a variadic op")?;
@@ -73,6 +87,10 @@ pub(super) fn variadic(imp: &mut Importer<'_, '_, '_, '_>, index: usize) -> Resu
     for i in 1..node.input.len() {
         let x = imp.input(node, i)?;
         acc = imp.op(def, &[&acc, &x], &[], None)?;
+    }
+    if node.op_type == "Mean" && node.input.len() > 1 {
+        let n = imp.scalar_like(&acc, node.input.len() as f64)?;
+        acc = imp.op(&hl::DIV, &[&acc, &n], &[], None)?;
     }
     Ok(vec![acc])
 }
@@ -118,19 +136,38 @@ pub(super) fn cast_to<'c>(
     imp.op(&hl::CAST, &[v], &[], Some(ty))
 }
 
-/// `Cast(to)`: `hl.cast`.
+/// `Cast(to)`: `hl.cast` to the `hl` type that holds `to`; `CastLike(x, like)`: to the type of
+/// `like`.
 pub(super) fn cast(imp: &mut Importer<'_, '_, '_, '_>, index: usize) -> Result<Vec<Val>, String> {
     let node = &imp.nodes[index];
-    let to = dtype_of_onnx(attr_int(node, "to", 0)? as i32)?;
     let x = imp.input(node, 0)?;
-    let elem = elem_type(imp.ctx(), to);
+    let elem = if node.op_type == "CastLike" {
+        let like = imp.input(node, 1)?;
+        imp.elem(&like)
+    } else {
+        elem_type(imp.ctx(), dtype_of_onnx(attr_int(node, "to", 0)? as i32)?)
+    };
     Ok(vec![cast_to(imp, &x, elem)?])
 }
 
-/// `Identity`, and `Dropout` at inference (its mask output is not supported).
+/// `Identity`, and `Dropout` at inference: the input, and for `Dropout`'s mask an all-true
+/// `i1` constant of its shape (`training_mode`, when given, must be a constant false).
 pub(super) fn identity(imp: &mut Importer<'_, '_, '_, '_>, index: usize) -> Result<Vec<Val>, String> {
     let node = &imp.nodes[index];
-    Ok(vec![imp.input(node, 0)?])
+    let x = imp.input(node, 0)?;
+    if node.op_type != "Dropout" {
+        return Ok(vec![x]);
+    }
+    if let Some(t) = imp.opt_input(node, 2)? {
+        if imp.const_f64s(&t, "input `training_mode`")?.iter().any(|&v| v != 0.0) {
+            return Err("only inference (`training_mode` false) is supported".into());
+        }
+    }
+    let shape: Vec<usize> = imp.shape(&x).iter().map(|&d| d as usize).collect();
+    let n = shape.iter().product();
+    let mask = Tensor::new(shape, TensorData::I1(vec![true; n])).map_err(|e| e.message().to_string())?;
+    let mask = imp.constant(mask, "dropout_mask")?;
+    Ok(vec![x, mask])
 }
 
 /// `Clip(x, min?, max?)` (bounds as inputs, opset 11+): `hl.clamp` when the bounds are

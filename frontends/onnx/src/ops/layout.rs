@@ -1,9 +1,11 @@
 //! Shape and data movement: `Reshape` (0 and -1), `Flatten`, `Squeeze` / `Unsqueeze` (axes as
-//! attribute or input), `Transpose`, `Expand`, `Concat`, `Slice` (inputs), `Split` (sizes as
-//! attribute, input or `num_outputs`), `Gather`, `Pad`.
+//! attribute or input), `Transpose`, `Expand`, `Concat`, `Slice` (inputs, negative steps
+//! included), `Split` (sizes as attribute, input or `num_outputs`), `Gather`, `Pad`,
+//! `DepthToSpace` / `SpaceToDepth`, `Tile`, `CenterCropPad`.
 
 use kiln_dialects::hl;
 use kiln_dialects::hl::infer::broadcast_shapes;
+use kiln_dialects::hl::interp::{DType, Tensor};
 
 use super::{attr_int, attr_ints, axes_of, norm_axis};
 use crate::graph::{Importer, Val};
@@ -151,8 +153,9 @@ pub(super) fn slice_dims(
     imp.op(&hl::SLICE, &[x], &attrs, None)
 }
 
-/// `Slice(data, starts, ends, axes?, steps?)` with constant inputs and positive steps; starts
-/// and ends clamp to the dim as ONNX specifies.
+/// `Slice(data, starts, ends, axes?, steps?)` with constant inputs; starts and ends clamp to
+/// the dim as ONNX specifies. Positive steps are one `hl.slice`; an axis with a negative step
+/// is an `hl.gather` of the indices it visits.
 pub(super) fn slice(imp: &mut Importer<'_, '_, '_, '_>, index: usize) -> Result<Vec<Val>, String> {
     let node = &imp.nodes[index];
     let x = imp.input(node, 0)?;
@@ -171,18 +174,34 @@ pub(super) fn slice(imp: &mut Importer<'_, '_, '_, '_>, index: usize) -> Result<
         return Err("`starts`, `ends`, `axes` and `steps` must have one length".into());
     }
     let (mut lo, mut hi, mut st) = (vec![0; dims.len()], dims.clone(), vec![1; dims.len()]);
+    let mut reversed = Vec::new();
     for i in 0..starts.len() {
         let a = norm_axis(axes[i], dims.len())?;
         let d = dims[a];
-        if steps[i] <= 0 {
-            return Err(format!("step {} is not supported (only positive steps)", steps[i]));
+        let step = steps[i];
+        if step == 0 {
+            return Err("a step must not be 0".into());
         }
-        let fix = |v: i64| (if v < 0 { v.saturating_add(d) } else { v }).clamp(0, d);
-        lo[a] = fix(starts[i]);
-        hi[a] = fix(ends[i]).max(lo[a]);
-        st[a] = steps[i];
+        let resolve = |v: i64| if v < 0 { v.saturating_add(d) } else { v };
+        if step > 0 {
+            lo[a] = resolve(starts[i]).clamp(0, d);
+            hi[a] = resolve(ends[i]).clamp(0, d).max(lo[a]);
+            st[a] = step;
+        } else {
+            let (first, stop) = (resolve(starts[i]).clamp(-1, d - 1), resolve(ends[i]).clamp(-1, d - 1));
+            let picks: Vec<i64> = (0..).map(|k| first + k * step).take_while(|&p| p > stop).collect();
+            reversed.push((a, picks));
+        }
     }
-    Ok(vec![slice_dims(imp, &x, &lo, &hi, &st)?])
+    let mut y = slice_dims(imp, &x, &lo, &hi, &st)?;
+    for (a, picks) in reversed {
+        let n = picks.len();
+        let t = Tensor::from_i64s(DType::I64, vec![n], &picks).map_err(|e| e.message().to_string())?;
+        let idx = imp.constant(t, "slice_indices")?;
+        let attr = imp.int_attr(a as i64);
+        y = imp.op(&hl::GATHER, &[&y, &idx], &[("axis", attr)], None)?;
+    }
+    Ok(vec![y])
 }
 
 /// `Split(input, split?, axis, num_outputs?)`: one `hl.slice` per output.
@@ -260,4 +279,90 @@ pub(super) fn pad(imp: &mut Importer<'_, '_, '_, '_>, index: usize) -> Result<Ve
     let value = imp.number_attr(imp.elem(&x), value);
     let attrs = [("low", imp.ints_attr(&low)), ("high", imp.ints_attr(&high)), ("value", value)];
     Ok(vec![imp.op(&hl::PAD, &[&x], &attrs, None)?])
+}
+
+/// `DepthToSpace(blocksize, mode)` / `SpaceToDepth(blocksize)` on NCHW: a reshape, a transpose
+/// and a reshape (DCR or CRD order).
+pub(super) fn depth_space(imp: &mut Importer<'_, '_, '_, '_>, index: usize) -> Result<Vec<Val>, String> {
+    let node = &imp.nodes[index];
+    let x = imp.input(node, 0)?;
+    let d = imp.shape(&x);
+    let b = attr_int(node, "blocksize", 0)?;
+    if d.len() != 4 || b < 1 {
+        return Err("the input must be NCHW and `blocksize` positive".into());
+    }
+    let (n, c, h, w) = (d[0], d[1], d[2], d[3]);
+    let crd = super::attr_str(node, "mode", "DCR")? == "CRD";
+    let (split, perm, out) = if node.op_type == "DepthToSpace" {
+        if c % (b * b) != 0 {
+            return Err(format!("{c} channels are not a multiple of blocksize^2 = {}", b * b));
+        }
+        let cc = c / (b * b);
+        if crd {
+            (vec![n, cc, b, b, h, w], vec![0, 1, 4, 2, 5, 3], vec![n, cc, h * b, w * b])
+        } else {
+            (vec![n, b, b, cc, h, w], vec![0, 3, 4, 1, 5, 2], vec![n, cc, h * b, w * b])
+        }
+    } else {
+        if h % b != 0 || w % b != 0 {
+            return Err(format!("{h}x{w} is not a multiple of blocksize {b}"));
+        }
+        let perm = if crd { vec![0, 1, 3, 5, 2, 4] } else { vec![0, 3, 5, 1, 2, 4] };
+        (vec![n, c, h / b, b, w / b, b], perm, vec![n, c * b * b, h / b, w / b])
+    };
+    let r = imp.reshape(&x, &split)?;
+    let attr = imp.ints_attr(&perm);
+    let t = imp.op(&hl::TRANSPOSE, &[&r], &[("perm", attr)], None)?;
+    Ok(vec![imp.reshape(&t, &out)?])
+}
+
+/// `Tile(x, repeats const)`: `x` reshaped to `[1, d0, 1, d1, ...]`, broadcast to
+/// `[r0, d0, r1, d1, ...]` and reshaped to `[r0 * d0, ...]`.
+pub(super) fn tile(imp: &mut Importer<'_, '_, '_, '_>, index: usize) -> Result<Vec<Val>, String> {
+    let node = &imp.nodes[index];
+    let x = imp.input(node, 0)?;
+    let d = imp.shape(&x);
+    let r = imp.const_ints(&imp.input(node, 1)?, "input `repeats`")?;
+    if r.len() != d.len() || r.iter().any(|&v| v < 0) {
+        return Err(format!("`repeats` {r:?} must hold one count >= 0 per dim of {d:?}"));
+    }
+    let unit: Vec<i64> = d.iter().flat_map(|&v| [1, v]).collect();
+    let wide: Vec<i64> = d.iter().zip(&r).flat_map(|(&v, &k)| [k, v]).collect();
+    let out: Vec<i64> = d.iter().zip(&r).map(|(&v, &k)| v * k).collect();
+    let u = imp.reshape(&x, &unit)?;
+    let ty = imp.ctx().tensor_type(&wide, imp.elem(&x));
+    let b = if wide == unit { u } else { imp.op(&hl::BROADCAST_TO, &[&u], &[], Some(ty))? };
+    Ok(vec![imp.reshape(&b, &out)?])
+}
+
+/// `CenterCropPad(x, shape const, axes)`: each listed dim cropped (centered, the extra element
+/// at the end) or zero-padded (centered, the extra at the end) to the given size.
+pub(super) fn center_crop_pad(imp: &mut Importer<'_, '_, '_, '_>, index: usize) -> Result<Vec<Val>, String> {
+    let node = &imp.nodes[index];
+    let x = imp.input(node, 0)?;
+    let d = imp.shape(&x);
+    let target = imp.const_ints(&imp.input(node, 1)?, "input `shape`")?;
+    let axes = attr_ints(node, "axes")?.unwrap_or_else(|| (0..d.len() as i64).collect());
+    if axes.len() != target.len() {
+        return Err("`shape` must have one size per axis".into());
+    }
+    let (mut lo, mut hi, mut low, mut high) =
+        (vec![0; d.len()], d.clone(), vec![0; d.len()], vec![0; d.len()]);
+    for (&a, &t) in axes.iter().zip(&target) {
+        let a = norm_axis(a, d.len())?;
+        if t < d[a] {
+            lo[a] = (d[a] - t) / 2;
+            hi[a] = lo[a] + t;
+        } else {
+            low[a] = (t - d[a]) / 2;
+            high[a] = t - d[a] - low[a];
+        }
+    }
+    let y = slice_dims(imp, &x, &lo, &hi, &vec![1; d.len()])?;
+    if low.iter().chain(&high).all(|&p| p == 0) {
+        return Ok(vec![y]);
+    }
+    let zero = imp.number_attr(imp.elem(&x), 0.0);
+    let attrs = [("low", imp.ints_attr(&low)), ("high", imp.ints_attr(&high)), ("value", zero)];
+    Ok(vec![imp.op(&hl::PAD, &[&y], &attrs, None)?])
 }

@@ -218,7 +218,7 @@ pub(super) fn conv(imp: &mut Importer<'_, '_, '_, '_>, index: usize) -> Result<V
 }
 
 /// `v` (of `c` elements) as `[c, 1, ...]` against a rank-`rank` NC... input.
-fn per_channel(imp: &mut Importer<'_, '_, '_, '_>, v: &Val, rank: usize) -> Result<Val, String> {
+pub(super) fn per_channel(imp: &mut Importer<'_, '_, '_, '_>, v: &Val, rank: usize) -> Result<Val, String> {
     let c = imp.shape(v).iter().product::<i64>();
     let mut shape = vec![1; rank.saturating_sub(1).max(1)];
     shape[0] = c;
@@ -249,7 +249,7 @@ pub(super) fn batch_norm(imp: &mut Importer<'_, '_, '_, '_>, index: usize) -> Re
 pub(super) fn layer_norm(imp: &mut Importer<'_, '_, '_, '_>, index: usize) -> Result<Vec<Val>, String> {
     let node = &imp.nodes[index];
     if node.output.iter().skip(1).any(|o| !o.is_empty()) {
-        return Err("the `Mean` and `InvStdDev` outputs are not supported".into());
+        return super::normalize::layer_norm_stats(imp, index);
     }
     let x = imp.input(node, 0)?;
     let scale = imp.input(node, 1)?;

@@ -1,5 +1,5 @@
-//! Ops whose values are known at import: `Constant`, `ConstantOfShape`, `Shape`, `Range`,
-//! and `Trilu` (`hl.trilu`, folded when its input is a constant).
+//! Ops whose values are known at import: `Constant`, `ConstantOfShape`, `Shape`, `Size`,
+//! `Range`, `EyeLike`, and `Trilu` (`hl.trilu`, folded when its input is a constant).
 
 use kiln_dialects::hl;
 use kiln_dialects::hl::interp::{DType, Tensor, TensorData};
@@ -116,4 +116,29 @@ pub(super) fn trilu(imp: &mut Importer<'_, '_, '_, '_>, index: usize) -> Result<
     let upper = attr_int(node, "upper", 1)? != 0;
     let attrs = [("upper", imp.bool_attr(upper)), ("k", imp.int_attr(k))];
     Ok(vec![imp.op(&hl::TRILU, &[&x], &attrs, None)?])
+}
+
+/// `Size(x)`: the element count as an `i64` scalar.
+pub(super) fn size(imp: &mut Importer<'_, '_, '_, '_>, index: usize) -> Result<Vec<Val>, String> {
+    let node = &imp.nodes[index];
+    let n: i64 = imp.shape(&imp.input(node, 0)?).iter().product();
+    let t = Tensor::new(vec![], TensorData::I64(vec![n])).map_err(|e| e.message().to_string())?;
+    Ok(vec![imp.constant(t, "size")?])
+}
+
+/// `EyeLike(x, k, dtype)`: ones on diagonal `k` of a matrix of `x`'s shape.
+pub(super) fn eye_like(imp: &mut Importer<'_, '_, '_, '_>, index: usize) -> Result<Vec<Val>, String> {
+    let node = &imp.nodes[index];
+    let x = imp.input(node, 0)?;
+    let dims = imp.shape(&x);
+    let [rows, cols] = dims[..] else { return Err("the input must be a matrix".into()) };
+    let dtype = match node.attribute.iter().find(|a| a.name == "dtype") {
+        Some(_) => crate::consts::dtype_of_onnx(attr_int(node, "dtype", 1)? as i32)?,
+        None => imp.dtype(&x)?,
+    };
+    let k = attr_int(node, "k", 0)?;
+    let values: Vec<i64> = (0..rows).flat_map(|i| (0..cols).map(move |j| i64::from(j - i == k))).collect();
+    let t = Tensor::from_i64s(dtype, vec![rows as usize, cols as usize], &values)
+        .map_err(|e| e.message().to_string())?;
+    Ok(vec![imp.constant(t, "eye")?])
 }
