@@ -55,10 +55,6 @@ The oracle's documented differences from numpy (the ``kiln`` module docstring an
   zero is checked on kiln's zero; and a float16 or float32 result within rounding of the
   dtype's largest value may be that value or an infinity of its sign.
 
-Known back-end bugs (a wrong value from the compiler's back end, being fixed in ``passes/``):
-each is a named switch in ``KNOWN_BACKEND_BUGS`` that keeps the generator from making the
-pattern; set it to False (or delete it) when the fix lands.
-
 Usage::
 
     python3 python/tests/fuzz_ops.py --streams 10000          # seeds 0..9999
@@ -86,26 +82,8 @@ import kiln
 
 # Back-end bugs the generator avoids until they are fixed (issue 43; see the report of the
 # session that found them). Each entry: name -> whether the pattern is excluded.
-KNOWN_BACKEND_BUGS = {
-    # Issue 43, class 3: kiln-codegen emits `npuvec.load`s of more than 4 view dims for a
-    # transpose, a broadcast_to, a reduction or a broadcasting elementwise op of rank 6 or more,
-    # and for some transposes of rank 5 (the reversal of a 3x3x3x8x100 product of broadcasts,
-    # read by a mul) ("'npuvec.load' op needs 1 to 4 `sizes` and as many `strides`", the error
-    # of the value when it is read). Excluded: values of rank 6 or more, transposes of rank 5.
-    "views_past_4_dims_at_rank_6": True,
-    # Issue 43, class 2: at --opt_level=2, a reduction over a size-1 axis that shares its
-    # segment with another reduction of the same value computes one element (neg, then
-    # reduce_min over axis 1 of a 1x1x4x1 tensor with keep_dims, and reduce_max over axes
-    # 1, 2, 3: the min gives [-2, 0, 0, 0] for -[0.5, -1, 2, -3]). Excluded: in streams that use
-    # opt_level 2, reductions, softmax and layer_norm over an axis of size 1.
-    "opt2_reductions_over_size_1_axes": True,
-    # Issue 43, class 1: a splat constant that sets (part of) the result shape computes one
-    # element per row; `hl-canonicalize` folds an int `x * 0` to such a splat
-    # (`kiln.where(c != 0, c, x * 0)` with c of shape (3, 1) and x of (5,) gives
-    # [[-5, 0, 0, 0, 0], ...] for c = [[-5], [-6], [-9]]; the kiln package's `x // 0` and
-    # `x % 0` of ints are `x * 0`). Excluded: `*`, `//` and `%` by a bool or int scalar 0.
-    "folded_splat_sets_result_shape": True,
-}
+# The highest rank an array gets (the back end's limit: 8, as numpy's own are much higher).
+MAX_RANK = 8
 
 F32, F16, I32, I8, BOOL, F64 = (np.dtype(t) for t in (np.float32, np.float16, np.int32, np.int8, np.bool_, np.float64))
 DTYPES = (BOOL, I8, I32, F16, F32)
@@ -503,13 +481,10 @@ class Gen:
     def choice(self, seq, p=None):
         return seq[self.rng.choice(len(seq), p=p)]
 
-    def max_rank(self):
-        return 5 if KNOWN_BACKEND_BUGS.get("views_past_4_dims_at_rank_6") else 8
-
     def shape(self, max_elems=2048):
         for _ in range(20):
             rank = self.choice([0, 1, 2, 3, 4, 5, 6], p=[0.1, 0.25, 0.33, 0.2, 0.07, 0.03, 0.02])
-            rank = builtins.min(rank, self.max_rank())
+            rank = builtins.min(rank, MAX_RANK)
             s = tuple(int(self.choice(DIMS)) for _ in range(rank))
             if math.prod(s) <= max_elems:
                 return s
@@ -527,8 +502,8 @@ class Gen:
             return tuple(1 if self.chance(0.5) else d for d in s)
         if r < 0.75:
             return s[int(self.rng.integers(0, len(s) + 1)):]
-        if r < 0.9 and len(s) < self.max_rank():
-            lead = tuple(int(self.choice([1, 2, 3])) for _ in range(int(self.rng.integers(1, self.max_rank() - len(s) + 1))))
+        if r < 0.9 and len(s) < MAX_RANK:
+            lead = tuple(int(self.choice([1, 2, 3])) for _ in range(int(self.rng.integers(1, MAX_RANK - len(s) + 1))))
             t = lead + tuple(1 if self.chance(0.3) else d for d in s)
             return t if math.prod(t) <= 8192 else s
         return ()
@@ -686,10 +661,6 @@ class Gen:
             if isinstance(a, Lit) and name in COMPARE:
                 a, b = b, a  # a scalar on the left of a comparison is Python's reflected op
             code = f"{{out}} = {{0}} {sym[name]} {{1}}"
-        if KNOWN_BACKEND_BUGS.get("folded_splat_sets_result_shape") and name in ("mul", "floordiv", "mod") and builtins.any(
-                isinstance(o, Lit) and not isinstance(o.value, np.ndarray) and scalar_kind(o.value) < 2 and o.value == 0
-                for o in (a, b)):
-            return
         disc = name in COMPARE or name in ("floordiv", "mod", "div", "pow")
         v = self.emit(code, lambda x, y: o_binary(name, x, y), [a, b], keep=keep, sensitive=disc)
         if v is not None and not hostile:
@@ -737,26 +708,10 @@ class Gen:
         axes = [int(a) for a in self.rng.choice(rank, size=k, replace=False)]
         return tuple(a - rank if self.chance(0.3) else a for a in axes)
 
-    def skip_rank(self, *ranks):
-        """Whether a known back-end bug excludes an op of these operand / result ranks."""
-        return KNOWN_BACKEND_BUGS.get("views_past_4_dims_at_rank_6") and builtins.max(ranks) >= 6
-
-    def skip_size_1_reduction(self, shape, axes):
-        """Whether a known back-end bug excludes a reduction of ``shape`` over ``axes`` (None:
-        all; ints may be negative or out of range)."""
-        if not (self.opt2 and KNOWN_BACKEND_BUGS.get("opt2_reductions_over_size_1_axes")):
-            return False
-        axes = range(len(shape)) if axes is None else [axes] if isinstance(axes, int) else axes
-        return builtins.any(-len(shape) <= a < len(shape) and shape[a] == 1 for a in axes)
-
     def op_reduce(self, hostile=False):
         x = self.pick()
-        if self.skip_rank(x.ref.ndim):
-            return
         name = self.choice(["sum", "max", "min", "mean"])
         axis = self.axis_arg(x.ref.ndim, hostile)
-        if self.skip_size_1_reduction(x.ref.shape, axis):
-            return
         if hostile and self.chance(0.3) and x.ref.ndim >= 1:
             axis = (0, -x.ref.ndim)  # duplicate
         keepdims = bool(self.chance(0.3))
@@ -797,8 +752,6 @@ class Gen:
             else:
                 axes = tuple(int(a) for a in self.rng.permutation(len(s)))
                 axes = tuple(a - len(s) if self.chance(0.2) else a for a in axes)
-            if self.skip_rank(len(s) + 1):
-                return
             form = self.rng.random()
             code = ("{out} = {0}.T" if axes is None and form < 0.5 else
                     f"{{out}} = kiln.transpose({{0}}, {axes!r})" if form < 0.75 else
@@ -808,13 +761,11 @@ class Gen:
             if hostile:
                 shape = (1 << 20, 1 << 20) + s if self.chance(0.5) else s[:-1] + (s[-1] + 1,) if s else (0,)
             else:
-                lead = builtins.min(int(self.rng.integers(0, 3)), self.max_rank() - len(s))
+                lead = builtins.min(int(self.rng.integers(0, 3)), MAX_RANK - len(s))
                 shape = tuple(int(self.choice([1, 2, 3])) for _ in range(builtins.max(lead, 0))) + tuple(
                     d if d != 1 or self.chance(0.5) else int(self.choice([2, 3, 5])) for d in s)
                 if math.prod(shape) > 20000:
                     shape = s
-                if self.skip_rank(len(shape)):
-                    return
             self.emit(f"{{out}} = kiln.broadcast_to({{0}}, {shape!r})", lambda a: o_broadcast_to(a, shape), [x])
 
     def factor(self, n):
@@ -858,12 +809,8 @@ class Gen:
 
     def op_softmax(self, hostile=False):
         x = self.pick()
-        if self.skip_rank(x.ref.ndim):
-            return
         rank = x.ref.ndim
         axis = int(self.rng.integers(-rank, rank)) if rank and not hostile else int(self.choice([rank, -rank - 1, 0]))
-        if self.skip_size_1_reduction(x.ref.shape, axis):
-            return
         code = f"{{out}} = kiln.softmax({{0}}, {axis})" if self.chance(0.7) else f"{{out}} = kiln.softmax({{0}}, axis={axis})"
         self.emit(code, lambda a: o_softmax(a, axis), [x])
 
@@ -871,8 +818,6 @@ class Gen:
         x = self.pick(lambda v: v.ref.ndim >= 1 and v.ref.dtype.kind == "f") if not hostile else self.pick()
         if x is None:
             x = self.new_input(self.shape(), F32)
-        if self.skip_rank(x.ref.ndim) or self.skip_size_1_reduction(x.ref.shape, -1):
-            return
         s = x.ref.shape
         last = s[-1:] if s else (1,)
 
