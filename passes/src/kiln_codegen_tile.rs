@@ -23,7 +23,7 @@
 
 use kiln_compiler::ir::WalkOrder;
 use kiln_compiler::pass::PassFailed;
-use kiln_compiler::{Context, Diagnostic, Ir, OpId};
+use kiln_compiler::{Context, Diagnostic, FloatKind, Ir, OpId, Type, TypeKind};
 use kiln_dialects::hl::interfaces::num_bytes;
 use kiln_dialects::{func, hl};
 use kiln_targets::Target;
@@ -94,6 +94,21 @@ pub fn kernel_kind(ir: &Ir<'_>, op: OpId) -> Option<KernelKind> {
     KernelKind::from_name(attr.as_str()?)
 }
 
+/// Whether the vector unit of `target` computes on elements of `t`: f32, f16, bf16, i32, i8,
+/// i1, and i64 where the target says so (`vector.int64`).
+fn check_elem(t: Type<'_>, target: &Target) -> Result<(), String> {
+    match *t.kind() {
+        TypeKind::Float(FloatKind::F32 | FloatKind::F16 | FloatKind::BF16) => Ok(()),
+        TypeKind::Integer { width: 1 | 8 | 32, .. } => Ok(()),
+        TypeKind::Integer { width: 64, .. } if target.vector.int64 => Ok(()),
+        _ => Err(format!(
+            "element type {t} is not supported by the vector unit of target '{}' (f32, f16, bf16, i32, i8, i1{})",
+            target.name,
+            if target.vector.int64 { ", i64" } else { "; i64 needs `vector.int64`" }
+        )),
+    }
+}
+
 /// Chooses and attaches the tile of one kernel, within the usable UB divided by `shrink`
 /// (`double_buffer`: a vector kernel may be double-buffered).
 pub fn tile_kernel<'c>(
@@ -125,6 +140,9 @@ pub fn tile_kernel<'c>(
     }
     let attr = match kernel_kind(ir, kernel) {
         Some(kind @ (KernelKind::Vector | KernelKind::Layout)) => {
+            for t in &types {
+                check_elem(t.element_type().ok_or("a non-tensor value")?, target)?;
+            }
             let args = ir.block_args(body).to_vec();
             let model = match assembling_op(ir, body).filter(|_| kind == KernelKind::Layout) {
                 Some(op) => output_model(ir, op)?,

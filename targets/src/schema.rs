@@ -70,6 +70,10 @@ pub struct Vector {
     pub max_repeats: u32,
     /// Whether a transpose can be done in UB (and so sit inside a fused region).
     pub transpose_in_ub: bool,
+    /// Whether the vector unit computes on 64-bit integers (`i64` buffers in UB); without it,
+    /// a kernel over `i64` values is refused. Default false.
+    #[serde(default)]
+    pub int64: bool,
 }
 
 /// The cube unit.

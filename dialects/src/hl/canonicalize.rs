@@ -33,10 +33,30 @@ pub fn populate(patterns: &mut PatternSet) {
     patterns.add(CastCast);
 }
 
+/// The element of a splat constant, exactly: integers as `i64` (an `f64` cannot hold every
+/// `i64`), floats as `f64`.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Splat {
+    /// An integer (or `i1`) element.
+    Int(i64),
+    /// A float element.
+    Float(f64),
+}
+
+impl Splat {
+    /// The element as an `f64` (rounded for integers beyond 2^53).
+    pub fn to_f64(self) -> f64 {
+        match self {
+            Splat::Int(i) => i as f64,
+            Splat::Float(f) => f,
+        }
+    }
+}
+
 /// The value of every element of `v`, when `v` is an `hl.constant` splat.
-pub fn splat_value(ir: &kiln_compiler::Ir<'_>, v: ValueId) -> Option<f64> {
+pub fn splat_element(ir: &kiln_compiler::Ir<'_>, v: ValueId) -> Option<Splat> {
     let op = ir.defining_op(v)?;
-    if ir.op(op).name != "hl.constant" {
+    if !ir.is(op, &crate::hl::CONSTANT) {
         return None;
     }
     let AttrKind::DenseElements { ty, data: DenseData::Raw { bytes, splat: true } } =
@@ -47,14 +67,29 @@ pub fn splat_value(ir: &kiln_compiler::Ir<'_>, v: ValueId) -> Option<f64> {
     let (_, elem) = tensor_parts(ty)?;
     let b = |n: usize| bytes.get(..n);
     Some(match *elem.kind() {
-        TypeKind::Float(FloatKind::F32) => f64::from(f32::from_le_bytes(b(4)?.try_into().ok()?)),
-        TypeKind::Float(FloatKind::F16) => half::f16::from_le_bytes(b(2)?.try_into().ok()?).to_f64(),
-        TypeKind::Float(FloatKind::BF16) => half::bf16::from_le_bytes(b(2)?.try_into().ok()?).to_f64(),
-        TypeKind::Integer { width: 1 | 8, .. } => f64::from(i8::from_le_bytes(b(1)?.try_into().ok()?)),
-        TypeKind::Integer { width: 32, .. } => f64::from(i32::from_le_bytes(b(4)?.try_into().ok()?)),
-        TypeKind::Integer { width: 64, .. } => i64::from_le_bytes(b(8)?.try_into().ok()?) as f64,
+        TypeKind::Float(FloatKind::F32) => {
+            Splat::Float(f64::from(f32::from_le_bytes(b(4)?.try_into().ok()?)))
+        }
+        TypeKind::Float(FloatKind::F16) => {
+            Splat::Float(half::f16::from_le_bytes(b(2)?.try_into().ok()?).to_f64())
+        }
+        TypeKind::Float(FloatKind::BF16) => {
+            Splat::Float(half::bf16::from_le_bytes(b(2)?.try_into().ok()?).to_f64())
+        }
+        TypeKind::Integer { width: 1 | 8, .. } => {
+            Splat::Int(i64::from(i8::from_le_bytes(b(1)?.try_into().ok()?)))
+        }
+        TypeKind::Integer { width: 32, .. } => {
+            Splat::Int(i64::from(i32::from_le_bytes(b(4)?.try_into().ok()?)))
+        }
+        TypeKind::Integer { width: 64, .. } => Splat::Int(i64::from_le_bytes(b(8)?.try_into().ok()?)),
         _ => return None,
     })
+}
+
+/// [`splat_element`] as an `f64`.
+pub fn splat_value(ir: &kiln_compiler::Ir<'_>, v: ValueId) -> Option<f64> {
+    splat_element(ir, v).map(Splat::to_f64)
 }
 
 fn is_float(t: Type<'_>) -> bool {

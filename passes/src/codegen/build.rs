@@ -5,6 +5,7 @@
 use kiln_compiler::{
     AttrKind, Attribute, Context, FloatKind, Ir, OpBuilder, OpDef, OpId, Type, TypeKind, ValueId,
 };
+use kiln_dialects::hl::canonicalize::Splat;
 use kiln_dialects::npuvec::Space;
 use kiln_dialects::{arith, scf};
 
@@ -17,6 +18,8 @@ pub trait Build<'c> {
     fn index(&mut self, v: i64) -> ValueId;
     /// `arith.constant <v> : <elem>` (a scalar immediate).
     fn scalar(&mut self, elem: Type<'c>, v: f64) -> ValueId;
+    /// `arith.constant <s> : <elem>`, the element of a splat constant exactly.
+    fn immediate(&mut self, elem: Type<'c>, s: Splat) -> ValueId;
     /// `arith.<op> %a, %b : index`.
     fn index_op(&mut self, op: &'static OpDef, a: ValueId, b: ValueId) -> ValueId;
     /// `constant + sum(index * scale)` over the terms that have an index (`index` itself for
@@ -40,6 +43,16 @@ impl<'c> Build<'c> for Builder<'_, 'c> {
     fn scalar(&mut self, elem: Type<'c>, v: f64) -> ValueId {
         let attr = scalar_attr(self.ctx, elem, v);
         self.value(&arith::CONSTANT_OP, &[], &[("value", attr)], elem)
+    }
+
+    fn immediate(&mut self, elem: Type<'c>, s: Splat) -> ValueId {
+        match s {
+            Splat::Int(i) if !elem.is_float() => {
+                let attr = self.ctx.int_attr(i128::from(i), elem);
+                self.value(&arith::CONSTANT_OP, &[], &[("value", attr)], elem)
+            }
+            s => self.scalar(elem, s.to_f64()),
+        }
     }
 
     fn index_op(&mut self, op: &'static OpDef, a: ValueId, b: ValueId) -> ValueId {

@@ -26,7 +26,7 @@ use rustc_hash::FxHashMap;
 use kiln_compiler::{BlockId, Context, Ir, OpId, ValueId};
 use kiln_dialects::hl::accessors::{float_value, int_list, normalize_axis};
 use kiln_dialects::hl::builder::splat;
-use kiln_dialects::hl::canonicalize::splat_value;
+use kiln_dialects::hl::canonicalize::splat_element;
 
 use super::build::Builder;
 use super::lower_vector::{Feed, KernelIo, TileLoop};
@@ -70,7 +70,7 @@ pub fn lower_layout_kernel<'c>(ctx: &Context<'c>, ir: &mut Ir<'c>, kernel: OpId)
     let mut temporaries = Vec::new();
     for piece in &pieces {
         let v = piece.value;
-        let feed = match splat_value(b.ir, v) {
+        let feed = match splat_element(b.ir, v) {
             Some(x) => Feed::Fill(x),
             None => Feed::Gm(*io.gm_of.get(&v).ok_or("a part that is neither an input nor a splat")?),
         };

@@ -12,11 +12,12 @@
 //! `vector_ops.rs` on UB buffers and stores its outputs through views of the output buffers.
 
 use kiln_compiler::InsertPoint;
+use kiln_dialects::hl::canonicalize::Splat;
 use kiln_dialects::npuvec::Space;
 use kiln_dialects::{arith, bufferization, func, npuvec, scf};
 use rustc_hash::FxHashMap;
 
-use kiln_compiler::{Context, Ir, OpId, Type, ValueId};
+use kiln_compiler::{Context, Ir, OpId, ValueId};
 
 use super::build::{i64_array, memref_type, Build, Builder};
 use super::model::{is_view, merge_dims, Buffers, VectorModel, View};
@@ -117,7 +118,7 @@ pub(super) enum Feed {
     /// Loaded from this GM buffer (through the input's view, if it has one).
     Gm(ValueId),
     /// Filled with this scalar (a constant part of a layout kernel's output).
-    Fill(f64),
+    Fill(Splat),
 }
 
 /// One tile loop over a model's domain: what [`TileLoop::emit`] needs.
@@ -141,12 +142,6 @@ impl TileLoop<'_> {
         let (model, tiling) = (self.model, self.tiling);
         let ctx = b.ctx;
         let outputs = &model.outputs;
-        for &v in model.inputs.iter().chain(outputs) {
-            check_elem(b.ir.value_type(v).element_type().ok_or("a non-tensor value")?)?;
-        }
-        for &op in &model.ops {
-            check_elem(b.ir.value_type(b.ir.results(op)[0]).element_type().ok_or("a non-tensor value")?)?;
-        }
         let staged = tiling.col_block < model.cols();
         let bufs = if staged { model.staged_buffers(ctx, b.ir) } else { model.buffers(ctx, b.ir) };
         if outputs.iter().any(|o| !bufs.of.contains_key(o)) {
@@ -284,7 +279,7 @@ pub(super) fn feed(
         Feed::Gm(gm) => load(b, gm, offset, dst, sizes, strides),
         Feed::Fill(x) => {
             let elem = b.ir.value_type(v).element_type().ok_or("a non-tensor value")?;
-            let scalar = b.scalar(elem, x);
+            let scalar = b.immediate(elem, x);
             b.op(&npuvec::FILL_OP, &[scalar, dst], &[], &[], 0);
         }
     }
@@ -294,18 +289,6 @@ pub(super) fn feed(
 /// `predicate = 0` (`eq`) of `arith.cmpi`.
 fn cmpi_eq<'c>(ctx: &Context<'c>) -> kiln_compiler::Attribute<'c> {
     super::build::i64_attr(ctx, 0)
-}
-
-/// The element types the vector unit computes with.
-fn check_elem(t: Type<'_>) -> Result<(), String> {
-    use kiln_compiler::{FloatKind, TypeKind};
-    match *t.kind() {
-        TypeKind::Float(FloatKind::F32 | FloatKind::F16 | FloatKind::BF16) => Ok(()),
-        TypeKind::Integer { width: 1 | 8 | 32, .. } => Ok(()),
-        _ => {
-            Err(format!("element type {t} is not supported by the vector unit (f32, f16, bf16, i32, i8, i1)"))
-        }
-    }
 }
 
 /// `npuvec.load %gm[%offset] -> %dst` with a view.
@@ -494,7 +477,7 @@ impl Tile<'_> {
                 srcs.push(match self.model.info[&x].splat {
                     Some(v) => {
                         let elem = b.ir.value_type(x).element_type().ok_or("a non-tensor operand")?;
-                        b.scalar(elem, v)
+                        b.immediate(elem, v)
                     }
                     None => set[bufs.of[&x]],
                 });

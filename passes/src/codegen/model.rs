@@ -19,7 +19,7 @@ use rustc_hash::FxHashMap;
 
 use kiln_compiler::{BlockId, Context, FloatKind, Ir, OpId, Type, ValueId};
 use kiln_dialects::hl::accessors::{bool_attr, int_list, normalize_axis, tensor_parts};
-use kiln_dialects::hl::canonicalize::splat_value;
+use kiln_dialects::hl::canonicalize::{splat_element, Splat};
 use kiln_dialects::hl::interfaces::{hl_op, FusionCategory, Movement};
 
 use super::vector_ops::reduce_kind;
@@ -34,7 +34,7 @@ pub struct Info {
     /// The buffer has cols (the value spans a reduced axis).
     pub cols: bool,
     /// A splat constant: an immediate, no buffer.
-    pub splat: Option<f64>,
+    pub splat: Option<Splat>,
 }
 
 /// One UB buffer of a kernel's tile.
@@ -234,7 +234,7 @@ impl VectorModel {
                 }
             }
             let map = if ir.is(op, &hl::CONSTANT) {
-                let Some(s) = splat_value(ir, result) else {
+                let Some(s) = splat_element(ir, result) else {
                     return Err("a non-splat constant inside a kernel".into());
                 };
                 info.insert(

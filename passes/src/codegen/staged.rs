@@ -375,7 +375,7 @@ impl Tile<'_> {
             srcs.push(match self.model.info[&x].splat {
                 Some(v) => {
                     let elem = b.ir.value_type(x).element_type().ok_or("a non-tensor operand")?;
-                    b.scalar(elem, v)
+                    b.immediate(elem, v)
                 }
                 None => set[bufs.of[&x]],
             });

@@ -112,8 +112,8 @@ pub enum DType {
     I8,
     /// Boolean, one byte (0 or 1).
     I1,
-    /// 64-bit two's complement: GM data only (the indices of [`Inst::Gather`], host inputs,
-    /// outputs and constants); no on-chip buffer has it (the vector unit has no `i64`).
+    /// 64-bit two's complement: in GM, and in on-chip buffers on targets whose vector unit
+    /// has it (`vector.int64`).
     I64,
 }
 
@@ -333,11 +333,38 @@ pub enum UnaryOp {
     Sign,
     /// Logical not of an `i1` mask; bitwise not of integers.
     Not,
+    /// Sine.
+    Sin,
+    /// Cosine.
+    Cos,
+    /// Tangent.
+    Tan,
+    /// Arcsine.
+    Asin,
+    /// Arccosine.
+    Acos,
+    /// Arctangent.
+    Atan,
+    /// Hyperbolic sine.
+    Sinh,
+    /// Hyperbolic cosine.
+    Cosh,
+    /// Inverse hyperbolic sine.
+    Asinh,
+    /// Inverse hyperbolic cosine.
+    Acosh,
+    /// Inverse hyperbolic tangent.
+    Atanh,
 }
 
 impl UnaryOp {
+    /// Whether the op computes on floats (`Not` takes masks and integers only).
+    pub fn takes_floats(self) -> bool {
+        self != UnaryOp::Not
+    }
+
     /// Every value, in encoding order.
-    pub const ALL: [UnaryOp; 16] = [
+    pub const ALL: [UnaryOp; 27] = [
         UnaryOp::Neg,
         UnaryOp::Abs,
         UnaryOp::Exp,
@@ -354,6 +381,17 @@ impl UnaryOp {
         UnaryOp::Round,
         UnaryOp::Sign,
         UnaryOp::Not,
+        UnaryOp::Sin,
+        UnaryOp::Cos,
+        UnaryOp::Tan,
+        UnaryOp::Asin,
+        UnaryOp::Acos,
+        UnaryOp::Atan,
+        UnaryOp::Sinh,
+        UnaryOp::Cosh,
+        UnaryOp::Asinh,
+        UnaryOp::Acosh,
+        UnaryOp::Atanh,
     ];
 }
 
@@ -378,11 +416,25 @@ pub enum BinaryOp {
     And,
     /// Logical / bitwise or.
     Or,
+    /// Remainder of truncated division, with the dividend's sign (integers: 0 for a zero
+    /// divisor; floats: `fmod`).
+    Rem,
+    /// Bitwise exclusive or of integers.
+    Xor,
+    /// Left shift of integers (0 for a shift outside `0..64`; the result narrowed to the type).
+    Shl,
+    /// Arithmetic right shift of integers (0 for a negative shift; at most 63).
+    Shr,
 }
 
 impl BinaryOp {
+    /// Whether the op computes on floats (the bitwise ops and shifts take integers only).
+    pub fn takes_floats(self) -> bool {
+        !matches!(self, BinaryOp::And | BinaryOp::Or | BinaryOp::Xor | BinaryOp::Shl | BinaryOp::Shr)
+    }
+
     /// Every value, in encoding order.
-    pub const ALL: [BinaryOp; 9] = [
+    pub const ALL: [BinaryOp; 13] = [
         BinaryOp::Add,
         BinaryOp::Sub,
         BinaryOp::Mul,
@@ -392,6 +444,10 @@ impl BinaryOp {
         BinaryOp::Pow,
         BinaryOp::And,
         BinaryOp::Or,
+        BinaryOp::Rem,
+        BinaryOp::Xor,
+        BinaryOp::Shl,
+        BinaryOp::Shr,
     ];
 }
 

@@ -315,8 +315,14 @@ fn gather_rules() {
     assert_has(&e, "(gather): `table` dim #0 has size 0");
     let e = gather(|d, _, _, _| d.space = Space::L1);
     assert_has(&e, "(gather): `dst` is in l1, expected ub");
-    let e = gather(|d, _, _, _| d.dtype = DType::I64);
-    assert_has(&e, "(gather): `dst` is i64 [8, 16]: on-chip buffers have no i64");
+    // An i64 buffer needs a vector unit with i64 (tiny-npu has one).
+    let mut m = common::sample();
+    let Inst::Gather { dst, .. } = &mut m.kernels[0].code[GATHER] else { panic!("not a gather") };
+    dst.dtype = DType::I64;
+    let mut no_i64 = tiny();
+    no_i64.vector.int64 = false;
+    let e = validate(&m, &no_i64).expect_err("i64 without vector.int64").to_string();
+    assert_has(&e, "(gather): `dst` is i64 [8, 16]: the target's vector unit has no i64 (`vector.int64`)");
     let e = gather(|d, _, _, _| d.addr = 4096);
     assert_has(&e, "(gather): `dst` occupies [0x1000, 0x1200) of ub");
 }

@@ -70,7 +70,7 @@ fn encode_float(to: DType, round: Round, vals: &mut [f32], out: &mut [u8]) {
                 c.copy_from_slice(&bits.to_le_bytes());
             }
         }
-        DType::I32 | DType::I8 => {
+        DType::I64 | DType::I32 | DType::I8 => {
             vals.iter_mut().for_each(|v| *v = round_float(*v, round));
             f32::encode(to, vals, out);
         }
@@ -92,9 +92,10 @@ pub(crate) fn cast(mem: &mut Mem, s: &mut Scratch, dst: &Buf, src: &Buf, round: 
             f32::decode(src.dtype, bytes, &mut s.fa);
             encode_float(dst.dtype, round, &mut s.fa, mem.row_mut(&d, row));
         } else {
-            s.ia.clear();
-            i32::decode(src.dtype, bytes, &mut s.ia);
-            i32::encode(dst.dtype, &s.ia, mem.row_mut(&d, row));
+            // i64 lanes hold every integer exactly.
+            s.la.clear();
+            i64::decode(src.dtype, bytes, &mut s.la);
+            i64::encode(dst.dtype, &s.la, mem.row_mut(&d, row));
         }
     }
     Ok(())

@@ -379,9 +379,9 @@ pub(crate) fn store(
                 (Atomic::Add, true) => rmw::<f32>(dtype, out, from, |a, b| a + b, &mut fs),
                 (Atomic::Max, true) => rmw::<f32>(dtype, out, from, nan_max, &mut fs),
                 (Atomic::Min, true) => rmw::<f32>(dtype, out, from, nan_min, &mut fs),
-                (Atomic::Add, false) => rmw::<i32>(dtype, out, from, i32::wrapping_add, &mut is),
-                (Atomic::Max, false) => rmw::<i32>(dtype, out, from, |a, b| a.max(b), &mut is),
-                (Atomic::Min, false) => rmw::<i32>(dtype, out, from, |a, b| a.min(b), &mut is),
+                (Atomic::Add, false) => rmw::<i64>(dtype, out, from, i64::wrapping_add, &mut is),
+                (Atomic::Max, false) => rmw::<i64>(dtype, out, from, |a, b| a.max(b), &mut is),
+                (Atomic::Min, false) => rmw::<i64>(dtype, out, from, |a, b| a.min(b), &mut is),
             }
         })
     });

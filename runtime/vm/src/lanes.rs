@@ -5,9 +5,10 @@
 //! * Floats (`f32`, `f16`, `bf16`) compute in `f32` lanes: `f16`/`bf16` widen exactly and
 //!   round back to nearest, ties to even, after each op ("compute in `f32`, round to the
 //!   dtype", as the device does).
-//! * Integers (`i32`, `i8`) compute in wrapping `i32` lanes and narrow by keeping the low bits;
-//!   `i1` lanes are 0 or 1 and narrow as `x != 0`. (`i64` is GM data only: no on-chip buffer
-//!   has it, so these codecs never see it; its arms wrap to `i32` and sign-extend back.)
+//! * Integers (`i32`, `i8`) compute in wrapping `i32` lanes, `i64` in wrapping `i64` lanes (on
+//!   targets whose vector unit has it), and narrow by keeping the low bits; `i1` lanes are 0
+//!   or 1 and narrow as `x != 0`. A conversion between integer types goes through `i64`
+//!   lanes, which hold every integer exactly.
 //! * Float to integer truncates toward zero and saturates (NaN gives 0); integer to float
 //!   rounds the exact integer once, to nearest with ties to even; to `i1` is `x != 0`.
 
@@ -194,6 +195,226 @@ impl Lane for i32 {
         }
     }
 }
+
+impl Lane for i64 {
+    const NATIVE: DType = DType::I64;
+    native_lanes!();
+
+    fn decode_into(dtype: DType, bytes: &[u8], out: &mut [i64]) {
+        match dtype {
+            DType::I64 => {
+                for (o, c) in out.iter_mut().zip(bytes.chunks_exact(8)) {
+                    *o = i64::from_le_bytes(c.try_into().unwrap_or([0; 8]));
+                }
+            }
+            DType::I32 => {
+                for (o, c) in out.iter_mut().zip(bytes.chunks_exact(4)) {
+                    *o = i64::from(i32::from_le_bytes(word4(c)));
+                }
+            }
+            DType::I8 => out.iter_mut().zip(bytes).for_each(|(o, &b)| *o = i64::from(b as i8)),
+            DType::I1 => out.iter_mut().zip(bytes).for_each(|(o, &b)| *o = i64::from(b != 0)),
+            DType::F32 | DType::F16 | DType::BF16 => {
+                let eb = dtype.bytes() as usize;
+                let mut f = [0.0f32; 64];
+                for (o, c) in out.chunks_mut(64).zip(bytes.chunks(64 * eb)) {
+                    f32::decode_into(dtype, c, &mut f[..o.len()]);
+                    o.iter_mut().zip(&f).for_each(|(o, &x)| *o = x as i64);
+                }
+            }
+        }
+    }
+
+    fn encode(dtype: DType, vals: &[i64], bytes: &mut [u8]) {
+        match dtype {
+            DType::I64 => {
+                for (c, v) in bytes.chunks_exact_mut(8).zip(vals) {
+                    c.copy_from_slice(&v.to_le_bytes());
+                }
+            }
+            DType::I32 => {
+                for (c, v) in bytes.chunks_exact_mut(4).zip(vals) {
+                    c.copy_from_slice(&(*v as i32).to_le_bytes());
+                }
+            }
+            DType::I8 => bytes.iter_mut().zip(vals).for_each(|(b, v)| *b = *v as u8),
+            DType::I1 => bytes.iter_mut().zip(vals).for_each(|(b, v)| *b = u8::from(*v != 0)),
+            // One rounding of the exact integer, to nearest with ties to even.
+            DType::F32 => {
+                for (c, v) in bytes.chunks_exact_mut(4).zip(vals) {
+                    c.copy_from_slice(&(*v as f32).to_le_bytes());
+                }
+            }
+            DType::F16 => {
+                for (c, v) in bytes.chunks_exact_mut(2).zip(vals) {
+                    c.copy_from_slice(&f16::from_f64(round_int(*v, 11)).to_le_bytes());
+                }
+            }
+            DType::BF16 => {
+                for (c, v) in bytes.chunks_exact_mut(2).zip(vals) {
+                    c.copy_from_slice(&bf16::from_f64(round_int(*v, 8)).to_le_bytes());
+                }
+            }
+        }
+    }
+
+    fn imm(dtype: DType, value: Scalar) -> Result<i64, String> {
+        match (value, dtype) {
+            (Scalar::Int(v), DType::I64) => Ok(v),
+            (Scalar::Int(v), DType::I32) => Ok(i64::from(v as i32)),
+            (Scalar::Int(v), DType::I8) => Ok(i64::from(v as i8)),
+            (Scalar::Int(v), DType::I1) => Ok(i64::from(v != 0)),
+            (_, d) => Err(format!("an immediate {value:?} for a {} operation", d.name())),
+        }
+    }
+}
+
+/// Integer compute lanes: `i32` for `i32`, `i8` and `i1` data, `i64` for `i64`. Arithmetic
+/// wraps in the lane width, which the encoding then narrows to the dtype (keeping the low
+/// bits), so every integer dtype wraps at its own width.
+pub(crate) trait Int:
+    Lane + Ord + std::ops::Not<Output = Self> + std::ops::BitAnd<Output = Self> + std::ops::BitOr<Output = Self>
+{
+    /// 0.
+    const ZERO: Self;
+    /// 1.
+    const ONE: Self;
+    /// Wrapping `a + b`.
+    fn add(a: Self, b: Self) -> Self;
+    /// Wrapping `a - b`.
+    fn sub(a: Self, b: Self) -> Self;
+    /// Wrapping `a * b`.
+    fn mul(a: Self, b: Self) -> Self;
+    /// `a / b` rounded toward zero, wrapping; 0 for `b == 0` (the interpreter's rule).
+    fn div(a: Self, b: Self) -> Self;
+    /// Wrapping `-a`.
+    fn neg(a: Self) -> Self;
+    /// Wrapping `|a|`.
+    fn abs(a: Self) -> Self;
+    /// -1, 0 or 1.
+    fn sign(a: Self) -> Self;
+    /// 1 for true, 0 for false.
+    fn of_bool(b: bool) -> Self;
+    /// `base ^ exp` with wrapping multiplication; a negative exponent gives 1 for base 1, ±1
+    /// for base -1 and 0 otherwise (the interpreter's rule).
+    fn pow(base: Self, exp: Self) -> Self {
+        if exp < Self::ZERO {
+            return if base == Self::ONE {
+                Self::ONE
+            } else if base == Self::neg(Self::ONE) {
+                let odd = (exp & Self::ONE) == Self::ONE;
+                if odd {
+                    base
+                } else {
+                    Self::ONE
+                }
+            } else {
+                Self::ZERO
+            };
+        }
+        let (mut result, mut square, mut rest) = (Self::ONE, base, exp);
+        while rest > Self::ZERO {
+            if rest & Self::ONE == Self::ONE {
+                result = Self::mul(result, square);
+            }
+            square = Self::mul(square, square);
+            rest = Self::half(rest);
+        }
+        result
+    }
+    /// `a >> 1` of a positive value.
+    fn half(a: Self) -> Self;
+    /// The remainder of `a / b` rounded toward zero, wrapping; 0 for `b == 0`.
+    fn rem(a: Self, b: Self) -> Self;
+    /// `a ^ b`.
+    fn xor(a: Self, b: Self) -> Self;
+    /// `a << b` as the interpreter computes it in `i64` (0 for `b` outside `0..64`): the low
+    /// bits of the lane, which the encoding narrows to the type.
+    fn shl(a: Self, b: Self) -> Self;
+    /// `a >> b`, arithmetic, as in `i64` (0 for a negative `b`, at most 63).
+    fn shr(a: Self, b: Self) -> Self;
+}
+
+macro_rules! int_lane {
+    ($t:ty) => {
+        impl Int for $t {
+            const ZERO: $t = 0;
+            const ONE: $t = 1;
+            #[inline(always)]
+            fn add(a: $t, b: $t) -> $t {
+                a.wrapping_add(b)
+            }
+            #[inline(always)]
+            fn sub(a: $t, b: $t) -> $t {
+                a.wrapping_sub(b)
+            }
+            #[inline(always)]
+            fn mul(a: $t, b: $t) -> $t {
+                a.wrapping_mul(b)
+            }
+            #[inline(always)]
+            fn div(a: $t, b: $t) -> $t {
+                if b == 0 {
+                    0
+                } else {
+                    a.wrapping_div(b)
+                }
+            }
+            #[inline(always)]
+            fn neg(a: $t) -> $t {
+                a.wrapping_neg()
+            }
+            #[inline(always)]
+            fn abs(a: $t) -> $t {
+                a.wrapping_abs()
+            }
+            #[inline(always)]
+            fn sign(a: $t) -> $t {
+                a.signum()
+            }
+            #[inline(always)]
+            fn of_bool(b: bool) -> $t {
+                <$t>::from(b)
+            }
+            #[inline(always)]
+            fn half(a: $t) -> $t {
+                a >> 1
+            }
+            #[inline(always)]
+            fn rem(a: $t, b: $t) -> $t {
+                if b == 0 {
+                    0
+                } else {
+                    a.wrapping_rem(b)
+                }
+            }
+            #[inline(always)]
+            fn xor(a: $t, b: $t) -> $t {
+                a ^ b
+            }
+            #[inline(always)]
+            fn shl(a: $t, b: $t) -> $t {
+                // Beyond the lane's width the low bits are 0, as they are of the `i64` shift.
+                if (0..<$t>::BITS as $t).contains(&b) {
+                    a << b
+                } else {
+                    0
+                }
+            }
+            #[inline(always)]
+            fn shr(a: $t, b: $t) -> $t {
+                if b < 0 {
+                    0
+                } else {
+                    a >> b.min(<$t>::BITS as $t - 1)
+                }
+            }
+        }
+    };
+}
+
+int_lane!(i32);
+int_lane!(i64);
 
 /// `v` rounded to `bits` significant bits, nearest with ties to even; exactly representable
 /// in `f64` and in a float type with that many significand bits (the interpreter's rule for

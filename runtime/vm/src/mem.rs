@@ -1,7 +1,7 @@
 //! A core's on-chip memories (UB, L1, L0A, L0B, L0C: zeroed byte arrays sized by the target)
 //! and the bounds-checked row access every instruction goes through.
 
-use kiln_bytecode::isa::{Buf, DType, Inst, Space};
+use kiln_bytecode::isa::{Buf, Inst, Space};
 use kiln_bytecode::module::Core;
 use kiln_targets::Target;
 
@@ -98,9 +98,6 @@ impl Mem {
     /// `buf` checked: not GM, `pitch >= cols`, every row inside the space.
     pub fn region(&self, buf: &Buf) -> Result<Region, String> {
         let space = index(buf.space).ok_or("a buffer operand in gm")?;
-        if buf.dtype == DType::I64 {
-            return Err("an i64 buffer operand (on-chip buffers have no i64)".into());
-        }
         if buf.rows > 1 && buf.pitch < buf.cols {
             return Err(format!("buffer pitch {} is below its {} cols", buf.pitch, buf.cols));
         }

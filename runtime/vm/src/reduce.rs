@@ -12,7 +12,7 @@
 
 use kiln_bytecode::isa::{Buf, DType, ReduceOp};
 
-use crate::lanes::{nan_max, nan_min, Lane};
+use crate::lanes::{nan_max, nan_min, Int, Lane};
 use crate::mem::{Mem, Region};
 use crate::vector::Scratch;
 
@@ -127,31 +127,51 @@ pub(crate) fn reduce(
         }
         s.fc = out;
         done
-    } else {
-        s.ib.clear();
-        if accumulate {
-            (0..n).for_each(|i| i32::decode(dst.dtype, &mem.row(&d, i)[..eb], &mut s.ib));
-        }
-        let mut out = std::mem::take(&mut s.ic);
-        out.clear();
-        let ring: Ring<i32> = (i32::wrapping_add, i32::wrapping_mul, 0, 1);
-        let mut done = Ok(());
-        for i in 0..n {
-            s.ia.clear();
-            i32::decode(src.dtype, rows.row(i), &mut s.ia);
-            match fold(op, accumulate.then(|| s.ib[i]), &s.ia, ring) {
-                Some(v) => out.push(v),
-                None => {
-                    done = Err(empty(op));
-                    break;
-                }
-            }
-        }
-        for (i, v) in out.iter().enumerate() {
-            i32::encode(dst.dtype, std::slice::from_ref(v), mem.row_mut(&d, i));
-        }
-        s.ic = out;
+    } else if src.dtype == DType::I64 {
+        let lanes = (&mut s.la, &mut s.lb, &mut s.lc);
+        let done = int_rows::<i64>(mem, op, (rows, src.dtype), (&d, dst.dtype, n, eb), accumulate, lanes);
+        write_rows(mem, &d, dst.dtype, &s.lc);
         done
+    } else {
+        let lanes = (&mut s.ia, &mut s.ib, &mut s.ic);
+        let done = int_rows::<i32>(mem, op, (rows, src.dtype), (&d, dst.dtype, n, eb), accumulate, lanes);
+        write_rows(mem, &d, dst.dtype, &s.ic);
+        done
+    }
+}
+
+/// The integer fold of each of the `n` rows of `rows` (of `src_dtype`) into `out`, in lanes
+/// `T`, from `d`'s values with `accumulate`. On an error, `out` holds the rows before the
+/// failing one.
+fn int_rows<T: Int>(
+    mem: &Mem,
+    op: ReduceOp,
+    (rows, src_dtype): (Rows<'_>, DType),
+    (d, dst_dtype, n, eb): (&Region, DType, usize, usize),
+    accumulate: bool,
+    (row, starts, out): (&mut Vec<T>, &mut Vec<T>, &mut Vec<T>),
+) -> Result<(), String> {
+    starts.clear();
+    if accumulate {
+        (0..n).for_each(|i| T::decode(dst_dtype, &mem.row(d, i)[..eb], starts));
+    }
+    out.clear();
+    let ring: Ring<T> = (T::add, T::mul, T::ZERO, T::ONE);
+    for i in 0..n {
+        row.clear();
+        T::decode(src_dtype, rows.row(i), row);
+        match fold(op, accumulate.then(|| starts.get(i).copied()).flatten(), row, ring) {
+            Some(v) => out.push(v),
+            None => return Err(empty(op)),
+        }
+    }
+    Ok(())
+}
+
+/// Writes `vals` (one per row) into the rows of `d`, of `dtype`.
+fn write_rows<T: Lane>(mem: &mut Mem, d: &Region, dtype: DType, vals: &[T]) {
+    for (i, v) in vals.iter().enumerate() {
+        T::encode(dtype, std::slice::from_ref(v), mem.row_mut(d, i));
     }
 }
 

@@ -10,7 +10,7 @@
 use kiln_bytecode::isa::{BinaryOp, Buf, CmpPred, DType, Scalar, Src, UnaryOp};
 
 use crate::blocks::{map_rows, plan, select_rows, zip_rows, Plan};
-use crate::lanes::{nan_max, nan_min, Lane};
+use crate::lanes::{nan_max, nan_min, Int, Lane};
 use crate::mem::{Mem, Region};
 
 /// Per-core scratch lane vectors, reused across instructions.
@@ -22,6 +22,9 @@ pub(crate) struct Scratch {
     pub ia: Vec<i32>,
     pub ib: Vec<i32>,
     pub ic: Vec<i32>,
+    pub la: Vec<i64>,
+    pub lb: Vec<i64>,
+    pub lc: Vec<i64>,
     pub mask: Vec<i32>,
     pub bytes: Vec<u8>,
 }
@@ -81,6 +84,17 @@ pub(crate) fn float_unary(op: UnaryOp, exact: bool, k: impl FloatMap) -> bool {
         UnaryOp::Ceil => k.apply(f32::ceil),
         UnaryOp::Round => k.apply(f32::round_ties_even),
         UnaryOp::Sign => k.apply(sign),
+        UnaryOp::Sin => k.apply(|x| libm::sin(f64::from(x)) as f32),
+        UnaryOp::Cos => k.apply(|x| libm::cos(f64::from(x)) as f32),
+        UnaryOp::Tan => k.apply(|x| libm::tan(f64::from(x)) as f32),
+        UnaryOp::Asin => k.apply(|x| libm::asin(f64::from(x)) as f32),
+        UnaryOp::Acos => k.apply(|x| libm::acos(f64::from(x)) as f32),
+        UnaryOp::Atan => k.apply(|x| libm::atan(f64::from(x)) as f32),
+        UnaryOp::Sinh => k.apply(|x| libm::sinh(f64::from(x)) as f32),
+        UnaryOp::Cosh => k.apply(|x| libm::cosh(f64::from(x)) as f32),
+        UnaryOp::Asinh => k.apply(|x| libm::asinh(f64::from(x)) as f32),
+        UnaryOp::Acosh => k.apply(|x| libm::acosh(f64::from(x)) as f32),
+        UnaryOp::Atanh => k.apply(|x| libm::atanh(f64::from(x)) as f32),
         UnaryOp::Not => return false,
     }
     true
@@ -97,7 +111,8 @@ pub(crate) fn float_binary(op: BinaryOp, k: impl FloatZip) -> bool {
         BinaryOp::Max => k.apply(nan_max),
         BinaryOp::Min => k.apply(nan_min),
         BinaryOp::Pow => k.apply(|x, y| libm::pow(f64::from(x), f64::from(y)) as f32),
-        BinaryOp::And | BinaryOp::Or => return false,
+        BinaryOp::Rem => k.apply(|x, y| libm::fmod(f64::from(x), f64::from(y)) as f32),
+        BinaryOp::And | BinaryOp::Or | BinaryOp::Xor | BinaryOp::Shl | BinaryOp::Shr => return false,
     }
     true
 }
@@ -155,45 +170,39 @@ pub(crate) fn unary(
         }
         return Ok(());
     }
-    let p = plan::<i32>(mem, &Src::Buf(*src), dst, dtype, "the source")?;
+    if dtype == DType::I64 {
+        int_unary::<i64>(mem, &mut s.la, op, (&d, dst), src)
+    } else {
+        int_unary::<i32>(mem, &mut s.ia, op, (&d, dst), src)
+    }
+}
+
+/// [`unary`] on integer lanes `T`.
+fn int_unary<T: Int>(
+    mem: &mut Mem,
+    scratch: &mut Vec<T>,
+    op: UnaryOp,
+    (d, dst): (&Region, &Buf),
+    src: &Buf,
+) -> Result<(), String> {
+    let dtype = dst.dtype;
+    let p = plan::<T>(mem, &Src::Buf(*src), dst, dtype, "the source")?;
     macro_rules! go {
         ($f:expr) => {
-            map_rows::<i32>(mem, &mut s.ia, (&d, dtype), &p, |a, o| crate::simd::map(a, o, $f))
+            map_rows::<T>(mem, scratch, (d, dtype), &p, |a, o| crate::simd::map(a, o, $f))
         };
     }
     match op {
-        UnaryOp::Not if dtype == DType::I1 => go!(|x| i32::from(x == 0)),
-        UnaryOp::Not => go!(|x| !x),
-        UnaryOp::Neg => go!(i32::wrapping_neg),
-        UnaryOp::Abs => go!(i32::wrapping_abs),
-        UnaryOp::Relu => go!(|x| x.max(0)),
-        UnaryOp::Sign => go!(i32::signum),
+        UnaryOp::Not if dtype == DType::I1 => go!(|x| T::of_bool(x == T::ZERO)),
+        UnaryOp::Not => go!(|x: T| !x),
+        UnaryOp::Neg => go!(T::neg),
+        UnaryOp::Abs => go!(T::abs),
+        UnaryOp::Relu => go!(|x: T| x.max(T::ZERO)),
+        UnaryOp::Sign => go!(T::sign),
         UnaryOp::Floor | UnaryOp::Ceil | UnaryOp::Round => go!(|x| x),
         _ => return Err(format!("`{}` requires a float operand, got {}", op_name(op), dtype.name())),
     }
     Ok(())
-}
-
-/// `base ^ exp` with wrapping multiplication; a negative exponent gives 1 for base 1, ±1 for
-/// base -1 and 0 otherwise (the interpreter's rule).
-fn int_pow(base: i32, exp: i32) -> i32 {
-    if exp < 0 {
-        return match base {
-            1 => 1,
-            -1 if exp % 2 == 0 => 1,
-            -1 => -1,
-            _ => 0,
-        };
-    }
-    let (mut result, mut square, mut rest) = (1i32, base, exp as u32);
-    while rest > 0 {
-        if rest & 1 == 1 {
-            result = result.wrapping_mul(square);
-        }
-        square = square.wrapping_mul(square);
-        rest >>= 1;
-    }
-    result
 }
 
 /// `Binary`: `dst = a op b` with broadcasting.
@@ -217,23 +226,43 @@ pub(crate) fn binary(
         }
         return Ok(());
     }
-    let pa = plan::<i32>(mem, a, dst, dtype, "operand #0")?;
-    let pb = plan::<i32>(mem, b, dst, dtype, "operand #1")?;
+    if dtype == DType::I64 {
+        int_binary::<i64>(mem, (&mut s.la, &mut s.lb), op, (&d, dst), (a, b))
+    } else {
+        int_binary::<i32>(mem, (&mut s.ia, &mut s.ib), op, (&d, dst), (a, b))
+    }
+}
+
+/// [`binary`] on integer lanes `T`.
+fn int_binary<T: Int>(
+    mem: &mut Mem,
+    scratch: (&mut Vec<T>, &mut Vec<T>),
+    op: BinaryOp,
+    (d, dst): (&Region, &Buf),
+    (a, b): (&Src, &Src),
+) -> Result<(), String> {
+    let dtype = dst.dtype;
+    let pa = plan::<T>(mem, a, dst, dtype, "operand #0")?;
+    let pb = plan::<T>(mem, b, dst, dtype, "operand #1")?;
     macro_rules! go {
         ($f:expr) => {
-            zip_rows::<i32, i32>(mem, (&mut s.ia, &mut s.ib), (&d, dtype), (&pa, &pb, dtype), $f)
+            zip_rows::<T, T>(mem, scratch, (d, dtype), (&pa, &pb, dtype), $f)
         };
     }
     match op {
-        BinaryOp::Add => go!(i32::wrapping_add),
-        BinaryOp::Sub => go!(i32::wrapping_sub),
-        BinaryOp::Mul => go!(i32::wrapping_mul),
-        BinaryOp::Div => go!(|x: i32, y: i32| if y == 0 { 0 } else { x.wrapping_div(y) }),
-        BinaryOp::Max => go!(|x: i32, y: i32| x.max(y)),
-        BinaryOp::Min => go!(|x: i32, y: i32| x.min(y)),
-        BinaryOp::Pow => go!(int_pow),
-        BinaryOp::And => go!(|x, y| x & y),
-        BinaryOp::Or => go!(|x, y| x | y),
+        BinaryOp::Add => go!(T::add),
+        BinaryOp::Sub => go!(T::sub),
+        BinaryOp::Mul => go!(T::mul),
+        BinaryOp::Div => go!(T::div),
+        BinaryOp::Max => go!(|x: T, y: T| x.max(y)),
+        BinaryOp::Min => go!(|x: T, y: T| x.min(y)),
+        BinaryOp::Pow => go!(T::pow),
+        BinaryOp::And => go!(|x: T, y: T| x & y),
+        BinaryOp::Or => go!(|x: T, y: T| x | y),
+        BinaryOp::Rem => go!(T::rem),
+        BinaryOp::Xor => go!(T::xor),
+        BinaryOp::Shl => go!(T::shl),
+        BinaryOp::Shr => go!(T::shr),
     }
     Ok(())
 }
@@ -260,36 +289,37 @@ pub(crate) fn cmp(
     }
     let d = mem.region(dst)?;
     let dtype = source_dtype(a, b)?;
-    macro_rules! preds {
-        ($go:ident) => {
-            match pred {
-                CmpPred::Eq => $go!(|x, y| i32::from(x == y)),
-                CmpPred::Ne => $go!(|x, y| i32::from(x != y)),
-                CmpPred::Lt => $go!(|x, y| i32::from(x < y)),
-                CmpPred::Le => $go!(|x, y| i32::from(x <= y)),
-                CmpPred::Gt => $go!(|x, y| i32::from(x > y)),
-                CmpPred::Ge => $go!(|x, y| i32::from(x >= y)),
-            }
+    if dtype.is_float() {
+        cmp_lanes::<f32>(mem, (&mut s.fa, &mut s.fb), pred, (&d, dst), (a, b, dtype))
+    } else if dtype == DType::I64 {
+        cmp_lanes::<i64>(mem, (&mut s.la, &mut s.lb), pred, (&d, dst), (a, b, dtype))
+    } else {
+        cmp_lanes::<i32>(mem, (&mut s.ia, &mut s.ib), pred, (&d, dst), (a, b, dtype))
+    }
+}
+
+/// [`cmp`] of sources of `dtype` in lanes `T`.
+fn cmp_lanes<T: Lane + PartialOrd>(
+    mem: &mut Mem,
+    scratch: (&mut Vec<T>, &mut Vec<T>),
+    pred: CmpPred,
+    (d, dst): (&Region, &Buf),
+    (a, b, dtype): (&Src, &Src, DType),
+) -> Result<(), String> {
+    let pa = plan::<T>(mem, a, dst, dtype, "operand #0")?;
+    let pb = plan::<T>(mem, b, dst, dtype, "operand #1")?;
+    macro_rules! go {
+        ($f:expr) => {
+            zip_rows::<T, i32>(mem, scratch, (d, DType::I1), (&pa, &pb, dtype), $f)
         };
     }
-    if dtype.is_float() {
-        let pa = plan::<f32>(mem, a, dst, dtype, "operand #0")?;
-        let pb = plan::<f32>(mem, b, dst, dtype, "operand #1")?;
-        macro_rules! go {
-            ($f:expr) => {
-                zip_rows::<f32, i32>(mem, (&mut s.fa, &mut s.fb), (&d, DType::I1), (&pa, &pb, dtype), $f)
-            };
-        }
-        preds!(go);
-    } else {
-        let pa = plan::<i32>(mem, a, dst, dtype, "operand #0")?;
-        let pb = plan::<i32>(mem, b, dst, dtype, "operand #1")?;
-        macro_rules! go {
-            ($f:expr) => {
-                zip_rows::<i32, i32>(mem, (&mut s.ia, &mut s.ib), (&d, DType::I1), (&pa, &pb, dtype), $f)
-            };
-        }
-        preds!(go);
+    match pred {
+        CmpPred::Eq => go!(|x, y| i32::from(x == y)),
+        CmpPred::Ne => go!(|x, y| i32::from(x != y)),
+        CmpPred::Lt => go!(|x, y| i32::from(x < y)),
+        CmpPred::Le => go!(|x, y| i32::from(x <= y)),
+        CmpPred::Gt => go!(|x, y| i32::from(x > y)),
+        CmpPred::Ge => go!(|x, y| i32::from(x >= y)),
     }
     Ok(())
 }
@@ -310,6 +340,10 @@ pub(crate) fn select(
         let pa = plan::<f32>(mem, a, dst, dtype, "operand #1")?;
         let pb = plan::<f32>(mem, b, dst, dtype, "operand #2")?;
         select_rows(mem, (&mut s.mask, &mut s.fa, &mut s.fb), (&d, dtype), (&pm, &pa, &pb));
+    } else if dtype == DType::I64 {
+        let pa = plan::<i64>(mem, a, dst, dtype, "operand #1")?;
+        let pb = plan::<i64>(mem, b, dst, dtype, "operand #2")?;
+        select_rows(mem, (&mut s.mask, &mut s.la, &mut s.lb), (&d, dtype), (&pm, &pa, &pb));
     } else {
         let pa = plan::<i32>(mem, a, dst, dtype, "operand #1")?;
         let pb = plan::<i32>(mem, b, dst, dtype, "operand #2")?;
@@ -328,8 +362,8 @@ pub(crate) fn fill(mem: &mut Mem, s: &mut Scratch, dst: &Buf, value: Scalar) -> 
         let v = f32::imm(dst.dtype, value)?;
         f32::encode(dst.dtype, &vec![v; cols], &mut s.bytes);
     } else {
-        let v = i32::imm(dst.dtype, value)?;
-        i32::encode(dst.dtype, &vec![v; cols], &mut s.bytes);
+        let v = i64::imm(dst.dtype, value)?;
+        i64::encode(dst.dtype, &vec![v; cols], &mut s.bytes);
     }
     for r in 0..d.rows {
         mem.row_mut(&d, r).copy_from_slice(&s.bytes);

@@ -165,8 +165,9 @@ fn bad_gathers_are_errors_not_out_of_bounds_reads() {
     assert!(e.ends_with("gm view of argument #1 reaches elements [1, 2] outside the buffer's 2"), "{e}");
     let e = err(gm(0, 0, &[(8, 4), (4, 1)]), gm(1, 0, &[(2, 1)]), DType::F32, dst);
     assert!(e.ends_with("gather indices of type f32, expected i32 or i64"), "{e}");
+    // The table is read in the destination's type: as i64, the f32 table is half as long.
     let e = err(gm(0, 0, &[(8, 4), (4, 1)]), gm(1, 0, &[(2, 1)]), DType::I32, ub(DType::I64, 0, 2, 4));
-    assert!(e.ends_with("an i64 buffer operand (on-chip buffers have no i64)"), "{e}");
+    assert!(e.ends_with("gm view of argument #0 reaches elements [0, 31] outside the buffer's 16"), "{e}");
     let l1 = in_space(Space::L1, DType::F32, 0, 2, 4);
     let e = err(gm(0, 0, &[(8, 4), (4, 1)]), gm(1, 0, &[(2, 1)]), DType::I32, l1);
     assert!(e.contains("gather destination"), "{e}");

@@ -12,11 +12,11 @@ use kiln_vm::{Outputs, Vm, VmConfig};
 
 /// The unary and binary ops with a float form (`not`, `and` and `or` are integer-only).
 fn float_unary_ops() -> Vec<UnaryOp> {
-    UnaryOp::ALL.into_iter().filter(|&op| op != UnaryOp::Not).collect()
+    UnaryOp::ALL.into_iter().filter(|op| op.takes_floats()).collect()
 }
 
 fn float_binary_ops() -> Vec<BinaryOp> {
-    BinaryOp::ALL.into_iter().filter(|op| !matches!(op, BinaryOp::And | BinaryOp::Or)).collect()
+    BinaryOp::ALL.into_iter().filter(|op| op.takes_floats()).collect()
 }
 
 /// A kernel that loads `bufs.len()` buffers from argument 0, runs `ops` random vector

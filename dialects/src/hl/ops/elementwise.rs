@@ -168,109 +168,109 @@ hl_unary! {
 hl_unary! {
     /// Elementwise sine, of the operand in radians for the trigonometric functions. f16/bf16 results are computed in f32 and rounded to the element type.
     SIN = "hl.sin", "elementwise sine", Float, flops 8,
-    eval: unary(UnaryOp::Sin), example: "tensor<4x?xf16>",
+    eval: unary(UnaryOp::Sin), example: "tensor<4x?xf16>", vector: SIN_OP,
 }
 
 hl_unary! {
     /// Elementwise cosine, of the operand in radians for the trigonometric functions. f16/bf16 results are computed in f32 and rounded to the element type.
     COS = "hl.cos", "elementwise cosine", Float, flops 8,
-    eval: unary(UnaryOp::Cos), example: "tensor<4x?xf16>",
+    eval: unary(UnaryOp::Cos), example: "tensor<4x?xf16>", vector: COS_OP,
 }
 
 hl_unary! {
     /// Elementwise tangent, of the operand in radians for the trigonometric functions. f16/bf16 results are computed in f32 and rounded to the element type.
     TAN = "hl.tan", "elementwise tangent", Float, flops 8,
-    eval: unary(UnaryOp::Tan), example: "tensor<4x?xf16>",
+    eval: unary(UnaryOp::Tan), example: "tensor<4x?xf16>", vector: TAN_OP,
 }
 
 hl_unary! {
     /// Elementwise arcsine (NaN outside [-1, 1]), of the operand in radians for the trigonometric functions. f16/bf16 results are computed in f32 and rounded to the element type.
     ASIN = "hl.asin", "elementwise arcsine", Float, flops 8,
-    eval: unary(UnaryOp::Asin), example: "tensor<4x?xf16>",
+    eval: unary(UnaryOp::Asin), example: "tensor<4x?xf16>", vector: ASIN_OP,
 }
 
 hl_unary! {
     /// Elementwise arccosine (NaN outside [-1, 1]), of the operand in radians for the trigonometric functions. f16/bf16 results are computed in f32 and rounded to the element type.
     ACOS = "hl.acos", "elementwise arccosine", Float, flops 8,
-    eval: unary(UnaryOp::Acos), example: "tensor<4x?xf16>",
+    eval: unary(UnaryOp::Acos), example: "tensor<4x?xf16>", vector: ACOS_OP,
 }
 
 hl_unary! {
     /// Elementwise arctangent, of the operand in radians for the trigonometric functions. f16/bf16 results are computed in f32 and rounded to the element type.
     ATAN = "hl.atan", "elementwise arctangent", Float, flops 8,
-    eval: unary(UnaryOp::Atan), example: "tensor<4x?xf16>",
+    eval: unary(UnaryOp::Atan), example: "tensor<4x?xf16>", vector: ATAN_OP,
 }
 
 hl_unary! {
     /// Elementwise hyperbolic sine, of the operand in radians for the trigonometric functions. f16/bf16 results are computed in f32 and rounded to the element type.
     SINH = "hl.sinh", "elementwise hyperbolic sine", Float, flops 8,
-    eval: unary(UnaryOp::Sinh), example: "tensor<4x?xf16>",
+    eval: unary(UnaryOp::Sinh), example: "tensor<4x?xf16>", vector: SINH_OP,
 }
 
 hl_unary! {
     /// Elementwise hyperbolic cosine, of the operand in radians for the trigonometric functions. f16/bf16 results are computed in f32 and rounded to the element type.
     COSH = "hl.cosh", "elementwise hyperbolic cosine", Float, flops 8,
-    eval: unary(UnaryOp::Cosh), example: "tensor<4x?xf16>",
+    eval: unary(UnaryOp::Cosh), example: "tensor<4x?xf16>", vector: COSH_OP,
 }
 
 hl_unary! {
     /// Elementwise inverse hyperbolic sine, of the operand in radians for the trigonometric functions. f16/bf16 results are computed in f32 and rounded to the element type.
     ASINH = "hl.asinh", "elementwise inverse hyperbolic sine", Float, flops 8,
-    eval: unary(UnaryOp::Asinh), example: "tensor<4x?xf16>",
+    eval: unary(UnaryOp::Asinh), example: "tensor<4x?xf16>", vector: ASINH_OP,
 }
 
 hl_unary! {
     /// Elementwise inverse hyperbolic cosine (NaN below 1), of the operand in radians for the trigonometric functions. f16/bf16 results are computed in f32 and rounded to the element type.
     ACOSH = "hl.acosh", "elementwise inverse hyperbolic cosine", Float, flops 8,
-    eval: unary(UnaryOp::Acosh), example: "tensor<4x?xf16>",
+    eval: unary(UnaryOp::Acosh), example: "tensor<4x?xf16>", vector: ACOSH_OP,
 }
 
 hl_unary! {
     /// Elementwise inverse hyperbolic tangent (NaN outside [-1, 1]), of the operand in radians for the trigonometric functions. f16/bf16 results are computed in f32 and rounded to the element type.
     ATANH = "hl.atanh", "elementwise inverse hyperbolic tangent", Float, flops 8,
-    eval: unary(UnaryOp::Atanh), example: "tensor<4x?xf16>",
+    eval: unary(UnaryOp::Atanh), example: "tensor<4x?xf16>", vector: ATANH_OP,
 }
 
 hl_unary! {
     /// Elementwise bitwise complement of an integer tensor.
     BITWISE_NOT = "hl.bitwise_not", "elementwise bitwise complement", Integer, flops 1,
-    eval: unary(UnaryOp::BitNot), example: "tensor<8xi32>",
+    eval: unary(UnaryOp::BitNot), example: "tensor<8xi32>", vector: NOT_OP,
 }
 
 hl_binary! {
     /// Elementwise remainder of truncated division, with the sign of the dividend (C's `fmod` for floats; integers: `lhs % rhs`, 0 for a zero divisor), with numpy broadcasting. f16/bf16 results are computed in f32 and rounded to the element type.
     REM = "hl.rem", "elementwise remainder of truncated division", Numeric, flops 2, [],
-    eval: binary(BinaryOp::Rem), example: "tensor<4x?xf16>",
+    eval: binary(BinaryOp::Rem), example: "tensor<4x?xf16>", vector: REM_OP,
 }
 
 hl_binary! {
     /// Elementwise bitwise and of two integer tensors, with numpy broadcasting.
     BITWISE_AND = "hl.bitwise_and", "elementwise bitwise and", Integer, flops 1, [Commutative],
-    eval: binary(BinaryOp::BitAnd), example: "tensor<8xi32>",
+    eval: binary(BinaryOp::BitAnd), example: "tensor<8xi32>", vector: AND_OP,
 }
 
 hl_binary! {
     /// Elementwise bitwise or of two integer tensors, with numpy broadcasting.
     BITWISE_OR = "hl.bitwise_or", "elementwise bitwise or", Integer, flops 1, [Commutative],
-    eval: binary(BinaryOp::BitOr), example: "tensor<8xi32>",
+    eval: binary(BinaryOp::BitOr), example: "tensor<8xi32>", vector: OR_OP,
 }
 
 hl_binary! {
     /// Elementwise bitwise exclusive or of two integer tensors, with numpy broadcasting.
     BITWISE_XOR = "hl.bitwise_xor", "elementwise bitwise exclusive or", Integer, flops 1, [Commutative],
-    eval: binary(BinaryOp::BitXor), example: "tensor<8xi32>",
+    eval: binary(BinaryOp::BitXor), example: "tensor<8xi32>", vector: XOR_OP,
 }
 
 hl_binary! {
     /// Elementwise `lhs << rhs` of two integer tensors, with numpy broadcasting; a shift by a negative amount or by the bit width or more gives 0.
     SHIFT_LEFT = "hl.shift_left", "elementwise left shift", Integer, flops 1, [],
-    eval: binary(BinaryOp::ShiftLeft), example: "tensor<8xi32>",
+    eval: binary(BinaryOp::ShiftLeft), example: "tensor<8xi32>", vector: SHL_OP,
 }
 
 hl_binary! {
     /// Elementwise sign-propagating `lhs >> rhs` of two integer tensors, with numpy broadcasting; a shift by the bit width or more gives 0 or -1, by a negative amount 0.
     SHIFT_RIGHT = "hl.shift_right", "elementwise arithmetic right shift", Integer, flops 1, [],
-    eval: binary(BinaryOp::ShiftRight), example: "tensor<8xi32>",
+    eval: binary(BinaryOp::ShiftRight), example: "tensor<8xi32>", vector: SHR_OP,
 }
 
 hl_op! {

@@ -53,6 +53,17 @@ npuvec_unary! {
     CEIL_OP = "npuvec.ceil", Ceil, "rounding toward +inf";
     ROUND_OP = "npuvec.round", Round, "rounding to nearest, ties to even";
     SIGN_OP = "npuvec.sign", Sign, "sign (-1, 0 or 1)";
+    SIN_OP = "npuvec.sin", Sin, "sine";
+    COS_OP = "npuvec.cos", Cos, "cosine";
+    TAN_OP = "npuvec.tan", Tan, "tangent";
+    ASIN_OP = "npuvec.asin", Asin, "arcsine";
+    ACOS_OP = "npuvec.acos", Acos, "arccosine";
+    ATAN_OP = "npuvec.atan", Atan, "arctangent";
+    SINH_OP = "npuvec.sinh", Sinh, "hyperbolic sine";
+    COSH_OP = "npuvec.cosh", Cosh, "hyperbolic cosine";
+    ASINH_OP = "npuvec.asinh", Asinh, "inverse hyperbolic sine";
+    ACOSH_OP = "npuvec.acosh", Acosh, "inverse hyperbolic cosine";
+    ATANH_OP = "npuvec.atanh", Atanh, "inverse hyperbolic tangent";
     NOT_OP = "npuvec.not", Not, "logical not of a mask, bitwise not of integers";
 }
 
@@ -100,6 +111,10 @@ npuvec_binary! {
     MIN_OP = "npuvec.min", Min, "minimum (NaN propagates)";
     POW_OP = "npuvec.pow", Pow, "power `lhs ^ rhs`";
     AND_OP = "npuvec.and", And, "logical and of masks, bitwise and of integers";
+    REM_OP = "npuvec.rem", Rem, "remainder of truncated division (integers: 0 for a zero divisor)";
+    XOR_OP = "npuvec.xor", Xor, "bitwise exclusive or of integers";
+    SHL_OP = "npuvec.shl", Shl, "left shift of integers";
+    SHR_OP = "npuvec.shr", Shr, "arithmetic right shift of integers";
     OR_OP = "npuvec.or", Or, "logical or of masks, bitwise or of integers";
 }
 

@@ -256,8 +256,11 @@ impl Checker<'_> {
         if b.rows == 0 || b.cols == 0 {
             return Err(format!("`{name}` ({}) is empty", shape(b)));
         }
-        if b.dtype == DType::I64 {
-            return Err(format!("`{name}` is {}: on-chip buffers have no i64", shape(b)));
+        if b.dtype == DType::I64 && !self.target.vector.int64 {
+            return Err(format!(
+                "`{name}` is {}: the target's vector unit has no i64 (`vector.int64`)",
+                shape(b)
+            ));
         }
         if b.pitch < b.cols {
             return Err(format!("`{name}` has pitch {} < cols {}", b.pitch, b.cols));

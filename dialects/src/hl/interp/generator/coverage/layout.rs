@@ -180,7 +180,7 @@ impl Gen {
             shape.push(a.shape[j] + (l + h) as usize);
         }
         let value = match a.dt {
-            Dt::I32 | Dt::I8 => format!("{} : {}", self.rng.range(-2, 3), a.dt.name()),
+            Dt::I32 | Dt::I64 | Dt::I8 => format!("{} : {}", self.rng.range(-2, 3), a.dt.name()),
             dt => format!("{} : {}", self.pick_of(&["0.0", "1.0", "-2.5"]), dt.name()),
         };
         let attrs = format!("high = {}, low = {}, value = {value}", list(&high), list(&low));

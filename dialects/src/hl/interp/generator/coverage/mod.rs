@@ -40,6 +40,7 @@ pub const FEATURES: &[&str] = &[
     "dtype f16",
     "dtype bf16",
     "dtype i32",
+    "dtype i64",
     "dtype i8",
     "dtype i1",
     "rank 0",
@@ -132,6 +133,7 @@ enum Dt {
     F16,
     BF16,
     I32,
+    I64,
     I8,
     I1,
 }
@@ -143,6 +145,7 @@ impl Dt {
             Dt::F16 => "f16",
             Dt::BF16 => "bf16",
             Dt::I32 => "i32",
+            Dt::I64 => "i64",
             Dt::I8 => "i8",
             Dt::I1 => "i1",
         }
@@ -158,6 +161,7 @@ impl Dt {
             Dt::F16 => "dtype f16",
             Dt::BF16 => "dtype bf16",
             Dt::I32 => "dtype i32",
+            Dt::I64 => "dtype i64",
             Dt::I8 => "dtype i8",
             Dt::I1 => "dtype i1",
         }
@@ -244,8 +248,8 @@ struct Gen {
 impl Gen {
     fn new(seed: u64) -> Gen {
         let mut rng = SplitMix64(seed ^ 0x5EED_C0DE);
-        let dt =
-            [Dt::F32, Dt::F32, Dt::F32, Dt::F16, Dt::BF16, Dt::I32, Dt::I32, Dt::I8, Dt::I1][rng.below(9)];
+        let dt = [Dt::F32, Dt::F32, Dt::F32, Dt::F16, Dt::BF16, Dt::I32, Dt::I32, Dt::I64, Dt::I8, Dt::I1]
+            [rng.below(10)];
         let mut g = Gen {
             rng,
             dt,
@@ -369,6 +373,9 @@ impl Gen {
             Dt::I1 => self.pick_of(&["true", "false"]).to_string(),
             Dt::I8 => self.rng.range(-5, 6).to_string(),
             Dt::I32 => self.pick_of(&[-100i64, -3, -1, 0, 1, 2, 7, 100, 2_147_483_647]).to_string(),
+            Dt::I64 => {
+                self.pick_of(&[-100i64, -1, 0, 1, 7, 1 << 40, (1 << 53) + 1, i64::MAX, i64::MIN]).to_string()
+            }
             _ => format!(
                 "{:?}",
                 self.pick_of(&[-2.0f64, -1.5, -1.0, -0.5, -0.0, 0.0, 0.25, 0.5, 1.0, 2.0, 3.0, 0.001])

@@ -9,7 +9,7 @@ impl Gen {
             3..=7 => self.binary(),
             8..=9 => self.select(),
             10 => {
-                let to = self.pick_of(&[Dt::F32, Dt::F16, Dt::BF16, Dt::I32, Dt::I8]);
+                let to = self.pick_of(&[Dt::F32, Dt::F16, Dt::BF16, Dt::I32, Dt::I64, Dt::I8]);
                 let v = self.value_of(self.dt);
                 if v.dt != to {
                     self.cast(&v, to);
@@ -28,7 +28,7 @@ impl Gen {
         let a = self.value_of(self.dt);
         let ops: &[&str] = match a.dt {
             Dt::I1 => &["hl.not"],
-            Dt::I32 | Dt::I8 => &["hl.neg", "hl.abs", "hl.relu", "hl.sign"],
+            Dt::I32 | Dt::I64 | Dt::I8 => &["hl.neg", "hl.abs", "hl.relu", "hl.sign", "hl.bitwise_not"],
             _ => &[
                 "hl.exp",
                 "hl.tanh",
@@ -47,6 +47,17 @@ impl Gen {
                 "hl.erf",
                 "hl.silu",
                 "hl.clamp",
+                "hl.sin",
+                "hl.cos",
+                "hl.tan",
+                "hl.asin",
+                "hl.acos",
+                "hl.atan",
+                "hl.sinh",
+                "hl.cosh",
+                "hl.asinh",
+                "hl.acosh",
+                "hl.atanh",
             ],
         };
         let op = self.pick_of(ops);
@@ -59,13 +70,19 @@ impl Gen {
     }
 
     fn binary_op(&mut self, dt: Dt) -> &'static str {
+        const COMMON: [&str; 7] =
+            ["hl.add", "hl.sub", "hl.mul", "hl.div", "hl.maximum", "hl.minimum", "hl.rem"];
+        const INT: [&str; 5] =
+            ["hl.bitwise_and", "hl.bitwise_or", "hl.bitwise_xor", "hl.shift_left", "hl.shift_right"];
         match dt {
             Dt::I1 => self.pick_of(&["hl.and", "hl.or"]),
-            Dt::I32 | Dt::I8 => {
-                self.pick_of(&["hl.add", "hl.sub", "hl.mul", "hl.div", "hl.maximum", "hl.minimum"])
+            Dt::I32 | Dt::I64 | Dt::I8 => {
+                let i = self.rng.below(COMMON.len() + INT.len());
+                COMMON.get(i).copied().unwrap_or_else(|| INT[i - COMMON.len()])
             }
             _ => {
-                self.pick_of(&["hl.add", "hl.sub", "hl.mul", "hl.div", "hl.maximum", "hl.minimum", "hl.pow"])
+                let i = self.rng.below(COMMON.len() + 1);
+                COMMON.get(i).copied().unwrap_or("hl.pow")
             }
         }
     }
@@ -129,7 +146,9 @@ impl Gen {
     fn reduce_over(&mut self, a: &Val, axes: &[usize], keep: bool) -> Val {
         let ops: &[&str] = match a.dt {
             Dt::I1 => unreachable!("i1 values are not reduced"),
-            Dt::I32 | Dt::I8 => &["hl.reduce_sum", "hl.reduce_max", "hl.reduce_min", "hl.reduce_prod"],
+            Dt::I32 | Dt::I64 | Dt::I8 => {
+                &["hl.reduce_sum", "hl.reduce_max", "hl.reduce_min", "hl.reduce_prod"]
+            }
             _ => &["hl.reduce_sum", "hl.reduce_max", "hl.reduce_min", "hl.reduce_mean", "hl.reduce_prod"],
         };
         let op = self.pick_of(ops);
