@@ -1,8 +1,9 @@
 //! The op table: each supported ONNX op type (default domain) and the function that imports
 //! a node of it, plus typed access to node attributes. The functions live by concept:
-//! `elementwise` (arithmetic, activations, comparisons, casts), `linalg` (MatMul, Gemm, Conv,
-//! pooling, normalizations, Softmax), `reduce`, `layout` (shape and data movement) and
-//! `source` (constants and the ops that fold to them).
+//! `elementwise` (arithmetic, activations, comparisons, casts), `linalg` (MatMul, Gemm,
+//! normalizations, Softmax), `window` (convolutions and pooling), `reduce`, `layout` (shape
+//! and data movement) and `source` (constants and the ops that fold to them), and further
+//! files per family.
 
 mod activation;
 mod arith;
@@ -12,11 +13,13 @@ mod elementwise;
 mod index;
 mod layout;
 mod linalg;
+mod loss;
 mod normalize;
 mod quantize;
 mod reduce;
 mod refused;
 mod source;
+mod window;
 
 use std::collections::BTreeMap;
 
@@ -44,7 +47,7 @@ const OPS: &[(&str, &[i64], ImportFn)] = &[
     ("Asinh", &[9, 22], elementwise::unary),
     ("Atan", &[7, 22], elementwise::unary),
     ("Atanh", &[9, 22], elementwise::unary),
-    ("AveragePool", &[11, 19, 22], linalg::pool),
+    ("AveragePool", &[11, 19, 22], window::pool),
     ("BatchNormalization", &[9, 14, 15], linalg::batch_norm),
     ("BitShift", &[11, 28], bits::bitwise),
     ("BitwiseAnd", &[18], bits::bitwise),
@@ -60,7 +63,8 @@ const OPS: &[(&str, &[i64], ImportFn)] = &[
     ("Concat", &[13], layout::concat),
     ("Constant", &[13, 19, 21, 23, 24, 25], source::constant),
     ("ConstantOfShape", &[9, 20, 21, 23, 24, 25], source::constant_of_shape),
-    ("Conv", &[11, 22], linalg::conv),
+    ("Conv", &[11, 22], window::conv),
+    ("ConvTranspose", &[11, 22], window::conv_transpose),
     ("Cos", &[7, 22], elementwise::unary),
     ("Cosh", &[9, 22], elementwise::unary),
     ("CumProd", &[26], index::cumulative),
@@ -83,7 +87,9 @@ const OPS: &[(&str, &[i64], ImportFn)] = &[
     ("GatherND", &[13], index::indexing),
     ("Gelu", &[20], elementwise::gelu),
     ("Gemm", &[13], linalg::gemm),
-    ("GlobalAveragePool", &[1, 22], linalg::global_average_pool),
+    ("GlobalAveragePool", &[1, 22], window::global_pool),
+    ("GlobalLpPool", &[2, 22], window::global_pool),
+    ("GlobalMaxPool", &[1, 22], window::global_pool),
     ("Greater", &[13], elementwise::compare),
     ("GreaterOrEqual", &[12, 16], elementwise::compare),
     ("GroupNormalization", &[18, 21], normalize::instance_group_norm),
@@ -102,9 +108,10 @@ const OPS: &[(&str, &[i64], ImportFn)] = &[
     ("Log", &[13], elementwise::unary),
     ("LogSoftmax", &[13], linalg::softmax),
     ("LpNormalization", &[1, 22], normalize::lp_norm),
+    ("LpPool", &[11, 18, 22], window::lp_pool),
     ("MatMul", &[13], linalg::matmul),
     ("Max", &[13], elementwise::variadic),
-    ("MaxPool", &[12, 22], linalg::pool),
+    ("MaxPool", &[12, 22], window::pool),
     ("Mean", &[13], elementwise::variadic),
     ("MeanVarianceNormalization", &[13], normalize::mvn),
     ("Min", &[13], elementwise::variadic),
@@ -112,6 +119,7 @@ const OPS: &[(&str, &[i64], ImportFn)] = &[
     ("Mod", &[13, 28], bits::modulo),
     ("Mul", &[13, 14], elementwise::binary),
     ("Neg", &[13], elementwise::unary),
+    ("NegativeLogLikelihoodLoss", &[13, 22], loss::loss),
     ("Not", &[1], elementwise::unary),
     ("OneHot", &[11, 28], index::one_hot),
     ("Or", &[7], elementwise::binary),
@@ -135,6 +143,7 @@ const OPS: &[(&str, &[i64], ImportFn)] = &[
     ("Relu", &[13, 14], elementwise::unary),
     ("Reshape", &[13, 14, 19, 21, 23, 24, 25], layout::reshape),
     ("Round", &[11, 22], elementwise::unary),
+    ("Scatter", &[9, 11], index::indexing),
     ("ScatterElements", &[13, 16, 18], index::indexing),
     ("ScatterND", &[13, 16, 18], index::indexing),
     ("Selu", &[6, 22], activation::activation),
@@ -147,6 +156,7 @@ const OPS: &[(&str, &[i64], ImportFn)] = &[
     ("Size", &[13, 19, 21, 23, 24, 25], source::size),
     ("Slice", &[13], layout::slice),
     ("Softmax", &[13], linalg::softmax),
+    ("SoftmaxCrossEntropyLoss", &[13], loss::loss),
     ("Softplus", &[1, 22], activation::activation),
     ("Softsign", &[1, 22], activation::activation),
     ("SpaceToDepth", &[13, 28], layout::depth_space),
@@ -260,6 +270,11 @@ fn attr<'n>(
 /// Integer attribute `name`, or `default`.
 pub(crate) fn attr_int(node: &NodeProto, name: &str, default: i64) -> Result<i64, String> {
     Ok(attr(node, name, INT, "an integer")?.map_or(default, |a| a.i))
+}
+
+/// Integer attribute `name`, if present.
+pub(crate) fn attr_opt_int(node: &NodeProto, name: &str) -> Result<Option<i64>, String> {
+    Ok(attr(node, name, INT, "an integer")?.map(|a| a.i))
 }
 
 /// Float attribute `name`, or `default`.
