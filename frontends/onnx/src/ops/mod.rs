@@ -7,6 +7,7 @@
 
 mod activation;
 mod arith;
+mod attention;
 mod bits;
 mod einsum;
 mod elementwise;
@@ -47,6 +48,7 @@ const OPS: &[(&str, &[i64], ImportFn)] = &[
     ("Asinh", &[9, 22], elementwise::unary),
     ("Atan", &[7, 22], elementwise::unary),
     ("Atanh", &[9, 22], elementwise::unary),
+    ("Attention", &[23, 24, 25], attention::attention),
     ("AveragePool", &[11, 19, 22], window::pool),
     ("BatchNormalization", &[9, 14, 15], linalg::batch_norm),
     ("BitShift", &[11, 28], bits::bitwise),
