@@ -19,6 +19,7 @@ mod normalize;
 mod quantize;
 mod reduce;
 mod refused;
+mod resize;
 mod source;
 mod window;
 
@@ -144,6 +145,7 @@ const OPS: &[(&str, &[i64], ImportFn)] = &[
     ("ReduceSumSquare", &[13, 18], reduce::reduce),
     ("Relu", &[13, 14], elementwise::unary),
     ("Reshape", &[13, 14, 19, 21, 23, 24, 25], layout::reshape),
+    ("Resize", &[11, 13, 18, 19], resize::resize),
     ("Round", &[11, 22], elementwise::unary),
     ("Scatter", &[9, 11], index::indexing),
     ("ScatterElements", &[13, 16, 18], index::indexing),
@@ -176,6 +178,7 @@ const OPS: &[(&str, &[i64], ImportFn)] = &[
     ("Transpose", &[13, 21, 23, 24, 25], layout::transpose),
     ("Trilu", &[14], source::trilu),
     ("Unsqueeze", &[13, 21, 23, 24, 25], layout::unsqueeze),
+    ("Upsample", &[9], resize::resize),
     ("Where", &[9, 16], elementwise::select),
     ("Xor", &[7], bits::bitwise),
 ];
