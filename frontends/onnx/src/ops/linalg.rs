@@ -4,6 +4,7 @@
 use kiln_dialects::hl;
 use kiln_dialects::hl::interp::Tensor;
 
+use super::arith::{bin, bin_c, reduce, un};
 use super::{attr_float, attr_int, norm_axis};
 use crate::graph::{Importer, Val};
 
@@ -77,11 +78,11 @@ pub(super) fn per_channel(imp: &mut Importer<'_, '_, '_, '_>, v: &Val, rank: usi
 /// operands.
 pub(super) fn batch_norm(imp: &mut Importer<'_, '_, '_, '_>, index: usize) -> Result<Vec<Val>, String> {
     let node = &imp.nodes[index];
-    if attr_int(node, "training_mode", 0)? != 0 {
-        return Err("only inference (`training_mode = 0`) is supported".into());
-    }
     let x = imp.input(node, 0)?;
     let rank = imp.shape(&x).len();
+    if attr_int(node, "training_mode", 0)? != 0 {
+        return batch_norm_training(imp, index, &x);
+    }
     let mut p = Vec::with_capacity(4);
     for i in 1..5 {
         let v = imp.input(node, i)?;
@@ -90,6 +91,44 @@ pub(super) fn batch_norm(imp: &mut Importer<'_, '_, '_, '_>, index: usize) -> Re
     let eps = imp.f32_attr(attr_float(node, "epsilon", 1e-5)?);
     let (gamma, beta, mean, var) = (&p[0], &p[1], &p[2], &p[3]);
     Ok(vec![imp.op(&hl::BATCH_NORM, &[&x, mean, var, gamma, beta], &[("epsilon", eps)], None)?])
+}
+
+/// `BatchNormalization` with `training_mode`: normalized by the batch's statistics over every
+/// dim but the channels (the population variance), and the running statistics updated:
+/// `running = input * momentum + batch * (1 - momentum)`.
+fn batch_norm_training(
+    imp: &mut Importer<'_, '_, '_, '_>,
+    index: usize,
+    x: &Val,
+) -> Result<Vec<Val>, String> {
+    let node = &imp.nodes[index];
+    let rank = imp.shape(x).len();
+    if rank < 2 {
+        return Err("the input must have rank 2 or more (N, C, ...)".into());
+    }
+    let axes: Vec<i64> = std::iter::once(0).chain(2..rank as i64).collect();
+    let mean = reduce(imp, &hl::REDUCE_MEAN, x, &axes, true)?;
+    let d = bin(imp, &hl::SUB, x, &mean)?;
+    let sq = bin(imp, &hl::MUL, &d, &d)?;
+    let var = reduce(imp, &hl::REDUCE_MEAN, &sq, &axes, true)?;
+    let ve = bin_c(imp, &hl::ADD, &var, attr_float(node, "epsilon", 1e-5)?)?;
+    let sd = un(imp, &hl::SQRT, &ve)?;
+    let mut y = bin(imp, &hl::DIV, &d, &sd)?;
+    let (scale, b) = (imp.input(node, 1)?, imp.input(node, 2)?);
+    let (scale, b) = (per_channel(imp, &scale, rank)?, per_channel(imp, &b, rank)?);
+    y = bin(imp, &hl::MUL, &y, &scale)?;
+    y = bin(imp, &hl::ADD, &y, &b)?;
+    let momentum = attr_float(node, "momentum", 0.9)?;
+    let c = imp.shape(x)[1];
+    let mut outputs = vec![y];
+    for (i, batch) in [(3, mean), (4, var)] {
+        let running = imp.input(node, i)?;
+        let batch = imp.reshape(&batch, &[c])?;
+        let old = bin_c(imp, &hl::MUL, &running, momentum)?;
+        let new = bin_c(imp, &hl::MUL, &batch, 1.0 - momentum)?;
+        outputs.push(bin(imp, &hl::ADD, &old, &new)?);
+    }
+    Ok(outputs)
 }
 
 /// `LayerNormalization(x, scale, b?, axis, epsilon)`: `hl.layer_norm` over the last dim; for
