@@ -264,10 +264,10 @@ fn name_loc<'c>(ctx: &Context<'c>, name: &str) -> Attribute<'c> {
     ctx.attr(AttrKind::NameLoc { name: ctx.alloc_bytes(name.as_bytes()), child: None })
 }
 
-/// The node's name, else its first output's.
-fn node_name(node: &NodeProto) -> &str {
+/// The node's name, else its first named output's.
+pub(crate) fn node_name(node: &NodeProto) -> &str {
     if node.name.is_empty() {
-        node.output.first().map_or("", String::as_str)
+        node.output.iter().find(|o| !o.is_empty()).map_or("", String::as_str)
     } else {
         &node.name
     }

@@ -20,6 +20,7 @@ mod quantize;
 mod reduce;
 mod refused;
 mod resize;
+mod rnn;
 mod source;
 mod window;
 
@@ -86,6 +87,7 @@ const OPS: &[(&str, &[i64], ImportFn)] = &[
     ("EyeLike", &[9, 22], source::eye_like),
     ("Flatten", &[13, 21, 23, 24, 25], layout::flatten),
     ("Floor", &[13], elementwise::unary),
+    ("GRU", &[14, 22], rnn::recurrent),
     ("Gather", &[13], layout::gather),
     ("GatherElements", &[13], index::indexing),
     ("GatherND", &[13], index::indexing),
@@ -107,6 +109,7 @@ const OPS: &[(&str, &[i64], ImportFn)] = &[
     ("IsInf", &[10, 20], bits::is_special),
     ("IsNaN", &[13, 20], bits::is_special),
     ("LRN", &[13], normalize::lrn),
+    ("LSTM", &[14, 22], rnn::recurrent),
     ("LayerNormalization", &[17], linalg::layer_norm),
     ("LeakyRelu", &[6, 16], elementwise::leaky_relu),
     ("Less", &[13], elementwise::compare),
@@ -134,6 +137,7 @@ const OPS: &[(&str, &[i64], ImportFn)] = &[
     ("Pow", &[13, 15], elementwise::binary),
     ("QuantizeLinear", &[13, 19, 21, 23, 24, 25, 28], quantize::quantize),
     ("RMSNormalization", &[23], normalize::rms_norm),
+    ("RNN", &[14, 22], rnn::recurrent),
     ("Range", &[11, 27], source::range),
     ("Reciprocal", &[13], elementwise::unary),
     ("ReduceL1", &[13, 18], reduce::reduce),
@@ -205,8 +209,7 @@ fn lookup(node: &NodeProto) -> Option<&'static (&'static str, &'static [i64], Im
 pub(crate) fn check_supported(graph: &GraphProto, opset: i64) -> Result<(), ImportError> {
     let mut missing: BTreeMap<String, Vec<&str>> = BTreeMap::new();
     for node in &graph.node {
-        let name =
-            if node.name.is_empty() { node.output.first().map_or("", String::as_str) } else { &node.name };
+        let name = crate::graph::node_name(node);
         let problem = match lookup(node) {
             _ if !(node.domain.is_empty() || node.domain == "ai.onnx") => {
                 format!("`{}.{}` (only the default domain is supported)", node.domain, node.op_type)
@@ -261,6 +264,7 @@ const STRING: i32 = 3;
 const TENSOR: i32 = 4;
 const FLOATS: i32 = 6;
 const INTS: i32 = 7;
+const STRINGS: i32 = 8;
 
 fn attr<'n>(
     node: &'n NodeProto,
@@ -304,6 +308,12 @@ pub(crate) fn attr_floats(node: &NodeProto, name: &str) -> Result<Option<Vec<f32
 pub(crate) fn attr_str(node: &NodeProto, name: &str, default: &str) -> Result<String, String> {
     Ok(attr(node, name, STRING, "a string")?
         .map_or(default.to_string(), |a| String::from_utf8_lossy(&a.s).into_owned()))
+}
+
+/// String list attribute `name`, if present.
+pub(crate) fn attr_strs(node: &NodeProto, name: &str) -> Result<Option<Vec<String>>, String> {
+    Ok(attr(node, name, STRINGS, "a list of strings")?
+        .map(|a| a.strings.iter().map(|s| String::from_utf8_lossy(s).into_owned()).collect()))
 }
 
 /// Tensor attribute `name`, if present.
