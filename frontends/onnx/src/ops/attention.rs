@@ -4,7 +4,7 @@
 //! the key length), the causal and sliding-window frontiers (offset by the past length, or per
 //! batch by `nonpad_kv_seqlen`) and the key padding, grouped-query heads repeated,
 //! `Q K^T` (`hl.batch_matmul`), the soft cap, `hl.softmax` (in `softmax_precision`), rows
-//! whose bias masks every key set to 0, and the product with V.
+//! whose bias masks every key set to 0, and the product with V. Also `RotaryEmbedding`.
 
 use kiln_dialects::hl;
 use kiln_dialects::hl::attrs::CmpPredicate;
@@ -269,4 +269,90 @@ pub(super) fn attention(imp: &mut Importer<'_, '_, '_, '_>, index: usize) -> Res
         other => return Err(format!("unknown `qk_matmul_output_mode` {other}")),
     };
     Ok(vec![y, present_k, present_v, qk_out])
+}
+
+/// The last-dim slice `[from, to)` of `x` with `step`.
+fn last_dim(
+    imp: &mut Importer<'_, '_, '_, '_>,
+    x: &Val,
+    from: i64,
+    to: i64,
+    step: i64,
+) -> Result<Val, String> {
+    let d = imp.shape(x);
+    let n = d.len();
+    let (mut lo, mut hi, mut st) = (vec![0; n], d.clone(), vec![1; n]);
+    (lo[n - 1], hi[n - 1], st[n - 1]) = (from, to, step);
+    super::layout::slice_dims(imp, x, &lo, &hi, &st)
+}
+
+/// `RotaryEmbedding(input, cos_cache, sin_cache, position_ids?, interleaved, num_heads,
+/// rotary_embedding_dim)`: the first `rotary_embedding_dim` (default all) features of every head
+/// rotated in pairs (halves, or neighbours with `interleaved`): `(x1 cos - x2 sin, x1 sin + x2
+/// cos)`, the caches gathered at `position_ids` when given; the rest passed through.
+pub(super) fn rotary(imp: &mut Importer<'_, '_, '_, '_>, index: usize) -> Result<Vec<Val>, String> {
+    let node = &imp.nodes[index];
+    let x0 = imp.input(node, 0)?;
+    let (cos, sin) = (imp.input(node, 1)?, imp.input(node, 2)?);
+    let d0 = imp.shape(&x0);
+    let x = match d0.len() {
+        4 => transpose(imp, &x0, &[0, 2, 1, 3])?,
+        3 => {
+            let h = attr_int(node, "num_heads", 0)?;
+            if h < 1 || d0[2] % h != 0 {
+                return Err(format!("rank-3 inputs need `num_heads` dividing {}", d0[2]));
+            }
+            imp.reshape(&x0, &[d0[0], d0[1], h, d0[2] / h])?
+        }
+        r => return Err(format!("the input must have rank 3 or 4, not {r}")),
+    };
+    let d = imp.shape(&x);
+    let head = d[3];
+    let rot = match attr_int(node, "rotary_embedding_dim", 0)? {
+        0 => head,
+        r if r > 0 && r <= head && r % 2 == 0 => r,
+        r => return Err(format!("`rotary_embedding_dim` {r} does not fit heads of {head}")),
+    };
+    let half = rot / 2;
+    let (mut cos, mut sin) = (cos, sin);
+    if let Some(p) = imp.opt_input(node, 3)? {
+        let axis = imp.int_attr(0);
+        cos = imp.op(&hl::GATHER, &[&cos, &p], &[("axis", axis)], None)?;
+        let axis = imp.int_attr(0);
+        sin = imp.op(&hl::GATHER, &[&sin, &p], &[("axis", axis)], None)?;
+    }
+    let cs = imp.shape(&cos);
+    if cs.len() != 3 || cs[2] != half {
+        return Err(format!("the caches {cs:?} must be [batch, sequence, {half}]"));
+    }
+    let cos = imp.reshape(&cos, &[cs[0], cs[1], 1, half])?;
+    let sin = imp.reshape(&sin, &[cs[0], cs[1], 1, half])?;
+    let interleaved = attr_int(node, "interleaved", 0)? != 0;
+    let (x1, x2) = if interleaved {
+        (last_dim(imp, &x, 0, rot, 2)?, last_dim(imp, &x, 1, rot, 2)?)
+    } else {
+        (last_dim(imp, &x, 0, half, 1)?, last_dim(imp, &x, half, rot, 1)?)
+    };
+    let (a, b) = (bin(imp, &hl::MUL, &cos, &x1)?, bin(imp, &hl::MUL, &sin, &x2)?);
+    let real = bin(imp, &hl::SUB, &a, &b)?;
+    let (a, b) = (bin(imp, &hl::MUL, &sin, &x1)?, bin(imp, &hl::MUL, &cos, &x2)?);
+    let imag = bin(imp, &hl::ADD, &a, &b)?;
+    let axis = imp.int_attr(if interleaved { 4 } else { 3 });
+    let mut y = if interleaved {
+        let pair = [d[0], d[1], d[2], half, 1];
+        let (r, i) = (imp.reshape(&real, &pair)?, imp.reshape(&imag, &pair)?);
+        let y = imp.op(&hl::CONCAT, &[&r, &i], &[("axis", axis)], None)?;
+        imp.reshape(&y, &[d[0], d[1], d[2], rot])?
+    } else {
+        imp.op(&hl::CONCAT, &[&real, &imag], &[("axis", axis)], None)?
+    };
+    if rot < head {
+        let rest = last_dim(imp, &x, rot, head, 1)?;
+        let axis = imp.int_attr(3);
+        y = imp.op(&hl::CONCAT, &[&y, &rest], &[("axis", axis)], None)?;
+    }
+    Ok(vec![match d0.len() {
+        4 => transpose(imp, &y, &[0, 2, 1, 3])?,
+        _ => imp.reshape(&y, &d0)?,
+    }])
 }

@@ -9,6 +9,7 @@ mod activation;
 mod arith;
 mod attention;
 mod bits;
+mod conv;
 mod einsum;
 mod elementwise;
 mod index;
@@ -61,6 +62,7 @@ const OPS: &[(&str, &[i64], ImportFn)] = &[
     ("BlackmanWindow", &[17], source::window),
     ("Cast", &[9, 13, 19, 21, 23, 24, 25, 28], elementwise::cast),
     ("CastLike", &[15, 19, 21, 23, 24, 25], elementwise::cast),
+    ("CausalConvWithState", &[27], conv::causal_conv),
     ("Ceil", &[13], elementwise::unary),
     ("Celu", &[12, 28], activation::activation),
     ("CenterCropPad", &[18], layout::center_crop_pad),
@@ -68,8 +70,8 @@ const OPS: &[(&str, &[i64], ImportFn)] = &[
     ("Concat", &[13], layout::concat),
     ("Constant", &[13, 19, 21, 23, 24, 25], source::constant),
     ("ConstantOfShape", &[9, 20, 21, 23, 24, 25], source::constant_of_shape),
-    ("Conv", &[11, 22], window::conv),
-    ("ConvTranspose", &[11, 22], window::conv_transpose),
+    ("Conv", &[11, 22], conv::conv),
+    ("ConvTranspose", &[11, 22], conv::conv_transpose),
     ("Cos", &[7, 22], elementwise::unary),
     ("Cosh", &[9, 22], elementwise::unary),
     ("CumProd", &[26], index::cumulative),
@@ -153,6 +155,7 @@ const OPS: &[(&str, &[i64], ImportFn)] = &[
     ("Relu", &[13, 14], elementwise::unary),
     ("Reshape", &[13, 14, 19, 21, 23, 24, 25], layout::reshape),
     ("Resize", &[11, 13, 18, 19], resize::resize),
+    ("RotaryEmbedding", &[23], attention::rotary),
     ("Round", &[11, 22], elementwise::unary),
     ("Scatter", &[9, 11], index::indexing),
     ("ScatterElements", &[13, 16, 18], index::indexing),
