@@ -264,10 +264,10 @@ fn name_loc<'c>(ctx: &Context<'c>, name: &str) -> Attribute<'c> {
     ctx.attr(AttrKind::NameLoc { name: ctx.alloc_bytes(name.as_bytes()), child: None })
 }
 
-/// The node's name, else its first output's.
-fn node_name(node: &NodeProto) -> &str {
+/// The node's name, else its first named output's.
+pub(crate) fn node_name(node: &NodeProto) -> &str {
     if node.name.is_empty() {
-        node.output.first().map_or("", String::as_str)
+        node.output.iter().find(|o| !o.is_empty()).map_or("", String::as_str)
     } else {
         &node.name
     }
@@ -427,8 +427,39 @@ impl<'r, 'a, 'c, 'm> Importer<'r, 'a, 'c, 'm> {
                      --constant-input {name}=FILE.npy)"
                 ))
             }
-            None => Err(format!("{what} must be a constant, but it depends on the graph's inputs")),
+            None => {
+                let inputs = self.graph_inputs_of(v.id);
+                if let Some(first) = inputs.first() {
+                    *self.needs_constant.borrow_mut() = Some(first.to_string());
+                }
+                let named: Vec<String> = inputs.iter().map(|n| format!("`{n}`")).collect();
+                Err(format!(
+                    "{what} must be a constant, but it depends on the graph's input{} {} (give {} at import \
+                     with --constant-input NAME=FILE.npy)",
+                    if named.len() == 1 { "" } else { "s" },
+                    named.join(", "),
+                    if named.len() == 1 { "its value" } else { "their values" }
+                ))
+            }
         }
+    }
+
+    /// The graph inputs (function arguments) value `id` is computed from, in argument order.
+    fn graph_inputs_of(&self, id: ValueId) -> Vec<&'m str> {
+        let ir = self.b.rw.ir();
+        let (mut seen, mut stack, mut found) = (HashSet::new(), vec![id], Vec::new());
+        while let Some(v) = stack.pop() {
+            if !seen.insert(v) {
+                continue;
+            }
+            match ir.defining_op(v) {
+                Some(op) => stack.extend(ir.operands(op).iter().copied()),
+                None => found.extend(self.arg_names.get(&v).copied()),
+            }
+        }
+        found.sort_unstable();
+        found.dedup();
+        found
     }
 
     /// The integer elements of a constant `v` (`what` names it in the error).

@@ -88,24 +88,25 @@ struct Cli {
 
 /// Runs kiln-run with command-line `args` (program name first); returns the exit status.
 pub fn run_main(args: impl IntoIterator<Item = OsString>) -> ExitCode {
+    let (code, out, err) = run_captured(args);
+    print!("{out}");
+    eprint!("{err}");
+    code
+}
+
+/// Runs kiln-run with command-line `args` as [`run_main`] does, but returns what it would print
+/// to standard output and to standard error along with the exit status (for callers that
+/// report the reason of a failure, such as tests). Argument errors are printed by the parser.
+pub fn run_captured(args: impl IntoIterator<Item = OsString>) -> (ExitCode, String, String) {
     let args: Vec<OsString> = args.into_iter().collect();
     let cli: Cli = match kiln_cli::parse(&args, "kiln-run") {
         Ok(cli) => cli,
-        Err(code) => return code,
+        Err(code) => return (code, String::new(), String::new()),
     };
     match run(&cli) {
-        Ok((out, agree)) => {
-            print!("{out}");
-            if agree {
-                ExitCode::SUCCESS
-            } else {
-                ExitCode::FAILURE
-            }
-        }
-        Err(message) => {
-            eprint!("{message}");
-            ExitCode::FAILURE
-        }
+        Ok((out, true)) => (ExitCode::SUCCESS, out, String::new()),
+        Ok((out, false)) => (ExitCode::FAILURE, out, String::new()),
+        Err(message) => (ExitCode::FAILURE, String::new(), message),
     }
 }
 

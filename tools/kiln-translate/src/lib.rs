@@ -65,6 +65,10 @@ struct Cli {
     /// it becomes a constant, so a shape, axes or pads input it feeds is known.
     #[arg(long, value_name = "NAME=FILE.npy", requires = "import_onnx")]
     constant_input: Vec<String>,
+    /// With --import-onnx: compile the imported module in the same process and write kernel
+    /// bytecode (as --emit-bytecode on the printed module, without printing and parsing it).
+    #[arg(long, requires = "import_onnx")]
+    compile: bool,
     /// Read upstream MLIR (parsed and verified by MLIR) and convert its TOSA ops to hl (needs
     /// the `mlir` feature).
     #[arg(long, group = "mode")]
@@ -114,8 +118,11 @@ fn run(cli: &Cli) -> Result<(), String> {
         std::fs::read(&cli.input).map_err(|e| error(format!("cannot read '{name}': {e}")))?
     };
     if cli.import_onnx {
-        let text = import_onnx(cli, &bytes)?;
-        write_output(cli.output.as_deref(), text.as_bytes())
+        if cli.compile && cli.output.is_none() {
+            return Err(error("--compile needs an output file: -o FILE"));
+        }
+        let data = import_onnx(cli, &bytes)?;
+        write_output(cli.output.as_deref(), &data)
     } else if cli.disassemble {
         let text = disassemble(cli, &bytes, &name)?;
         write_output(cli.output.as_deref(), text.as_bytes())
@@ -144,7 +151,8 @@ fn disassemble(cli: &Cli, bytes: &[u8], name: &str) -> Result<String, String> {
     kiln_emit::disassemble(&module, &target).map_err(|e| error(format!("{name}: {e}")))
 }
 
-fn import_onnx(cli: &Cli, bytes: &[u8]) -> Result<String, String> {
+/// The imported module printed (with locations), or compiled to bytecode with `--compile`.
+fn import_onnx(cli: &Cli, bytes: &[u8]) -> Result<Vec<u8>, String> {
     let input_shapes =
         cli.input_shape.iter().map(|s| kiln_onnx::parse_input_shape(s)).collect::<Result<_, _>>();
     let mut constant_inputs = Vec::new();
@@ -163,8 +171,19 @@ fn import_onnx(cli: &Cli, bytes: &[u8]) -> Result<String, String> {
     };
     let arena = Bump::new();
     let ctx = Context::new(&arena, kiln_dialects::all_dialects());
-    let module = kiln_onnx::import_model(&ctx, bytes, &cli.input, &options).map_err(error)?;
-    Ok(print_module(&ctx, &module, &PrintOptions { debug_info: true, ..PrintOptions::default() }))
+    let mut module = kiln_onnx::import_model(&ctx, bytes, &cli.input, &options).map_err(error)?;
+    if !cli.compile {
+        return Ok(print_module(
+            &ctx,
+            &module,
+            &PrintOptions { debug_info: true, ..PrintOptions::default() },
+        )
+        .into_bytes());
+    }
+    let name = cli.input.display().to_string();
+    module.inline_dense_resources(&ctx).map_err(|e| error(format!("{name}: {e}")))?;
+    let sm = SourceMgr::new();
+    compile(cli, &ctx, &mut module, &|diags| diags.iter().map(|d| sm.render(d)).collect())
 }
 
 fn emit_bytecode(cli: &Cli, bytes: &[u8], name: &str) -> Result<Vec<u8>, String> {
@@ -176,12 +195,23 @@ fn emit_bytecode(cli: &Cli, bytes: &[u8], name: &str) -> Result<Vec<u8>, String>
     let render = |diags: &[Diagnostic<'_>]| diags.iter().map(|d| sm.render(d)).collect::<String>();
     let mut module = parse_bytes(&ctx, bytes, name).map_err(|d| render(&d))?;
     module.inline_dense_resources(&ctx).map_err(|e| error(format!("{name}: {e}")))?;
-    verify(&ctx, &module.ir, module.top).map_err(|d| render(&d))?;
+    compile(cli, &ctx, &mut module, &render)
+}
+
+/// Verifies and compiles `module` for the target (`--target`, the module's `npuvec.target`, or
+/// the default) and encodes the bytecode; diagnostics are rendered by `render`.
+fn compile<'c>(
+    cli: &Cli,
+    ctx: &Context<'c>,
+    module: &mut kiln_compiler::Module<'c>,
+    render: &dyn Fn(&[Diagnostic<'_>]) -> String,
+) -> Result<Vec<u8>, String> {
+    verify(ctx, &module.ir, module.top).map_err(|d| render(&d))?;
     let named = module.ir.attr(module.top, "npuvec.target").and_then(|a| a.as_str());
     let named = named.map(|n| String::from_utf8_lossy(n).into_owned());
     let spec = cli.target.clone().or(named).unwrap_or_else(|| kiln_targets::DEFAULT_TARGET.to_string());
     let target = load_target(&spec)?;
-    let compiled = kiln_emit::compile::compile(&ctx, &mut module.ir, module.top, &target, &spec, 2)
+    let compiled = kiln_emit::compile::compile(ctx, &mut module.ir, module.top, &target, &spec, 2)
         .map_err(|d| render(&d))?;
     kiln_bytecode::validate(&compiled, &target)
         .map_err(|e| error(format!("the emitted bytecode does not validate for '{}': {e}", target.name)))?;

@@ -216,8 +216,11 @@ fn run_vm(dir: &Path, case: &Case, imported: &Imported, out: &Path) -> Option<St
         args.push(dir.join(format!("in{i}.npy")).into());
     }
     args.push(mlir.into());
-    if kiln_run::run_main(args) != ExitCode::SUCCESS {
-        return Some("kiln-run failed".into());
+    let (code, stdout, stderr) = kiln_run::run_captured(args);
+    if code != ExitCode::SUCCESS {
+        let text = format!("{stderr}{stdout}");
+        let line = text.lines().find(|l| l.contains("error")).or(text.lines().next());
+        return Some(format!("kiln-run: {}", line.unwrap_or("failed").trim()));
     }
     let arena = Bump::new();
     let ctx = Context::new(&arena, kiln_dialects::all_dialects());

@@ -47,7 +47,14 @@ pub(super) fn bitwise(imp: &mut Importer<'_, '_, '_, '_>, index: usize) -> Resul
         },
         _ => return Err("not a bitwise op".into()),
     };
-    let b = imp.input(node, 1)?;
+    let mut b = imp.input(node, 1)?;
+    if node.op_type == "BitShift" {
+        // ONNX shifts by a negative amount as by the bit width or more (`hl` gives 0 for a
+        // negative right shift): 64 is past every width.
+        let negative = cmp_c(imp, &b, 0.0, CmpPredicate::Lt)?;
+        let past = imp.scalar_like(&b, 64.0)?;
+        b = select(imp, &negative, &past, &b)?;
+    }
     Ok(vec![bin(imp, def, &a, &b)?])
 }
 

@@ -151,7 +151,8 @@ pub(super) fn cast(imp: &mut Importer<'_, '_, '_, '_>, index: usize) -> Result<V
 }
 
 /// `Identity`, and `Dropout` at inference: the input, and for `Dropout`'s mask an all-true
-/// `i1` constant of its shape (`training_mode`, when given, must be a constant false).
+/// `i1` constant of its shape (`training_mode`, when given, must be a constant false, or the
+/// `ratio` a constant 0, which drops nothing).
 pub(super) fn identity(imp: &mut Importer<'_, '_, '_, '_>, index: usize) -> Result<Vec<Val>, String> {
     let node = &imp.nodes[index];
     let x = imp.input(node, 0)?;
@@ -159,8 +160,12 @@ pub(super) fn identity(imp: &mut Importer<'_, '_, '_, '_>, index: usize) -> Resu
         return Ok(vec![x]);
     }
     if let Some(t) = imp.opt_input(node, 2)? {
-        if imp.const_f64s(&t, "input `training_mode`")?.iter().any(|&v| v != 0.0) {
-            return Err("only inference (`training_mode` false) is supported".into());
+        let ratio = match imp.opt_input(node, 1)? {
+            Some(r) => imp.const_f64s(&r, "input `ratio`")?.first().copied().unwrap_or(0.5),
+            None => 0.5,
+        };
+        if imp.const_f64s(&t, "input `training_mode`")?.iter().any(|&v| v != 0.0) && ratio != 0.0 {
+            return Err("only inference (`training_mode` false, or a `ratio` of 0) is supported".into());
         }
     }
     let shape: Vec<usize> = imp.shape(&x).iter().map(|&d| d as usize).collect();

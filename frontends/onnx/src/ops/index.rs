@@ -1,5 +1,5 @@
 //! Ops that pick or write by index or order along an axis: `GatherElements`, `GatherND`,
-//! `ScatterElements`, `ScatterND` (new `hl` ops of the same names), `CumSum` / `CumProd`
+//! `ScatterElements` (and its former name `Scatter`), `ScatterND` (new `hl` ops of the same names), `CumSum` / `CumProd`
 //! (`hl.cumsum` / `hl.cumprod`), `TopK` (`hl.topk`), and `OneHot` / `Hardmax`, decomposed into
 //! `hl.iota`, `hl.cmp` and `hl.select`.
 
@@ -36,7 +36,7 @@ pub(super) fn indexing(imp: &mut Importer<'_, '_, '_, '_>, index: usize) -> Resu
             let attrs = if b == 0 { vec![] } else { vec![("batch_dims", imp.int_attr(b))] };
             imp.op(&hl::GATHER_ND, &[&data, &idx], &attrs, None)?
         }
-        "ScatterElements" => {
+        "ScatterElements" | "Scatter" => {
             let u = imp.input(node, 2)?;
             let mut attrs = reduction_attrs(imp, node)?;
             attrs.push(("axis", axis));

@@ -241,12 +241,58 @@ pub(super) fn gather(imp: &mut Importer<'_, '_, '_, '_>, index: usize) -> Result
     Ok(vec![imp.op(&hl::GATHER, &[&x, &i], &[("axis", attr)], None)?])
 }
 
-/// `Pad(data, pads, constant_value?, axes?)` in `constant` mode: `hl.pad` (pads >= 0).
+/// The source index of position `i` (from `-low`) of a dim of `n` elements padded in `mode`:
+/// `edge` repeats the border element, `reflect` mirrors without repeating it, `wrap` cycles.
+fn padded_source(mode: &str, i: i64, n: i64) -> i64 {
+    match mode {
+        "edge" => i.clamp(0, n - 1),
+        "wrap" => i.rem_euclid(n),
+        _ if n == 1 => 0,
+        _ => {
+            let j = i.rem_euclid(2 * (n - 1));
+            if j < n {
+                j
+            } else {
+                2 * (n - 1) - j
+            }
+        }
+    }
+}
+
+/// `x` padded by `low` / `high` per dim in `mode` (`edge`, `reflect`, `wrap`): one `hl.gather`
+/// of the source indices per padded dim.
+fn pad_by_index(
+    imp: &mut Importer<'_, '_, '_, '_>,
+    x: &Val,
+    low: &[i64],
+    high: &[i64],
+    mode: &str,
+) -> Result<Val, String> {
+    let mut y = x.clone();
+    for (a, (&l, &h)) in low.iter().zip(high).enumerate() {
+        if l == 0 && h == 0 {
+            continue;
+        }
+        let n = imp.shape(&y)[a];
+        if n == 0 {
+            return Err(format!("`{mode}` padding of the empty dim {a}"));
+        }
+        let idx: Vec<i64> = (-l..n + h).map(|i| padded_source(mode, i, n)).collect();
+        let t = Tensor::from_i64s(DType::I64, vec![idx.len()], &idx).map_err(|e| e.message().to_string())?;
+        let idx = imp.constant(t, "pad_indices")?;
+        let attr = imp.int_attr(a as i64);
+        y = imp.op(&hl::GATHER, &[&y, &idx], &[("axis", attr)], None)?;
+    }
+    Ok(y)
+}
+
+/// `Pad(data, pads, constant_value?, axes?, mode)`: `hl.pad` in `constant` mode (pads >= 0);
+/// `edge`, `reflect` and `wrap` as gathers of the source indices.
 pub(super) fn pad(imp: &mut Importer<'_, '_, '_, '_>, index: usize) -> Result<Vec<Val>, String> {
     let node = &imp.nodes[index];
     let mode = super::attr_str(node, "mode", "constant")?;
-    if mode != "constant" {
-        return Err(format!("only `mode = constant` is supported, not '{mode}'"));
+    if !["constant", "edge", "reflect", "wrap"].contains(&mode.as_str()) {
+        return Err(format!("unknown `mode` '{mode}'"));
     }
     let x = imp.input(node, 0)?;
     let rank = imp.shape(&x).len();
@@ -269,6 +315,9 @@ pub(super) fn pad(imp: &mut Importer<'_, '_, '_, '_>, index: usize) -> Result<Ve
     }
     if low.iter().chain(&high).all(|&p| p == 0) {
         return Ok(vec![x]);
+    }
+    if mode != "constant" {
+        return Ok(vec![pad_by_index(imp, &x, &low, &high, &mode)?]);
     }
     let value = match imp.opt_input(node, 2)? {
         Some(v) => {

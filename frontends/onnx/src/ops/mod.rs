@@ -1,22 +1,29 @@
 //! The op table: each supported ONNX op type (default domain) and the function that imports
 //! a node of it, plus typed access to node attributes. The functions live by concept:
-//! `elementwise` (arithmetic, activations, comparisons, casts), `linalg` (MatMul, Gemm, Conv,
-//! pooling, normalizations, Softmax), `reduce`, `layout` (shape and data movement) and
-//! `source` (constants and the ops that fold to them).
+//! `elementwise` (arithmetic, activations, comparisons, casts), `linalg` (MatMul, Gemm,
+//! normalizations, Softmax), `window` (convolutions and pooling), `reduce`, `layout` (shape
+//! and data movement) and `source` (constants and the ops that fold to them), and further
+//! files per family.
 
 mod activation;
 mod arith;
+mod attention;
 mod bits;
+mod conv;
 mod einsum;
 mod elementwise;
 mod index;
 mod layout;
 mod linalg;
+mod loss;
 mod normalize;
 mod quantize;
 mod reduce;
 mod refused;
+mod resize;
+mod rnn;
 mod source;
+mod window;
 
 use std::collections::BTreeMap;
 
@@ -44,23 +51,27 @@ const OPS: &[(&str, &[i64], ImportFn)] = &[
     ("Asinh", &[9, 22], elementwise::unary),
     ("Atan", &[7, 22], elementwise::unary),
     ("Atanh", &[9, 22], elementwise::unary),
-    ("AveragePool", &[11, 19, 22], linalg::pool),
+    ("Attention", &[23, 24, 25], attention::attention),
+    ("AveragePool", &[11, 19, 22], window::pool),
     ("BatchNormalization", &[9, 14, 15], linalg::batch_norm),
     ("BitShift", &[11, 28], bits::bitwise),
     ("BitwiseAnd", &[18], bits::bitwise),
     ("BitwiseNot", &[18], bits::bitwise),
     ("BitwiseOr", &[18], bits::bitwise),
     ("BitwiseXor", &[18], bits::bitwise),
-    ("Cast", &[13, 19, 21, 23, 24, 25, 28], elementwise::cast),
+    ("BlackmanWindow", &[17], source::window),
+    ("Cast", &[9, 13, 19, 21, 23, 24, 25, 28], elementwise::cast),
     ("CastLike", &[15, 19, 21, 23, 24, 25], elementwise::cast),
+    ("CausalConvWithState", &[27], conv::causal_conv),
     ("Ceil", &[13], elementwise::unary),
     ("Celu", &[12, 28], activation::activation),
     ("CenterCropPad", &[18], layout::center_crop_pad),
-    ("Clip", &[13], elementwise::clip),
+    ("Clip", &[11, 12, 13], elementwise::clip),
     ("Concat", &[13], layout::concat),
     ("Constant", &[13, 19, 21, 23, 24, 25], source::constant),
     ("ConstantOfShape", &[9, 20, 21, 23, 24, 25], source::constant_of_shape),
-    ("Conv", &[11, 22], linalg::conv),
+    ("Conv", &[11, 22], conv::conv),
+    ("ConvTranspose", &[11, 22], conv::conv_transpose),
     ("Cos", &[7, 22], elementwise::unary),
     ("Cosh", &[9, 22], elementwise::unary),
     ("CumProd", &[26], index::cumulative),
@@ -68,7 +79,7 @@ const OPS: &[(&str, &[i64], ImportFn)] = &[
     ("DepthToSpace", &[13, 28], layout::depth_space),
     ("DequantizeLinear", &[13, 19, 21, 23, 24, 25, 28], quantize::quantize),
     ("Div", &[13, 14], elementwise::binary),
-    ("Dropout", &[13, 22], elementwise::identity),
+    ("Dropout", &[10, 12, 13, 22], elementwise::identity),
     ("Einsum", &[12, 28], einsum::einsum),
     ("Elu", &[6, 22], activation::activation),
     ("Equal", &[13, 19], elementwise::compare),
@@ -78,15 +89,20 @@ const OPS: &[(&str, &[i64], ImportFn)] = &[
     ("EyeLike", &[9, 22], source::eye_like),
     ("Flatten", &[13, 21, 23, 24, 25], layout::flatten),
     ("Floor", &[13], elementwise::unary),
+    ("GRU", &[14, 22], rnn::recurrent),
     ("Gather", &[13], layout::gather),
     ("GatherElements", &[13], index::indexing),
     ("GatherND", &[13], index::indexing),
     ("Gelu", &[20], elementwise::gelu),
     ("Gemm", &[13], linalg::gemm),
-    ("GlobalAveragePool", &[1, 22], linalg::global_average_pool),
+    ("GlobalAveragePool", &[1, 22], window::global_pool),
+    ("GlobalLpPool", &[2, 22], window::global_pool),
+    ("GlobalMaxPool", &[1, 22], window::global_pool),
     ("Greater", &[13], elementwise::compare),
     ("GreaterOrEqual", &[12, 16], elementwise::compare),
     ("GroupNormalization", &[18, 21], normalize::instance_group_norm),
+    ("HammingWindow", &[17], source::window),
+    ("HannWindow", &[17], source::window),
     ("HardSigmoid", &[6, 22], elementwise::hard_sigmoid),
     ("HardSwish", &[14, 22], elementwise::hard_sigmoid),
     ("Hardmax", &[13], index::hardmax),
@@ -95,6 +111,7 @@ const OPS: &[(&str, &[i64], ImportFn)] = &[
     ("IsInf", &[10, 20], bits::is_special),
     ("IsNaN", &[13, 20], bits::is_special),
     ("LRN", &[13], normalize::lrn),
+    ("LSTM", &[14, 22], rnn::recurrent),
     ("LayerNormalization", &[17], linalg::layer_norm),
     ("LeakyRelu", &[6, 16], elementwise::leaky_relu),
     ("Less", &[13], elementwise::compare),
@@ -102,9 +119,10 @@ const OPS: &[(&str, &[i64], ImportFn)] = &[
     ("Log", &[13], elementwise::unary),
     ("LogSoftmax", &[13], linalg::softmax),
     ("LpNormalization", &[1, 22], normalize::lp_norm),
+    ("LpPool", &[11, 18, 22], window::lp_pool),
     ("MatMul", &[13], linalg::matmul),
     ("Max", &[13], elementwise::variadic),
-    ("MaxPool", &[12, 22], linalg::pool),
+    ("MaxPool", &[12, 22], window::pool),
     ("Mean", &[13], elementwise::variadic),
     ("MeanVarianceNormalization", &[13], normalize::mvn),
     ("Min", &[13], elementwise::variadic),
@@ -112,6 +130,7 @@ const OPS: &[(&str, &[i64], ImportFn)] = &[
     ("Mod", &[13, 28], bits::modulo),
     ("Mul", &[13, 14], elementwise::binary),
     ("Neg", &[13], elementwise::unary),
+    ("NegativeLogLikelihoodLoss", &[13, 22], loss::loss),
     ("Not", &[1], elementwise::unary),
     ("OneHot", &[11, 28], index::one_hot),
     ("Or", &[7], elementwise::binary),
@@ -120,6 +139,7 @@ const OPS: &[(&str, &[i64], ImportFn)] = &[
     ("Pow", &[13, 15], elementwise::binary),
     ("QuantizeLinear", &[13, 19, 21, 23, 24, 25, 28], quantize::quantize),
     ("RMSNormalization", &[23], normalize::rms_norm),
+    ("RNN", &[14, 22], rnn::recurrent),
     ("Range", &[11, 27], source::range),
     ("Reciprocal", &[13], elementwise::unary),
     ("ReduceL1", &[13, 18], reduce::reduce),
@@ -134,7 +154,10 @@ const OPS: &[(&str, &[i64], ImportFn)] = &[
     ("ReduceSumSquare", &[13, 18], reduce::reduce),
     ("Relu", &[13, 14], elementwise::unary),
     ("Reshape", &[13, 14, 19, 21, 23, 24, 25], layout::reshape),
+    ("Resize", &[11, 13, 18, 19], resize::resize),
+    ("RotaryEmbedding", &[23], attention::rotary),
     ("Round", &[11, 22], elementwise::unary),
+    ("Scatter", &[9, 11], index::indexing),
     ("ScatterElements", &[13, 16, 18], index::indexing),
     ("ScatterND", &[13, 16, 18], index::indexing),
     ("Selu", &[6, 22], activation::activation),
@@ -147,6 +170,7 @@ const OPS: &[(&str, &[i64], ImportFn)] = &[
     ("Size", &[13, 19, 21, 23, 24, 25], source::size),
     ("Slice", &[13], layout::slice),
     ("Softmax", &[13], linalg::softmax),
+    ("SoftmaxCrossEntropyLoss", &[13], loss::loss),
     ("Softplus", &[1, 22], activation::activation),
     ("Softsign", &[1, 22], activation::activation),
     ("SpaceToDepth", &[13, 28], layout::depth_space),
@@ -164,6 +188,7 @@ const OPS: &[(&str, &[i64], ImportFn)] = &[
     ("Transpose", &[13, 21, 23, 24, 25], layout::transpose),
     ("Trilu", &[14], source::trilu),
     ("Unsqueeze", &[13, 21, 23, 24, 25], layout::unsqueeze),
+    ("Upsample", &[9], resize::resize),
     ("Where", &[9, 16], elementwise::select),
     ("Xor", &[7], bits::bitwise),
 ];
@@ -187,8 +212,7 @@ fn lookup(node: &NodeProto) -> Option<&'static (&'static str, &'static [i64], Im
 pub(crate) fn check_supported(graph: &GraphProto, opset: i64) -> Result<(), ImportError> {
     let mut missing: BTreeMap<String, Vec<&str>> = BTreeMap::new();
     for node in &graph.node {
-        let name =
-            if node.name.is_empty() { node.output.first().map_or("", String::as_str) } else { &node.name };
+        let name = crate::graph::node_name(node);
         let problem = match lookup(node) {
             _ if !(node.domain.is_empty() || node.domain == "ai.onnx") => {
                 format!("`{}.{}` (only the default domain is supported)", node.domain, node.op_type)
@@ -243,6 +267,7 @@ const STRING: i32 = 3;
 const TENSOR: i32 = 4;
 const FLOATS: i32 = 6;
 const INTS: i32 = 7;
+const STRINGS: i32 = 8;
 
 fn attr<'n>(
     node: &'n NodeProto,
@@ -260,6 +285,11 @@ fn attr<'n>(
 /// Integer attribute `name`, or `default`.
 pub(crate) fn attr_int(node: &NodeProto, name: &str, default: i64) -> Result<i64, String> {
     Ok(attr(node, name, INT, "an integer")?.map_or(default, |a| a.i))
+}
+
+/// Integer attribute `name`, if present.
+pub(crate) fn attr_opt_int(node: &NodeProto, name: &str) -> Result<Option<i64>, String> {
+    Ok(attr(node, name, INT, "an integer")?.map(|a| a.i))
 }
 
 /// Float attribute `name`, or `default`.
@@ -281,6 +311,12 @@ pub(crate) fn attr_floats(node: &NodeProto, name: &str) -> Result<Option<Vec<f32
 pub(crate) fn attr_str(node: &NodeProto, name: &str, default: &str) -> Result<String, String> {
     Ok(attr(node, name, STRING, "a string")?
         .map_or(default.to_string(), |a| String::from_utf8_lossy(&a.s).into_owned()))
+}
+
+/// String list attribute `name`, if present.
+pub(crate) fn attr_strs(node: &NodeProto, name: &str) -> Result<Option<Vec<String>>, String> {
+    Ok(attr(node, name, STRINGS, "a list of strings")?
+        .map(|a| a.strings.iter().map(|s| String::from_utf8_lossy(s).into_owned()).collect()))
 }
 
 /// Tensor attribute `name`, if present.

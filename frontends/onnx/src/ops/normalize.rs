@@ -6,12 +6,13 @@
 
 use kiln_dialects::hl;
 
-use super::arith::{bin, bin_c, reduce, require_float, un};
+use super::arith::{bin, bin_c, cmp_c, reduce, require_float, select, un};
 use super::elementwise::cast_to;
 use super::layout::slice_dims;
 use super::linalg::per_channel;
 use super::{attr_float, attr_int, attr_ints, norm_axis};
 use crate::graph::{Importer, Val};
+use kiln_dialects::hl::attrs::CmpPredicate;
 
 /// `x` in f32 when it is f16 / bf16 (the stash type), and its own element type.
 fn stash<'c>(imp: &mut Importer<'_, '_, 'c, '_>, x: &Val) -> Result<(Val, kiln_compiler::Type<'c>), String> {
@@ -112,7 +113,8 @@ pub(super) fn instance_group_norm(
     Ok(vec![bin(imp, &hl::ADD, &y, &b)?])
 }
 
-/// `LpNormalization(axis, p)`: `x / (sum |x|^p)^(1/p)` along `axis`, `p` 1 or 2.
+/// `LpNormalization(axis, p)`: `x / (sum |x|^p)^(1/p)` along `axis` (0 where the norm is 0),
+/// `p` 1 or 2.
 pub(super) fn lp_norm(imp: &mut Importer<'_, '_, '_, '_>, index: usize) -> Result<Vec<Val>, String> {
     let node = &imp.nodes[index];
     let x = imp.input(node, 0)?;
@@ -129,7 +131,11 @@ pub(super) fn lp_norm(imp: &mut Importer<'_, '_, '_, '_>, index: usize) -> Resul
         }
         p => return Err(format!("attribute `p` must be 1 or 2, not {p}")),
     };
-    Ok(vec![bin(imp, &hl::DIV, &x, &norm)?])
+    // A zero norm gives 0, not 0 / 0.
+    let q = bin(imp, &hl::DIV, &x, &norm)?;
+    let zero = cmp_c(imp, &norm, 0.0, CmpPredicate::Eq)?;
+    let z = imp.scalar_like(&q, 0.0)?;
+    Ok(vec![select(imp, &zero, &z, &q)?])
 }
 
 /// `MeanVarianceNormalization(axes)`: `(x - E[x]) / (sqrt(E[x^2] - E[x]^2) + 1e-9)`, ONNX's

@@ -8,6 +8,7 @@ use kiln_dialects::hl;
 use kiln_dialects::hl::interp::{DType, Tensor};
 
 use super::arith::{bin, reduce as reduce_op, un};
+use super::elementwise::cast_to;
 use super::{attr_int, axes_of, norm_axis};
 use crate::graph::{Importer, Val};
 
@@ -52,6 +53,18 @@ pub(super) fn reduce(imp: &mut Importer<'_, '_, '_, '_>, index: usize) -> Result
         };
         return Ok(vec![y]);
     };
+    let dims = imp.shape(&x);
+    if axes.iter().any(|&a| dims[a as usize] == 0) {
+        return Ok(vec![empty_reduction(imp, op, &x, &axes, keep)?]);
+    }
+    if imp.dtype(&x)? == DType::I1 && matches!(op, "ReduceMax" | "ReduceMin") {
+        // Booleans as i8 (false < true): the maximum is `any`, the minimum `all`.
+        let i8 = imp.ctx().int_type(8);
+        let wide = cast_to(imp, &x, i8)?;
+        let def = if op == "ReduceMax" { &hl::REDUCE_MAX } else { &hl::REDUCE_MIN };
+        let r = reduce_op(imp, def, &wide, &axes, keep)?;
+        return Ok(vec![cast_to(imp, &r, imp.elem(&x))?]);
+    }
     let def = match op {
         "ReduceSum" => &hl::REDUCE_SUM,
         "ReduceMean" => &hl::REDUCE_MEAN,
@@ -94,6 +107,50 @@ pub(super) fn reduce(imp: &mut Importer<'_, '_, '_, '_>, index: usize) -> Result
         _ => return Err("not a reduction".into()),
     };
     Ok(vec![reduce_op(imp, def, &x, &axes, keep)?])
+}
+
+/// A reduction over an empty set of elements: the reduction's identity, as ONNX defines it
+/// (0 for sums, 1 for products, -inf / +inf (the type's lowest / highest integer) for the
+/// maximum / minimum, -inf for the log-sums, NaN for the mean).
+fn empty_reduction(
+    imp: &mut Importer<'_, '_, '_, '_>,
+    op: &str,
+    x: &Val,
+    axes: &[i64],
+    keep: bool,
+) -> Result<Val, String> {
+    let dtype = imp.dtype(x)?;
+    let (lowest, highest) = if dtype.is_float() {
+        (f64::NEG_INFINITY, f64::INFINITY)
+    } else {
+        let bits = match dtype {
+            DType::I8 => 8,
+            DType::I32 => 32,
+            _ => 64,
+        };
+        (-(2f64.powi(bits - 1)), 2f64.powi(bits - 1) - 1.0)
+    };
+    let value = match op {
+        "ReduceProd" => 1.0,
+        "ReduceMax" => lowest,
+        "ReduceMin" => highest,
+        "ReduceLogSum" | "ReduceLogSumExp" => f64::NEG_INFINITY,
+        "ReduceMean" => f64::NAN,
+        _ => 0.0,
+    };
+    let shape: Vec<usize> = imp
+        .shape(x)
+        .iter()
+        .enumerate()
+        .filter_map(|(i, &d)| match axes.contains(&(i as i64)) {
+            true if keep => Some(1),
+            true => None,
+            false => Some(d as usize),
+        })
+        .collect();
+    let n = shape.iter().product();
+    let t = Tensor::from_f64s(dtype, shape, &vec![value; n]).map_err(|e| e.message().to_string())?;
+    imp.constant(t, "empty_reduction")
 }
 
 /// `ArgMax` / `ArgMin(axis, keepdims, select_last_index)`: `hl.argmax` / `hl.argmin`; for the

@@ -1,5 +1,6 @@
 //! Ops whose values are known at import: `Constant`, `ConstantOfShape`, `Shape`, `Size`,
-//! `Range`, `EyeLike`, and `Trilu` (`hl.trilu`, folded when its input is a constant).
+//! `Range`, `EyeLike`, the window functions (`HannWindow`, `HammingWindow`, `BlackmanWindow`),
+//! and `Trilu` (`hl.trilu`, folded when its input is a constant).
 
 use kiln_dialects::hl;
 use kiln_dialects::hl::interp::{DType, Tensor, TensorData};
@@ -141,4 +142,28 @@ pub(super) fn eye_like(imp: &mut Importer<'_, '_, '_, '_>, index: usize) -> Resu
     let t = Tensor::from_i64s(dtype, vec![rows as usize, cols as usize], &values)
         .map_err(|e| e.message().to_string())?;
     Ok(vec![imp.constant(t, "eye")?])
+}
+
+/// `HannWindow` / `HammingWindow` / `BlackmanWindow(size const, output_datatype, periodic)`:
+/// the window's `size` values, computed in f64 and rounded to the output type, with
+/// `N = size` (periodic, the default) or `size - 1`: Hann `sin^2(pi n / N)`, Hamming
+/// `25/46 - 21/46 cos(2 pi n / N)`, Blackman `0.42 - 0.5 cos(2 pi n / N) + 0.08 cos(4 pi n / N)`.
+pub(super) fn window(imp: &mut Importer<'_, '_, '_, '_>, index: usize) -> Result<Vec<Val>, String> {
+    let node = &imp.nodes[index];
+    let size = imp.const_ints(&imp.input(node, 0)?, "input `size`")?;
+    let size = *size.first().filter(|_| size.len() == 1).ok_or("input `size` must be a scalar")?;
+    if !(0..=MAX_ELEMENTS as i64).contains(&size) {
+        return Err(format!("a window of {size} elements"));
+    }
+    let dtype = crate::consts::dtype_of_onnx(attr_int(node, "output_datatype", 1)? as i32)?;
+    let n = if attr_int(node, "periodic", 1)? != 0 { size } else { size - 1 } as f64;
+    let pi = std::f64::consts::PI;
+    let f = |i: f64| match node.op_type.as_str() {
+        "HannWindow" => (pi * i / n).sin().powi(2),
+        "HammingWindow" => 25.0 / 46.0 - 21.0 / 46.0 * (2.0 * pi * i / n).cos(),
+        _ => 0.42 - 0.5 * (2.0 * pi * i / n).cos() + 0.08 * (4.0 * pi * i / n).cos(),
+    };
+    let values: Vec<f64> = (0..size).map(|i| f(i as f64)).collect();
+    let t = Tensor::from_f64s(dtype, vec![size as usize], &values).map_err(|e| e.message().to_string())?;
+    Ok(vec![imp.constant(t, "window")?])
 }
