@@ -13,7 +13,9 @@
 //! - the ops model importers emit (`split`, `conv2d` with a bias, `global_avg_pool2d`,
 //!   `batch_matmul` of operands of different ranks, `max_pool2d`, `avg_pool2d`, `iota`,
 //!   `trilu`) as `hl_decompose/model.rs` describes, exactly (`pad` stays: the back end lowers
-//!   it, and the pools' padding is a `pad`).
+//!   it, and the pools' padding is a `pad`);
+//! - the index ops (`argmax`, `argmin`, `gather_elements`, `gather_nd`) as index arithmetic on
+//!   `i64`, a reduction or a gather of rows, as `hl_decompose/index.rs` describes, exactly.
 //!
 //! Means keep dims so they broadcast back. Composites with dynamic dims are kept as they are
 //! (their expansions would need run-time slice bounds, and their primitive types could differ
@@ -30,6 +32,7 @@ use kiln_dialects::hl::attrs::GeluApproximation;
 use kiln_dialects::hl::builder::HlBuilder;
 use kiln_dialects::hl::{self as hl};
 
+mod index;
 mod model;
 
 /// The composites this pass knows.
@@ -64,13 +67,12 @@ kiln_compiler::declare_pass! {
     }],
     create(o) {
         let mut only: Vec<String> = o.get_list("ops").into_iter().map(str::to_string).collect();
-        let known = |n: &str| COMPOSITES.contains(&n) || model::MODEL_OPS.contains(&n);
-        if let Some(bad) = only.iter().find(|n| !known(n.as_str())) {
-            let all: Vec<&str> = COMPOSITES.iter().chain(model::MODEL_OPS).copied().collect();
+        let all: Vec<&str> = COMPOSITES.iter().chain(model::MODEL_OPS).chain(index::INDEX_OPS).copied().collect();
+        if let Some(bad) = only.iter().find(|n| !all.contains(&n.as_str())) {
             return Err(format!("hl-decompose: unknown composite '{bad}'; known: {}", all.join(", ")));
         }
         if only.is_empty() {
-            only = COMPOSITES.iter().chain(model::MODEL_OPS).map(|s| s.to_string()).collect();
+            only = all.iter().map(|s| s.to_string()).collect();
         }
         Ok(Decompose { only })
     }
@@ -82,7 +84,8 @@ kiln_compiler::declare_pass! {
             .walk(root, WalkOrder::PreOrder)
             .filter_map(|op| {
                 let short = cx.ir.op(op).name.strip_prefix("hl.")?;
-                let known = COMPOSITES.iter().chain(model::MODEL_OPS).find(|c| **c == short)?;
+                let known =
+                    COMPOSITES.iter().chain(model::MODEL_OPS).chain(index::INDEX_OPS).find(|c| **c == short)?;
                 let wanted = self.only.iter().any(|o| o == known) && model::applies(cx.ir, op, known);
                 wanted.then_some((op, *known))
             })
@@ -96,6 +99,8 @@ kiln_compiler::declare_pass! {
             let mut rw = Rewriter::new(cx.ctx, cx.ir);
             let expansion = if model::MODEL_OPS.contains(&short) {
                 model::expand(&mut rw, op, short)
+            } else if index::INDEX_OPS.contains(&short) {
+                index::expand(&mut rw, op, short).map(|v| vec![v])
             } else {
                 expand(&mut rw, op, short).map(|v| vec![v])
             };

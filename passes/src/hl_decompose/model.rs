@@ -52,7 +52,7 @@ fn parts<'c>(b: &HlBuilder<'_, '_, 'c>, v: ValueId) -> Result<(Vec<i64>, Type<'c
 }
 
 /// An `hl.constant` of `t` with type `shape x elem`.
-fn constant<'c>(
+pub(super) fn constant<'c>(
     b: &mut HlBuilder<'_, '_, 'c>,
     shape: &[i64],
     elem: Type<'c>,

@@ -12,6 +12,7 @@
 //!   result's shape being a splat or dense constant or a later argument;
 //! - **constants**: splat and dense constants as any operand, NaN and infinities, values made
 //!   by folding (ops on constants only);
+//! - **index ops**: argmax and argmin along any axis, gather_elements by constant indices;
 //! - **reductions**: sum, max, min, mean and prod over one axis, several, all, or only
 //!   size-1 axes, negative axes, with and without `keep_dims`, chained over the same or other
 //!   axes through elementwise ops (the stitched softmax pattern) and broadcast back;
@@ -84,6 +85,8 @@ pub const FEATURES: &[&str] = &[
     "reductions chained, same axes",
     "reductions chained, other axes",
     "reduction broadcast back",
+    "argmax / argmin",
+    "gather_elements",
     "transpose",
     "reshape",
     "slice",

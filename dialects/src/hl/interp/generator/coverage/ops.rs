@@ -211,6 +211,9 @@ impl Gen {
         let Some(a) = self.pick(|v| !v.shape.is_empty() && v.dt == dt && dt != Dt::I1) else {
             return self.unary();
         };
+        if self.chance(15) {
+            return self.index_op(&a);
+        }
         let axes = self.axes(&a.shape);
         let keep = self.chance(50);
         let r = self.reduce_over(&a, &axes, keep);
@@ -225,6 +228,39 @@ impl Gen {
             let keep2 = self.chance(50);
             self.reduce_over(&r, &again, keep2);
         }
+    }
+
+    /// An index op of `a`: `argmax` / `argmin` along an axis, or `gather_elements` along it by a
+    /// dense constant of in-range indices (negative ones among them).
+    fn index_op(&mut self, a: &Val) {
+        let rank = a.shape.len();
+        let axis = self.rng.below(rank);
+        if self.chance(60) || count(&a.shape) > 64 {
+            self.features.insert("argmax / argmin");
+            let op = self.pick_of(&["hl.argmax", "hl.argmin"]);
+            let keep = self.chance(50);
+            let shape: Vec<usize> = (0..rank)
+                .filter_map(|j| if j != axis { Some(a.shape[j]) } else { keep.then_some(1) })
+                .collect();
+            let attrs = format!("axis = {axis} : i64, keep_dims = {keep}");
+            self.emit(op, &[a], &attrs, shape, Dt::I64, Kind::Computed);
+            return;
+        }
+        self.features.insert("gather_elements");
+        let mut shape = a.shape.clone();
+        shape[axis] = 1 + self.rng.below(3);
+        let n = a.shape[axis] as i64;
+        let flat: Vec<String> = (0..count(&shape)).map(|_| self.rng.range(-n, n).to_string()).collect();
+        let attrs = format!("value = dense<{}> : {}", super::nest(&flat, &shape), super::ty(&shape, Dt::I64));
+        let idx = self.emit("hl.constant", &[], &attrs, shape.clone(), Dt::I64, Kind::Dense);
+        self.emit(
+            "hl.gather_elements",
+            &[a, &idx],
+            &format!("axis = {axis} : i64"),
+            shape,
+            a.dt,
+            Kind::Computed,
+        );
     }
 
     /// The stitched pattern: `x op reduce(x)` broadcast back, then reduced over the same or
