@@ -279,7 +279,7 @@ def test_supported_ops_are_documented():
     missing = []
     for op in kt.supported_ops():
         name = op.split(".")[1]
-        packet = name.rstrip("_") if not name.startswith("_foreach") else name
+        packet = name.rstrip("_")
         if f"`{packet}`" not in doc and f"`{name}`" not in doc:
             missing.append(op)
     assert not missing, missing

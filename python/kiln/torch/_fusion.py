@@ -155,6 +155,8 @@ class fusion(TorchDispatchMode):
         self.flags = _state.flags_string(opt_level, enable_ops, disable_ops, flush_threshold)
         self.pending = {}
         self.values = {}
+        # The geometries of `values` by storage address.
+        self.by_ptr = {}
         self.reads = set()
         # The storages of imported tensors, held until the flush so that their memory (the
         # key of their values) is not reused meanwhile.
@@ -194,7 +196,7 @@ class fusion(TorchDispatchMode):
         if g[0] in self.pending:
             raise _NeedFlush()
         v = import_tensor(t)
-        self.values[g] = v
+        self._set(g, v)
         self.reads.add(g[0])
         self.held.append(t.untyped_storage())
         return v
@@ -225,9 +227,16 @@ class fusion(TorchDispatchMode):
         ptr = st.data_ptr()
         self.seq += 1
         self.pending[ptr] = _Pending(st, k, t.numel() * t.element_size(), func, _shapes(args), self.seq)
-        for g in [g for g in self.values if g[0] == ptr]:
+        self._forget(ptr)
+        self._set(_geometry(t), k)
+
+    def _set(self, g, v):
+        self.values[g] = v
+        self.by_ptr.setdefault(g[0], set()).add(g)
+
+    def _forget(self, ptr):
+        for g in self.by_ptr.pop(ptr, ()):
             del self.values[g]
-        self.values[_geometry(t)] = k
 
     # Dispatch -------------------------------------------------------------------------------
 
@@ -278,7 +287,7 @@ class fusion(TorchDispatchMode):
             return False
         ptr = _storage_ptr(t)
         g = _geometry(t)
-        aliased = any(k[0] == ptr and k != g for k in self.values)
+        aliased = any(k != g for k in self.by_ptr.get(ptr, ()))
         if aliased or (ptr in self.reads and ptr not in self.pending):
             self.flush("inplace")
         return True
@@ -355,7 +364,7 @@ class fusion(TorchDispatchMode):
             if isinstance(o, torch.Tensor) and eligible(o):
                 og = _geometry(o)
                 if og not in self.values:
-                    self.values[og] = _Lazy(view_value(i))
+                    self._set(og, _Lazy(view_value(i)))
         _state.counters.kiln_ops += 1
         return out
 
@@ -372,8 +381,8 @@ class fusion(TorchDispatchMode):
                             written.add(_storage_ptr(x))
         if ptrs & self.pending.keys() or written & self.reads:
             self.flush("host_read" if func in _HOST_READS else "unsupported_op")
-        for g in [g for g in self.values if g[0] in written]:
-            del self.values[g]
+        for ptr in written:
+            self._forget(ptr)
         _state.counters.torch_ops += 1
         _state.counters.torch_op_names[str(func)] += 1
         return func(*args, **kwargs)
@@ -387,6 +396,7 @@ class fusion(TorchDispatchMode):
     def flush(self, reason):
         """Computes and writes every pending storage still referenced (module docs)."""
         self.values.clear()
+        self.by_ptr.clear()
         self.reads.clear()
         self.held.clear()
         if not self.pending:
