@@ -98,9 +98,14 @@ def node_lowers(node):
     val = _meta(node)
     if fn is None or val is None or not _is_static(val):
         return False
+    from torch._subclasses.fake_tensor import unset_fake_temporarily
+
     s = _scratch_session()
     saved = _lower._session
     _lower._session = s
+    # AOTAutograd compiles under its fake mode; the stand-ins are real tensors.
+    unfake = unset_fake_temporarily()
+    unfake.__enter__()
     try:
         def fake(a):
             if isinstance(a, torch.fx.Node):
@@ -119,6 +124,7 @@ def node_lowers(node):
     except (Unsupported, ValueError, TypeError, MemoryError, OverflowError, RuntimeError):
         return False
     finally:
+        unfake.__exit__(None, None, None)
         _lower._session = saved
 
 
