@@ -316,3 +316,10 @@ def test_asarray_copies_once_and_float64_policy():
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         assert kiln.asarray(np.float32(2.0)).shape == ()
+
+
+def test_other_devices_run_in_pytorch():
+    m = torch.empty(3, 4, device="meta")
+    got, st = fused(lambda: (m * 2 + 1).exp())
+    assert got.device.type == "meta" and got.shape == (3, 4)
+    assert st["aten_ops_torch"] >= 3 and st["aten_ops_kiln"] == 0, st
