@@ -498,8 +498,19 @@ def asarray(a, dtype=None):
     if not arr.dtype.isnative:
         arr = arr.astype(arr.dtype.newbyteorder("="))
     kd = _kiln_dtype(arr.dtype)
-    # tobytes() is C order whatever the layout; a 0-d array keeps its shape ().
-    return ndarray(_get_session().tensor(arr.tobytes(), list(arr.shape), kd))
+    session = _get_session()
+    if arr.size == 0:
+        return ndarray(session.tensor(b"", list(arr.shape), kd))  # the session's size-0 error
+    # One copy, straight from the array's memory into the session (into a spare buffer of
+    # its pool when one has the size). A Fortran-ordered array (a transposed one) is copied
+    # as it lies and transposed in Kiln; any other layout is made C-contiguous first.
+    if arr.ndim > 1 and not arr.flags.c_contiguous and arr.flags.f_contiguous:
+        t = session.tensor_at(arr.ctypes.data, arr.nbytes, list(reversed(arr.shape)), kd)
+        return ndarray(t.transpose(list(reversed(range(arr.ndim)))))
+    shape = list(arr.shape)
+    if not arr.flags.c_contiguous:
+        arr = np.ascontiguousarray(arr)
+    return ndarray(session.tensor_at(arr.ctypes.data, arr.nbytes, shape, kd))
 
 
 def _converted(a, dtype):

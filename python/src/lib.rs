@@ -11,11 +11,12 @@
 use kiln_compiler::OpDef;
 use kiln_dialects::hl;
 use kiln_eager::{
-    Arg, AttrValue, CmpPredicate, DType, EagerError, ErrorKind, Flags, FlushReason, Session, Tensor,
+    Arg, AttrValue, CmpPredicate, DType, EagerError, ErrorKind, Flags, FlushReason, GeluApproximation,
+    Session, Tensor, TensorType,
 };
 use pyo3::exceptions::{PyMemoryError, PyRuntimeError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
-use pyo3::types::PyDict;
+use pyo3::types::{PyDict, PyList};
 
 fn py_err(e: EagerError) -> PyErr {
     match e.kind {
@@ -119,6 +120,59 @@ impl PySession {
         wrap(self.session.tensor_from_bytes(data.to_vec(), &shape, dtype_of(dtype)?))
     }
 
+    /// A tensor holding a copy of the `nbytes` bytes at `address` (little-endian elements of
+    /// `dtype`, row-major `shape`): one copy, into a spare buffer of the session when one has
+    /// the size.
+    ///
+    /// The caller (the `kiln` package) passes the data pointer of a live, C-contiguous numpy
+    /// array or torch tensor of exactly `nbytes` bytes, which it keeps referenced for the
+    /// call; the GIL is held throughout, so nothing frees or resizes it meanwhile.
+    fn tensor_at(&self, address: usize, nbytes: usize, shape: Vec<usize>, dtype: &str) -> PyResult<PyTensor> {
+        let dtype = dtype_of(dtype)?;
+        if nbytes == 0 || address == 0 {
+            return Err(PyValueError::new_err("kiln arrays of size 0 are not supported"));
+        }
+        // SAFETY: by this method's contract, `address` points to `nbytes` initialized bytes
+        // that stay alive and unchanged for the call.
+        let bytes = unsafe { std::slice::from_raw_parts(address as *const u8, nbytes) };
+        wrap(self.session.tensor_from_slice(bytes, &shape, dtype))
+    }
+
+    /// Records `hl` op `op` (its name without `hl.`, say `gather`) on `operands` (tensors or
+    /// floats) with attributes `attrs` (ints, floats, bools, lists of ints; a comparison's
+    /// `predicate` and a GELU's `approximate` as their keywords); `declared` (shape, dtype)
+    /// gives the result type of ops whose result is given, not derived.
+    #[pyo3(signature = (op, operands, attrs, declared=None))]
+    fn record(
+        &self,
+        op: &str,
+        operands: Vec<Operand<'_>>,
+        attrs: &Bound<'_, PyDict>,
+        declared: Option<(Vec<i64>, String)>,
+    ) -> PyResult<PyTensor> {
+        let def = hl::HL
+            .ops
+            .iter()
+            .copied()
+            .find(|d| d.name.strip_prefix("hl.") == Some(op))
+            .ok_or_else(|| PyValueError::new_err(format!("'hl.{op}' is not an hl op")))?;
+        let mut values: Vec<(&'static str, AttrValue)> = Vec::new();
+        for (k, v) in attrs.iter() {
+            let key: String = k.extract()?;
+            let name =
+                def.attrs.iter().map(|a| a.name).find(|n| *n == key).ok_or_else(|| {
+                    PyValueError::new_err(format!("'{}' has no attribute '{key}'", def.name))
+                })?;
+            values.push((name, attr_value(name, &v)?));
+        }
+        let declared = match declared {
+            Some((shape, dtype)) => Some(TensorType::new(dtype_of(&dtype)?, &shape)),
+            None => None,
+        };
+        let args: Vec<Arg<'_>> = operands.iter().map(Operand::arg).collect();
+        wrap(self.session.record(def, &args, &values, declared))
+    }
+
     /// Flushes what is pending.
     fn sync(&self) -> PyResult<()> {
         self.session.sync().map_err(py_err)
@@ -145,6 +199,8 @@ impl PySession {
         d.set_item("segments_run", s.segments_run)?;
         d.set_item("segments_skipped", s.segments_skipped)?;
         d.set_item("segment_outputs", s.segment_outputs)?;
+        d.set_item("kernels_launched", s.kernels_launched)?;
+        d.set_item("device_time_ns", s.device_time_ns)?;
         let flushes = PyDict::new(py);
         for r in FlushReason::ALL {
             flushes.set_item(r.name(), s.flushes_for(r))?;
@@ -152,6 +208,31 @@ impl PySession {
         d.set_item("flushes", flushes)?;
         Ok(d)
     }
+}
+
+/// The attribute value of Python object `v` for attribute `name`.
+fn attr_value(name: &str, v: &Bound<'_, PyAny>) -> PyResult<AttrValue> {
+    if name == "predicate" {
+        return Ok(AttrValue::Cmp(cmp_of(&v.extract::<String>()?)?));
+    }
+    if name == "approximate" {
+        let k: String = v.extract()?;
+        return GeluApproximation::from_keyword(&k)
+            .map(AttrValue::Gelu)
+            .ok_or_else(|| PyValueError::new_err(format!("unknown GELU approximation '{k}'")));
+    }
+    if v.is_instance_of::<pyo3::types::PyBool>() {
+        return Ok(AttrValue::Bool(v.extract()?));
+    }
+    if v.is_instance_of::<PyList>() || v.is_instance_of::<pyo3::types::PyTuple>() {
+        let items: Vec<i64> = v.extract()?;
+        return Ok(AttrValue::Ints(items.into_iter().collect()));
+    }
+    if v.is_instance_of::<pyo3::types::PyInt>() {
+        return Ok(AttrValue::Int(v.extract()?));
+    }
+    let f: f32 = v.extract()?;
+    Ok(AttrValue::F32(f.to_bits()))
 }
 
 fn cmp_of(name: &str) -> PyResult<CmpPredicate> {
@@ -184,8 +265,68 @@ impl HostBytes {
     }
 }
 
+/// Bytes moved out of the session ([`Session::take_bytes`]): the caller's own, so numpy
+/// views them writable through the array interface. When the last view goes, a large buffer
+/// goes back to the session's pool of spare buffers.
+#[pyclass(frozen)]
+struct OwnedBytes {
+    /// The buffer, leaked from its `Vec` (rebuilt when dropped): numpy writes through this
+    /// pointer, so no Rust reference to the bytes exists while this object lives.
+    ptr: Shared<*mut u8>,
+    len: usize,
+    capacity: usize,
+    session: Shared<Session>,
+}
+
+impl OwnedBytes {
+    fn new(bytes: Vec<u8>, session: Session) -> OwnedBytes {
+        let mut bytes = std::mem::ManuallyDrop::new(bytes);
+        OwnedBytes {
+            ptr: Shared(bytes.as_mut_ptr()),
+            len: bytes.len(),
+            capacity: bytes.capacity(),
+            session: Shared(session),
+        }
+    }
+}
+
+impl Drop for OwnedBytes {
+    fn drop(&mut self) {
+        // SAFETY: `ptr`, `len` and `capacity` are those of the `Vec` leaked in `new`, rebuilt
+        // once, here.
+        let bytes = unsafe { Vec::from_raw_parts(*self.ptr, self.len, self.capacity) };
+        self.session.give_bytes(bytes);
+    }
+}
+
+#[pymethods]
+impl OwnedBytes {
+    /// numpy's array interface (version 3): a writable one-dimensional `uint8` array over the
+    /// bytes.
+    #[getter]
+    fn __array_interface__<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        let d = PyDict::new(py);
+        d.set_item("version", 3)?;
+        d.set_item("shape", (self.len,))?;
+        d.set_item("typestr", "|u1")?;
+        d.set_item("data", (*self.ptr as usize, false))?;
+        Ok(d)
+    }
+}
+
 #[pymethods]
 impl PyTensor {
+    /// The value's bytes for the host: moved out of the session (an [`OwnedBytes`], writable;
+    /// the tensor can no longer be used) when this tensor is the value's only holder, else
+    /// shared (a read-only [`HostBytes`]). Returns the object and whether it is writable.
+    fn take(&self, py: Python<'_>) -> PyResult<(PyObject, bool)> {
+        let session = self.tensor.session().map_err(py_err)?;
+        match session.take_bytes(&self.tensor).map_err(py_err)? {
+            Ok(bytes) => Ok((Py::new(py, OwnedBytes::new(bytes, session))?.into_any(), true)),
+            Err(host) => Ok((Py::new(py, HostBytes { host: Shared(host) })?.into_any(), false)),
+        }
+    }
+
     /// The dims.
     #[getter]
     fn shape(&self) -> Vec<usize> {
@@ -329,6 +470,7 @@ fn _kiln(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<PySession>()?;
     m.add_class::<PyTensor>()?;
     m.add_class::<HostBytes>()?;
+    m.add_class::<OwnedBytes>()?;
     m.add_function(wrap_pyfunction!(binary, m)?)?;
     m.add_function(wrap_pyfunction!(select, m)?)?;
     Ok(())

@@ -1,6 +1,7 @@
 //! The session's flags, in the eager frameworks' syntax:
 //! `--opt_level=0|1|2 --enable_ops=MatMul,BatchMatMul --disable_ops=... --enable_ops_only=...
-//! --flush_threshold=N --cache_size=N --dump_as_text --dump_dir=D --direct_emit=true|false`,
+//! --flush_threshold=N --cache_size=N --dump_as_text --dump_dir=D --direct_emit=true|false
+//! --device_time`,
 //! given through the API or the `KILN_FUSION_FLAGS` environment variable.
 //!
 //! A bool flag may stand alone (`--dump_as_text` is `--dump_as_text=true`). An unknown or
@@ -29,6 +30,7 @@ pub const KEYS: &[&str] = &[
     "dump_as_text",
     "dump_dir",
     "direct_emit",
+    "device_time",
 ];
 
 /// The session's settings.
@@ -56,6 +58,10 @@ pub struct Flags {
     /// Emit plain elementwise segments as bytecode directly, without IR or passes (see
     /// `docs/eager.md`); off, or with `--dump_as_text`, every segment takes the pipeline.
     pub direct_emit: bool,
+    /// Replay every run through the target's cost model and add its simulated device time to
+    /// [`Stats::device_time_ns`](crate::Stats::device_time_ns) (slower: the run reports each
+    /// instruction, and its inputs are copied).
+    pub device_time: bool,
 }
 
 impl Default for Flags {
@@ -70,6 +76,7 @@ impl Default for Flags {
             dump_as_text: false,
             dump_dir: PathBuf::from("kiln_dump"),
             direct_emit: true,
+            device_time: false,
         }
     }
 }
@@ -172,6 +179,7 @@ impl Flags {
             "cache_size" => self.cache_size = uint(value, 1, u32::MAX.into())? as usize,
             "dump_as_text" => self.dump_as_text = boolean(value)?,
             "direct_emit" => self.direct_emit = boolean(value)?,
+            "device_time" => self.device_time = boolean(value)?,
             _ => {
                 let v = value.filter(|v| !v.is_empty()).ok_or_else(needs)?;
                 self.dump_dir = PathBuf::from(v);

@@ -40,9 +40,15 @@ impl Pool {
 
     #[inline(never)]
     fn keep(&mut self, host: Rc<HostTensor>) {
-        let Ok(host) = Rc::try_unwrap(host) else { return };
-        let n = host.bytes.len();
-        if n > MAX_BYTES {
+        if let Ok(host) = Rc::try_unwrap(host) {
+            self.give_bytes(host.bytes);
+        }
+    }
+
+    /// Keeps `bytes` if it is a large buffer.
+    pub(crate) fn give_bytes(&mut self, bytes: Vec<u8>) {
+        let n = bytes.len();
+        if !(MIN_BYTES..=MAX_BYTES).contains(&n) {
             return;
         }
         while self.buffers.len() >= MAX_BUFFERS || self.bytes + n > MAX_BYTES {
@@ -50,7 +56,7 @@ impl Pool {
             self.bytes -= old.len();
         }
         self.bytes += n;
-        self.buffers.push(host.bytes);
+        self.buffers.push(bytes);
     }
 
     /// Spare buffers for temporaries of byte sizes `sizes` (one per size that has one, the

@@ -85,6 +85,11 @@ pub struct Stats {
     pub segments_run: u64,
     /// Segments flushed with no value read outside them (nothing to compute).
     pub segments_skipped: u64,
+    /// Kernel launches on the VM (a segment of several fused regions launches several).
+    pub kernels_launched: u64,
+    /// Simulated device time of the runs on the session's target, in ns (the cost model's,
+    /// counted only with `--device_time`).
+    pub device_time_ns: u64,
     /// GM temporaries that reused the bytes of a released large value rather than fresh
     /// memory.
     pub buffers_reused: u64,

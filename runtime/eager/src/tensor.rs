@@ -119,6 +119,18 @@ impl std::ops::Deref for HostValue {
     }
 }
 
+impl HostValue {
+    /// References to the value (this one included).
+    pub(crate) fn holders(&self) -> usize {
+        self.host.as_ref().map_or(0, Rc::strong_count)
+    }
+
+    /// The shared value, without giving it to the pool.
+    pub(crate) fn into_rc(mut self) -> Rc<HostTensor> {
+        self.host.take().expect("a host value holds its tensor until it is dropped")
+    }
+}
+
 impl Drop for HostValue {
     fn drop(&mut self) {
         let (Some(host), Some(session)) = (self.host.take(), self.session.upgrade()) else { return };

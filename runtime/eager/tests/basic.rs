@@ -55,3 +55,41 @@ fn a_released_large_value_is_reused_for_a_later_output() {
     assert_eq!(run(5.0).to_vec::<f32>().unwrap(), expect(5.0));
     assert_eq!(s.stats().buffers_reused, 3);
 }
+
+#[test]
+fn values_move_out_when_nothing_else_holds_them() {
+    let s = session("");
+    let x = s.tensor(&[1.0f32, 2.0, 3.0], &[3]).unwrap();
+    let y = x.mul(2.0).unwrap();
+    let shared = y.clone();
+    // Two handles: the bytes are shared, not moved.
+    let Err(host) = s.take_bytes(&y).unwrap() else { panic!("a shared value moved") };
+    assert_eq!(host.bytes, kiln_eager::HostTensor::clone(&host).bytes);
+    drop((host, shared));
+    let Ok(bytes) = s.take_bytes(&y).unwrap() else { panic!("a sole value did not move") };
+    let values: Vec<f32> = bytes.chunks_exact(4).map(|b| f32::from_le_bytes(b.try_into().unwrap())).collect();
+    assert_eq!(values, [2.0, 4.0, 6.0]);
+    let e = y.add(1.0).unwrap_err();
+    assert_eq!(e.kind, ErrorKind::StaleHandle, "{e}");
+    // Bytes given back are reused by a copy of the same size.
+    s.give_bytes(vec![0u8; 1 << 20]);
+    let big = s.tensor_from_slice(&[7u8; 1 << 20], &[1 << 20], kiln_eager::DType::I8).unwrap();
+    assert_eq!(big.to_vec::<i8>().unwrap()[12345], 7);
+}
+
+#[test]
+fn kernels_launched_and_device_time_are_counted() {
+    let s = session("");
+    let x = s.tensor(&[1.0f32; 64], &[8, 8]).unwrap();
+    let y = x.exp().unwrap().sum(&[1], false).unwrap();
+    y.to_vec::<f32>().unwrap();
+    let st = s.stats();
+    assert!(st.kernels_launched >= 1, "{st:?}");
+    assert_eq!(st.device_time_ns, 0, "device time is counted with --device_time only");
+    let timed = session("--device_time");
+    let x = timed.tensor(&[1.0f32; 64], &[8, 8]).unwrap();
+    let y = x.exp().unwrap().sum(&[1], false).unwrap();
+    assert_eq!(y.to_vec::<f32>().unwrap(), vec![8.0 * 1f32.exp(); 8]);
+    let st = timed.stats();
+    assert!(st.device_time_ns > 0 && st.kernels_launched >= 1, "{st:?}");
+}

@@ -23,6 +23,8 @@ fn flags_parse_in_the_frameworks_syntax() {
     assert!(f.direct_emit, "on by default");
     assert!(!Flags::parse("--direct_emit=false").unwrap().flags.direct_emit);
     assert!(Flags::parse("--direct_emit=0 --direct_emit").unwrap().flags.direct_emit);
+    assert!(Flags::parse("--device_time").unwrap().flags.device_time);
+    assert!(!Flags::default().device_time, "off by default");
     assert_eq!(Flags::parse("").unwrap().flags, Flags::default());
 }
 

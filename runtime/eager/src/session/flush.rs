@@ -9,6 +9,7 @@ use kiln_bytecode::module::Module;
 use kiln_compiler::OpDef;
 use kiln_dialects::hl::interfaces::{FusionCategory, HlOp, Movement};
 use kiln_dialects::hl::CONSTANT;
+use kiln_vm::cost::CostModel;
 use kiln_vm::HostTensor;
 use smallvec::SmallVec;
 
@@ -304,13 +305,27 @@ impl Inner {
     /// Runs the module of `entry` on `values`; returns the values of its outputs.
     fn execute(&mut self, entry: &Entry, values: &[Rc<HostTensor>]) -> Result<Vec<Rc<HostTensor>>> {
         let vm = &self.vm;
-        let spare = self.pool.take(&entry.module.host.temps);
-        self.stats.buffers_reused += spare.len() as u64;
-        let out = contain(ErrorKind::Run, || {
-            let refs: SmallVec<[&HostTensor; 8]> = values.iter().map(|v| &**v).collect();
-            vm.run_borrowed(&entry.module, &refs, spare)
-                .map_err(|e| EagerError::new(ErrorKind::Run, e.to_string()))
-        })?;
+        let run_error = |e: kiln_vm::VmError| EagerError::new(ErrorKind::Run, e.to_string());
+        let (out, device_ns) = if self.flags.device_time {
+            // The cost model replays the run's events; `run_with` takes owned inputs.
+            let target = &self.target;
+            contain(ErrorKind::Run, || {
+                let owned: Vec<HostTensor> = values.iter().map(|v| HostTensor::clone(v)).collect();
+                let mut cost = CostModel::new(&entry.module, target);
+                let out = vm.run_with(&entry.module, &owned, &mut |e| cost.event(e)).map_err(run_error)?;
+                Ok((out, cost.finish().total_ns))
+            })?
+        } else {
+            let spare = self.pool.take(&entry.module.host.temps);
+            self.stats.buffers_reused += spare.len() as u64;
+            let out = contain(ErrorKind::Run, || {
+                let refs: SmallVec<[&HostTensor; 8]> = values.iter().map(|v| &**v).collect();
+                vm.run_borrowed(&entry.module, &refs, spare).map_err(run_error)
+            })?;
+            (out, 0.0)
+        };
+        self.stats.kernels_launched += out.counters.total.launches;
+        self.stats.device_time_ns += device_ns.round() as u64;
         self.stats.segments_run += 1;
         self.stats.segment_outputs += entry.key.outputs.len() as u64;
         Ok(out.tensors.into_iter().map(Rc::new).collect())

@@ -203,6 +203,54 @@ impl Session {
         Ok(Tensor::new(Rc::downgrade(&self.inner), slot, generation, ty))
     }
 
+    /// A tensor of `shape` and `dtype` holding a copy of little-endian `bytes`: one copy, into
+    /// a spare buffer of the session's pool when one has the size (memory already mapped, so
+    /// the copy runs at `memcpy` speed on warm pages), else into fresh memory.
+    pub fn tensor_from_slice(
+        &self,
+        bytes: &[u8],
+        shape: &[usize],
+        dtype: kiln_bytecode::isa::DType,
+    ) -> Result<Tensor> {
+        let spare = self.inner.borrow_mut().pool.take(&[bytes.len() as u64]).pop();
+        let owned = match spare {
+            Some(mut buffer) => {
+                buffer.copy_from_slice(bytes);
+                buffer
+            }
+            None => bytes.to_vec(),
+        };
+        self.tensor_from_bytes(owned, shape, dtype)
+    }
+
+    /// The value of `t` (flushed first if pending) as bytes of the caller's own: moved out of
+    /// the session without a copy when `t` is its only handle and nothing else shares the
+    /// value (`Ok`), else shared ([`HostValue`](crate::HostValue), `Err`). A moved value's
+    /// handle gives an error of kind [`ErrorKind::StaleHandle`] wherever it is used next.
+    pub fn take_bytes(&self, t: &Tensor) -> Result<std::result::Result<Vec<u8>, crate::HostValue>> {
+        let host = t.host()?;
+        let mut inner = self.inner.borrow_mut();
+        let slot = &mut inner.slots[t.slot as usize];
+        // The slot holds one reference to the value and `host` the other: nothing else does.
+        if slot.refs != 1 || host.holders() != 2 {
+            return Ok(Err(host));
+        }
+        let moved = EagerError::new(ErrorKind::StaleHandle, "the value was moved out of the session");
+        slot.state = SlotState::Failed(moved);
+        drop(inner);
+        Rc::try_unwrap(host.into_rc())
+            .map(|value| Ok(value.bytes))
+            .map_err(|_| EagerError::new(ErrorKind::Run, "the value is shared"))
+    }
+
+    /// Gives bytes taken with [`Session::take_bytes`] (or any buffer) back to the session's
+    /// pool of spare buffers, for a later output or [`Session::tensor_from_slice`].
+    pub fn give_bytes(&self, bytes: Vec<u8>) {
+        if let Ok(mut inner) = self.inner.try_borrow_mut() {
+            inner.pool.give_bytes(bytes);
+        }
+    }
+
     /// Records `def` on `args` with attributes `attrs` (`declared`: the result type of ops
     /// whose result is given, not derived: `hl.cast`, `hl.reshape`, `hl.broadcast_to`).
     /// Scalars become rank-0 constants of the element type of the first tensor operand that
