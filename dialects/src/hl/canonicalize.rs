@@ -15,7 +15,7 @@ use kiln_compiler::{AttrKind, DenseData, FloatKind, OpDef, OpId, Type, TypeKind,
 
 use super::accessors::tensor_parts;
 use super::builder::{splat, HlBuilder};
-use super::{ADD, BROADCAST_TO, CAST, DROPOUT, MUL, NEG, NOT, RESHAPE, SUB, TRANSPOSE};
+use super::{ADD, BROADCAST_TO, CAST, CONCAT, DROPOUT, MUL, NEG, NOT, RESHAPE, SUB, TRANSPOSE};
 
 /// Adds the `hl` canonicalization patterns.
 pub fn populate(patterns: &mut PatternSet) {
@@ -31,6 +31,7 @@ pub fn populate(patterns: &mut PatternSet) {
         patterns.add(Identity(def));
     }
     patterns.add(CastCast);
+    patterns.add(ConcatEmpty);
 }
 
 /// The element of a splat constant, exactly: integers as `i64` (an `f64` cannot hold every
@@ -122,6 +123,29 @@ impl RewritePattern for AddZero {
             return true;
         }
         is_add && neutral(splat_value(rw.ir(), a), true) && forward(rw, op, b)
+    }
+}
+
+/// `concat` without its operands of no elements (the one left, when only one is).
+struct ConcatEmpty;
+
+impl RewritePattern for ConcatEmpty {
+    fn root(&self) -> Option<&'static OpDef> {
+        Some(&CONCAT)
+    }
+
+    fn match_and_rewrite<'c>(&self, rw: &mut Rewriter<'_, 'c>, op: OpId) -> bool {
+        let ir = rw.ir();
+        let empty = |v: &ValueId| tensor_parts(ir.value_type(*v)).is_some_and(|(s, _)| s.contains(&0));
+        let kept: Vec<ValueId> = ir.operands(op).iter().copied().filter(|v| !empty(v)).collect();
+        if kept.len() == ir.operands(op).len() || kept.is_empty() {
+            return false;
+        }
+        if let [v] = kept[..] {
+            return forward(rw, op, v);
+        }
+        rw.set_operands(op, &kept);
+        true
     }
 }
 

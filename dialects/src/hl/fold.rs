@@ -1,6 +1,7 @@
 //! Folding of `hl` ops: an op whose operands are all constants is evaluated by the reference
 //! interpreter and replaced by an `hl.constant` (so folding is exact by construction: the folded
-//! value is what the oracle computes).
+//! value is what the oracle computes). An op whose results have no elements folds to empty
+//! constants whatever its operands.
 //!
 //! Folding is bounded by size and by work, so it never blows up a module or the compiler:
 //!
@@ -32,8 +33,11 @@ pub(crate) fn fold_hl<'c>(
     op: OpId,
     constants: &[Option<Attribute<'c>>],
 ) -> Option<Vec<FoldResult<'c>>> {
-    if ir.op(op).name == CONSTANT.name {
+    if ir.is(op, &CONSTANT) {
         return Some(vec![FoldResult::Constant(ir.attr(op, "value")?)]);
+    }
+    if let Some(empty) = empty_results(ctx, ir, op) {
+        return Some(empty);
     }
     let constants = constants.iter().copied().collect::<Option<Vec<_>>>()?;
     if constants.is_empty() {
@@ -48,6 +52,30 @@ pub(crate) fn fold_hl<'c>(
         None => fold_dense(ctx, ir, op, &types, &constants)?,
     };
     Some(values.into_iter().map(FoldResult::Constant).collect())
+}
+
+/// The results of `op` when each has no elements: empty constants, whatever the operands are
+/// (an op computes nothing into an empty tensor, so no kernel is needed for it).
+fn empty_results<'c>(ctx: &Context<'c>, ir: &Ir<'c>, op: OpId) -> Option<Vec<FoldResult<'c>>> {
+    let results = ir.results(op);
+    if results.is_empty() {
+        return None;
+    }
+    results
+        .iter()
+        .map(|&r| {
+            let ty = ir.value_type(r);
+            let (shape, _) = tensor_parts(ty)?;
+            (checked_numel(shape)? == 0).then(|| {
+                FoldResult::Constant(
+                    ctx.attr(AttrKind::DenseElements {
+                        ty,
+                        data: DenseData::Raw { bytes: &[], splat: false },
+                    }),
+                )
+            })
+        })
+        .collect()
 }
 
 /// The element type and the element bytes of `attr`, when it is a splat.

@@ -5,10 +5,10 @@
 //! - `conv2d(x, w, bias)` -> `conv2d(x, w)` + `bias` reshaped to `[O, 1, 1]` (the bias is
 //!   defined as added to the rounded convolution);
 //! - `global_avg_pool2d` -> `reduce_mean` over the spatial dims with `keep_dims`;
-//! - `batch_matmul` of operands of different ranks -> with a rank-2 right operand (the Linear
-//!   layer) `reshape` to rank 2, `matmul`, `reshape` back; otherwise the lower-rank operand
-//!   `reshape`d with leading unit dims and each operand `broadcast_to` the result's batch
-//!   dims (the same products, summed in the same order);
+//! - `batch_matmul` of operands of different ranks or of batch dims that broadcast -> with a
+//!   rank-2 right operand (the Linear layer) `reshape` to rank 2, `matmul`, `reshape` back;
+//!   otherwise the lower-rank operand `reshape`d with leading unit dims and each operand
+//!   `broadcast_to` the result's batch dims (the same products, summed in the same order);
 //! - `max_pool2d`/`avg_pool2d` -> the input `pad`ded (with `-inf` / the lowest integer, or
 //!   `+0`; `pad` itself stays: the back end lowers it), one strided `slice` per kernel tap, combined in row-major tap order by
 //!   `maximum` / `add`, and for average a `div` by the tap counts (a splat when uniform);
@@ -36,11 +36,17 @@ pub(super) const MODEL_OPS: &[&str] =
 
 /// Whether `op` (named `hl.<short>`) is in a form this module expands.
 pub(super) fn applies(ir: &kiln_compiler::Ir<'_>, op: OpId, short: &str) -> bool {
-    let rank =
-        |i: usize| ir.operands(op).get(i).and_then(|&v| tensor_parts(ir.value_type(v))).map(|(s, _)| s.len());
+    let shape =
+        |i: usize| ir.operands(op).get(i).and_then(|&v| tensor_parts(ir.value_type(v))).map(|(s, _)| s);
     match short {
         "conv2d" => ir.operands(op).len() == 3,
-        "batch_matmul" => rank(0) != rank(1),
+        // Operands of different ranks, or of one rank whose batch dims broadcast.
+        "batch_matmul" => match (shape(0), shape(1)) {
+            (Some(a), Some(b)) => {
+                a.len() != b.len() || a[..a.len().saturating_sub(2)] != b[..b.len().saturating_sub(2)]
+            }
+            _ => false,
+        },
         _ => true,
     }
 }

@@ -6,8 +6,7 @@
 //! - No value may be larger than the VM's GM limit (`VmConfig::max_gm_bytes`): it could never
 //!   run ([`ErrorKind::Memory`]).
 //! - `hl.matmul` / `hl.batch_matmul` run on the cube, which multiplies `f32`, `f16` and `bf16`
-//!   only; `hl.batch_matmul`'s operands must have the result's batch dims (the cube kernel
-//!   broadcasts none: broadcast the operands first).
+//!   only.
 //! - `hl.layer_norm` / `hl.rms_norm` normalize over the last dim, which a rank-0 operand lacks.
 
 use kiln_compiler::OpDef;
@@ -53,17 +52,6 @@ pub(super) fn check(
                 format!(
                     "operands of element type '{}' have no cube lowering (f32, f16, bf16)",
                     result.dtype.name()
-                ),
-            );
-        }
-        let rank = result.shape.len();
-        let batch = &result.shape[..rank - 2];
-        if operands.iter().any(|t| t.shape.len() != rank || t.shape[..rank - 2] != *batch) {
-            return at(
-                ErrorKind::Shape,
-                format!(
-                    "operands '{}' and '{}' broadcast their batch dims, which the cube kernel does not: broadcast them to the batch dims of '{result}' first",
-                    operands[0], operands[1]
                 ),
             );
         }
