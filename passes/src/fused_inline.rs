@@ -47,7 +47,7 @@ kiln_compiler::declare_pass! {
         let ir = &*cx.ir;
         let calls: Vec<(OpId, OpId)> = ir
             .walk(root, WalkOrder::PreOrder)
-            .filter(|&op| ir.op(op).name == CALL_OP.name)
+            .filter(|&op| ir.is(op, &CALL_OP))
             .filter_map(|call| {
                 let callee = resolve(ir, call, ir.attr(call, "callee")?)?;
                 let is_kernel =
@@ -96,7 +96,7 @@ fn kernel_kind(ir: &Ir<'_>, func: OpId) -> Result<RegionKind, String> {
         return Err("it has several blocks".into());
     }
     let mut ops: Vec<OpId> = ir.block_ops(body).collect();
-    if ops.pop().is_none_or(|last| ir.op(last).name != RETURN_OP.name) {
+    if ops.pop().is_none_or(|last| !ir.is(last, &RETURN_OP)) {
         return Err("its body does not end in 'func.return'".into());
     }
     if ir.operands(ir.last_op(body).expect("ends in the return")).is_empty() {
@@ -133,7 +133,7 @@ fn inline_call<'c>(ctx: &Context<'c>, ir: &mut Ir<'c>, call: OpId, callee: OpId,
     // The body is flat (hl ops and the return: checked by kernel_kind).
     for op in ir.block_ops(src).collect::<Vec<_>>() {
         let data = ir.op(op).clone();
-        let is_return = data.name == RETURN_OP.name;
+        let is_return = data.is(&RETURN_OP);
         let (name, def) =
             if is_return { (YIELD_OP.name, &YIELD_OP) } else { (data.name, data.def.unwrap_or(&YIELD_OP)) };
         let mut copy = OperationState::new(name, Some(def), data.loc);

@@ -46,14 +46,14 @@ kiln_compiler::declare_pass! {
         let funcs: Vec<OpId> = ir
             .walk(root, WalkOrder::PreOrder)
             .filter(|&op| {
-                ir.op(op).name == FUNC_OP.name && ir.parent_op(op).is_some_and(|p| is_symbol_table(ir, p))
+                ir.is(op, &FUNC_OP) && ir.parent_op(op).is_some_and(|p| is_symbol_table(ir, p))
             })
             .collect();
         let mut outlined = 0;
         for func in funcs {
             let ir = &*cx.ir;
             let regions: Vec<OpId> =
-                ir.walk(func, WalkOrder::PreOrder).filter(|&op| ir.op(op).name == REGION_OP.name).collect();
+                ir.walk(func, WalkOrder::PreOrder).filter(|&op| ir.is(op, &REGION_OP)).collect();
             if regions.is_empty() {
                 continue;
             }

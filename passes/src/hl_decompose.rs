@@ -26,7 +26,7 @@
 use kiln_compiler::ir::WalkOrder;
 use kiln_compiler::pass::{OptionKind, PassFailed, PassOptionSpec};
 use kiln_compiler::rewrite::Rewriter;
-use kiln_compiler::{Diagnostic, OpId, ValueId};
+use kiln_compiler::{Diagnostic, OpDef, OpId, ValueId};
 use kiln_dialects::hl::accessors::{float_value, normalize_axis, tensor_parts};
 use kiln_dialects::hl::attrs::GeluApproximation;
 use kiln_dialects::hl::builder::HlBuilder;
@@ -35,23 +35,61 @@ use kiln_dialects::hl::{self as hl};
 mod index;
 mod model;
 
-/// The composites this pass knows.
-const COMPOSITES: &[&str] = &[
-    "softmax",
-    "log_softmax",
-    "layer_norm",
-    "rms_norm",
-    "batch_norm",
-    "gelu",
-    "silu",
-    "swiglu",
-    "bias_add",
-    "dropout",
+use index::IndexOp;
+use model::ModelOp;
+
+/// The composites of this file.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Composite {
+    Softmax,
+    LogSoftmax,
+    LayerNorm,
+    RmsNorm,
+    BatchNorm,
+    Gelu,
+    Silu,
+    Swiglu,
+    BiasAdd,
+    Dropout,
+}
+
+/// Each composite of this file and its definition.
+const COMPOSITES: &[(&OpDef, Composite)] = &[
+    (&hl::SOFTMAX, Composite::Softmax),
+    (&hl::LOG_SOFTMAX, Composite::LogSoftmax),
+    (&hl::LAYER_NORM, Composite::LayerNorm),
+    (&hl::RMS_NORM, Composite::RmsNorm),
+    (&hl::BATCH_NORM, Composite::BatchNorm),
+    (&hl::GELU, Composite::Gelu),
+    (&hl::SILU, Composite::Silu),
+    (&hl::SWIGLU, Composite::Swiglu),
+    (&hl::BIAS_ADD, Composite::BiasAdd),
+    (&hl::DROPOUT, Composite::Dropout),
 ];
+
+/// Which expansion an op this pass knows takes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Expansion {
+    Composite(Composite),
+    Model(ModelOp),
+    Index(IndexOp),
+}
+
+/// Every op this pass expands, with its expansion, in the order the `ops` option lists them.
+fn known() -> impl Iterator<Item = (&'static OpDef, Expansion)> {
+    let composites = COMPOSITES.iter().map(|&(d, c)| (d, Expansion::Composite(c)));
+    let models = model::MODEL_OPS.iter().map(|&(d, m)| (d, Expansion::Model(m)));
+    composites.chain(models).chain(index::INDEX_OPS.iter().map(|&(d, i)| (d, Expansion::Index(i))))
+}
+
+/// The name an op has in the `ops` option: its name without `hl.`.
+fn short_name(def: &OpDef) -> &'static str {
+    def.name.strip_prefix("hl.").unwrap_or(def.name)
+}
 
 kiln_compiler::declare_pass! {
     struct Decompose {
-        only: Vec<String>,
+        only: Vec<&'static OpDef>,
     }
     name: "hl-decompose",
     summary: "Expand composite hl ops into primitives",
@@ -66,43 +104,48 @@ kiln_compiler::declare_pass! {
         default: "",
     }],
     create(o) {
-        let mut only: Vec<String> = o.get_list("ops").into_iter().map(str::to_string).collect();
-        let all: Vec<&str> = COMPOSITES.iter().chain(model::MODEL_OPS).chain(index::INDEX_OPS).copied().collect();
-        if let Some(bad) = only.iter().find(|n| !all.contains(&n.as_str())) {
-            return Err(format!("hl-decompose: unknown composite '{bad}'; known: {}", all.join(", ")));
+        let mut only = Vec::new();
+        for name in o.get_list("ops") {
+            match known().find(|&(d, _)| short_name(d) == name) {
+                Some((def, _)) => only.push(def),
+                None => {
+                    let all: Vec<&str> = known().map(|(d, _)| short_name(d)).collect();
+                    return Err(format!("hl-decompose: unknown composite '{name}'; known: {}", all.join(", ")));
+                }
+            }
         }
         if only.is_empty() {
-            only = all.iter().map(|s| s.to_string()).collect();
+            only = known().map(|(d, _)| d).collect();
         }
         Ok(Decompose { only })
     }
 
     fn run(&mut self, cx, root) {
         // Expansions produce primitives only, so one sweep over the composites suffices.
-        let targets: Vec<(OpId, &'static str)> = cx
+        let targets: Vec<(OpId, Expansion)> = cx
             .ir
             .walk(root, WalkOrder::PreOrder)
             .filter_map(|op| {
-                let short = cx.ir.op(op).name.strip_prefix("hl.")?;
-                let known =
-                    COMPOSITES.iter().chain(model::MODEL_OPS).chain(index::INDEX_OPS).find(|c| **c == short)?;
-                let wanted = self.only.iter().any(|o| o == known) && model::applies(cx.ir, op, known);
-                wanted.then_some((op, *known))
+                let def = *self.only.iter().find(|&&d| cx.ir.is(op, d))?;
+                let (_, how) = known().find(|&(d, _)| std::ptr::eq(d, def))?;
+                let applies = match how {
+                    Expansion::Model(m) => model::applies(cx.ir, op, m),
+                    Expansion::Composite(_) | Expansion::Index(_) => true,
+                };
+                applies.then_some((op, how))
             })
             .collect();
         let mut failed = false;
-        for (op, short) in targets {
+        for (op, how) in targets {
             if has_dynamic_dims(cx.ir, op) {
                 cx.add_statistic("num-dynamic-kept", "Composites kept because their shapes are dynamic", 1);
                 continue;
             }
             let mut rw = Rewriter::new(cx.ctx, cx.ir);
-            let expansion = if model::MODEL_OPS.contains(&short) {
-                model::expand(&mut rw, op, short)
-            } else if index::INDEX_OPS.contains(&short) {
-                index::expand(&mut rw, op, short).map(|v| vec![v])
-            } else {
-                expand(&mut rw, op, short).map(|v| vec![v])
+            let expansion = match how {
+                Expansion::Model(m) => model::expand(&mut rw, op, m),
+                Expansion::Index(i) => index::expand(&mut rw, op, i).map(|v| vec![v]),
+                Expansion::Composite(c) => expand(&mut rw, op, c).map(|v| vec![v]),
             };
             match expansion {
                 // A composite that is its own input (`%0 = hl.dropout %0` in a graph region)
@@ -143,8 +186,8 @@ fn has_dynamic_dims(ir: &kiln_compiler::Ir<'_>, op: OpId) -> bool {
         .any(|&v| tensor_parts(ir.value_type(v)).is_some_and(|(s, _)| s.contains(&kiln_compiler::DYNAMIC)))
 }
 
-/// Builds the expansion of composite `op` (named `hl.<short>`) before it.
-fn expand<'c>(rw: &mut Rewriter<'_, 'c>, op: OpId, short: &str) -> Result<ValueId, String> {
+/// Builds the expansion of composite `op` (a `kind` op) before it.
+fn expand<'c>(rw: &mut Rewriter<'_, 'c>, op: OpId, kind: Composite) -> Result<ValueId, String> {
     let ir = rw.ir();
     let args = ir.operands(op).to_vec();
     let x = args[0];
@@ -160,15 +203,15 @@ fn expand<'c>(rw: &mut Rewriter<'_, 'c>, op: OpId, short: &str) -> Result<ValueI
     let keep = b.yes();
     let axes = b.ints(&[axis as i64]);
     let last = b.ints(&[rank.saturating_sub(1) as i64]);
-    let v = match short {
-        "softmax" => {
+    let v = match kind {
+        Composite::Softmax => {
             let m = b.create(&hl::REDUCE_MAX, &[x], &[("axes", axes), ("keep_dims", keep)], None)?;
             let d = b.create(&hl::SUB, &[x, m], &[], None)?;
             let e = b.create(&hl::EXP, &[d], &[], None)?;
             let s = b.create(&hl::REDUCE_SUM, &[e], &[("axes", axes), ("keep_dims", keep)], None)?;
             b.create(&hl::DIV, &[e, s], &[], None)?
         }
-        "log_softmax" => {
+        Composite::LogSoftmax => {
             let m = b.create(&hl::REDUCE_MAX, &[x], &[("axes", axes), ("keep_dims", keep)], None)?;
             let d = b.create(&hl::SUB, &[x, m], &[], None)?;
             let e = b.create(&hl::EXP, &[d], &[], None)?;
@@ -176,7 +219,7 @@ fn expand<'c>(rw: &mut Rewriter<'_, 'c>, op: OpId, short: &str) -> Result<ValueI
             let l = b.create(&hl::LOG, &[s], &[], None)?;
             b.create(&hl::SUB, &[d, l], &[], None)?
         }
-        "layer_norm" => {
+        Composite::LayerNorm => {
             let mean = b.create(&hl::REDUCE_MEAN, &[x], &[("axes", last), ("keep_dims", keep)], None)?;
             let c = b.create(&hl::SUB, &[x, mean], &[], None)?;
             let sq = b.create(&hl::MUL, &[c, c], &[], None)?;
@@ -185,21 +228,21 @@ fn expand<'c>(rw: &mut Rewriter<'_, 'c>, op: OpId, short: &str) -> Result<ValueI
             let g = b.create(&hl::MUL, &[n, args[1]], &[], None)?;
             b.create(&hl::ADD, &[g, args[2]], &[], None)?
         }
-        "rms_norm" => {
+        Composite::RmsNorm => {
             let sq = b.create(&hl::MUL, &[x, x], &[], None)?;
             let ms = b.create(&hl::REDUCE_MEAN, &[sq], &[("axes", last), ("keep_dims", keep)], None)?;
             let n = normalize(&mut b, x, ms, eps, elem)?;
             b.create(&hl::MUL, &[n, args[1]], &[], None)?
         }
-        "batch_norm" => {
+        Composite::BatchNorm => {
             let c = b.create(&hl::SUB, &[x, args[1]], &[], None)?;
             let n = normalize(&mut b, c, args[2], eps, elem)?;
             let g = b.create(&hl::MUL, &[n, args[3]], &[], None)?;
             b.create(&hl::ADD, &[g, args[4]], &[], None)?
         }
-        "gelu" => gelu(&mut b, x, elem, approximate_tanh)?,
-        "silu" => silu(&mut b, x)?,
-        "swiglu" => {
+        Composite::Gelu => gelu(&mut b, x, elem, approximate_tanh)?,
+        Composite::Silu => silu(&mut b, x)?,
+        Composite::Swiglu => {
             let half = shape[axis] / 2;
             let mut starts = vec![0i64; rank];
             let mut limits = shape.to_vec();
@@ -213,7 +256,7 @@ fn expand<'c>(rw: &mut Rewriter<'_, 'c>, op: OpId, short: &str) -> Result<ValueI
             let s = silu(&mut b, a)?;
             b.create(&hl::MUL, &[s, gate], &[], None)?
         }
-        "bias_add" => {
+        Composite::BiasAdd => {
             let mut bias = args[1];
             if axis + 1 != rank {
                 let mut dims = vec![1i64; rank - axis];
@@ -223,8 +266,7 @@ fn expand<'c>(rw: &mut Rewriter<'_, 'c>, op: OpId, short: &str) -> Result<ValueI
             }
             b.create(&hl::ADD, &[x, bias], &[], None)?
         }
-        "dropout" => x,
-        other => return Err(format!("'{other}' is not a composite")),
+        Composite::Dropout => x,
     };
     if b.rw.ir().value_type(v) != result_ty {
         return Err(format!("expansion produced '{}' instead of '{result_ty}'", b.rw.ir().value_type(v)));

@@ -97,7 +97,7 @@ fn tensor_to_gm<'a, 'c>() -> TypeConverter<'a, 'c> {
 fn in_kernel(ir: &Ir<'_>, op: OpId) -> bool {
     let mut cur = ir.parent_op(op);
     while let Some(p) = cur {
-        if ir.op(p).name == FUNC_OP.name {
+        if ir.is(p, &FUNC_OP) {
             return kernel_kind(ir, p).is_some();
         }
         cur = ir.parent_op(p);

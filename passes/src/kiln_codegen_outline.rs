@@ -60,7 +60,7 @@ kiln_compiler::declare_pass! {
         let hosts: Vec<OpId> = ir
             .walk(root, WalkOrder::PreOrder)
             .filter(|&op| {
-                ir.op(op).name == FUNC_OP.name
+                ir.is(op, &FUNC_OP)
                     && ir.parent_op(op).is_some_and(|p| is_symbol_table(ir, p))
                     && ir.attr(op, "sym_visibility").is_none()
                     && ir.attr(op, "npuvec.core").is_none()
@@ -190,7 +190,7 @@ fn outline_host<'c>(ctx: &Context<'c>, ir: &mut Ir<'c>, diags: &mut Vec<Diagnost
     // The groups, in program order: a region's body when it is one vector kernel, else lone ops.
     let mut groups: Vec<(Vec<OpId>, KernelKind)> = Vec::new();
     for op in ir.block_ops(body).collect::<Vec<_>>() {
-        if ir.op(op).name == REGION_OP.name {
+        if ir.is(op, &REGION_OP) {
             let inner = ir.entry_block(ir.regions(op)[0]).expect("regions have a body");
             let args = ir.block_args(inner).to_vec();
             let kind = ir.attr(op, "kind").map(|k| k.to_string()).unwrap_or_default();

@@ -57,7 +57,7 @@ impl Epilogue {
     /// The matmul of a kernel body (its first `hl` op other than a constant) and the
     /// epilogue of the other `hl` ops.
     pub fn of_kernel(ir: &Ir<'_>, body: BlockId) -> Result<(OpId, Epilogue), String> {
-        let hl: Vec<OpId> = ir.block_ops(body).filter(|&o| ir.op(o).name.starts_with("hl.")).collect();
+        let hl: Vec<OpId> = ir.block_ops(body).filter(|&o| hl::HL.owns(ir.op(o).def)).collect();
         let mm = *hl.iter().find(|&&o| !ir.is(o, &hl::CONSTANT)).ok_or("an empty kernel")?;
         let rest: Vec<OpId> = hl.into_iter().filter(|&o| o != mm).collect();
         Ok((mm, Epilogue::analyze(ir, mm, &rest)?))

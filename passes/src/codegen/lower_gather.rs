@@ -46,7 +46,7 @@ impl GatherShape {
     /// The shape of `op`, an `hl.gather` with static shapes.
     pub fn of_op(ir: &Ir<'_>, op: OpId) -> Result<GatherShape, String> {
         let (data, indices) = match ir.operands(op) {
-            &[d, i] if ir.op(op).name == GATHER.name => (ir.value_type(d), ir.value_type(i)),
+            &[d, i] if ir.is(op, &GATHER) => (ir.value_type(d), ir.value_type(i)),
             _ => return Err("a gather kernel holds one `hl.gather`".into()),
         };
         let (Some(shape), Some(ishape)) = (data.shape(), indices.shape()) else {
@@ -129,7 +129,7 @@ impl GatherTiling {
 /// The `hl.gather` of a gather kernel's body.
 pub fn gather_op(ir: &Ir<'_>, body: kiln_compiler::BlockId) -> Result<OpId, String> {
     ir.block_ops(body)
-        .find(|&o| ir.op(o).name == GATHER.name)
+        .find(|&o| ir.is(o, &GATHER))
         .ok_or_else(|| "a gather kernel without `hl.gather`".into())
 }
 

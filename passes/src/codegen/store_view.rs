@@ -59,10 +59,8 @@ impl StoreView {
     /// (returned, or after bufferization written to the output buffer): the chain and its view.
     /// `None` when the body is anything else.
     pub fn of_body(ir: &Ir<'_>, body: BlockId) -> Option<(Vec<OpId>, StoreView)> {
-        let hl: Vec<OpId> = ir
-            .block_ops(body)
-            .filter(|&o| ir.op(o).name.starts_with("hl.") && !ir.is(o, &hl::CONSTANT))
-            .collect();
+        let hl: Vec<OpId> =
+            ir.block_ops(body).filter(|&o| hl::HL.owns(ir.op(o).def) && !ir.is(o, &hl::CONSTANT)).collect();
         let (&mm, chain) = hl.split_first()?;
         let mut outputs: Vec<ValueId> = ir.operands(ir.last_op(body)?).to_vec();
         outputs.extend(

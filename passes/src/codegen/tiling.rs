@@ -384,7 +384,7 @@ impl MatmulTiling {
     ) -> Result<MatmulTiling, String> {
         let op = ir
             .block_ops(body)
-            .find(|&o| ir.op(o).name.starts_with("hl.") && !ir.is(o, &hl::CONSTANT))
+            .find(|&o| hl::HL.owns(ir.op(o).def) && !ir.is(o, &hl::CONSTANT))
             .ok_or("an empty kernel")?;
         let shape = MatmulShape::of_op(ir, op)?;
         let mut t = Self::fit(&shape, target, shrink)?;

@@ -17,7 +17,7 @@
 //! error, never another element), as the interpreter refuses the index.
 
 use kiln_compiler::rewrite::Rewriter;
-use kiln_compiler::{OpId, Type, ValueId};
+use kiln_compiler::{OpDef, OpId, Type, ValueId};
 use kiln_dialects::hl::accessors::{bool_attr, normalize_axis, tensor_parts};
 use kiln_dialects::hl::attrs::CmpPredicate;
 use kiln_dialects::hl::builder::HlBuilder;
@@ -26,11 +26,25 @@ use kiln_dialects::hl::{self as hl};
 
 use super::model::constant;
 
-/// The ops of this module, by the name after `hl.`.
-pub(super) const INDEX_OPS: &[&str] = &["argmax", "argmin", "gather_elements", "gather_nd"];
+/// The ops of this module.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum IndexOp {
+    ArgMax,
+    ArgMin,
+    GatherElements,
+    GatherNd,
+}
 
-/// Builds the expansion of `op` (named `hl.<short>`, one of [`INDEX_OPS`]) before it.
-pub(super) fn expand<'c>(rw: &mut Rewriter<'_, 'c>, op: OpId, short: &str) -> Result<ValueId, String> {
+/// Each op of this module and its definition.
+pub(super) const INDEX_OPS: &[(&OpDef, IndexOp)] = &[
+    (&hl::ARGMAX, IndexOp::ArgMax),
+    (&hl::ARGMIN, IndexOp::ArgMin),
+    (&hl::GATHER_ELEMENTS, IndexOp::GatherElements),
+    (&hl::GATHER_ND, IndexOp::GatherNd),
+];
+
+/// Builds the expansion of `op` (a `kind` op) before it.
+pub(super) fn expand<'c>(rw: &mut Rewriter<'_, 'c>, op: OpId, kind: IndexOp) -> Result<ValueId, String> {
     let ir = rw.ir();
     let args = ir.operands(op).to_vec();
     let result = ir.value_type(ir.results(op)[0]);
@@ -38,11 +52,10 @@ pub(super) fn expand<'c>(rw: &mut Rewriter<'_, 'c>, op: OpId, short: &str) -> Re
     let (axis, batch_dims, keep) =
         (int_attr("axis"), int_attr("batch_dims"), bool_attr(ir.attr(op, "keep_dims")));
     let mut b = HlBuilder::new(rw, op);
-    match short {
-        "argmax" | "argmin" => arg_reduce(&mut b, args[0], axis, keep, short == "argmax"),
-        "gather_elements" => gather_elements(&mut b, args[0], args[1], axis),
-        "gather_nd" => gather_nd(&mut b, args[0], args[1], batch_dims, result),
-        other => Err(format!("'{other}' has no expansion")),
+    match kind {
+        IndexOp::ArgMax | IndexOp::ArgMin => arg_reduce(&mut b, args[0], axis, keep, kind == IndexOp::ArgMax),
+        IndexOp::GatherElements => gather_elements(&mut b, args[0], args[1], axis),
+        IndexOp::GatherNd => gather_nd(&mut b, args[0], args[1], batch_dims, result),
     }
 }
 

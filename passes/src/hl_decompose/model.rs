@@ -18,7 +18,7 @@
 //!   constant.
 
 use kiln_compiler::rewrite::Rewriter;
-use kiln_compiler::{OpId, Type, ValueId};
+use kiln_compiler::{OpDef, OpId, Type, ValueId};
 use kiln_dialects::hl::accessors::{bool_attr, int_list, normalize_axis, tensor_parts};
 use kiln_dialects::hl::attrs::CmpPredicate;
 use kiln_dialects::hl::builder::HlBuilder;
@@ -29,19 +29,40 @@ use kiln_dialects::hl::{self as hl};
 
 use crate::codegen::build::scalar_attr;
 
-/// The ops of this module, by the name after `hl.`; `conv2d` and `batch_matmul` only in the
-/// forms listed in the module documentation.
-pub(super) const MODEL_OPS: &[&str] =
-    &["split", "conv2d", "global_avg_pool2d", "batch_matmul", "max_pool2d", "avg_pool2d", "iota", "trilu"];
+/// The ops of this module; `conv2d` and `batch_matmul` only in the forms listed in the module
+/// documentation.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum ModelOp {
+    Split,
+    Conv2d,
+    GlobalAvgPool2d,
+    BatchMatmul,
+    MaxPool2d,
+    AvgPool2d,
+    Iota,
+    Trilu,
+}
 
-/// Whether `op` (named `hl.<short>`) is in a form this module expands.
-pub(super) fn applies(ir: &kiln_compiler::Ir<'_>, op: OpId, short: &str) -> bool {
+/// Each op of this module and its definition.
+pub(super) const MODEL_OPS: &[(&OpDef, ModelOp)] = &[
+    (&hl::SPLIT, ModelOp::Split),
+    (&hl::CONV2D, ModelOp::Conv2d),
+    (&hl::GLOBAL_AVG_POOL2D, ModelOp::GlobalAvgPool2d),
+    (&hl::BATCH_MATMUL, ModelOp::BatchMatmul),
+    (&hl::MAX_POOL2D, ModelOp::MaxPool2d),
+    (&hl::AVG_POOL2D, ModelOp::AvgPool2d),
+    (&hl::IOTA, ModelOp::Iota),
+    (&hl::TRILU, ModelOp::Trilu),
+];
+
+/// Whether `op` (a `kind` op) is in a form this module expands.
+pub(super) fn applies(ir: &kiln_compiler::Ir<'_>, op: OpId, kind: ModelOp) -> bool {
     let shape =
         |i: usize| ir.operands(op).get(i).and_then(|&v| tensor_parts(ir.value_type(v))).map(|(s, _)| s);
-    match short {
-        "conv2d" => ir.operands(op).len() == 3,
+    match kind {
+        ModelOp::Conv2d => ir.operands(op).len() == 3,
         // Operands of different ranks, or of one rank whose batch dims broadcast.
-        "batch_matmul" => match (shape(0), shape(1)) {
+        ModelOp::BatchMatmul => match (shape(0), shape(1)) {
             (Some(a), Some(b)) => {
                 a.len() != b.len() || a[..a.len().saturating_sub(2)] != b[..b.len().saturating_sub(2)]
             }
@@ -138,14 +159,14 @@ fn pool_taps(
     Ok((acc.ok_or("pooling kernel has no taps")?, out))
 }
 
-/// Builds the expansion of `op` (named `hl.<short>`, one of [`MODEL_OPS`]) before it: one
-/// value per result.
-pub(super) fn expand<'c>(rw: &mut Rewriter<'_, 'c>, op: OpId, short: &str) -> Result<Vec<ValueId>, String> {
+/// Builds the expansion of `op` (a `kind` op) before it: one value per result.
+pub(super) fn expand<'c>(rw: &mut Rewriter<'_, 'c>, op: OpId, kind: ModelOp) -> Result<Vec<ValueId>, String> {
     let ir = rw.ir();
     let args = ir.operands(op).to_vec();
     let attr = |n: &str| ir.attr(op, n);
     let result_types: Vec<Type<'c>> = ir.results(op).iter().map(|&r| ir.value_type(r)).collect();
-    let params = matches!(short, "max_pool2d" | "avg_pool2d").then(|| pool_params(&attr)).transpose()?;
+    let params =
+        matches!(kind, ModelOp::MaxPool2d | ModelOp::AvgPool2d).then(|| pool_params(&attr)).transpose()?;
     let sizes = int_list(attr("sizes"))?;
     let axis_attr = attr("axis").and_then(|a| a.as_int()).unwrap_or(0) as i64;
     let dimension = attr("dimension").and_then(|a| a.as_int()).unwrap_or(0) as usize;
@@ -157,8 +178,8 @@ pub(super) fn expand<'c>(rw: &mut Rewriter<'_, 'c>, op: OpId, short: &str) -> Re
         .filter_map(|&n| ir.op(op).properties.and_then(|p| p.dict_get(n)).map(|a| (n, a)))
         .collect();
     let mut b = HlBuilder::new(rw, op);
-    let values = match short {
-        "split" => {
+    let values = match kind {
+        ModelOp::Split => {
             let (shape, _) = parts(&b, args[0])?;
             let axis = normalize_axis(axis_attr, shape.len())?;
             let (mut starts, mut limits) = (vec![0i64; shape.len()], shape.clone());
@@ -170,20 +191,20 @@ pub(super) fn expand<'c>(rw: &mut Rewriter<'_, 'c>, op: OpId, short: &str) -> Re
             }
             out
         }
-        "conv2d" => {
+        ModelOp::Conv2d => {
             let conv = b.create(&hl::CONV2D, &args[..2], &conv_attrs, None)?;
             let (bias, elem) = parts(&b, args[2])?;
             let ty = b.rw.ctx.tensor_type(&[bias[0], 1, 1], elem);
             let laid = b.create(&hl::RESHAPE, &[args[2]], &[], Some(ty))?;
             vec![b.create(&hl::ADD, &[conv, laid], &[], None)?]
         }
-        "global_avg_pool2d" => {
+        ModelOp::GlobalAvgPool2d => {
             let (shape, _) = parts(&b, args[0])?;
             let axes = b.ints(&(2..shape.len() as i64).collect::<Vec<_>>());
             let keep = b.yes();
             vec![b.create(&hl::REDUCE_MEAN, &[args[0]], &[("axes", axes), ("keep_dims", keep)], None)?]
         }
-        "batch_matmul" => {
+        ModelOp::BatchMatmul => {
             let ((a, elem), (r, _)) = (parts(&b, args[0])?, parts(&b, args[1])?);
             let flags: Vec<_> = [("transpose_a", ta), ("transpose_b", tb)]
                 .into_iter()
@@ -217,11 +238,11 @@ pub(super) fn expand<'c>(rw: &mut Rewriter<'_, 'c>, op: OpId, short: &str) -> Re
                 vec![b.create(&hl::BATCH_MATMUL, &operands, &flags, None)?]
             }
         }
-        "max_pool2d" => {
+        ModelOp::MaxPool2d => {
             let p = params.as_ref().ok_or("missing window attributes")?;
             vec![pool_taps(&mut b, args[0], p, f64::NEG_INFINITY, &hl::MAXIMUM)?.0]
         }
-        "avg_pool2d" => {
+        ModelOp::AvgPool2d => {
             let p = params.as_ref().ok_or("missing window attributes")?;
             let (shape, elem) = parts(&b, args[0])?;
             let (sum, out) = pool_taps(&mut b, args[0], p, 0.0, &hl::ADD)?;
@@ -240,7 +261,7 @@ pub(super) fn expand<'c>(rw: &mut Rewriter<'_, 'c>, op: OpId, short: &str) -> Re
             };
             vec![b.create(&hl::DIV, &[sum, divisor], &[], None)?]
         }
-        "iota" => {
+        ModelOp::Iota => {
             let (shape, elem) = tensor_parts(result_types[0]).ok_or("result is not a ranked tensor")?;
             let dtype = dtype_of(elem).ok_or("unsupported element type")?;
             let n = shape[dimension];
@@ -257,7 +278,7 @@ pub(super) fn expand<'c>(rw: &mut Rewriter<'_, 'c>, op: OpId, short: &str) -> Re
                 vec![b.create(&hl::BROADCAST_TO, &[laid], &[], Some(result_types[0]))?]
             }
         }
-        "trilu" => {
+        ModelOp::Trilu => {
             let (shape, elem) = parts(&b, args[0])?;
             let (rows, cols) = (shape[shape.len() - 2], shape[shape.len() - 1]);
             let i32t = b.rw.ctx.int_type(32);
@@ -281,7 +302,6 @@ pub(super) fn expand<'c>(rw: &mut Rewriter<'_, 'c>, op: OpId, short: &str) -> Re
             let zero = b.scalar(elem, 0.0)?;
             vec![b.create(&hl::SELECT, &[mask, args[0], zero], &[], None)?]
         }
-        other => return Err(format!("'{other}' has no expansion")),
     };
     for (&v, &ty) in values.iter().zip(&result_types) {
         if b.rw.ir().value_type(v) != ty {
