@@ -6,8 +6,9 @@
 //! Folding is bounded by size and by work, so it never blows up a module or the compiler:
 //!
 //! * **Splats fold as splats.** An elementwise op whose operands are all splats is evaluated
-//!   on one element of each, and a broadcast or layout op (reshape, transpose, slice, concat
-//!   ...) of splats of one value is a splat of that value; neither materializes the shape.
+//!   on one element of each, a broadcast or layout op (reshape, transpose, slice, concat
+//!   ...) of splats of one value is a splat of that value, and a reduction of a splat is
+//!   evaluated on one row (up to [`FOLD_WORK_LIMIT`] elements); none materializes the shape.
 //! * Otherwise an op folds only when its result and every operand have at most
 //!   [`FOLD_LIMIT`] elements and its declared cost ([`cost`]) is at most [`FOLD_WORK_LIMIT`]
 //!   flops; a type whose element count does not fit in 64 bits never folds.
@@ -15,7 +16,7 @@
 use kiln_compiler::dialect::FoldResult;
 use kiln_compiler::{AttrKind, Attribute, Context, DenseData, Ir, NamedAttr, OpId, OperationState, Type};
 
-use super::accessors::{checked_numel, tensor_parts};
+use super::accessors::{checked_numel, int_list, normalize_axis, tensor_parts};
 use super::interfaces::{cost, hl_op, FusionCategory};
 use super::interp::program::{dense_to_tensor, eval_op, tensor_to_dense};
 use super::CONSTANT;
@@ -90,7 +91,7 @@ fn splat_of<'c>(attr: Attribute<'c>) -> Option<(Type<'c>, &'c [u8])> {
 
 /// The fold of an op of all-splat operands without materializing them (one value per result
 /// type of `types`): `None` when the operands are not all splats or the op is not elementwise,
-/// broadcast or layout; `Some(None)` when it is such an op that does not fold.
+/// broadcast, layout or a reduction; `Some(None)` when it is such an op that does not fold.
 fn fold_splats<'c>(
     ctx: &Context<'c>,
     ir: &Ir<'c>,
@@ -119,8 +120,51 @@ fn fold_splats<'c>(
             let splat = |&ty: &Type<'c>| ctx.attr(AttrKind::DenseElements { ty, data });
             Some(same.then(|| types.iter().map(splat).collect()))
         }
+        FusionCategory::Reduce => Some(fold_splat_reduction(ctx, ir, op, types, splats[0])),
         _ => None,
     }
+}
+
+/// The fold of a reduction of a splat: every output element reduces the same number of equal
+/// values in the same order, so the reduction of one row (the operand's reduced dims, the
+/// others 1) is the whole result's value. `None` when that row is larger than
+/// [`FOLD_WORK_LIMIT`] elements or does not evaluate.
+fn fold_splat_reduction<'c>(
+    ctx: &Context<'c>,
+    ir: &Ir<'c>,
+    op: OpId,
+    types: &[Type<'c>],
+    (elem, bytes): (Type<'c>, &'c [u8]),
+) -> Option<Vec<Attribute<'c>>> {
+    let shape = ir.value_type(*ir.operands(op).first()?).shape()?;
+    let axes = match ir.attr(op, "axes") {
+        Some(list) => int_list(Some(list)).ok()?,
+        None => vec![ir.attr(op, "axis").and_then(|a| a.as_int()).unwrap_or(0) as i64],
+    };
+    let axes: Vec<usize> =
+        axes.into_iter().map(|a| normalize_axis(a, shape.len())).collect::<Result<_, _>>().ok()?;
+    let row: Vec<i64> =
+        shape.iter().enumerate().map(|(i, &d)| if axes.contains(&i) { d } else { 1 }).collect();
+    if checked_numel(&row)? > FOLD_WORK_LIMIT {
+        return None;
+    }
+    let data = DenseData::Raw { bytes, splat: true };
+    let row =
+        dense_to_tensor(ctx.attr(AttrKind::DenseElements { ty: ctx.tensor_type(&row, elem), data })).ok()?;
+    let results = eval_op(ir, op, &[row]).ok()?;
+    types
+        .iter()
+        .zip(&results)
+        .map(|(&ty, r)| {
+            let one = tensor_to_dense(ctx, ctx.tensor_type(&[], ty.element_type()?), r);
+            let AttrKind::DenseElements { data: DenseData::Raw { bytes, .. }, .. } = *one.kind() else {
+                return None;
+            };
+            (r.numel() == 1).then(|| {
+                ctx.attr(AttrKind::DenseElements { ty, data: DenseData::Raw { bytes, splat: true } })
+            })
+        })
+        .collect()
 }
 
 /// The fold of `op` by materializing its operands and result, within the limits.
@@ -195,5 +239,38 @@ mod tests {
         // result of exactly FOLD_LIMIT elements.
         assert!(fold_named(&matmul(64), "hl.matmul"));
         assert!(!fold_named(&matmul(256), "hl.matmul"));
+    }
+
+    /// The value that folding `op` of `text` gives, as a splat's one f32.
+    fn folded_splat(text: &str, name: &str) -> f32 {
+        let arena = Bump::new();
+        let ctx = Context::new(&arena, crate::all_dialects());
+        let module = parse_source(&ctx, text, "test.mlir").map_err(|d| format!("{d:?}")).unwrap();
+        let ir = &module.ir;
+        let op = ir.walk(module.top, WalkOrder::PreOrder).find(|&op| ir.op(op).name == name).unwrap();
+        let constants: Vec<_> =
+            ir.operands(op).iter().map(|&v| ir.defining_op(v).and_then(|d| ir.attr(d, "value"))).collect();
+        let folded = fold_hl(&ctx, ir, op, &constants).expect("folds");
+        let [FoldResult::Constant(attr)] = folded[..] else { panic!("one constant") };
+        let (_, bytes) = splat_of(attr).expect("a splat");
+        f32::from_le_bytes(bytes.try_into().unwrap())
+    }
+
+    #[test]
+    fn reductions_of_large_splats_fold_as_splats_of_one_row() {
+        // 512 x 256 elements, twice FOLD_LIMIT: the row of 256 is evaluated, not the tensor.
+        let text = |op: &str, axes: &str, result: &str| {
+            format!(
+                "func.func @f() -> {result} {{\n  %c = hl.constant dense<1.001> : tensor<512x256xf32>\n  \
+                 %r = {op} %c {{axes = {axes}}} : tensor<512x256xf32> -> {result}\n  return %r : {result}\n}}\n"
+            )
+        };
+        let prod = folded_splat(&text("hl.reduce_prod", "[1]", "tensor<512xf32>"), "hl.reduce_prod");
+        let want = (0..256).fold(1.0f32, |p, _| p * 1.001);
+        assert_eq!(prod.to_bits(), want.to_bits());
+        let sum = folded_splat(&text("hl.reduce_sum", "[0]", "tensor<256xf32>"), "hl.reduce_sum");
+        assert_eq!(sum.to_bits(), (0..512).fold(0.0f32, |s, _| s + 1.001).to_bits());
+        let max = folded_splat(&text("hl.reduce_max", "[0, 1]", "tensor<f32>"), "hl.reduce_max");
+        assert_eq!(max, 1.001);
     }
 }

@@ -328,17 +328,17 @@ const COMBOS: [(&str, u8); 6] = [
     ("ascend910b", 2),
 ];
 
-/// Programs `0..count` of [`coverage_program`] on `threads` threads, program `s` at
-/// `COMBOS[s % 6]`, or at every pair of `COMBOS` with `all_combos`; prints the count, the
+/// Programs `first..first + count` of [`coverage_program`] on `threads` threads, program `s`
+/// at `COMBOS[s % 6]`, or at every pair of `COMBOS` with `all_combos`; prints the count, the
 /// failures and the time.
-fn run_coverage(count: u64, threads: u64, all_combos: bool) {
+fn run_coverage(first: u64, count: u64, threads: u64, all_combos: bool) {
     let start = std::time::Instant::now();
     let failures: Vec<String> = std::thread::scope(|scope| {
         let workers: Vec<_> = (0..threads)
             .map(|t| {
                 scope.spawn(move || {
                     let mut failures = Vec::new();
-                    for seed in (t..count).step_by(threads as usize) {
+                    for seed in (first + t..first + count).step_by(threads as usize) {
                         let program = coverage_program(seed);
                         let one = (seed % 6) as usize;
                         let combos = if all_combos { &COMBOS[..] } else { &COMBOS[one..=one] };
@@ -371,14 +371,14 @@ fn run_coverage(count: u64, threads: u64, all_combos: bool) {
 
 #[test]
 fn coverage_programs_agree_with_the_interpreter() {
-    run_coverage(600, 1, false);
+    run_coverage(0, 600, 1, false);
 }
 
 #[test]
-#[ignore = "long: run with --ignored (KILN_COVERAGE_PROGRAMS programs, default 100000, each on both targets at opt-levels 0, 1 and 2, on 2 threads)"]
+#[ignore = "long: run with --ignored (KILN_COVERAGE_PROGRAMS programs from seed KILN_COVERAGE_FIRST, defaults 100000 and 0, each on both targets at opt-levels 0, 1 and 2, on 2 threads)"]
 fn many_coverage_programs_agree_with_the_interpreter() {
-    let count = std::env::var("KILN_COVERAGE_PROGRAMS").ok().and_then(|s| s.parse().ok()).unwrap_or(100_000);
-    run_coverage(count, 2, true);
+    let var = |name: &str, default: u64| std::env::var(name).ok().and_then(|s| s.parse().ok()).unwrap_or(default);
+    run_coverage(var("KILN_COVERAGE_FIRST", 0), var("KILN_COVERAGE_PROGRAMS", 100_000), 2, true);
 }
 
 #[test]
