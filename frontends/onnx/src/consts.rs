@@ -239,14 +239,14 @@ pub(crate) fn ints(t: &Tensor) -> Option<Vec<i64>> {
     })
 }
 
-/// The attribute of an `hl.constant` holding `t`: `dense<...>` when small or a splat, else
-/// `dense_resource<handle>` with the blob (MLIR's hex form: alignment, then the bytes) added to
-/// `blobs`.
+/// The attribute of an `hl.constant` holding `t`: `dense<...>` when small, a splat or there
+/// are no `blobs`, else `dense_resource<handle>` with the blob (MLIR's hex form: alignment,
+/// then the bytes) added to `blobs`.
 pub(crate) fn constant_attr<'c>(
     ctx: &Context<'c>,
     t: &Tensor,
     handle: &str,
-    blobs: &mut indexmap::IndexMap<String, String>,
+    blobs: Option<&mut indexmap::IndexMap<String, String>>,
 ) -> Attribute<'c> {
     let ty = tensor_type(ctx, t);
     let dense = tensor_to_dense(ctx, ty, t);
@@ -254,9 +254,9 @@ pub(crate) fn constant_attr<'c>(
     else {
         return dense;
     };
-    if splat || t.numel() <= INLINE_ELEMENTS {
+    let Some(blobs) = blobs.filter(|_| !splat && t.numel() > INLINE_ELEMENTS) else {
         return dense;
-    }
+    };
     let mut key = handle.to_string();
     let mut n = 0;
     while blobs.contains_key(&key) {

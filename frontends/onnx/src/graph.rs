@@ -48,7 +48,9 @@ pub(crate) struct Importer<'r, 'a, 'c, 'm> {
     /// Creates ops before the function's `func.return`.
     pub b: HlBuilder<'r, 'a, 'c>,
     values: HashMap<&'m str, Val>,
-    blobs: IndexMap<String, String>,
+    /// The `dense_resource` blobs of large constants; `None` with
+    /// [`ImportOptions::dense_weights`] (every constant is a `dense` attribute).
+    blobs: Option<IndexMap<String, String>>,
     /// The graph's nodes.
     pub nodes: &'m [NodeProto],
     /// For each value name, the nodes that read it.
@@ -140,7 +142,7 @@ pub(crate) fn import<'c>(
     let mut imp = Importer {
         b: HlBuilder::new(&mut rw, ret),
         values: HashMap::new(),
-        blobs: IndexMap::new(),
+        blobs: (!options.dense_weights).then(IndexMap::new),
         nodes: &graph.node,
         users: HashMap::new(),
         done: HashSet::new(),
@@ -184,7 +186,7 @@ pub(crate) fn import<'c>(
         })?;
         results.push(v.id);
     }
-    let blobs = std::mem::take(&mut imp.blobs);
+    let blobs = imp.blobs.take().unwrap_or_default();
     drop(imp);
     rw.set_operands(ret, &results);
     let result_types: Vec<Type<'c>> = results.iter().map(|&v| rw.ir().value_type(v)).collect();
@@ -475,7 +477,7 @@ impl<'r, 'a, 'c, 'm> Importer<'r, 'a, 'c, 'm> {
     /// An `hl.constant` holding `t` (`name` names its blob when it gets one).
     pub fn constant(&mut self, t: Tensor, name: &str) -> Result<Val, String> {
         let handle = resource_handle(name);
-        let attr = constant_attr(self.b.rw.ctx, &t, &handle, &mut self.blobs);
+        let attr = constant_attr(self.b.rw.ctx, &t, &handle, self.blobs.as_mut());
         let ty = tensor_type(self.b.rw.ctx, &t);
         let id = self.b.create(&CONSTANT, &[], &[("value", attr)], Some(ty))?;
         Ok(Val { id, konst: Some(Rc::new(t)) })

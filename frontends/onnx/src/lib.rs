@@ -68,6 +68,11 @@ pub struct ImportOptions {
     /// constant instead of a function argument, so the shapes, axes or pads it carries are
     /// known. The tensor must have the `hl` element type that holds the input's ONNX type.
     pub constant_inputs: Vec<(String, Tensor)>,
+    /// Every constant becomes a `dense<...>` attribute holding its bytes, large ones too, in
+    /// place of a `dense_resource` blob in hex: for a consumer in the same process that reads
+    /// the values (compiling, interpreting), which would otherwise decode the blobs again.
+    /// Printed modules keep blobs (the text form MLIR's tools write).
+    pub dense_weights: bool,
 }
 
 /// Parses `--input-shape` text: `name=1x128` (a `name` may itself hold `=`: the last one

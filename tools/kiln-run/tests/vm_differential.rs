@@ -377,7 +377,8 @@ fn coverage_programs_agree_with_the_interpreter() {
 #[test]
 #[ignore = "long: run with --ignored (KILN_COVERAGE_PROGRAMS programs from seed KILN_COVERAGE_FIRST, defaults 100000 and 0, each on both targets at opt-levels 0, 1 and 2, on 2 threads)"]
 fn many_coverage_programs_agree_with_the_interpreter() {
-    let var = |name: &str, default: u64| std::env::var(name).ok().and_then(|s| s.parse().ok()).unwrap_or(default);
+    let var =
+        |name: &str, default: u64| std::env::var(name).ok().and_then(|s| s.parse().ok()).unwrap_or(default);
     run_coverage(var("KILN_COVERAGE_FIRST", 0), var("KILN_COVERAGE_PROGRAMS", 100_000), 2, true);
 }
 

@@ -168,6 +168,7 @@ fn import_onnx(cli: &Cli, bytes: &[u8]) -> Result<Vec<u8>, String> {
         input_shapes: input_shapes.map_err(error)?,
         initializers_as_args: cli.initializers_as_args,
         constant_inputs,
+        dense_weights: cli.compile,
     };
     let arena = Bump::new();
     let ctx = Context::new(&arena, kiln_dialects::all_dialects());
@@ -180,8 +181,6 @@ fn import_onnx(cli: &Cli, bytes: &[u8]) -> Result<Vec<u8>, String> {
         )
         .into_bytes());
     }
-    let name = cli.input.display().to_string();
-    module.inline_dense_resources(&ctx).map_err(|e| error(format!("{name}: {e}")))?;
     let sm = SourceMgr::new();
     compile(cli, &ctx, &mut module, &|diags| diags.iter().map(|d| sm.render(d)).collect())
 }
