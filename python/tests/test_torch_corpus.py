@@ -18,6 +18,13 @@ by f32 rounding accumulated over a few layers: measured at most 2.2e-6 (docs/fro
 "Inference on the ONNX corpus"). 1e-5 is about 84 ulps of the largest value; a wrong op, axis
 or mask moves outputs by orders of magnitude more.
 
+The same models and inputs go through Kiln's ONNX path (tools/kiln-translate/tests/onnx_corpus.rs
+checks Kiln on the exported files against onnxruntime's results, committed as
+frontends/onnx/corpus/models/<arch>-<exporter>/out<i>.npy, within ``1e-4 + 1e-3 * |want|``).
+Here the builder's inputs must equal the committed ``in<i>.npy`` exactly, and the outputs of
+both kiln.torch paths must be within that same tolerance of the committed onnxruntime
+outputs: the two front ends agree with one reference on the same inputs.
+
 Each run must also have run work on Kiln (``kiln.torch.stats()``: aten ops run by Kiln and
 kernels launched both > 0), so falling back to PyTorch everywhere cannot pass. Convolutions,
 batch norm, pooling and SDPA run in PyTorch (not in the aten -> Kiln table).
@@ -40,9 +47,12 @@ pytest.importorskip("transformers")
 import kiln.torch as kt  # noqa: E402
 
 TOL = 1e-5
+#: onnx_corpus.rs's tolerance against onnxruntime (f32): |got - want| <= ONNX_ATOL + ONNX_RTOL * |want|.
+ONNX_ATOL, ONNX_RTOL = 1e-4, 1e-3
 
-EXPORT_PY = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "frontends", "onnx", "corpus",
-                         "export.py")
+CORPUS_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "frontends", "onnx", "corpus")
+EXPORT_PY = os.path.join(CORPUS_DIR, "export.py")
+MODELS_DIR = os.path.join(CORPUS_DIR, "models")
 
 
 def _load_corpus():
@@ -107,12 +117,43 @@ def errors(got, ref):
     return out
 
 
+def onnx_references(arch):
+    """Per exported model of ``arch`` in the corpus: (name, inputs, onnxruntime's outputs)."""
+    out = []
+    for name in sorted(os.listdir(MODELS_DIR)):
+        if name.rsplit("-", 1)[0] != arch:
+            continue
+        d = os.path.join(MODELS_DIR, name)
+        load = lambda prefix: [np.load(os.path.join(d, f"{prefix}{i}.npy"))  # noqa: E731
+                               for i in range(64) if os.path.exists(os.path.join(d, f"{prefix}{i}.npy"))]
+        out.append((name, load("in"), load("out")))
+    return out
+
+
+def onnx_errors(arch, args, got):
+    """Per exported model of ``arch``: (name, max |got - want| / (ONNX_ATOL + ONNX_RTOL |want|)
+    over the outputs, max |got - want|); asserts the inputs are the committed ones."""
+    out = []
+    for name, ins, want in onnx_references(arch):
+        assert len(ins) == len(args) and all(np.array_equal(a.numpy(), b) for a, b in zip(args, ins)), name
+        assert len(want) == len(got), (name, len(want), len(got))
+        ratio, abs_err = 0.0, 0.0
+        for g, w in zip(got, want):
+            g = g.numpy().astype(np.float64)
+            assert g.shape == w.shape, (name, g.shape, w.shape)
+            diff = np.abs(g - w)
+            ratio = max(ratio, float((diff / (ONNX_ATOL + ONNX_RTOL * np.abs(w))).max()))
+            abs_err = max(abs_err, float(diff.max()))
+        out.append((name, ratio, abs_err))
+    return out
+
+
 def compare(arch, attn, mode):
     model, args = build(arch, attn)
     ref, _ = run(model, args, "eager")
     got, st = run(model, args, mode)
     torch._dynamo.reset()
-    return ref, got, st
+    return ref, got, st, args
 
 
 def _params():
@@ -125,13 +166,17 @@ def _params():
 @pytest.mark.parametrize("mode", ["compile", "fusion"])
 @pytest.mark.parametrize("arch, attn", list(_params()))
 def test_corpus_inference_matches_eager(arch, attn, mode):
-    ref, got, st = compare(arch, attn, mode)
+    ref, got, st, args = compare(arch, attn, mode)
     assert len(got) == len(ref) and ref, (len(got), len(ref))
     for i, (g, r) in enumerate(zip(got, ref)):
         assert g.shape == r.shape and g.dtype == r.dtype, (i, g.shape, g.dtype, r.shape, r.dtype)
         assert torch.isfinite(r).all(), i
     for i, (err, rel) in enumerate(errors(got, ref)):
         assert rel <= TOL, (i, tuple(ref[i].shape), err, rel)
+    onnx = onnx_errors(arch, args, got)
+    assert onnx, f"no exported model of {arch} in {MODELS_DIR}"
+    for name, ratio, abs_err in onnx:
+        assert ratio <= 1.0, (name, ratio, abs_err)
     assert st["aten_ops_kiln"] > 0 and st["kernels_launched"] > 0, st
     if mode == "compile":
         assert st["kiln_subgraphs"] > 0 and st["subgraph_calls"] > 0, st
@@ -144,23 +189,25 @@ def main(archs):
 
     warnings.simplefilter("ignore")
     print("| model | outputs | aten ops Kiln / PyTorch: compile | fusion | max abs / rel error: compile | fusion "
-          "| time compile / fusion |")
-    print("|---|---|---|---|---|---|---|")
+          "| max abs error vs onnxruntime | time compile / fusion |")
+    print("|---|---|---|---|---|---|---|---|")
     for arch, attn in VARIANTS:
         if archs and arch not in archs:
             continue
-        cells, ops, times = [], [], []
+        cells, ops, times, onnx_abs = [], [], [], []
         for mode in ("compile", "fusion"):
             t0 = time.time()
-            ref, got, st = compare(arch, attn, mode)
+            ref, got, st, args = compare(arch, attn, mode)
             times.append(time.time() - t0)
             errs = errors(got, ref)
-            ok = all(rel <= TOL for _, rel in errs) and st["aten_ops_kiln"] > 0
+            onnx = onnx_errors(arch, args, got)
+            onnx_abs.append(max(e for _, _, e in onnx))
+            ok = all(rel <= TOL for _, rel in errs) and st["aten_ops_kiln"] > 0 and all(r <= 1 for _, r, _ in onnx)
             cells.append("%.1e / %.1e%s" % (max(e for e, _ in errs), max(r for _, r in errs), "" if ok else " FAIL"))
             ops.append(f"{st['aten_ops_kiln']} / {st['aten_ops_torch']}")
         name = arch + (", eager attention" if attn == "eager_attn" else "")
         print(f"| {name} | {len(ref)} | {ops[0]} | {ops[1]} | {cells[0]} | {cells[1]} "
-              f"| {times[0]:.1f} / {times[1]:.1f} s |", flush=True)
+              f"| {max(onnx_abs):.1e} | {times[0]:.1f} / {times[1]:.1f} s |", flush=True)
 
 
 if __name__ == "__main__":
