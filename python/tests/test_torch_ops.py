@@ -68,6 +68,7 @@ CASES = [
     ("pow", lambda: X ** 2 + Y ** 3 + X.abs() ** 0.5 + (X.abs() + 1) ** -1 + X.abs() ** 1.7),
     ("activations", lambda: torch.relu(X) + torch.nn.functional.gelu(Y) + torch.nn.functional.silu(X)
      + torch.nn.functional.gelu(X, approximate="tanh") + torch.nn.functional.leaky_relu(Y)),
+    ("hard_activations", lambda: torch.nn.functional.hardswish(X * 4) + torch.nn.functional.hardsigmoid(Y * 4)),
     ("rounding", lambda: X.floor() + Y.ceil() + (X * 3).round()),
     ("sum_mean", lambda: X.sum(1) + X.mean(1) + X.sum() + X.sum(0, keepdim=True).sum(1)),
     ("amax", lambda: X.amax(1) - X.amin(0).sum()),
@@ -147,6 +148,16 @@ def test_training_ops_and_their_backward():
     for op in ("aten.embedding_dense_backward.default", "aten.nll_loss_backward.default",
                "aten.native_layer_norm_backward.default", "aten.gelu_backward.default"):
         assert op not in st["torch_ops"], st["torch_ops"]
+
+
+def test_hard_activations_backward():
+    # Points on and around the kinks at -3 and 3, where PyTorch's branches meet.
+    x = torch.cat([torch.tensor([-3.0, 3.0, -3.0001, 2.9999, 0.0]), torch.randn(40, generator=g) * 4])
+    dy = torch.randn(45, generator=g)
+    for op in (aten.hardswish_backward.default, aten.hardsigmoid_backward.default):
+        got, st = fused(lambda op=op: op(dy, x))
+        same(got, op(dy, x), rtol=0, atol=0)
+        assert st["aten_ops_kiln"] > 0, st
 
 
 def test_dropout_backward_with_a_given_mask():

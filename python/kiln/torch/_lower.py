@@ -400,6 +400,52 @@ def hardtanh(self, min_val=-1, max_val=1):
     return _clamp(self, min_val, max_val)
 
 
+def _hard_gate(x):
+    """``min(max(x + 3, 0), 6)``, the factor of PyTorch's CPU hardsigmoid and hardswish kernels
+    (NaN propagates, as in their ``std::max``/``clamp_min``)."""
+    b = _kiln.binary
+    return b("minimum", b("maximum", b("add", x, 3.0), 0.0), 6.0)
+
+
+def _float_only(x, what):
+    x = kv(x)
+    if not tdt(x).is_floating_point:
+        raise Unsupported(f"integer {what}")
+    return x
+
+
+@lower(aten.hardsigmoid.default)
+def hardsigmoid(self):
+    x = _float_only(self, "hardsigmoid")
+    return _kiln.binary("div", _hard_gate(x), 6.0)
+
+
+@lower(aten.hardswish.default)
+def hardswish(self):
+    x = _float_only(self, "hardswish")
+    # PyTorch: x * min(max(x + 3, 0), 6) / 6, left to right.
+    return _kiln.binary("div", _kiln.binary("mul", x, _hard_gate(x)), 6.0)
+
+
+@lower(aten.hardsigmoid_backward.default)
+def hardsigmoid_backward(grad_output, self):
+    g, x = kv(grad_output), _float_only(self, "hardsigmoid_backward")
+    # PyTorch: -3 < x < 3 ? grad * (1/6) : 0.
+    b = _kiln.binary
+    inside = b("and", b("gt", x, -3.0), b("lt", x, 3.0))
+    return _kiln.select(inside, b("mul", g, 1.0 / 6.0), 0.0)
+
+
+@lower(aten.hardswish_backward.default)
+def hardswish_backward(grad_output, self):
+    g, x = kv(grad_output), _float_only(self, "hardswish_backward")
+    # PyTorch (CPU, measured at every position of a tensor): x <= -3 ? 0 : x >= 3 ? grad :
+    # grad * (x / 3 + 0.5).
+    b = _kiln.binary
+    middle = _kiln.select(b("ge", x, 3.0), g, b("mul", g, b("add", b("div", x, 3.0), 0.5)))
+    return _kiln.select(b("le", x, -3.0), 0.0, middle)
+
+
 @lower(aten.addcmul.default)
 def addcmul(self, tensor1, tensor2, value=1):
     dt = _need(result_type(self, tensor1, tensor2))
@@ -1156,7 +1202,8 @@ for _name, _fn, _ovs in [
     ("addcdiv", addcdiv, ("default",)), ("lerp", lerp, ("Scalar", "Tensor")),
     ("masked_fill", masked_fill, ("Scalar",)), ("hardtanh", hardtanh, ("default",)),
     ("leaky_relu", leaky_relu, ("default",)), ("silu", silu, ("default",)),
-    ("gelu", gelu, ("default",)),
+    ("gelu", gelu, ("default",)), ("hardswish", hardswish, ("default",)),
+    ("hardsigmoid", hardsigmoid, ("default",)),
 ]:
     _inplace(_name, _ovs, _fn)
 
