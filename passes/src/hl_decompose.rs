@@ -53,20 +53,6 @@ enum Composite {
     Dropout,
 }
 
-/// Each composite of this file and its definition.
-const COMPOSITES: &[(&OpDef, Composite)] = &[
-    (&hl::SOFTMAX, Composite::Softmax),
-    (&hl::LOG_SOFTMAX, Composite::LogSoftmax),
-    (&hl::LAYER_NORM, Composite::LayerNorm),
-    (&hl::RMS_NORM, Composite::RmsNorm),
-    (&hl::BATCH_NORM, Composite::BatchNorm),
-    (&hl::GELU, Composite::Gelu),
-    (&hl::SILU, Composite::Silu),
-    (&hl::SWIGLU, Composite::Swiglu),
-    (&hl::BIAS_ADD, Composite::BiasAdd),
-    (&hl::DROPOUT, Composite::Dropout),
-];
-
 /// Which expansion an op this pass knows takes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Expansion {
@@ -75,12 +61,31 @@ enum Expansion {
     Index(IndexOp),
 }
 
-/// Every op this pass expands, with its expansion, in the order the `ops` option lists them.
-fn known() -> impl Iterator<Item = (&'static OpDef, Expansion)> {
-    let composites = COMPOSITES.iter().map(|&(d, c)| (d, Expansion::Composite(c)));
-    let models = model::MODEL_OPS.iter().map(|&(d, m)| (d, Expansion::Model(m)));
-    composites.chain(models).chain(index::INDEX_OPS.iter().map(|&(d, i)| (d, Expansion::Index(i))))
-}
+/// Every op this pass expands and its expansion, in the order the `ops` option lists them.
+const KNOWN: &[(&OpDef, Expansion)] = &[
+    (&hl::SOFTMAX, Expansion::Composite(Composite::Softmax)),
+    (&hl::LOG_SOFTMAX, Expansion::Composite(Composite::LogSoftmax)),
+    (&hl::LAYER_NORM, Expansion::Composite(Composite::LayerNorm)),
+    (&hl::RMS_NORM, Expansion::Composite(Composite::RmsNorm)),
+    (&hl::BATCH_NORM, Expansion::Composite(Composite::BatchNorm)),
+    (&hl::GELU, Expansion::Composite(Composite::Gelu)),
+    (&hl::SILU, Expansion::Composite(Composite::Silu)),
+    (&hl::SWIGLU, Expansion::Composite(Composite::Swiglu)),
+    (&hl::BIAS_ADD, Expansion::Composite(Composite::BiasAdd)),
+    (&hl::DROPOUT, Expansion::Composite(Composite::Dropout)),
+    (&hl::SPLIT, Expansion::Model(ModelOp::Split)),
+    (&hl::CONV2D, Expansion::Model(ModelOp::Conv2d)),
+    (&hl::GLOBAL_AVG_POOL2D, Expansion::Model(ModelOp::GlobalAvgPool2d)),
+    (&hl::BATCH_MATMUL, Expansion::Model(ModelOp::BatchMatmul)),
+    (&hl::MAX_POOL2D, Expansion::Model(ModelOp::MaxPool2d)),
+    (&hl::AVG_POOL2D, Expansion::Model(ModelOp::AvgPool2d)),
+    (&hl::IOTA, Expansion::Model(ModelOp::Iota)),
+    (&hl::TRILU, Expansion::Model(ModelOp::Trilu)),
+    (&hl::ARGMAX, Expansion::Index(IndexOp::ArgMax)),
+    (&hl::ARGMIN, Expansion::Index(IndexOp::ArgMin)),
+    (&hl::GATHER_ELEMENTS, Expansion::Index(IndexOp::GatherElements)),
+    (&hl::GATHER_ND, Expansion::Index(IndexOp::GatherNd)),
+];
 
 /// The name an op has in the `ops` option: its name without `hl.`.
 fn short_name(def: &OpDef) -> &'static str {
@@ -106,16 +111,16 @@ kiln_compiler::declare_pass! {
     create(o) {
         let mut only = Vec::new();
         for name in o.get_list("ops") {
-            match known().find(|&(d, _)| short_name(d) == name) {
-                Some((def, _)) => only.push(def),
+            match KNOWN.iter().find(|&&(d, _)| short_name(d) == name) {
+                Some(&(def, _)) => only.push(def),
                 None => {
-                    let all: Vec<&str> = known().map(|(d, _)| short_name(d)).collect();
+                    let all: Vec<&str> = KNOWN.iter().map(|&(d, _)| short_name(d)).collect();
                     return Err(format!("hl-decompose: unknown composite '{name}'; known: {}", all.join(", ")));
                 }
             }
         }
         if only.is_empty() {
-            only = known().map(|(d, _)| d).collect();
+            only = KNOWN.iter().map(|&(d, _)| d).collect();
         }
         Ok(Decompose { only })
     }
@@ -127,7 +132,7 @@ kiln_compiler::declare_pass! {
             .walk(root, WalkOrder::PreOrder)
             .filter_map(|op| {
                 let def = *self.only.iter().find(|&&d| cx.ir.is(op, d))?;
-                let (_, how) = known().find(|&(d, _)| std::ptr::eq(d, def))?;
+                let &(_, how) = KNOWN.iter().find(|&&(d, _)| std::ptr::eq(d, def))?;
                 let applies = match how {
                     Expansion::Model(m) => model::applies(cx.ir, op, m),
                     Expansion::Composite(_) | Expansion::Index(_) => true,

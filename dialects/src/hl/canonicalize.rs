@@ -197,7 +197,7 @@ impl RewritePattern for Involution {
     fn match_and_rewrite<'c>(&self, rw: &mut Rewriter<'_, 'c>, op: OpId) -> bool {
         let inner = rw.ir().operands(op)[0];
         match rw.ir().defining_op(inner) {
-            Some(d) if rw.ir().op(d).name == self.0.name => {
+            Some(d) if rw.ir().is(d, self.0) => {
                 let x = rw.ir().operands(d)[0];
                 forward(rw, op, x)
             }
@@ -216,7 +216,7 @@ impl RewritePattern for ReshapeReshape {
     fn match_and_rewrite<'c>(&self, rw: &mut Rewriter<'_, 'c>, op: OpId) -> bool {
         let ir = rw.ir();
         let inner = ir.operands(op)[0];
-        let Some(d) = ir.defining_op(inner).filter(|&d| ir.op(d).name == RESHAPE.name && d != op) else {
+        let Some(d) = ir.defining_op(inner).filter(|&d| ir.is(d, &RESHAPE) && d != op) else {
             return false;
         };
         let x = ir.operands(d)[0];
@@ -235,7 +235,7 @@ impl RewritePattern for TransposeTranspose {
     fn match_and_rewrite<'c>(&self, rw: &mut Rewriter<'_, 'c>, op: OpId) -> bool {
         let ir = rw.ir();
         let inner = ir.operands(op)[0];
-        let Some(d) = ir.defining_op(inner).filter(|&d| ir.op(d).name == TRANSPOSE.name) else {
+        let Some(d) = ir.defining_op(inner).filter(|&d| ir.is(d, &TRANSPOSE)) else {
             return false;
         };
         let perm = |o: OpId| super::accessors::int_list(ir.attr(o, "perm")).ok();
@@ -307,7 +307,7 @@ impl RewritePattern for CastCast {
     fn match_and_rewrite<'c>(&self, rw: &mut Rewriter<'_, 'c>, op: OpId) -> bool {
         let ir = rw.ir();
         let mid = ir.operands(op)[0];
-        let Some(d) = ir.defining_op(mid).filter(|&d| ir.op(d).name == CAST.name && d != op) else {
+        let Some(d) = ir.defining_op(mid).filter(|&d| ir.is(d, &CAST) && d != op) else {
             return false;
         };
         let x = ir.operands(d)[0];

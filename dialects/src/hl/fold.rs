@@ -210,8 +210,9 @@ mod tests {
 
     use super::*;
 
-    /// Folds the op named `name` of `text` with its operands' constant values.
-    fn fold_named(text: &str, name: &str) -> bool {
+    /// Folds the op named `name` of `text` with its operands' constant values: `None` when it
+    /// does not fold, else the element bytes of its result when that is one splat (else empty).
+    fn fold_named(text: &str, name: &str) -> Option<Vec<u8>> {
         let arena = Bump::new();
         let ctx = Context::new(&arena, crate::all_dialects());
         let module = parse_source(&ctx, text, "test.mlir").map_err(|d| format!("{d:?}")).unwrap();
@@ -219,7 +220,12 @@ mod tests {
         let op = ir.walk(module.top, WalkOrder::PreOrder).find(|&op| ir.op(op).name == name).unwrap();
         let constants: Vec<_> =
             ir.operands(op).iter().map(|&v| ir.defining_op(v).and_then(|d| ir.attr(d, "value"))).collect();
-        fold_hl(&ctx, ir, op, &constants).is_some()
+        let folded = fold_hl(&ctx, ir, op, &constants)?;
+        let splat = match folded[..] {
+            [FoldResult::Constant(attr)] => splat_of(attr).map(|(_, bytes)| bytes.to_vec()),
+            _ => None,
+        };
+        Some(splat.unwrap_or_default())
     }
 
     /// A matmul of non-splat `n`x`n` constants.
@@ -237,23 +243,13 @@ mod tests {
     fn work_bound_refuses_heavy_folds_of_small_operands() {
         // 2 * 64^3 flops folds; 2 * 256^3 = 2^25 exceeds FOLD_WORK_LIMIT with operands and
         // result of exactly FOLD_LIMIT elements.
-        assert!(fold_named(&matmul(64), "hl.matmul"));
-        assert!(!fold_named(&matmul(256), "hl.matmul"));
+        assert!(fold_named(&matmul(64), "hl.matmul").is_some());
+        assert!(fold_named(&matmul(256), "hl.matmul").is_none());
     }
 
     /// The value that folding `op` of `text` gives, as a splat's one f32.
     fn folded_splat(text: &str, name: &str) -> f32 {
-        let arena = Bump::new();
-        let ctx = Context::new(&arena, crate::all_dialects());
-        let module = parse_source(&ctx, text, "test.mlir").map_err(|d| format!("{d:?}")).unwrap();
-        let ir = &module.ir;
-        let op = ir.walk(module.top, WalkOrder::PreOrder).find(|&op| ir.op(op).name == name).unwrap();
-        let constants: Vec<_> =
-            ir.operands(op).iter().map(|&v| ir.defining_op(v).and_then(|d| ir.attr(d, "value"))).collect();
-        let folded = fold_hl(&ctx, ir, op, &constants).expect("folds");
-        let [FoldResult::Constant(attr)] = folded[..] else { panic!("one constant") };
-        let (_, bytes) = splat_of(attr).expect("a splat");
-        f32::from_le_bytes(bytes.try_into().unwrap())
+        f32::from_le_bytes(fold_named(text, name).expect("folds").try_into().expect("a splat of one f32"))
     }
 
     #[test]

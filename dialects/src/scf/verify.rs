@@ -22,7 +22,7 @@ fn single_block<'c>(ir: &Ir<'c>, op: OpId, index: usize, name: &str) -> Result<B
 /// is reported by its own verifier).
 fn yielded<'a>(ir: &'a Ir<'_>, block: BlockId) -> Option<(OpId, &'a [ValueId])> {
     let last = ir.last_op(block)?;
-    (ir.op(last).name == YIELD_OP.name).then(|| (last, ir.operands(last)))
+    (ir.is(last, &YIELD_OP)).then(|| (last, ir.operands(last)))
 }
 
 /// MLIR's error for a control flow edge from `yield` to `to` that does not fit, with its note

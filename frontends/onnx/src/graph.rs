@@ -338,7 +338,7 @@ fn erase_dead_constants(rw: &mut Rewriter<'_, '_>, block: kiln_compiler::BlockId
     let ops: Vec<OpId> = rw.ir().block_ops(block).collect();
     for op in ops.into_iter().rev() {
         let ir = rw.ir();
-        if ir.op(op).name == CONSTANT.name && ir.results(op).iter().all(|&r| ir.uses(r).is_empty()) {
+        if ir.is(op, &CONSTANT) && ir.results(op).iter().all(|&r| ir.uses(r).is_empty()) {
             rw.erase_op(op);
         }
     }

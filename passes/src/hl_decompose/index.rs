@@ -17,7 +17,7 @@
 //! error, never another element), as the interpreter refuses the index.
 
 use kiln_compiler::rewrite::Rewriter;
-use kiln_compiler::{OpDef, OpId, Type, ValueId};
+use kiln_compiler::{OpId, Type, ValueId};
 use kiln_dialects::hl::accessors::{bool_attr, normalize_axis, tensor_parts};
 use kiln_dialects::hl::attrs::CmpPredicate;
 use kiln_dialects::hl::builder::HlBuilder;
@@ -34,14 +34,6 @@ pub(super) enum IndexOp {
     GatherElements,
     GatherNd,
 }
-
-/// Each op of this module and its definition.
-pub(super) const INDEX_OPS: &[(&OpDef, IndexOp)] = &[
-    (&hl::ARGMAX, IndexOp::ArgMax),
-    (&hl::ARGMIN, IndexOp::ArgMin),
-    (&hl::GATHER_ELEMENTS, IndexOp::GatherElements),
-    (&hl::GATHER_ND, IndexOp::GatherNd),
-];
 
 /// Builds the expansion of `op` (a `kind` op) before it.
 pub(super) fn expand<'c>(rw: &mut Rewriter<'_, 'c>, op: OpId, kind: IndexOp) -> Result<ValueId, String> {

@@ -18,7 +18,7 @@
 //!   constant.
 
 use kiln_compiler::rewrite::Rewriter;
-use kiln_compiler::{OpDef, OpId, Type, ValueId};
+use kiln_compiler::{OpId, Type, ValueId};
 use kiln_dialects::hl::accessors::{bool_attr, int_list, normalize_axis, tensor_parts};
 use kiln_dialects::hl::attrs::CmpPredicate;
 use kiln_dialects::hl::builder::HlBuilder;
@@ -42,18 +42,6 @@ pub(super) enum ModelOp {
     Iota,
     Trilu,
 }
-
-/// Each op of this module and its definition.
-pub(super) const MODEL_OPS: &[(&OpDef, ModelOp)] = &[
-    (&hl::SPLIT, ModelOp::Split),
-    (&hl::CONV2D, ModelOp::Conv2d),
-    (&hl::GLOBAL_AVG_POOL2D, ModelOp::GlobalAvgPool2d),
-    (&hl::BATCH_MATMUL, ModelOp::BatchMatmul),
-    (&hl::MAX_POOL2D, ModelOp::MaxPool2d),
-    (&hl::AVG_POOL2D, ModelOp::AvgPool2d),
-    (&hl::IOTA, ModelOp::Iota),
-    (&hl::TRILU, ModelOp::Trilu),
-];
 
 /// Whether `op` (a `kind` op) is in a form this module expands.
 pub(super) fn applies(ir: &kiln_compiler::Ir<'_>, op: OpId, kind: ModelOp) -> bool {
