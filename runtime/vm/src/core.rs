@@ -27,6 +27,9 @@ pub(crate) struct LaunchCtx<'a, 'g> {
     pub args: Args<'a, 'g>,
     /// `libm` for `exp`, `tanh` and `sigmoid` (else the vectorizable forms).
     pub exact: bool,
+    /// Run elementwise groups and defer loads ([`crate::group`], [`crate::lazy`]); else one
+    /// instruction at a time with every load copied. The events are the same either way.
+    pub fast: bool,
 }
 
 /// An open `For` or `If` region.
@@ -61,7 +64,7 @@ pub(crate) struct CoreState {
     scratch: Scratch,
     flags: Vec<u32>,
     frames: Vec<Frame>,
-    /// The kernel's elementwise groups, run block by block when nothing observes the run.
+    /// The kernel's elementwise groups, run block by block (with the fast paths on).
     groups: Groups,
     slots: Slots,
     /// Its loads' stride predictor (host prefetch of the next tile; see [`crate::prefetch`]).
@@ -277,13 +280,30 @@ impl CoreState {
                 }
                 continue;
             }
-            if sink.is_none() {
+            if l.fast {
                 if let Some(g) = self.groups.at(pc).filter(|g| g.end <= end && steps + g.steps <= budget) {
+                    // For the sink, each member's accesses: its buffers are fixed UB ranges
+                    // (no register moves them), so they are those of one-at-a-time execution.
+                    let accesses = match &sink {
+                        Some(_) => (pc..g.end)
+                            .map(|p| self.accesses(&code[p], &l.args))
+                            .collect::<Result<Vec<_>, _>>()
+                            .map(Some)
+                            .map_err(|m| locate(pc, m))?,
+                        None => None,
+                    };
                     let (mem, lazy) = (&mut self.mem, &mut self.lazy);
                     g.run(mem, &mut self.slots, l.exact, &mut self.prefetch, lazy, &l.args)
                         .map_err(|m| locate(pc, m))?;
                     steps += g.steps;
-                    g.works.iter().for_each(|w| counters.add_work(w));
+                    match accesses {
+                        Some(accesses) => {
+                            for ((at, accesses), &work) in (pc..g.end).zip(accesses).zip(&g.works) {
+                                self.report(l, block, at, &code[at], &mut sink, accesses, work, counters);
+                            }
+                        }
+                        None => g.works.iter().for_each(|w| counters.add_work(w)),
+                    }
                     pc = g.end;
                     continue;
                 }
@@ -362,7 +382,7 @@ impl CoreState {
                     if !self.lazy.is_empty() {
                         self.settle(other, &l.args).map_err(|m| locate(pc, m))?;
                     }
-                    self.exec(other, l, block, pc, sink.is_none()).map_err(|m| locate(pc, m))?
+                    self.exec(other, l, block, pc, l.fast).map_err(|m| locate(pc, m))?
                 }
             };
             let accesses = accesses.transpose().map_err(|m| locate(pc, m))?.unwrap_or_default();

@@ -2,7 +2,9 @@
 //! buffers of one shape, run block by block instead of instruction by instruction.
 //!
 //! Contract. A group is found once per kernel (when a core is set up) and replaces the
-//! one-at-a-time execution of its instructions in runs without an event sink. Its members are
+//! one-at-a-time execution of its instructions (unless `VmConfig::fast_paths` is off); in an
+//! observed run each member is reported after the group, as executing it alone would report
+//! it: its pc, pipe, UB accesses (fixed buffers, no register moves them) and work. Its members are
 //! `Unary` and `Binary` instructions with a float form, every destination (and unary source) an
 //! `f32` UB buffer of the group's shape, every binary source one too, or one broadcasting a row or a column of that shape
 //! (numpy's rule, as the row loops apply it), or an immediate; `Barrier`s between members

@@ -76,6 +76,13 @@ pub struct VmConfig {
     /// (else with vectorizable approximations: at most one `f32` ulp from it, `sigmoid`
     /// identical).
     pub exact_transcendentals: bool,
+    /// Run runs of `f32` elementwise instructions as blocks and defer loads until their bytes
+    /// are needed (the VM's fast paths, `group` and `lazy` in the sources); `false` runs one
+    /// instruction at a time and copies at every load: the reference the fast paths are
+    /// tested against. Results, counters, errors and the events an observed run reports are
+    /// the same either way, so the sync checker, the cost model and the trace see the run
+    /// that normally executes.
+    pub fast_paths: bool,
 }
 
 impl Default for VmConfig {
@@ -85,6 +92,7 @@ impl Default for VmConfig {
             max_steps: DEFAULT_MAX_STEPS,
             threads: 0,
             exact_transcendentals: false,
+            fast_paths: true,
         }
     }
 }
@@ -234,6 +242,7 @@ impl Vm {
                 launch_index: li as u32,
                 args: Args { buffers: &buffers, bound: &bound },
                 exact: self.config.exact_transcendentals,
+                fast: self.config.fast_paths,
             };
             let sink_now: Option<&mut (dyn FnMut(&Event) + '_)> = match &mut sink {
                 Some(s) => Some(&mut **s),

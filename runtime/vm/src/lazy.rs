@@ -12,9 +12,10 @@
 //! copy reads GM when it happens, so before a store of this core into the GM buffer a pending
 //! load reads from, that load is flushed; other cores do not write what a core of the same
 //! launch loads in a correct program (their ranges are disjoint), and pending loads do not
-//! outlive the block (the UB is cleared before the next). Only runs without an event sink
-//! defer (an observed run copies at each load, so the sync checker and the trace see every
-//! transfer where it is). Bounds, steps and counters are charged at the load as before, so
+//! outlive the block (the UB is cleared before the next). The load reports its event (its
+//! GM and UB accesses, its work) at its own instruction whether or not its copy is deferred,
+//! so the sync checker, the cost model and the trace see every transfer where the program
+//! puts it; `VmConfig::fast_paths` off copies at each load. Bounds, steps and counters are charged at the load as before, so
 //! errors keep their instruction. Instructions that cannot touch the UB (scalar, flags,
 //! barriers, control flow) leave pending loads alone; a store flushes those whose UB bytes it
 //! reads or whose GM buffer it writes; a reduction those its destination overlaps and those

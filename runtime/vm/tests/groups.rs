@@ -1,6 +1,7 @@
 //! Elementwise groups (runs of `f32` vector instructions executed block by block) give the bits,
-//! counters and errors of one-at-a-time execution: random kernels run once with groups (no
-//! event sink) and once without (a sink turns them off), compared byte for byte; and every
+//! counters, errors and reported events of one-at-a-time execution: random kernels run once
+//! with groups and once without (`VmConfig::fast_paths`), both observed by an event sink,
+//! compared byte for byte and event for event; and every
 //! binary op followed by every unary op in place, which a group may run as one pass.
 
 mod common;
@@ -79,17 +80,18 @@ fn inputs(rng: &mut Rng, n: usize) -> Vec<f32> {
         .collect()
 }
 
-/// Runs `m` with groups (no sink) and one instruction at a time (a sink).
-fn both(vm: &Vm, m: &Module, x: &[f32]) -> (Result<Outputs, String>, Result<Outputs, String>) {
-    let input = || vec![tensor(m.host.inputs[0].clone(), f32_bytes(x))];
-    let grouped = vm.run(m, &input()).map_err(|e| e.to_string());
-    let single = vm.run_with(m, &input(), &mut |_| {}).map_err(|e| e.to_string());
-    (grouped, single)
+/// Runs `m` under `config` with groups and one instruction at a time, both observed, and
+/// checks that they report the same events (and agree where both succeed or both fail).
+fn both(config: VmConfig, m: &Module, x: &[f32]) -> (Result<Outputs, String>, Result<Outputs, String>) {
+    let input = vec![tensor(m.host.inputs[0].clone(), f32_bytes(x))];
+    let (grouped, single) = fast_and_reference(config, m, &input);
+    assert_same_runs("groups", &grouped, &single);
+    (grouped.map(|(o, _)| o), single.map(|(o, _)| o))
 }
 
 #[test]
 fn random_groups_match_one_instruction_at_a_time() {
-    let vm = Vm::new(&tiny());
+    let config = VmConfig::default();
     let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
     for case in 0..300 {
         let rows = [1u32, 2, 3][rng.below(3)];
@@ -121,7 +123,7 @@ fn random_groups_match_one_instruction_at_a_time() {
         let elems = u64::from(rows * cols) * bufs.len() as u64;
         let m = module_of(code, elems);
         let x = inputs(&mut rng, elems as usize);
-        let (grouped, single) = both(&vm, &m, &x);
+        let (grouped, single) = both(config, &m, &x);
         let (grouped, single) = (grouped.unwrap(), single.unwrap());
         assert_eq!(grouped.tensors[0].bytes, single.tensors[0].bytes, "case {case}: results differ");
         assert_eq!(grouped.counters.total, single.counters.total, "case {case}: counters differ");
@@ -130,7 +132,7 @@ fn random_groups_match_one_instruction_at_a_time() {
 
 #[test]
 fn exact_transcendentals_in_groups_are_libm() {
-    let vm = Vm::with_config(&tiny(), VmConfig { exact_transcendentals: true, ..VmConfig::default() });
+    let config = VmConfig { exact_transcendentals: true, ..VmConfig::default() };
     let (a, b) = (ub(DType::F32, 0, 1, 300), ub(DType::F32, 2048, 1, 300));
     let code = vec![
         Inst::Load { dst: a, src: view(0, None, 0, &[(300, 1)]), zero_pad: false },
@@ -140,7 +142,7 @@ fn exact_transcendentals_in_groups_are_libm() {
     ];
     let m = module(code, 1, &[spec(DType::F32, &[300])], &[spec(DType::F32, &[300])]);
     let x = randoms(300, 7, -3.0, 3.0);
-    let (grouped, single) = both(&vm, &m, &x);
+    let (grouped, single) = both(config, &m, &x);
     let got = f32s(&grouped.unwrap().tensors[0].bytes);
     assert_eq!(f32_bytes(&got), single.unwrap().tensors[0].bytes);
     for (v, g) in x.iter().zip(&got) {
@@ -163,8 +165,7 @@ fn a_group_that_would_exhaust_the_budget_fails_at_the_same_instruction() {
     let needed = c.instructions + c.repeats + (c.gm_read + c.gm_written) / 256 + 16384 / 256 + 1;
     let (mut failures, mut successes) = (0, 0);
     for max_steps in (needed / 2)..needed + 8 {
-        let vm = Vm::with_config(&tiny(), VmConfig { max_steps, ..VmConfig::default() });
-        let (grouped, single) = both(&vm, &m, &x);
+        let (grouped, single) = both(VmConfig { max_steps, ..VmConfig::default() }, &m, &x);
         match (grouped, single) {
             (Ok(g), Ok(s)) => {
                 assert_eq!(g.tensors[0].bytes, s.tensors[0].bytes);
@@ -186,7 +187,7 @@ fn a_group_that_would_exhaust_the_budget_fails_at_the_same_instruction() {
 /// zeros: the bits of one instruction at a time, NaN signs included.
 #[test]
 fn binary_then_unary_in_place_gives_the_bits_of_two_instructions() {
-    let vm = Vm::new(&tiny());
+    let config = VmConfig::default();
     let specials = [0.0, -0.0, f32::INFINITY, f32::NEG_INFINITY, f32::NAN, -f32::NAN, 1.5, -2.0];
     let n = specials.len() * specials.len();
     let (a, b) = (ub(DType::F32, 0, 1, n as u32), ub(DType::F32, 1024, 1, n as u32));
@@ -205,7 +206,7 @@ fn binary_then_unary_in_place_gives_the_bits_of_two_instructions() {
                 Inst::Store { dst: view(1, None, 0, &dims), src: a, atomic: Atomic::None },
             ];
             let m = module_of(code, 2 * n as u64);
-            let (grouped, single) = both(&vm, &m, &x);
+            let (grouped, single) = both(config, &m, &x);
             let (grouped, single) = (grouped.unwrap(), single.unwrap());
             assert_eq!(grouped.tensors[0].bytes, single.tensors[0].bytes, "{op:?} then {then:?}");
         }

@@ -1,8 +1,9 @@
 //! Deferred loads leave the UB as copying at every load would: random kernels of loads
 //! (contiguous and strided, dense and padded buffers, zero-padded, overlapping), stores (into
 //! the GM a later or pending load reads), elementwise groups over loaded buffers,
-//! reductions (which read a pending source from GM), copies and fills run once with deferral (no event sink) and once copying at each load (a sink turns
-//! deferral off), compared byte for byte, counters and errors included.
+//! reductions (which read a pending source from GM), copies and fills run once with deferral
+//! and once copying at each load (`VmConfig::fast_paths`), both observed by an event sink,
+//! compared byte for byte and event for event, counters and errors included.
 
 mod common;
 
@@ -11,15 +12,15 @@ use kiln_bytecode::isa::{
     Atomic, BinaryOp, Buf, DType, Inst, Pipe, ReduceOp, Reg, Scalar, ScalarOp, Src, UnaryOp,
 };
 use kiln_bytecode::module::Module;
-use kiln_vm::{Outputs, Vm};
+use kiln_vm::{Outputs, VmConfig};
 
-/// Runs `m` deferring loads (no sink) and copying each at once (a sink).
+/// Runs `m` deferring loads and copying each at once, both observed, and checks that they
+/// report the same events.
 fn both(m: &Module, x: &[f32]) -> (Result<Outputs, String>, Result<Outputs, String>) {
-    let vm = Vm::new(&tiny());
-    let input = || vec![tensor(m.host.inputs[0].clone(), f32_bytes(x))];
-    let deferred = vm.run(m, &input()).map_err(|e| e.to_string());
-    let eager = vm.run_with(m, &input(), &mut |_| {}).map_err(|e| e.to_string());
-    (deferred, eager)
+    let input = vec![tensor(m.host.inputs[0].clone(), f32_bytes(x))];
+    let (deferred, eager) = fast_and_reference(VmConfig::default(), m, &input);
+    assert_same_runs("deferred loads", &deferred, &eager);
+    (deferred.map(|(o, _)| o), eager.map(|(o, _)| o))
 }
 
 fn assert_same(case: usize, deferred: &Result<Outputs, String>, eager: &Result<Outputs, String>) {

@@ -102,3 +102,42 @@ impl Rng {
         (self.next() % n as u64) as usize
     }
 }
+
+/// One observed run: its outputs and every event its sink saw, or its error.
+pub type Observed = Result<(Outputs, Vec<kiln_vm::event::Event>), String>;
+
+/// Runs `m` on `inputs` under `config` twice, each with an event sink: with the fast paths
+/// (elementwise groups, deferred loads) and without them (one instruction at a time, every
+/// load copied: the reference).
+pub fn fast_and_reference(
+    config: kiln_vm::VmConfig,
+    m: &Module,
+    inputs: &[HostTensor],
+) -> (Observed, Observed) {
+    let run = |fast_paths: bool| -> Observed {
+        let vm = Vm::with_config(&tiny(), kiln_vm::VmConfig { fast_paths, ..config });
+        let mut events = Vec::new();
+        let out = vm.run_with(m, inputs, &mut |e| events.push(e.clone())).map_err(|e| e.to_string())?;
+        Ok((out, events))
+    };
+    (run(true), run(false))
+}
+
+/// Asserts that the fast run and the reference agree: results, counters and events, or errors.
+pub fn assert_same_runs(case: &str, fast: &Observed, reference: &Observed) {
+    match (fast, reference) {
+        (Ok((f, fe)), Ok((r, re))) => {
+            assert_eq!(f.tensors.len(), r.tensors.len(), "{case}: outputs differ");
+            for (a, b) in f.tensors.iter().zip(&r.tensors) {
+                assert_eq!(a.bytes, b.bytes, "{case}: results differ");
+            }
+            assert_eq!(f.counters.total, r.counters.total, "{case}: counters differ");
+            assert_eq!(fe.len(), re.len(), "{case}: event counts differ");
+            if let Some(i) = (0..fe.len()).find(|&i| fe[i] != re[i]) {
+                panic!("{case}: event {i} differs:\n fast:      {:?}\n reference: {:?}", fe[i], re[i]);
+            }
+        }
+        (Err(f), Err(r)) => assert_eq!(f, r, "{case}: errors differ"),
+        (f, r) => panic!("{case}: fast {:?}, reference {:?}", f.as_ref().err(), r.as_ref().err()),
+    }
+}
