@@ -29,7 +29,7 @@ use crate::context::Context;
 use crate::diagnostics::Diagnostic;
 use crate::dialect_attrs::{AttrDef, TypeDef};
 use crate::ir::{Ir, OpId};
-use crate::rewrite::PatternSet;
+use crate::pattern::PatternSet;
 use crate::syntax::custom::CustomSyntax;
 use crate::types::Type;
 

@@ -17,6 +17,7 @@ pub mod ir;
 pub mod module;
 pub mod owned_context;
 pub mod pass;
+pub mod pattern;
 pub mod rewrite;
 pub mod symbol_table;
 pub mod syntax;
