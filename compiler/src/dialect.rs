@@ -24,13 +24,13 @@ use std::fmt;
 
 use indexmap::IndexMap;
 
+use crate::asm::CustomSyntax;
 use crate::attributes::Attribute;
 use crate::context::Context;
 use crate::diagnostics::Diagnostic;
 use crate::dialect_attrs::{AttrDef, TypeDef};
 use crate::ir::{Ir, OpId};
 use crate::pattern::PatternSet;
-use crate::syntax::custom::CustomSyntax;
 use crate::types::Type;
 
 mod constraint;

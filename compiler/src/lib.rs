@@ -7,6 +7,7 @@
 #![deny(missing_docs)]
 
 pub mod affine;
+pub mod asm;
 pub mod attributes;
 pub mod context;
 pub mod conversion;
