@@ -2,6 +2,9 @@
 //! `$crate::` paths in macros, `super::` and `self::` paths, `use child::...` of a declared
 //! child module, and exported macros by name), and its strongly connected components.
 //!
+//! [`LAYERS`] is the crate's layer order, written here once and checked by
+//! [`modules_form_layers`]; docs/architecture.md ("The core crate's layers") explains it, and
+//! [`the_architecture_doc_shows_the_layers`] keeps its diagram in step.
 //! `cargo test -p kiln-compiler --test layering -- --ignored --nocapture` prints the
 //! components of the file graph and of the top-level module graph.
 
@@ -364,4 +367,122 @@ fn print_module_graph() {
     for scc in top.cycles() {
         println!("e.g. {}", top.cycle_through(scc.first().unwrap()).join(" -> "));
     }
+}
+
+/// The crate's top-level modules, bottom layer first. A module names only modules of lower
+/// layers, except for the [`BACK_EDGES`]; modules of one layer do not name each other.
+const LAYERS: &[(&str, &[&str])] = &[
+    ("affine expressions", &["affine"]),
+    ("types", &["types"]),
+    ("attributes", &["attributes"]),
+    ("the context: interning, the dialect registry", &["context"]),
+    ("the IR store", &["ir"]),
+    ("diagnostics", &["diagnostics"]),
+    ("hook interfaces: assembly parser and printer, patterns and the rewriter", &["asm", "pattern"]),
+    ("dialect attribute and type definitions", &["dialect_attrs"]),
+    ("op definitions and dialects", &["dialect"]),
+    ("modules, symbol tables, owned contexts", &["module", "symbol_table", "owned_context"]),
+    ("the text format: parser and printer", &["syntax"]),
+    ("the greedy rewrite driver, the verifier", &["rewrite", "verifier"]),
+    ("dialect conversion, the pass manager", &["conversion", "pass"]),
+];
+
+/// The edges that go up a layer, each with why: the IR core's types name one another (as
+/// MLIR's `Type`, `Attribute`, `Operation`, `Dialect` and `MLIRContext` do), so these modules
+/// are one strongly connected component; every other edge goes down.
+const BACK_EDGES: &[(&str, &str, &str)] = &[
+    ("types", "attributes", "a tensor's encoding, a memref's layout and memory space"),
+    ("types", "dialect_attrs", "a dialect type holds its `TypeDef`"),
+    ("attributes", "dialect_attrs", "a dialect attribute holds its `AttrDef`"),
+    ("context", "dialect", "the context holds the dialect registry"),
+    ("ir", "dialect", "an op holds its `OpDef`"),
+    ("pattern", "dialect", "a pattern is rooted on an `OpDef`"),
+];
+
+/// Checks the top-level module graph against [`LAYERS`] and [`BACK_EDGES`]; the errors.
+fn layering_errors(top: &Graph) -> Vec<String> {
+    let mut errors = Vec::new();
+    let mut layer_of: BTreeMap<&str, usize> = BTreeMap::new();
+    for (i, (_, modules)) in LAYERS.iter().enumerate() {
+        for m in *modules {
+            if layer_of.insert(m, i).is_some() {
+                errors.push(format!("module `{m}` is declared in two layers"));
+            }
+        }
+    }
+    for m in top.edges.keys() {
+        if !layer_of.contains_key(m.as_str()) {
+            errors.push(format!("module `{m}` is in no layer: add it to LAYERS"));
+        }
+    }
+    for m in layer_of.keys() {
+        if !top.edges.contains_key(*m) {
+            errors.push(format!("LAYERS names `{m}`, which is not a module"));
+        }
+    }
+    let allowed = |from: &str, to: &str| BACK_EDGES.iter().any(|&(f, t, _)| f == from && t == to);
+    // The graph without the declared back edges must have no cycle.
+    let mut forward = Graph::default();
+    for (from, tos) in &top.edges {
+        forward.add_node(from);
+        for to in tos.iter().filter(|to| !allowed(from, to)) {
+            forward.add_edge(from, to);
+        }
+    }
+    for scc in forward.cycles() {
+        let cycle = forward.cycle_through(scc.first().unwrap());
+        errors.push(format!("cycle among top-level modules: {}", cycle.join(" -> ")));
+    }
+    for (from, tos) in &forward.edges {
+        let Some(&lf) = layer_of.get(from.as_str()) else { continue };
+        for to in tos {
+            let Some(&lt) = layer_of.get(to.as_str()) else { continue };
+            if lt >= lf {
+                errors.push(format!(
+                    "`{from}` (layer {}, {}) names `{to}` (layer {}, {}), which is not below it",
+                    lf + 1,
+                    LAYERS[lf].0,
+                    lt + 1,
+                    LAYERS[lt].0
+                ));
+            }
+        }
+    }
+    for &(from, to, why) in BACK_EDGES {
+        if layer_of.get(from) >= layer_of.get(to) {
+            errors.push(format!("declared back edge {from} -> {to} ({why}) goes down: remove it"));
+        }
+        if !top.edges.get(from).is_some_and(|tos| tos.contains(to)) {
+            errors.push(format!("declared back edge {from} -> {to} ({why}) no longer exists: remove it"));
+        }
+    }
+    errors
+}
+
+#[test]
+fn modules_form_layers() {
+    let errors = layering_errors(&file_graph().map(top_module));
+    assert!(errors.is_empty(), "the module graph breaks the layering:\n{}", errors.join("\n"));
+}
+
+/// The layer diagram of docs/architecture.md lists [`LAYERS`]: one line per layer, its number
+/// (bottom = 1) and its modules, then a description after two spaces or more.
+#[test]
+fn the_architecture_doc_shows_the_layers() {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../docs/architecture.md");
+    let doc = std::fs::read_to_string(path).unwrap();
+    let section = doc.split("## The core crate's layers").nth(1).expect("the section is there");
+    let diagram = section.split("```").nth(1).expect("the section opens with the diagram");
+    let mut shown: Vec<(usize, String)> = diagram
+        .lines()
+        .filter_map(|line| {
+            let (number, rest) = line.trim_start().split_once("  ")?;
+            let modules = rest.trim_start().split("  ").next()?;
+            Some((number.parse().ok()?, modules.to_string()))
+        })
+        .collect();
+    shown.sort();
+    let declared: Vec<(usize, String)> =
+        LAYERS.iter().enumerate().map(|(i, (_, modules))| (i + 1, modules.join(", "))).collect();
+    assert_eq!(shown, declared, "docs/architecture.md's layer diagram differs from LAYERS");
 }
