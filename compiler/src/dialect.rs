@@ -7,6 +7,9 @@
 //! (memory [`effects`], and dialect-defined ones), and optional hooks (a verifier for what the
 //! declaration cannot say, a folder, canonicalization patterns, a custom assembly format). The
 //! generic verifier derives every check the declaration implies, so hooks never repeat them.
+//! The hooks' interfaces are declared below this module, in [`crate::asm`] (custom syntax) and
+//! [`crate::pattern`] (patterns), so op definitions depend on neither the text format nor the
+//! rewrite drivers.
 //!
 //! ```text
 //! pub static RETURN: OpDef = OpDef {
