@@ -7,6 +7,9 @@
 //! (memory [`effects`], and dialect-defined ones), and optional hooks (a verifier for what the
 //! declaration cannot say, a folder, canonicalization patterns, a custom assembly format). The
 //! generic verifier derives every check the declaration implies, so hooks never repeat them.
+//! The hooks' interfaces are declared below this module, in [`crate::asm`] (custom syntax) and
+//! [`crate::pattern`] (patterns), so op definitions depend on neither the text format nor the
+//! rewrite drivers.
 //!
 //! ```text
 //! pub static RETURN: OpDef = OpDef {
@@ -24,13 +27,13 @@ use std::fmt;
 
 use indexmap::IndexMap;
 
+use crate::asm::CustomSyntax;
 use crate::attributes::Attribute;
 use crate::context::Context;
 use crate::diagnostics::Diagnostic;
 use crate::dialect_attrs::{AttrDef, TypeDef};
 use crate::ir::{Ir, OpId};
-use crate::rewrite::PatternSet;
-use crate::syntax::custom::CustomSyntax;
+use crate::pattern::PatternSet;
 use crate::types::Type;
 
 mod constraint;

@@ -25,10 +25,10 @@
 use std::fmt;
 use std::hash::{Hash, Hasher};
 
+pub use crate::asm::DialectAsmPrinter;
+use crate::asm::{DialectAsmParser, PResult};
 use crate::attributes::{AttrKind, Attribute};
 use crate::context::Context;
-use crate::syntax::asm::{DialectAsmParser, PResult};
-pub use crate::syntax::type_attr::DialectAsmPrinter;
 use crate::types::{Type, TypeKind};
 
 /// Parses the parameters of a dialect attribute or type: everything between `<` and `>`

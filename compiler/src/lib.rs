@@ -7,6 +7,7 @@
 #![deny(missing_docs)]
 
 pub mod affine;
+pub mod asm;
 pub mod attributes;
 pub mod context;
 pub mod conversion;
@@ -17,6 +18,7 @@ pub mod ir;
 pub mod module;
 pub mod owned_context;
 pub mod pass;
+pub mod pattern;
 pub mod rewrite;
 pub mod symbol_table;
 pub mod syntax;

@@ -1,9 +1,9 @@
 //! `builtin.unrealized_conversion_cast`, the op materializations build by default, with its
 //! custom form as mlir-opt 22 prints it.
 
+use crate::asm::{CustomSyntax, OpAsmParser, OpAsmPrinter, PResult};
 use crate::dialect::{Arity, OpDef, Trait};
 use crate::ir::{OpId, OperationState};
-use crate::syntax::custom::{CustomSyntax, OpAsmParser, OpAsmPrinter, PResult};
 use crate::types::Type;
 
 crate::op_def! {

@@ -9,7 +9,7 @@ use super::type_converter::TypeConverter;
 use crate::context::Context;
 use crate::diagnostics::Diagnostic;
 use crate::ir::{Ir, OpId, WalkOrder};
-use crate::rewrite::{root_matches, Listener, Rewriter};
+use crate::pattern::{root_matches, Listener, Rewriter};
 
 /// Partial or full.
 #[derive(Clone, Copy, PartialEq, Eq)]

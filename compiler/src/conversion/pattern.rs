@@ -9,7 +9,7 @@ use super::type_converter::{cast_state, TypeConverter};
 use crate::context::Context;
 use crate::dialect::OpDef;
 use crate::ir::{Ir, OpId, OperationState, RegionId, ValueDef, ValueId};
-use crate::rewrite::{InsertPoint, Rewriter};
+use crate::pattern::{InsertPoint, Rewriter};
 use crate::types::Type;
 
 /// Rewrites one illegal op. `operands` are the op's operands as converted so far (MLIR's

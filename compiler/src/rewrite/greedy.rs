@@ -3,13 +3,12 @@
 //! driver listens to its rewriter, so whatever a rewrite inserts, modifies or orphans is
 //! visited again.
 
-use super::{root_matches, Listener, PatternSet, RewritePattern, Rewriter};
 use crate::attributes::Attribute;
 use crate::context::Context;
 use crate::dialect::effects::effects_allow_erasure;
 use crate::dialect::{FoldResult, Trait};
 use crate::ir::{Ir, OpId, ValueId, WalkOrder};
-use crate::rewrite::InsertPoint;
+use crate::pattern::{root_matches, InsertPoint, Listener, PatternSet, RewritePattern, Rewriter};
 
 /// Limits of the greedy driver.
 #[derive(Clone, Copy, Debug)]

@@ -5,28 +5,31 @@
 //! [`print_module`] and [`print_op`] write IR back, generic or custom, as `mlir-opt` does.
 //!
 //! What depends on what:
-//! - [`asm`]: the parser *interfaces* ([`asm::OpAsmParser`], [`asm::DialectAsmParser`]) and
-//!   their plain data (errors, unresolved operands, entry arguments). Depends only on the IR.
-//! - [`custom`]: the custom-format hooks of ops ([`custom::CustomSyntax`]), written against
-//!   `asm`'s traits, and the printer side ([`custom::OpAsmPrinter`]). Dialects depend on
-//!   `asm` and `custom` only.
+//! - [`asm`] (re-exported from [`crate::asm`], below the dialects): the parser and printer
+//!   *interfaces* ([`asm::OpAsmParser`], [`asm::OpAsmPrinter`], [`asm::DialectAsmParser`],
+//!   [`asm::DialectAsmPrinter`]), the hook record [`asm::CustomSyntax`] and their plain data
+//!   (errors, unresolved operands, entry arguments). It depends only on the IR.
+//! - [`custom`]: what dialects' custom formats use: `asm`'s traits and the shared formats
+//!   (return-like terminators). Dialects depend on `asm` and `custom` only.
 //! - the concrete text parser, private: `parser` (ops, regions, values, resources, and the
 //!   implementation of `OpAsmParser`), `lexer`, and the parsing half of [`type_attr`] (the
 //!   pest grammar, fast paths, the `DialectAsmParser` of dialect attributes). It is reached
 //!   only through [`parse_source`] / [`parse_bytes`] and [`type_attr::TypeAttrParser`], so a
 //!   binary that builds IR, runs passes and prints (the JIT, the VM) does not call it and the
 //!   linker leaves it out; hooks reach it through the traits' vtables only when it runs.
-//! - the printer (`printer`, [`type_attr::print_attr`], ...) depends on neither parser.
+//! - the printer (`printer` and [`type_attr::print_attr`], ..., which implement `OpAsmPrinter`
+//!   and `DialectAsmPrinter`) depends on neither parser.
 //!
 //! The concrete parser is a module, not a crate of its own: the crate split (as Cranelift's
 //! reader) is the next step, once nothing outside `syntax` needs `pub(crate)` access to it.
 
-pub mod asm;
 pub mod custom;
 mod lexer;
 mod parser;
 mod printer;
 pub mod type_attr;
+
+pub use crate::asm;
 
 use crate::context::Context;
 use crate::diagnostics::Diagnostic;

@@ -1,10 +1,10 @@
 //! The concrete text parser behind [`OpAsmParser`], the trait custom op formats are written
 //! against.
 
+use crate::asm::{EntryArg, OpAsmParser, PResult, ParseError, UnresolvedOperand};
 use crate::attributes::Attribute;
 use crate::context::Context;
 use crate::ir::{OperationState, ValueId};
-use crate::syntax::asm::{EntryArg, OpAsmParser, PResult, ParseError, UnresolvedOperand};
 use crate::syntax::lexer::{self, TokenKind};
 use crate::syntax::parser::Parser;
 use crate::types::Type;

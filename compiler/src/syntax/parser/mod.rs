@@ -26,7 +26,7 @@ use crate::types::Type;
 pub(crate) use ops::RegionBody;
 pub(crate) use values::ValueScopes;
 
-pub use crate::syntax::asm::{PResult, ParseError};
+pub use crate::asm::{PResult, ParseError};
 
 impl From<SyntaxError> for ParseError {
     fn from(e: SyntaxError) -> Self {

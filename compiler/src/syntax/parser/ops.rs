@@ -2,10 +2,10 @@
 //! whose region list is open waits on the stack while its regions are parsed, so a file with
 //! regions nested 10,000 deep uses constant call-stack space.
 
+use crate::asm::UnresolvedOperand;
 use crate::attributes::NamedAttr;
 use crate::dialect::OpDef;
 use crate::ir::{BlockId, OpId, OperationState};
-use crate::syntax::asm::UnresolvedOperand;
 use crate::syntax::lexer::{decode_string, unsigned_value, TokenKind};
 use crate::syntax::parser::{PResult, ParseError, Parser, MAX_CUSTOM_DEPTH};
 use crate::types::TypeKind;
@@ -397,7 +397,7 @@ impl<'a, 'c> Parser<'a, 'c> {
         Ok(())
     }
 
-    /// Parses a custom-form op with its registered [`CustomSyntax`](crate::syntax::custom::CustomSyntax).
+    /// Parses a custom-form op with its registered [`CustomSyntax`](crate::asm::CustomSyntax).
     fn parse_custom(&mut self, _start: usize) -> PResult<OpId> {
         let (word, name_off) = (self.text(), self.tok.start);
         let def = self.lookup_custom(word, name_off)?;

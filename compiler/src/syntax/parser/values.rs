@@ -8,8 +8,8 @@
 use rustc_hash::FxHashMap as HashMap;
 use smallvec::SmallVec;
 
+use crate::asm::UnresolvedOperand;
 use crate::ir::{BlockId, Ir, OperationState, ValueId};
-use crate::syntax::asm::UnresolvedOperand;
 use crate::syntax::parser::{PResult, ParseError};
 use crate::types::Type;
 use crate::Attribute;

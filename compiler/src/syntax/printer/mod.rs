@@ -1,14 +1,16 @@
 //! The printer: MLIR's generic form, byte-identical to `mlir-opt --mlir-print-op-generic`,
-//! and the custom form of ops that have a [`CustomSyntax`](crate::syntax::custom::CustomSyntax).
+//! and the custom form of ops that have a [`CustomSyntax`](crate::asm::CustomSyntax).
 //!
 //! Output goes into one `String`. Region nesting is printed with an explicit stack; only
 //! custom printers recurse (through
-//! [`OpAsmPrinter::print_region`](crate::syntax::custom)), and past a fixed depth nested
+//! [`OpAsmPrinter::print_region`](crate::asm::OpAsmPrinter::print_region)), and past a fixed depth nested
 //! custom ops fall back to the generic form so the call stack stays bounded.
 
 mod aliases;
+mod asm_impl;
 mod names;
 
+use crate::asm::OpAsmPrinter;
 use crate::attributes::{AttrKind, Attribute, NamedAttr};
 use crate::context::Context;
 use crate::dialect::Trait;
@@ -37,8 +39,8 @@ pub struct PrintOptions {
 /// How deeply custom printers may nest before ops fall back to the generic form.
 const MAX_CUSTOM_DEPTH: usize = 128;
 
-/// The printer state, also the handle custom op printers work through.
-pub struct OpAsmPrinter<'p, 'c> {
+/// The printer state, also what the [`OpAsmPrinter`] of custom op printers writes through.
+pub(crate) struct IrPrinter<'p, 'c> {
     pub(crate) ctx: &'p Context<'c>,
     pub(crate) ir: &'p Ir<'c>,
     pub(crate) opts: &'p PrintOptions,
@@ -70,7 +72,7 @@ struct Frame {
 
 /// Prints a whole module: aliases, the top op, deferred aliases and resources.
 pub fn print_module<'c>(ctx: &Context<'c>, m: &Module<'c>, opts: &PrintOptions) -> String {
-    let mut p = OpAsmPrinter::new(ctx, &m.ir, m.top, opts);
+    let mut p = IrPrinter::new(ctx, &m.ir, m.top, opts);
     // Reserve generously up front: growing a 10 MB string by doubling copies it again and
     // again, while reserved pages that are never written cost no memory.
     let mut out = String::with_capacity(m.ir.num_ops().saturating_mul(160));
@@ -98,7 +100,7 @@ pub fn print_op<'c>(ctx: &Context<'c>, ir: &Ir<'c>, op: OpId, opts: &PrintOption
     }
     let mut local = opts.clone();
     local.local_scope = true;
-    let mut p = OpAsmPrinter::new(ctx, ir, root, &local);
+    let mut p = IrPrinter::new(ctx, ir, root, &local);
     p.print_op_tree(op);
     p.out
 }
@@ -188,12 +190,12 @@ fn print_resources(out: &mut String, m: &Module<'_>, handles: &indexmap::IndexSe
     out.push_str("\n#-}\n");
 }
 
-impl<'p, 'c> OpAsmPrinter<'p, 'c> {
+impl<'p, 'c> IrPrinter<'p, 'c> {
     fn new(ctx: &'p Context<'c>, ir: &'p Ir<'c>, root: OpId, opts: &'p PrintOptions) -> Self {
         let names = Names::new(ir, root, opts.generic);
         let mut aliases = AliasTable::collect(ctx, ir, root, opts.debug_info, !opts.local_scope);
         aliases.elements_limit = opts.elide_elements_above;
-        OpAsmPrinter {
+        IrPrinter {
             ctx,
             ir,
             opts,
@@ -277,7 +279,8 @@ impl<'p, 'c> OpAsmPrinter<'p, 'c> {
         {
             self.custom_depth += 1;
             let saved = self.default_dialect;
-            (syntax.print)(self, op);
+            let (ir, ctx) = (self.ir, self.ctx);
+            (syntax.print)(&mut OpAsmPrinter::new(ir, ctx, self), op);
             self.default_dialect = saved;
             self.custom_depth -= 1;
             self.print_trailing_loc(op);

@@ -14,8 +14,8 @@
 
 use rustc_hash::FxHashMap as HashMap;
 
+use crate::asm::AsmResultName;
 use crate::ir::{BlockId, Ir, OpId, RegionId, SecondaryMap, ValueDef, ValueId};
-use crate::syntax::custom::AsmResultName;
 
 /// Marks an entry-block argument number (`%argN`).
 const ARG: u32 = 1 << 31;

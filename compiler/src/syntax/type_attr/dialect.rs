@@ -8,10 +8,10 @@ use pest::Parser as _;
 use super::construct::{first, Builder, Result};
 use super::grammar::{Grammar, Rule};
 use super::{errors, scan, SyntaxError};
+use crate::asm::{DialectAsmParser, PResult, ParseError};
 use crate::attributes::{AttrKind, Attribute};
 use crate::context::Context;
 use crate::dialect_attrs::ParamSyntax;
-use crate::syntax::asm::{DialectAsmParser, PResult, ParseError};
 use crate::syntax::lexer::{self, Token, TokenKind};
 use crate::types::{Type, TypeKind};
 

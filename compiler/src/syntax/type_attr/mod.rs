@@ -41,7 +41,7 @@ use construct::{first, Builder};
 use grammar::{Grammar, Rule};
 
 pub(crate) use errors::wrong_token_offset;
-pub use print::{print_attr, print_location, print_type, DialectAsmPrinter};
+pub use print::{print_attr, print_location, print_type};
 
 mod grammar {
     #[derive(pest_derive::Parser)]

@@ -7,6 +7,7 @@ use std::fmt::{self, Write};
 use super::dense::elem_bytes;
 use super::float::format_float;
 use super::AliasLookup;
+use crate::asm::{DialectAsmPrinter, ParamPrinterBackend};
 use crate::attributes::{AttrKind, Attribute, DenseData};
 use crate::dialect_attrs::ParamSyntax;
 use crate::types::{Signedness, Type, TypeKind, DYNAMIC};
@@ -70,26 +71,19 @@ struct Printer<'o, 'l, 'c> {
     aliases: &'l dyn AliasLookup<'c>,
 }
 
-/// What the print hook of a dialect attribute or type writes its parameters with (MLIR's
-/// `DialectAsmPrinter`): nested values print as everywhere else, aliases included.
-pub struct DialectAsmPrinter<'p, 'c> {
-    inner: Printer<'p, 'p, 'c>,
-}
-
-impl<'c> DialectAsmPrinter<'_, 'c> {
-    /// Appends raw text (keywords, punctuation).
-    pub fn write(&mut self, s: &str) {
-        self.inner.out.push_str(s);
+/// The printer behind the [`DialectAsmPrinter`] that print hooks of dialect attributes and
+/// types write their parameters with.
+impl<'c> ParamPrinterBackend<'c> for Printer<'_, '_, 'c> {
+    fn write(&mut self, s: &str) {
+        self.out.push_str(s);
     }
 
-    /// Prints an attribute with its type suffix.
-    pub fn print_attribute(&mut self, attr: Attribute<'c>) {
-        self.inner.attr(attr, Elision::Never);
+    fn print_attribute(&mut self, attr: Attribute<'c>) {
+        self.attr(attr, Elision::Never);
     }
 
-    /// Prints a type.
-    pub fn print_type(&mut self, ty: Type<'c>) {
-        self.inner.ty(ty);
+    fn print_type(&mut self, ty: Type<'c>) {
+        self.ty(ty);
     }
 }
 
@@ -114,11 +108,7 @@ impl<'c> Printer<'_, '_, 'c> {
                 let case = params.first().and_then(|p| p.as_int()).and_then(|i| cases.get(i as usize));
                 self.out.push_str(case.copied().unwrap_or_default());
             }
-            ParamSyntax::Custom { print, .. } => {
-                let mut p =
-                    DialectAsmPrinter { inner: Printer { out: &mut *self.out, aliases: self.aliases } };
-                print(&mut p, params);
-            }
+            ParamSyntax::Custom { print, .. } => print(&mut DialectAsmPrinter::new(self), params),
         }
         if self.out.len() == open + 1 {
             self.out.truncate(open);
