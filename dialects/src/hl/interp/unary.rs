@@ -128,41 +128,41 @@ impl UnaryOp {
         }
     }
 
-    /// The op applied to a float value: the exact ops in `f64`, rounded to `f32`.
+    /// The op applied to a float value: the ops that are exact in `f64` (and `gelu`, `silu`)
+    /// computed on the widened value and rounded to `f32`, the others by `kiln_numerics`.
     fn float(self, x: f32) -> f32 {
         let wide = f64::from(x);
-        let exact = match self {
-            UnaryOp::Neg => -wide,
-            UnaryOp::Abs => wide.abs(),
-            UnaryOp::Sqrt => wide.sqrt(),
-            UnaryOp::Reciprocal => 1.0 / wide,
-            UnaryOp::Relu => relu(wide),
-            UnaryOp::Gelu(approx) => gelu(wide, approx),
-            UnaryOp::Silu => wide * kf::sigmoid_f64(wide),
-            UnaryOp::Floor => wide.floor(),
-            UnaryOp::Ceil => wide.ceil(),
-            UnaryOp::Round => wide.round_ties_even(),
-            UnaryOp::Sign => sign(wide),
-            UnaryOp::BitNot => f64::NAN,
-            UnaryOp::Exp => return kf::exp(x),
-            UnaryOp::Log => return kf::log(x),
-            UnaryOp::Rsqrt => return kf::rsqrt(x),
-            UnaryOp::Tanh => return kf::tanh(x),
-            UnaryOp::Sigmoid => return kf::sigmoid(x),
-            UnaryOp::Erf => return kf::erf(x),
-            UnaryOp::Sin => return kf::sin(x),
-            UnaryOp::Cos => return kf::cos(x),
-            UnaryOp::Tan => return kf::tan(x),
-            UnaryOp::Asin => return kf::asin(x),
-            UnaryOp::Acos => return kf::acos(x),
-            UnaryOp::Atan => return kf::atan(x),
-            UnaryOp::Sinh => return kf::sinh(x),
-            UnaryOp::Cosh => return kf::cosh(x),
-            UnaryOp::Asinh => return kf::asinh(x),
-            UnaryOp::Acosh => return kf::acosh(x),
-            UnaryOp::Atanh => return kf::atanh(x),
-        };
-        exact as f32
+        match self {
+            UnaryOp::Neg => (-wide) as f32,
+            UnaryOp::Abs => wide.abs() as f32,
+            UnaryOp::Sqrt => wide.sqrt() as f32,
+            UnaryOp::Reciprocal => (1.0 / wide) as f32,
+            UnaryOp::Relu => relu(wide) as f32,
+            UnaryOp::Gelu(approx) => gelu(wide, approx) as f32,
+            UnaryOp::Silu => (wide * kf::sigmoid_f64(wide)) as f32,
+            UnaryOp::Floor => wide.floor() as f32,
+            UnaryOp::Ceil => wide.ceil() as f32,
+            UnaryOp::Round => wide.round_ties_even() as f32,
+            UnaryOp::Sign => sign(wide) as f32,
+            UnaryOp::BitNot => f32::NAN,
+            UnaryOp::Exp => kf::exp(x),
+            UnaryOp::Log => kf::log(x),
+            UnaryOp::Rsqrt => kf::rsqrt(x),
+            UnaryOp::Tanh => kf::tanh(x),
+            UnaryOp::Sigmoid => kf::sigmoid(x),
+            UnaryOp::Erf => kf::erf(x),
+            UnaryOp::Sin => kf::sin(x),
+            UnaryOp::Cos => kf::cos(x),
+            UnaryOp::Tan => kf::tan(x),
+            UnaryOp::Asin => kf::asin(x),
+            UnaryOp::Acos => kf::acos(x),
+            UnaryOp::Atan => kf::atan(x),
+            UnaryOp::Sinh => kf::sinh(x),
+            UnaryOp::Cosh => kf::cosh(x),
+            UnaryOp::Asinh => kf::asinh(x),
+            UnaryOp::Acosh => kf::acosh(x),
+            UnaryOp::Atanh => kf::atanh(x),
+        }
     }
 
     /// The op on integer values, or `None` when it requires a float operand.
