@@ -143,9 +143,9 @@ pub fn rem<T: Integer>(a: T, b: T) -> T {
 }
 
 /// `base ^ exp` by squaring, with wrapping multiplication (`pow(0, 0) = 1`). A negative
-/// exponent, which numpy refuses for integers, gives the integer part of the real result:
-/// 1 for base 1, `±1` for base -1 (by the exponent's parity) and 0 for every other base
-/// (0 included).
+/// exponent, which numpy refuses for integers, gives 1 for base 1, `±1` for base -1 (by the
+/// exponent's parity) and 0 for every other base: the real power truncated toward zero, and
+/// 0 also for base 0, whose real power is infinite.
 #[inline(always)]
 pub fn pow<T: Integer>(base: T, exp: T) -> T {
     if exp < T::ZERO {
