@@ -4,9 +4,10 @@
 
 use kiln_bytecode::isa::{Buf, DType, Space};
 
-use crate::lanes::{nan_max, Lane};
+use crate::lanes::Lane;
 use crate::mem::{expect_space, Mem, Region};
 use crate::vector::Scratch;
+use kiln_numerics::order::nan_max;
 
 /// All rows of `region` decoded into `out` (row-major, `cols` per row).
 fn decode_all(mem: &Mem, region: &Region, dtype: DType, out: &mut Vec<f32>) {

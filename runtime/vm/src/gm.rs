@@ -25,10 +25,11 @@ use std::sync::{Mutex, RwLock};
 use kiln_bytecode::isa::{Atomic, Buf, DType, GmView, Space, MAX_VIEW_DIMS, NUM_REGS};
 
 use crate::event::Work;
-use crate::lanes::{nan_max, nan_min, Lane};
+use crate::lanes::Lane;
 use crate::lazy::{Deferred, Span};
 use crate::mem::{expect_space, Mem, Region};
 use crate::prefetch::Transfer;
+use kiln_numerics::order::{nan_max, nan_min};
 
 /// One GM buffer of the host program.
 pub(crate) struct GmBuffer<'a> {

@@ -10,10 +10,13 @@
 //!   or 1 and narrow as `x != 0`. A conversion between integer types goes through `i64`
 //!   lanes, which hold every integer exactly.
 //! * Float to integer truncates toward zero and saturates (NaN gives 0); integer to float
-//!   rounds the exact integer once, to nearest with ties to even; to `i1` is `x != 0`.
+//!   rounds the exact integer once, to nearest with ties to even; to `i1` is `x != 0`
+//!   (`kiln_numerics::convert`'s rules, which the interpreter follows too).
 
 use half::{bf16, f16};
 use kiln_bytecode::isa::{DType, Scalar};
+use kiln_numerics::convert::{int_to_bf16, int_to_f16};
+use kiln_numerics::int::Integer;
 
 /// A compute-lane type: `f32` for float dtypes, `i32` for integer ones.
 pub(crate) trait Lane: Copy + Default + Send + 'static {
@@ -103,14 +106,14 @@ impl Lane for f32 {
             }
             DType::I32 => {
                 for (c, v) in bytes.chunks_exact_mut(4).zip(vals) {
-                    c.copy_from_slice(&(*v as i32).to_le_bytes());
+                    c.copy_from_slice(&i32::from_f32(*v).to_le_bytes());
                 }
             }
-            DType::I8 => bytes.iter_mut().zip(vals).for_each(|(b, v)| *b = *v as i8 as u8),
+            DType::I8 => bytes.iter_mut().zip(vals).for_each(|(b, v)| *b = i8::from_f32(*v) as u8),
             DType::I1 => bytes.iter_mut().zip(vals).for_each(|(b, v)| *b = u8::from(*v != 0.0)),
             DType::I64 => {
                 for (c, v) in bytes.chunks_exact_mut(8).zip(vals) {
-                    c.copy_from_slice(&(*v as i64).to_le_bytes());
+                    c.copy_from_slice(&i64::from_f32(*v).to_le_bytes());
                 }
             }
         }
@@ -121,8 +124,8 @@ impl Lane for f32 {
             (Scalar::Float(v), DType::F16) => f16::from_f64(v).to_f32(),
             (Scalar::Float(v), DType::BF16) => bf16::from_f64(v).to_f32(),
             (Scalar::Float(v), DType::F32) => v as f32,
-            (Scalar::Int(v), DType::F16) => f16::from_f64(round_int(v, 11)).to_f32(),
-            (Scalar::Int(v), DType::BF16) => bf16::from_f64(round_int(v, 8)).to_f32(),
+            (Scalar::Int(v), DType::F16) => int_to_f16(v).to_f32(),
+            (Scalar::Int(v), DType::BF16) => int_to_bf16(v).to_f32(),
             (Scalar::Int(v), DType::F32) => v as f32,
             (_, d) => return Err(format!("a float immediate for a {} operation", d.name())),
         })
@@ -152,7 +155,7 @@ impl Lane for i32 {
                 let mut f = [0.0f32; 64];
                 for (o, c) in out.chunks_mut(64).zip(bytes.chunks(64 * eb)) {
                     f32::decode_into(dtype, c, &mut f[..o.len()]);
-                    o.iter_mut().zip(&f).for_each(|(o, &x)| *o = x as i32);
+                    o.iter_mut().zip(&f).for_each(|(o, &x)| *o = i32::from_f32(x));
                 }
             }
         }
@@ -175,12 +178,12 @@ impl Lane for i32 {
             DType::F32 => f32::encode(dtype, &vals.iter().map(|&v| v as f32).collect::<Vec<_>>(), bytes),
             DType::F16 => {
                 for (c, v) in bytes.chunks_exact_mut(2).zip(vals) {
-                    c.copy_from_slice(&f16::from_f64(round_int(i64::from(*v), 11)).to_le_bytes());
+                    c.copy_from_slice(&int_to_f16(i64::from(*v)).to_le_bytes());
                 }
             }
             DType::BF16 => {
                 for (c, v) in bytes.chunks_exact_mut(2).zip(vals) {
-                    c.copy_from_slice(&bf16::from_f64(round_int(i64::from(*v), 8)).to_le_bytes());
+                    c.copy_from_slice(&int_to_bf16(i64::from(*v)).to_le_bytes());
                 }
             }
         }
@@ -219,7 +222,7 @@ impl Lane for i64 {
                 let mut f = [0.0f32; 64];
                 for (o, c) in out.chunks_mut(64).zip(bytes.chunks(64 * eb)) {
                     f32::decode_into(dtype, c, &mut f[..o.len()]);
-                    o.iter_mut().zip(&f).for_each(|(o, &x)| *o = x as i64);
+                    o.iter_mut().zip(&f).for_each(|(o, &x)| *o = i64::from_f32(x));
                 }
             }
         }
@@ -247,12 +250,12 @@ impl Lane for i64 {
             }
             DType::F16 => {
                 for (c, v) in bytes.chunks_exact_mut(2).zip(vals) {
-                    c.copy_from_slice(&f16::from_f64(round_int(*v, 11)).to_le_bytes());
+                    c.copy_from_slice(&int_to_f16(*v).to_le_bytes());
                 }
             }
             DType::BF16 => {
                 for (c, v) in bytes.chunks_exact_mut(2).zip(vals) {
-                    c.copy_from_slice(&bf16::from_f64(round_int(*v, 8)).to_le_bytes());
+                    c.copy_from_slice(&int_to_bf16(*v).to_le_bytes());
                 }
             }
         }
@@ -270,196 +273,31 @@ impl Lane for i64 {
 }
 
 /// Integer compute lanes: `i32` for `i32`, `i8` and `i1` data, `i64` for `i64`. Arithmetic
-/// wraps in the lane width, which the encoding then narrows to the dtype (keeping the low
-/// bits), so every integer dtype wraps at its own width.
+/// wraps in the lane width by `kiln_numerics::int`'s rules, which the encoding then narrows to
+/// the dtype (keeping the low bits), so every integer dtype wraps at its own width.
 pub(crate) trait Int:
-    Lane + Ord + std::ops::Not<Output = Self> + std::ops::BitAnd<Output = Self> + std::ops::BitOr<Output = Self>
+    Lane
+    + Integer
+    + std::ops::Not<Output = Self>
+    + std::ops::BitAnd<Output = Self>
+    + std::ops::BitOr<Output = Self>
+    + std::ops::BitXor<Output = Self>
 {
-    /// 0.
-    const ZERO: Self;
-    /// 1.
-    const ONE: Self;
-    /// Wrapping `a + b`.
-    fn add(a: Self, b: Self) -> Self;
-    /// Wrapping `a - b`.
-    fn sub(a: Self, b: Self) -> Self;
-    /// Wrapping `a * b`.
-    fn mul(a: Self, b: Self) -> Self;
-    /// `a / b` rounded toward zero, wrapping; 0 for `b == 0` (the interpreter's rule).
-    fn div(a: Self, b: Self) -> Self;
-    /// Wrapping `-a`.
-    fn neg(a: Self) -> Self;
-    /// Wrapping `|a|`.
-    fn abs(a: Self) -> Self;
-    /// -1, 0 or 1.
-    fn sign(a: Self) -> Self;
     /// 1 for true, 0 for false.
     fn of_bool(b: bool) -> Self;
-    /// `base ^ exp` with wrapping multiplication; a negative exponent gives 1 for base 1, ±1
-    /// for base -1 and 0 otherwise (the interpreter's rule).
-    fn pow(base: Self, exp: Self) -> Self {
-        if exp < Self::ZERO {
-            return if base == Self::ONE {
-                Self::ONE
-            } else if base == Self::neg(Self::ONE) {
-                let odd = (exp & Self::ONE) == Self::ONE;
-                if odd {
-                    base
-                } else {
-                    Self::ONE
-                }
-            } else {
-                Self::ZERO
-            };
-        }
-        let (mut result, mut square, mut rest) = (Self::ONE, base, exp);
-        while rest > Self::ZERO {
-            if rest & Self::ONE == Self::ONE {
-                result = Self::mul(result, square);
-            }
-            square = Self::mul(square, square);
-            rest = Self::half(rest);
-        }
-        result
-    }
-    /// `a >> 1` of a positive value.
-    fn half(a: Self) -> Self;
-    /// The remainder of `a / b` rounded toward zero, wrapping; 0 for `b == 0`.
-    fn rem(a: Self, b: Self) -> Self;
-    /// `a ^ b`.
-    fn xor(a: Self, b: Self) -> Self;
-    /// `a << b` as the interpreter computes it in `i64` (0 for `b` outside `0..64`): the low
-    /// bits of the lane, which the encoding narrows to the type.
-    fn shl(a: Self, b: Self) -> Self;
-    /// `a >> b`, arithmetic, as in `i64` (0 for a negative `b`, at most 63).
-    fn shr(a: Self, b: Self) -> Self;
 }
 
-macro_rules! int_lane {
-    ($t:ty) => {
-        impl Int for $t {
-            const ZERO: $t = 0;
-            const ONE: $t = 1;
-            #[inline(always)]
-            fn add(a: $t, b: $t) -> $t {
-                a.wrapping_add(b)
-            }
-            #[inline(always)]
-            fn sub(a: $t, b: $t) -> $t {
-                a.wrapping_sub(b)
-            }
-            #[inline(always)]
-            fn mul(a: $t, b: $t) -> $t {
-                a.wrapping_mul(b)
-            }
-            #[inline(always)]
-            fn div(a: $t, b: $t) -> $t {
-                if b == 0 {
-                    0
-                } else {
-                    a.wrapping_div(b)
-                }
-            }
-            #[inline(always)]
-            fn neg(a: $t) -> $t {
-                a.wrapping_neg()
-            }
-            #[inline(always)]
-            fn abs(a: $t) -> $t {
-                a.wrapping_abs()
-            }
-            #[inline(always)]
-            fn sign(a: $t) -> $t {
-                a.signum()
-            }
-            #[inline(always)]
-            fn of_bool(b: bool) -> $t {
-                <$t>::from(b)
-            }
-            #[inline(always)]
-            fn half(a: $t) -> $t {
-                a >> 1
-            }
-            #[inline(always)]
-            fn rem(a: $t, b: $t) -> $t {
-                if b == 0 {
-                    0
-                } else {
-                    a.wrapping_rem(b)
-                }
-            }
-            #[inline(always)]
-            fn xor(a: $t, b: $t) -> $t {
-                a ^ b
-            }
-            #[inline(always)]
-            fn shl(a: $t, b: $t) -> $t {
-                // Beyond the lane's width the low bits are 0, as they are of the `i64` shift.
-                if (0..<$t>::BITS as $t).contains(&b) {
-                    a << b
-                } else {
-                    0
-                }
-            }
-            #[inline(always)]
-            fn shr(a: $t, b: $t) -> $t {
-                if b < 0 {
-                    0
-                } else {
-                    a >> b.min(<$t>::BITS as $t - 1)
-                }
-            }
-        }
-    };
-}
-
-int_lane!(i32);
-int_lane!(i64);
-
-/// `v` rounded to `bits` significant bits, nearest with ties to even; exactly representable
-/// in `f64` and in a float type with that many significand bits (the interpreter's rule for
-/// integer to `f16` / `bf16`: one rounding, not two through `f32`).
-pub(crate) fn round_int(v: i64, bits: u32) -> f64 {
-    let magnitude = v.unsigned_abs();
-    let width = 64 - magnitude.leading_zeros();
-    if width <= bits {
-        return v as f64;
-    }
-    let shift = width - bits;
-    let kept = magnitude >> shift;
-    let rest = magnitude & ((1u64 << shift) - 1);
-    let half = 1u64 << (shift - 1);
-    let kept = if rest > half || (rest == half && kept & 1 == 1) { kept + 1 } else { kept };
-    let rounded = kept as f64 * 2f64.powi(shift as i32);
-    if v < 0 {
-        -rounded
-    } else {
-        rounded
+impl Int for i32 {
+    #[inline(always)]
+    fn of_bool(b: bool) -> i32 {
+        i32::from(b)
     }
 }
 
-/// numpy's `maximum`: `a` when `a >= b` or `a` is NaN, else `b` (NaN propagates; a tie of
-/// zeros gives `a`), as the interpreter.
-#[inline(always)]
-pub(crate) fn nan_max<T: PartialOrd>(a: T, b: T) -> T {
-    #[allow(clippy::eq_op)]
-    let a_is_nan = a != a;
-    if a >= b || a_is_nan {
-        a
-    } else {
-        b
-    }
-}
-
-/// numpy's `minimum`: `a` when `a <= b` or `a` is NaN, else `b`.
-#[inline(always)]
-pub(crate) fn nan_min<T: PartialOrd>(a: T, b: T) -> T {
-    #[allow(clippy::eq_op)]
-    let a_is_nan = a != a;
-    if a <= b || a_is_nan {
-        a
-    } else {
-        b
+impl Int for i64 {
+    #[inline(always)]
+    fn of_bool(b: bool) -> i64 {
+        i64::from(b)
     }
 }
 
@@ -469,8 +307,6 @@ mod tests {
 
     #[test]
     fn int_to_half_rounds_once() {
-        assert_eq!(round_int(65520, 11), 65536.0);
-        assert_eq!(round_int(-257, 8), -256.0);
         let mut b = [0u8; 2];
         i32::encode(DType::BF16, &[(1 << 24) + (1 << 16) + 1], &mut b);
         assert_eq!(bf16::from_le_bytes(b).to_f32(), ((1 << 24) + (1 << 17)) as f32);

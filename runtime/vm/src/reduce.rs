@@ -12,9 +12,11 @@
 
 use kiln_bytecode::isa::{Buf, DType, ReduceOp};
 
-use crate::lanes::{nan_max, nan_min, Int, Lane};
+use crate::lanes::{Int, Lane};
 use crate::mem::{Mem, Region};
 use crate::vector::Scratch;
+use kiln_numerics::int;
+use kiln_numerics::order::{nan_max, nan_min};
 
 /// A lane domain's `add`, `mul`, zero and one.
 type Ring<T> = (fn(T, T) -> T, fn(T, T) -> T, T, T);
@@ -156,7 +158,7 @@ fn int_rows<T: Int>(
         (0..n).for_each(|i| T::decode(dst_dtype, &mem.row(d, i)[..eb], starts));
     }
     out.clear();
-    let ring: Ring<T> = (T::add, T::mul, T::ZERO, T::ONE);
+    let ring: Ring<T> = (int::add, int::mul, T::ZERO, T::ONE);
     for i in 0..n {
         row.clear();
         T::decode(src_dtype, rows.row(i), row);

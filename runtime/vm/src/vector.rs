@@ -4,14 +4,19 @@
 //! Each instruction is dispatched once on (op, domain); the chosen closure is monomorphised
 //! into a blocked row loop ([`crate::blocks`]) and a lane loop compiled for the host's widest
 //! vectors ([`crate::simd`]); [`crate::lanes`] has the rounding rules. Transcendentals call
-//! `libm` in `f64` and round to `f32`, exactly as the interpreter does, except `exp`, `tanh`
-//! and `sigmoid`, which use [`crate::approx`] unless the run asks for exact transcendentals.
+//! `libm` in `f64` and round to `f32` through `kiln_numerics::float`, exactly as the interpreter
+//! does, except `exp`, `tanh` and `sigmoid`, which use [`crate::approx`] unless the run asks for
+//! exact transcendentals; the integer rules and NaN-propagating max/min are `kiln_numerics`'
+//! too.
 
 use kiln_bytecode::isa::{BinaryOp, Buf, CmpPred, DType, Scalar, Src, UnaryOp};
 
 use crate::blocks::{map_rows, plan, select_rows, zip_rows, Plan};
-use crate::lanes::{nan_max, nan_min, Int, Lane};
+use crate::lanes::{Int, Lane};
 use crate::mem::{Mem, Region};
+use kiln_numerics::float as kf;
+use kiln_numerics::int;
+use kiln_numerics::order::{nan_max, nan_min, relu, sign};
 
 /// Per-core scratch lane vectors, reused across instructions.
 #[derive(Default)]
@@ -27,24 +32,6 @@ pub(crate) struct Scratch {
     pub lc: Vec<i64>,
     pub mask: Vec<i32>,
     pub bytes: Vec<u8>,
-}
-
-/// `1 / (1 + e^-x)` in `f64` with `libm`, rounded to `f32` (the interpreter's formula).
-fn libm_sigmoid(x: f32) -> f32 {
-    (1.0 / (1.0 + libm::exp(-f64::from(x)))) as f32
-}
-
-/// numpy's `sign`: 1, -1, `+0.0` for zeros, NaN for NaN.
-fn sign(x: f32) -> f32 {
-    if x > 0.0 {
-        1.0
-    } else if x < 0.0 {
-        -1.0
-    } else if x == 0.0 {
-        0.0
-    } else {
-        x
-    }
 }
 
 /// Something that applies a lane function of one `f32` source: a row loop over UB rows, or
@@ -68,33 +55,33 @@ pub(crate) fn float_unary(op: UnaryOp, exact: bool, k: impl FloatMap) -> bool {
     match op {
         UnaryOp::Neg => k.apply(|x| -x),
         UnaryOp::Abs => k.apply(f32::abs),
-        UnaryOp::Exp if exact => k.apply(|x| libm::exp(f64::from(x)) as f32),
+        UnaryOp::Exp if exact => k.apply(kf::exp),
         UnaryOp::Exp => k.apply(crate::approx::exp),
-        UnaryOp::Log => k.apply(|x| libm::log(f64::from(x)) as f32),
+        UnaryOp::Log => k.apply(kf::log),
         UnaryOp::Sqrt => k.apply(f32::sqrt),
-        UnaryOp::Rsqrt => k.apply(|x| (1.0 / f64::from(x).sqrt()) as f32),
+        UnaryOp::Rsqrt => k.apply(kf::rsqrt),
         UnaryOp::Recip => k.apply(|x| 1.0 / x),
-        UnaryOp::Tanh if exact => k.apply(|x| libm::tanh(f64::from(x)) as f32),
+        UnaryOp::Tanh if exact => k.apply(kf::tanh),
         UnaryOp::Tanh => k.apply(crate::approx::tanh),
-        UnaryOp::Erf => k.apply(|x| libm::erf(f64::from(x)) as f32),
-        UnaryOp::Sigmoid if exact => k.apply(libm_sigmoid),
+        UnaryOp::Erf => k.apply(kf::erf),
+        UnaryOp::Sigmoid if exact => k.apply(kf::sigmoid),
         UnaryOp::Sigmoid => k.apply(crate::approx::sigmoid),
-        UnaryOp::Relu => k.apply(|x| nan_max(x, 0.0)),
+        UnaryOp::Relu => k.apply(relu),
         UnaryOp::Floor => k.apply(f32::floor),
         UnaryOp::Ceil => k.apply(f32::ceil),
         UnaryOp::Round => k.apply(f32::round_ties_even),
         UnaryOp::Sign => k.apply(sign),
-        UnaryOp::Sin => k.apply(|x| libm::sin(f64::from(x)) as f32),
-        UnaryOp::Cos => k.apply(|x| libm::cos(f64::from(x)) as f32),
-        UnaryOp::Tan => k.apply(|x| libm::tan(f64::from(x)) as f32),
-        UnaryOp::Asin => k.apply(|x| libm::asin(f64::from(x)) as f32),
-        UnaryOp::Acos => k.apply(|x| libm::acos(f64::from(x)) as f32),
-        UnaryOp::Atan => k.apply(|x| libm::atan(f64::from(x)) as f32),
-        UnaryOp::Sinh => k.apply(|x| libm::sinh(f64::from(x)) as f32),
-        UnaryOp::Cosh => k.apply(|x| libm::cosh(f64::from(x)) as f32),
-        UnaryOp::Asinh => k.apply(|x| libm::asinh(f64::from(x)) as f32),
-        UnaryOp::Acosh => k.apply(|x| libm::acosh(f64::from(x)) as f32),
-        UnaryOp::Atanh => k.apply(|x| libm::atanh(f64::from(x)) as f32),
+        UnaryOp::Sin => k.apply(kf::sin),
+        UnaryOp::Cos => k.apply(kf::cos),
+        UnaryOp::Tan => k.apply(kf::tan),
+        UnaryOp::Asin => k.apply(kf::asin),
+        UnaryOp::Acos => k.apply(kf::acos),
+        UnaryOp::Atan => k.apply(kf::atan),
+        UnaryOp::Sinh => k.apply(kf::sinh),
+        UnaryOp::Cosh => k.apply(kf::cosh),
+        UnaryOp::Asinh => k.apply(kf::asinh),
+        UnaryOp::Acosh => k.apply(kf::acosh),
+        UnaryOp::Atanh => k.apply(kf::atanh),
         UnaryOp::Not => return false,
     }
     true
@@ -110,8 +97,8 @@ pub(crate) fn float_binary(op: BinaryOp, k: impl FloatZip) -> bool {
         BinaryOp::Div => k.apply(|x, y| x / y),
         BinaryOp::Max => k.apply(nan_max),
         BinaryOp::Min => k.apply(nan_min),
-        BinaryOp::Pow => k.apply(|x, y| libm::pow(f64::from(x), f64::from(y)) as f32),
-        BinaryOp::Rem => k.apply(|x, y| libm::fmod(f64::from(x), f64::from(y)) as f32),
+        BinaryOp::Pow => k.apply(kf::pow),
+        BinaryOp::Rem => k.apply(kf::fmod),
         BinaryOp::And | BinaryOp::Or | BinaryOp::Xor | BinaryOp::Shl | BinaryOp::Shr => return false,
     }
     true
@@ -195,10 +182,10 @@ fn int_unary<T: Int>(
     match op {
         UnaryOp::Not if dtype == DType::I1 => go!(|x| T::of_bool(x == T::ZERO)),
         UnaryOp::Not => go!(|x: T| !x),
-        UnaryOp::Neg => go!(T::neg),
-        UnaryOp::Abs => go!(T::abs),
-        UnaryOp::Relu => go!(|x: T| x.max(T::ZERO)),
-        UnaryOp::Sign => go!(T::sign),
+        UnaryOp::Neg => go!(int::neg),
+        UnaryOp::Abs => go!(int::abs),
+        UnaryOp::Relu => go!(relu),
+        UnaryOp::Sign => go!(sign),
         UnaryOp::Floor | UnaryOp::Ceil | UnaryOp::Round => go!(|x| x),
         _ => return Err(format!("`{}` requires a float operand, got {}", op_name(op), dtype.name())),
     }
@@ -250,19 +237,19 @@ fn int_binary<T: Int>(
         };
     }
     match op {
-        BinaryOp::Add => go!(T::add),
-        BinaryOp::Sub => go!(T::sub),
-        BinaryOp::Mul => go!(T::mul),
-        BinaryOp::Div => go!(T::div),
+        BinaryOp::Add => go!(int::add),
+        BinaryOp::Sub => go!(int::sub),
+        BinaryOp::Mul => go!(int::mul),
+        BinaryOp::Div => go!(int::div),
         BinaryOp::Max => go!(|x: T, y: T| x.max(y)),
         BinaryOp::Min => go!(|x: T, y: T| x.min(y)),
-        BinaryOp::Pow => go!(T::pow),
+        BinaryOp::Pow => go!(int::pow),
         BinaryOp::And => go!(|x: T, y: T| x & y),
         BinaryOp::Or => go!(|x: T, y: T| x | y),
-        BinaryOp::Rem => go!(T::rem),
-        BinaryOp::Xor => go!(T::xor),
-        BinaryOp::Shl => go!(T::shl),
-        BinaryOp::Shr => go!(T::shr),
+        BinaryOp::Rem => go!(int::rem),
+        BinaryOp::Xor => go!(|x: T, y: T| x ^ y),
+        BinaryOp::Shl => go!(int::shl),
+        BinaryOp::Shr => go!(int::shr),
     }
     Ok(())
 }

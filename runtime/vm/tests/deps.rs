@@ -1,6 +1,6 @@
 //! The VM is a leaf of the runtime: `cargo tree -p kiln-vm -e normal,dev` lists no IR crate
-//! (kiln-compiler, kiln-dialects, kiln-passes), not even for tests, only the bytecode and
-//! target crates.
+//! (kiln-compiler, kiln-dialects, kiln-passes), not even for tests, only the bytecode, target
+//! and numerics crates.
 
 use std::process::Command;
 

@@ -63,8 +63,9 @@ struct SuiteToml {
     pass_env: Vec<String>,
     #[serde(default)]
     environment: BTreeMap<String, String>,
+    /// Checked by [`expansion_limit`], with lit's messages.
     #[serde(default)]
-    recursive_expansion_limit: Option<usize>,
+    recursive_expansion_limit: Option<toml::Value>,
     #[serde(default)]
     substitutions: Vec<SubstitutionToml>,
     #[serde(default)]
@@ -169,6 +170,8 @@ pub fn load_suite(root: &Path, tools: &ToolPaths) -> Result<(Suite, DirConfig), 
         })
         .map(|f| f.name.clone())
         .collect();
+    let recursive_expansion_limit = expansion_limit(toml.recursive_expansion_limit.as_ref())
+        .map_err(|message| ConfigError { file: file.clone(), message })?;
     let mut env = test_env(&toml.pass_env, tools);
     env.extend(toml.environment);
     let suite = Suite {
@@ -176,7 +179,7 @@ pub fn load_suite(root: &Path, tools: &ToolPaths) -> Result<(Suite, DirConfig), 
         root: root.to_path_buf(),
         features,
         env,
-        recursive_expansion_limit: toml.recursive_expansion_limit,
+        recursive_expansion_limit,
         preamble_commands: toml.preamble_commands,
     };
     if toml.standalone_tests && (!toml.suffixes.is_empty() || toml.excludes.is_some()) {
@@ -215,6 +218,25 @@ impl DirConfig {
         config.substitutions.extend(substitutions(&local.substitutions, tools, &file)?);
         config.unsupported |= local.unsupported;
         Ok(config)
+    }
+}
+
+/// The `recursive-expansion-limit` setting checked as lit checks
+/// `config.recursiveExpansionLimit`: absent (lit's `None`) or a
+/// non-negative integer, else lit's error.
+fn expansion_limit(value: Option<&toml::Value>) -> Result<Option<usize>, String> {
+    match value {
+        None => Ok(None),
+        Some(toml::Value::Integer(n)) => usize::try_from(*n)
+            .map(Some)
+            .map_err(|_| format!("recursiveExpansionLimit must be a non-negative integer (got <{n}>)")),
+        Some(other) => {
+            let shown = match other {
+                toml::Value::String(text) => text.clone(),
+                other => other.to_string(),
+            };
+            Err(format!("recursiveExpansionLimit must be either None or an integer (got <{shown}>)"))
+        }
     }
 }
 
@@ -266,4 +288,29 @@ fn test_env(pass_env: &[String], tools: &ToolPaths) -> BTreeMap<String, String> 
         env.insert("KILN_BIN_DIR".to_string(), bin_dir.to_string_lossy().into_owned());
     }
     env
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn expansion_limits_are_checked_as_lit_checks_them() {
+        let limit = |text: &str| expansion_limit(Some(&text.parse::<toml::Value>().unwrap()["x"]));
+        assert_eq!(expansion_limit(None), Ok(None));
+        assert_eq!(limit("x = 0"), Ok(Some(0)));
+        assert_eq!(limit("x = 5"), Ok(Some(5)));
+        assert_eq!(
+            limit("x = -4").unwrap_err(),
+            "recursiveExpansionLimit must be a non-negative integer (got <-4>)"
+        );
+        assert_eq!(
+            limit("x = \"not-an-integer\"").unwrap_err(),
+            "recursiveExpansionLimit must be either None or an integer (got <not-an-integer>)"
+        );
+        assert_eq!(
+            limit("x = 2.5").unwrap_err(),
+            "recursiveExpansionLimit must be either None or an integer (got <2.5>)"
+        );
+    }
 }

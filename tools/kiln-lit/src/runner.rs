@@ -278,11 +278,8 @@ fn apply_define(subs: &mut Vec<Substitution>, define: &Define) -> Result<(), Str
     let name = &define.name;
     let existing: Vec<usize> = (0..subs.len()).filter(|&i| subs[i].key().contains(name.as_str())).collect();
     let listed: String = existing.iter().map(|&i| format!("\nExisting pattern: {}", subs[i].key())).collect();
-    let place = format!(
-        "'{}:' directive at line {}",
-        if define.redefine { "REDEFINE" } else { "DEFINE" },
-        define.line
-    );
+    let place =
+        format!("'{}:' directive {}", if define.redefine { "REDEFINE" } else { "DEFINE" }, define.location());
     match (define.redefine, &existing[..]) {
         (false, []) => subs.insert(0, Substitution::literal(name, &define.value)),
         (false, _) => {

@@ -14,7 +14,7 @@ use super::error::{bail, Result};
 use super::index::{normalize_axis, Groups};
 use super::lanes::Lanes;
 use super::tensor::Tensor;
-use super::unary::sigmoid;
+use kiln_numerics::float::sigmoid_f64;
 
 /// The values of float tensor `x`, widened to `f64`.
 fn float_values(op: &str, x: &Tensor) -> Result<Vec<f64>> {
@@ -213,7 +213,7 @@ pub fn swiglu(x: &Tensor, axis: i64) -> Result<Tensor> {
         let (group, dest) = (ins.group(g), outs.group(g));
         for (j, &o) in dest.iter().enumerate() {
             let (a, b) = (values[group[j]], values[group[j + size / 2]]);
-            out[o] = a * sigmoid(a) * b;
+            out[o] = a * sigmoid_f64(a) * b;
         }
     }
     Ok(pack(out, shape, x))

@@ -10,8 +10,9 @@
 
 use super::error::{bail, Result};
 use super::index::{normalize_axis, strides};
-use super::lanes::{nan_max, nan_min, Lanes};
+use super::lanes::Lanes;
 use super::tensor::Tensor;
+use kiln_numerics::order::{nan_max, nan_min};
 
 /// How a scatter combines an update with the element it lands on.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]

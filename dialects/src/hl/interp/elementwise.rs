@@ -16,12 +16,17 @@
 //! only, and a shift is computed on the sign-extended value, so it is exact in every width; `pow` with a
 //! negative exponent gives `1` for base 1, `±1` for base -1 and 0 otherwise (numpy raises).
 //! Arithmetic does not accept `i1`.
+//!
+//! These element rules are `kiln_numerics`' (`int`, `order::nan_max`, `float::pow`, ...), which
+//! the VM follows too.
 
 use super::broadcast::{broadcast_indices, broadcast_shapes};
 use super::error::{bail, Result};
-use super::lanes::{nan_max, nan_min, Lanes};
+use super::lanes::Lanes;
 use super::tensor::{Tensor, TensorData};
 use super::DType;
+use kiln_numerics::int;
+use kiln_numerics::order::{nan_max, nan_min};
 
 /// A binary arithmetic op; see the module documentation for the rounding rules.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -87,64 +92,40 @@ impl BinaryOp {
         )
     }
 
-    /// The op on float values, in `f64`.
-    fn float(self, a: f64, b: f64) -> f64 {
+    /// The op on float values: the exact ops in `f64`, rounded to `f32`.
+    fn float(self, a: f32, b: f32) -> f32 {
+        let (x, y) = (f64::from(a), f64::from(b));
         match self {
-            BinaryOp::Add => a + b,
-            BinaryOp::Sub => a - b,
-            BinaryOp::Mul => a * b,
-            BinaryOp::Div => a / b,
-            BinaryOp::Pow => libm::pow(a, b),
-            BinaryOp::Maximum => nan_max(a, b),
-            BinaryOp::Minimum => nan_min(a, b),
-            BinaryOp::Rem => libm::fmod(a, b),
-            _ => f64::NAN,
+            BinaryOp::Add => (x + y) as f32,
+            BinaryOp::Sub => (x - y) as f32,
+            BinaryOp::Mul => (x * y) as f32,
+            BinaryOp::Div => (x / y) as f32,
+            BinaryOp::Pow => kiln_numerics::float::pow(a, b),
+            BinaryOp::Maximum => nan_max(x, y) as f32,
+            BinaryOp::Minimum => nan_min(x, y) as f32,
+            BinaryOp::Rem => kiln_numerics::float::fmod(a, b),
+            _ => f32::NAN,
         }
     }
 
     /// The op on integer values (wrapping; narrower types wrap again when packed).
     fn int(self, a: i64, b: i64) -> i64 {
         match self {
-            BinaryOp::Add => a.wrapping_add(b),
-            BinaryOp::Sub => a.wrapping_sub(b),
-            BinaryOp::Mul => a.wrapping_mul(b),
-            BinaryOp::Div if b == 0 => 0,
-            BinaryOp::Div => a.wrapping_div(b),
-            BinaryOp::Pow => int_pow(a, b),
+            BinaryOp::Add => int::add(a, b),
+            BinaryOp::Sub => int::sub(a, b),
+            BinaryOp::Mul => int::mul(a, b),
+            BinaryOp::Div => int::div(a, b),
+            BinaryOp::Pow => int::pow(a, b),
             BinaryOp::Maximum => a.max(b),
             BinaryOp::Minimum => a.min(b),
-            BinaryOp::Rem if b == 0 => 0,
-            BinaryOp::Rem => a.wrapping_rem(b),
+            BinaryOp::Rem => int::rem(a, b),
             BinaryOp::BitAnd => a & b,
             BinaryOp::BitOr => a | b,
             BinaryOp::BitXor => a ^ b,
-            BinaryOp::ShiftLeft if !(0..64).contains(&b) => 0,
-            BinaryOp::ShiftLeft => a << b,
-            BinaryOp::ShiftRight if b < 0 => 0,
-            BinaryOp::ShiftRight => a >> b.min(63),
+            BinaryOp::ShiftLeft => int::shl(a, b),
+            BinaryOp::ShiftRight => int::shr(a, b),
         }
     }
-}
-
-/// `base ^ exp` with wrapping multiplication; negative exponents as in the module docs.
-fn int_pow(base: i64, exp: i64) -> i64 {
-    if exp < 0 {
-        return match base {
-            1 => 1,
-            -1 if exp % 2 == 0 => 1,
-            -1 => -1,
-            _ => 0,
-        };
-    }
-    let (mut result, mut square, mut rest) = (1i64, base, exp as u64);
-    while rest > 0 {
-        if rest & 1 == 1 {
-            result = result.wrapping_mul(square);
-        }
-        square = square.wrapping_mul(square);
-        rest >>= 1;
-    }
-    result
 }
 
 /// A comparison, `hl.cmp`'s predicate attribute; the result is `i1`. Floats compare as IEEE 754
@@ -210,9 +191,7 @@ pub fn binary(op: BinaryOp, a: &Tensor, b: &Tensor) -> Result<Tensor> {
         (Lanes::Float(_), Lanes::Float(_)) if op.bitwise() => {
             bail!("`{}` requires integer operands", op.name())
         }
-        (Lanes::Float(x), Lanes::Float(y)) => {
-            Lanes::Float(cast.zip(&x, &y, |u, v| op.float(f64::from(u), f64::from(v)) as f32))
-        }
+        (Lanes::Float(x), Lanes::Float(y)) => Lanes::Float(cast.zip(&x, &y, |u, v| op.float(u, v))),
         (Lanes::Int(x), Lanes::Int(y)) => Lanes::Int(cast.zip(&x, &y, |u, v| op.int(u, v))),
         _ => bail!("`{}` does not accept i1 operands", op.name()),
     };

@@ -3,7 +3,7 @@
 //! Every float tensor (`f16`, `bf16`, `f32`) is widened exactly to `f32` lanes; every integer
 //! tensor to `i64` lanes; `i1` stays boolean. A kernel computes in the domain and packs the
 //! result back into the storage type with [`Lanes::pack`], which applies the conversion rules
-//! of [`cast`](super::cast):
+//! of [`cast`](super::cast) (`kiln_numerics::convert`'s, which the VM follows too):
 //!
 //! * `f32` to `f16`/`bf16`: round to nearest, ties to even (so an `f16` op is "compute in `f32`,
 //!   round to `f16`", as the device does).
@@ -15,6 +15,8 @@
 //! * to `i1`: `value != 0` (NaN is `true`, as in numpy); from `i1`: 0 or 1.
 
 use half::{bf16, f16};
+use kiln_numerics::convert::{int_to_bf16, int_to_f16};
+use kiln_numerics::int::{self, Integer};
 
 use super::tensor::{Tensor, TensorData};
 use super::DType;
@@ -52,17 +54,13 @@ impl Lanes {
                 DType::BF16 => TensorData::BF16(v.into_iter().map(bf16::from_f32).collect()),
                 DType::F32 => TensorData::F32(v),
                 DType::I1 => TensorData::I1(v.into_iter().map(|x| x != 0.0).collect()),
-                DType::I8 => TensorData::I8(v.into_iter().map(|x| x as i8).collect()),
-                DType::I32 => TensorData::I32(v.into_iter().map(|x| x as i32).collect()),
-                DType::I64 => TensorData::I64(v.into_iter().map(|x| x as i64).collect()),
+                DType::I8 => TensorData::I8(v.into_iter().map(i8::from_f32).collect()),
+                DType::I32 => TensorData::I32(v.into_iter().map(i32::from_f32).collect()),
+                DType::I64 => TensorData::I64(v.into_iter().map(i64::from_f32).collect()),
             },
             Lanes::Int(v) => match dtype {
-                DType::F16 => {
-                    TensorData::F16(v.into_iter().map(|x| f16::from_f64(round_int(x, 11))).collect())
-                }
-                DType::BF16 => {
-                    TensorData::BF16(v.into_iter().map(|x| bf16::from_f64(round_int(x, 8))).collect())
-                }
+                DType::F16 => TensorData::F16(v.into_iter().map(int_to_f16).collect()),
+                DType::BF16 => TensorData::BF16(v.into_iter().map(int_to_bf16).collect()),
                 DType::F32 => TensorData::F32(v.into_iter().map(|x| x as f32).collect()),
                 DType::I1 => TensorData::I1(v.into_iter().map(|x| x != 0).collect()),
                 DType::I8 => TensorData::I8(v.into_iter().map(|x| x as i8).collect()),
@@ -74,51 +72,6 @@ impl Lanes {
                 _ => Lanes::Int(v.into_iter().map(i64::from).collect()).pack(dtype),
             },
         }
-    }
-}
-
-/// `v` rounded to `bits` significant bits, nearest with ties to even; the result is exactly
-/// representable in `f64` and in any float type with that many significand bits.
-fn round_int(v: i64, bits: u32) -> f64 {
-    let magnitude = v.unsigned_abs();
-    let width = 64 - magnitude.leading_zeros();
-    if width <= bits {
-        return v as f64;
-    }
-    let shift = width - bits;
-    let kept = magnitude >> shift;
-    let rest = magnitude & ((1u64 << shift) - 1);
-    let half = 1u64 << (shift - 1);
-    let kept = if rest > half || (rest == half && kept & 1 == 1) { kept + 1 } else { kept };
-    let rounded = kept as f64 * 2f64.powi(shift as i32);
-    if v < 0 {
-        -rounded
-    } else {
-        rounded
-    }
-}
-
-/// numpy's `maximum`: `a` when `a >= b` or `a` is NaN, else `b` (so NaN propagates). A tie
-/// between `-0.0` and `+0.0` gives `a` (numpy leaves it unspecified: its f16 and f32 loops differ).
-pub(crate) fn nan_max<T: PartialOrd>(a: T, b: T) -> T {
-    #[allow(clippy::eq_op)]
-    let a_is_nan = a != a;
-    if a >= b || a_is_nan {
-        a
-    } else {
-        b
-    }
-}
-
-/// numpy's `minimum`: `a` when `a <= b` or `a` is NaN, else `b` (so NaN propagates); a tie
-/// between zeros gives `a`.
-pub(crate) fn nan_min<T: PartialOrd>(a: T, b: T) -> T {
-    #[allow(clippy::eq_op)]
-    let a_is_nan = a != a;
-    if a <= b || a_is_nan {
-        a
-    } else {
-        b
     }
 }
 
@@ -165,10 +118,10 @@ impl Accum for i64 {
     const ZERO: i64 = 0;
     const ONE: i64 = 1;
     fn add(self, other: i64) -> i64 {
-        self.wrapping_add(other)
+        int::add(self, other)
     }
     fn mul(self, other: i64) -> i64 {
-        self.wrapping_mul(other)
+        int::mul(self, other)
     }
     fn pack(values: Vec<i64>, dtype: DType) -> TensorData {
         Lanes::Int(values).pack(dtype)
@@ -178,22 +131,5 @@ impl Accum for i64 {
             Lanes::Int(v) => v,
             _ => t.to_f64s().into_iter().map(|x| x as i64).collect(),
         }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn int_to_half_rounds_once() {
-        assert_eq!(round_int(65520, 11), 65536.0);
-        assert_eq!(round_int(65519, 11), 65504.0);
-        assert_eq!(round_int(-257, 8), -256.0);
-        assert_eq!(round_int(259, 8), 260.0);
-        assert_eq!(round_int(i64::MIN, 8), -(2f64.powi(63)));
-        // Just above a bf16 tie: rounding through f32 first would make it a tie and round down.
-        let x: i64 = (1 << 40) + (1 << 32) + 1;
-        assert_eq!(round_int(x, 8), ((1i64 << 40) + (1 << 33)) as f64);
     }
 }

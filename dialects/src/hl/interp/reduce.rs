@@ -15,9 +15,10 @@
 
 use super::error::{bail, Result};
 use super::index::{normalize_axes, normalize_axis, reduced_shape, Groups};
-use super::lanes::{nan_max, nan_min, Accum, Lanes};
+use super::lanes::{Accum, Lanes};
 use super::tensor::{Tensor, TensorData};
 use super::DType;
+use kiln_numerics::order::{nan_max, nan_min};
 
 /// A reduction over axes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]

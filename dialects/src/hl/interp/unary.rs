@@ -1,7 +1,8 @@
 //! Unary elementwise ops.
 //!
 //! Float rule: each op's value is computed in `f64` from the exactly widened operand (using the
-//! portable `libm` functions, so results are the same bits on every host), rounded to `f32`,
+//! portable `libm` functions through `kiln_numerics::float`, which the VM calls too, so results
+//! are the same bits on every host and on the VM), rounded to `f32`,
 //! then rounded to `f16`/`bf16` when that is the operand type: one "compute in `f32`, round to
 //! the dtype" step per op, as the device does. For `neg`, `abs`, `floor`, `ceil`, `round`,
 //! `sign`, `relu`, `sqrt` and `reciprocal` this is the correctly rounded result; for the
@@ -11,10 +12,19 @@
 //! Integer rule: `neg` and `abs` wrap (`abs(i8::MIN) == i8::MIN`, as numpy), `relu` is
 //! `max(x, 0)`, `sign` is -1/0/1, `floor`/`ceil`/`round` are the identity; every other unary
 //! op requires a float operand. No unary op accepts `i1`.
+//!
+//! [`UnaryOp`] is not the bytecode's `kiln_bytecode::isa::UnaryOp`, though both name their
+//! shared ops' element functions from `kiln_numerics`: this one is the set of `hl` ops (with
+//! `gelu`, which carries `hl.gelu`'s approximation attribute, and `silu`, both lowered to
+//! several vector instructions; `bitwise_not` takes integers only) with their `hl` names, the
+//! ISA's is the vector unit's instruction set, whose declaration order is the bytecode encoding
+//! (and whose `Not` also negates `i1` masks).
 
 use super::error::{bail, Result};
-use super::lanes::{nan_max, Lanes};
+use super::lanes::Lanes;
 use super::tensor::Tensor;
+use kiln_numerics::order::{relu, sign};
+use kiln_numerics::{float as kf, int};
 
 /// Which formula `gelu` uses: `hl.gelu`'s approximation attribute.
 pub use crate::hl::attrs::GeluApproximation as GeluApprox;
@@ -118,61 +128,55 @@ impl UnaryOp {
         }
     }
 
-    /// The op applied to a float value, in `f64`.
-    fn float(self, x: f64) -> f64 {
+    /// The op applied to a float value: the ops that are exact in `f64` (and `gelu`, `silu`)
+    /// computed on the widened value and rounded to `f32`, the others by `kiln_numerics`.
+    fn float(self, x: f32) -> f32 {
+        let wide = f64::from(x);
         match self {
-            UnaryOp::Neg => -x,
-            UnaryOp::Abs => x.abs(),
-            UnaryOp::Exp => libm::exp(x),
-            UnaryOp::Log => libm::log(x),
-            UnaryOp::Sqrt => x.sqrt(),
-            UnaryOp::Rsqrt => 1.0 / x.sqrt(),
-            UnaryOp::Reciprocal => 1.0 / x,
-            UnaryOp::Tanh => libm::tanh(x),
-            UnaryOp::Sigmoid => sigmoid(x),
-            UnaryOp::Relu => nan_max(x, 0.0),
-            UnaryOp::Gelu(approx) => gelu(x, approx),
-            UnaryOp::Silu => x * sigmoid(x),
-            UnaryOp::Erf => libm::erf(x),
-            UnaryOp::Floor => x.floor(),
-            UnaryOp::Ceil => x.ceil(),
-            UnaryOp::Round => x.round_ties_even(),
-            UnaryOp::Sign if x > 0.0 => 1.0,
-            UnaryOp::Sign if x < 0.0 => -1.0,
-            UnaryOp::Sign if x == 0.0 => 0.0,
-            UnaryOp::Sign => x,
-            UnaryOp::Sin => libm::sin(x),
-            UnaryOp::Cos => libm::cos(x),
-            UnaryOp::Tan => libm::tan(x),
-            UnaryOp::Asin => libm::asin(x),
-            UnaryOp::Acos => libm::acos(x),
-            UnaryOp::Atan => libm::atan(x),
-            UnaryOp::Sinh => libm::sinh(x),
-            UnaryOp::Cosh => libm::cosh(x),
-            UnaryOp::Asinh => libm::asinh(x),
-            UnaryOp::Acosh => libm::acosh(x),
-            UnaryOp::Atanh => libm::atanh(x),
-            UnaryOp::BitNot => f64::NAN,
+            UnaryOp::Neg => (-wide) as f32,
+            UnaryOp::Abs => wide.abs() as f32,
+            UnaryOp::Sqrt => wide.sqrt() as f32,
+            UnaryOp::Reciprocal => (1.0 / wide) as f32,
+            UnaryOp::Relu => relu(wide) as f32,
+            UnaryOp::Gelu(approx) => gelu(wide, approx) as f32,
+            UnaryOp::Silu => (wide * kf::sigmoid_f64(wide)) as f32,
+            UnaryOp::Floor => wide.floor() as f32,
+            UnaryOp::Ceil => wide.ceil() as f32,
+            UnaryOp::Round => wide.round_ties_even() as f32,
+            UnaryOp::Sign => sign(wide) as f32,
+            UnaryOp::BitNot => f32::NAN,
+            UnaryOp::Exp => kf::exp(x),
+            UnaryOp::Log => kf::log(x),
+            UnaryOp::Rsqrt => kf::rsqrt(x),
+            UnaryOp::Tanh => kf::tanh(x),
+            UnaryOp::Sigmoid => kf::sigmoid(x),
+            UnaryOp::Erf => kf::erf(x),
+            UnaryOp::Sin => kf::sin(x),
+            UnaryOp::Cos => kf::cos(x),
+            UnaryOp::Tan => kf::tan(x),
+            UnaryOp::Asin => kf::asin(x),
+            UnaryOp::Acos => kf::acos(x),
+            UnaryOp::Atan => kf::atan(x),
+            UnaryOp::Sinh => kf::sinh(x),
+            UnaryOp::Cosh => kf::cosh(x),
+            UnaryOp::Asinh => kf::asinh(x),
+            UnaryOp::Acosh => kf::acosh(x),
+            UnaryOp::Atanh => kf::atanh(x),
         }
     }
 
     /// The op on integer values, or `None` when it requires a float operand.
     fn int(self) -> Option<fn(i64) -> i64> {
         match self {
-            UnaryOp::Neg => Some(i64::wrapping_neg),
-            UnaryOp::Abs => Some(i64::wrapping_abs),
-            UnaryOp::Relu => Some(|x| x.max(0)),
-            UnaryOp::Sign => Some(i64::signum),
+            UnaryOp::Neg => Some(int::neg),
+            UnaryOp::Abs => Some(int::abs),
+            UnaryOp::Relu => Some(relu),
+            UnaryOp::Sign => Some(sign),
             UnaryOp::Floor | UnaryOp::Ceil | UnaryOp::Round => Some(|x| x),
             UnaryOp::BitNot => Some(|x| !x),
             _ => None,
         }
     }
-}
-
-/// `1 / (1 + e^-x)` in `f64`.
-pub(crate) fn sigmoid(x: f64) -> f64 {
-    1.0 / (1.0 + libm::exp(-x))
 }
 
 /// `gelu(x)` in `f64` with the given formula.
@@ -190,7 +194,7 @@ fn gelu(x: f64, approx: GeluApprox) -> f64 {
 pub fn unary(op: UnaryOp, x: &Tensor) -> Result<Tensor> {
     let lanes = match x.lanes() {
         Lanes::Float(_) if op == UnaryOp::BitNot => bail!("`bitwise_not` requires an integer operand"),
-        Lanes::Float(v) => Lanes::Float(v.into_iter().map(|e| op.float(f64::from(e)) as f32).collect()),
+        Lanes::Float(v) => Lanes::Float(v.into_iter().map(|e| op.float(e)).collect()),
         Lanes::Int(v) => match op.int() {
             Some(f) => Lanes::Int(v.into_iter().map(f).collect()),
             None => bail!("`{}` requires a float operand, got {}", op.name(), x.dtype()),
