@@ -18,7 +18,7 @@
 //! of reshape/expand_dims/squeeze alias their operand; operands of a cube op live in L1/L0, not
 //! UB. The sum must stay within `ub-budget` percent of the target's UB.
 
-use kiln_compiler::{Ir, OpId, Trait, ValueId, DYNAMIC};
+use kiln_compiler::{Ir, OpDef, OpId, Trait, ValueId, DYNAMIC};
 use kiln_dialects::hl::accessors::checked_numel;
 use kiln_dialects::hl::accessors::{int_list, normalize_axis};
 use kiln_dialects::hl::interfaces::{
@@ -102,20 +102,18 @@ pub fn classify<'c>(ir: &Ir<'c>, op: OpId, opts: &FusionOptions) -> OpInfo {
 /// The option-level reasons to keep `op` out (a forcing rule overrides them).
 fn soft_gate(ir: &Ir<'_>, op: OpId, name: &str, cat: FusionCategory, o: &FusionOptions) -> Option<String> {
     let camel = camel_name(name);
-    if o.disable_ops.contains(&name) {
+    let listed = |ops: &[&'static OpDef]| ops.iter().any(|&d| ir.is(op, d));
+    if listed(&o.disable_ops) {
         return Some(format!("disabled by disable-ops={camel}"));
     }
-    if !o.enable_ops_only.is_empty() && !o.enable_ops_only.contains(&name) {
+    if !o.enable_ops_only.is_empty() && !listed(&o.enable_ops_only) {
         return Some("not in enable-ops-only".into());
     }
-    if cat == FusionCategory::Cube
-        && o.opt_level < 2
-        && !o.enable_ops.contains(&name)
-        && !o.enable_ops_only.contains(&name)
+    if cat == FusionCategory::Cube && o.opt_level < 2 && !listed(&o.enable_ops) && !listed(&o.enable_ops_only)
     {
         return Some(format!("cube ops are disabled (enable-ops={camel} or opt-level=2)"));
     }
-    if o.precision_guard.contains(&name) {
+    if listed(&o.precision_guard) {
         let low = ir.results(op).iter().find_map(|&r| {
             let e = ir.value_type(r).element_type()?;
             let s = e.to_string();

@@ -9,6 +9,7 @@
 //! `BatchMatMul`, `Add`, `ReduceSum`, `Gelu`); `hl.add` and `add` are accepted too.
 
 use kiln_compiler::pass::{OptionKind, PassOptionSpec, PassOptions};
+use kiln_compiler::OpDef;
 
 use super::rules::{load_rules, Rule};
 use kiln_targets::{Target, DEFAULT_TARGET};
@@ -78,12 +79,12 @@ const fn spec(
 pub struct FusionOptions {
     /// 0 (off), 1 or 2.
     pub opt_level: u32,
-    /// Full op names fused although off by default.
-    pub enable_ops: Vec<&'static str>,
-    /// Full op names never fused.
-    pub disable_ops: Vec<&'static str>,
+    /// Ops fused although off by default.
+    pub enable_ops: Vec<&'static OpDef>,
+    /// Ops never fused.
+    pub disable_ops: Vec<&'static OpDef>,
     /// When non-empty, only these ops fuse.
-    pub enable_ops_only: Vec<&'static str>,
+    pub enable_ops_only: Vec<&'static OpDef>,
     /// Size cap of a region.
     pub max_ops: usize,
     /// Longest chain in a region (0: unlimited).
@@ -95,7 +96,7 @@ pub struct FusionOptions {
     /// Force/forbid rules.
     pub rules: Vec<Rule>,
     /// Ops not fused in f16/bf16 unless forced.
-    pub precision_guard: Vec<&'static str>,
+    pub precision_guard: Vec<&'static OpDef>,
     /// The hardware.
     pub target: Target,
     /// Emit remarks.
@@ -201,12 +202,12 @@ impl RawOptions {
         self.get(name).parse().unwrap_or(0)
     }
 
-    fn ops(&self, name: &str) -> Result<Vec<&'static str>, String> {
+    fn ops(&self, name: &str) -> Result<Vec<&'static OpDef>, String> {
         self.get(name)
             .split(',')
             .map(str::trim)
             .filter(|s| !s.is_empty())
-            .map(|s| op_name(s).map_err(|e| format!("kiln-fuse: {e} in '{name}'")))
+            .map(|s| op_def(s).map_err(|e| format!("kiln-fuse: {e} in '{name}'")))
             .collect()
     }
 
@@ -285,10 +286,15 @@ pub fn camel_name(full: &str) -> String {
 
 /// The full `hl` op name of `MatMul`, `matmul` or `hl.matmul`.
 pub fn op_name(name: &str) -> Result<&'static str, String> {
-    let ops = kiln_dialects::hl::ALL;
-    ops.iter()
-        .map(|d| d.name)
-        .find(|full| *full == name || full.strip_prefix("hl.") == Some(name) || camel_name(full) == name)
+    op_def(name).map(|d| d.name)
+}
+
+/// The `hl` op named `name` (as [`op_name`] reads it).
+pub fn op_def(name: &str) -> Result<&'static OpDef, String> {
+    kiln_dialects::hl::ALL
+        .iter()
+        .copied()
+        .find(|d| d.name == name || d.name.strip_prefix("hl.") == Some(name) || camel_name(d.name) == name)
         .ok_or_else(|| {
             format!("unknown op '{name}'; ops are named as hl ops in CamelCase (MatMul, BatchMatMul, Add, ReduceSum, ...)")
         })
@@ -313,7 +319,10 @@ mod tests {
             FusionOptions::from_flags("--opt_level=2 --enable_ops=MatMul,BatchMatMul --kiln-fusion-remarks")
                 .unwrap();
         assert_eq!(o.opt_level, 2);
-        assert_eq!(o.enable_ops, vec!["hl.matmul", "hl.batch_matmul"]);
+        assert_eq!(
+            o.enable_ops.iter().map(|d| d.name).collect::<Vec<_>>(),
+            vec!["hl.matmul", "hl.batch_matmul"]
+        );
         assert!(o.remarks);
         let e = FusionOptions::from_flags("--opt_levle=2").unwrap_err();
         assert!(e.contains("unknown fusion flag '--opt_levle'"), "{e}");

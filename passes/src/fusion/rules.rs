@@ -17,13 +17,13 @@
 //! last dim, `m` the product of the others and `k` is 1. Variables are read from the chain's
 //! first cube op, or its first op if it has none.
 
-use kiln_compiler::Ir;
+use kiln_compiler::{Ir, OpDef};
 use kiln_dialects::hl::accessors::checked_numel;
 use kiln_dialects::hl::interfaces::{contraction_length, hl_op, FusionCategory};
 use serde::Deserialize;
 
 use super::graph::BlockGraph;
-use super::options::op_name;
+use super::options::op_def;
 
 /// What a rule does to the edges of its matches.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -39,8 +39,8 @@ pub enum Action {
 pub struct Rule {
     /// The pattern as written.
     pub text: String,
-    /// Full op names of the chain.
-    pub pattern: Vec<&'static str>,
+    /// The ops of the chain.
+    pub pattern: Vec<&'static OpDef>,
     /// Force or forbid.
     pub action: Action,
     /// The condition, if any.
@@ -175,12 +175,8 @@ pub fn parse_rules(text: &str, file: &str) -> Result<Vec<Rule>, String> {
         .enumerate()
         .map(|(i, r)| {
             let at = |m: String| format!("rules file '{file}': rule #{}: {m}", i + 1);
-            let pattern = r
-                .pattern
-                .split("->")
-                .map(|s| op_name(s.trim()))
-                .collect::<Result<Vec<_>, _>>()
-                .map_err(at)?;
+            let pattern =
+                r.pattern.split("->").map(|s| op_def(s.trim())).collect::<Result<Vec<_>, _>>().map_err(at)?;
             if pattern.len() < 2 {
                 return Err(at(format!("pattern '{}' needs at least two ops joined by '->'", r.pattern)));
             }
@@ -205,7 +201,7 @@ pub fn match_rules(ir: &Ir<'_>, g: &BlockGraph, rules: &[Rule]) -> RuleEdges {
     let mut edges = RuleEdges::default();
     for (ri, rule) in rules.iter().enumerate() {
         for start in 0..g.len() as u32 {
-            if ir.op(g.ops[start as usize]).name != rule.pattern[0] {
+            if !ir.is(g.ops[start as usize], rule.pattern[0]) {
                 continue;
             }
             // Depth-first over chains, with an explicit stack of partial paths.
@@ -226,7 +222,7 @@ pub fn match_rules(ir: &Ir<'_>, g: &BlockGraph, rules: &[Rule]) -> RuleEdges {
                 let want = rule.pattern[path.len()];
                 let last = *path.last().expect("paths are non-empty");
                 for &u in &g.users[last as usize] {
-                    if ir.op(g.ops[u as usize]).name == want {
+                    if ir.is(g.ops[u as usize], want) {
                         let mut p = path.clone();
                         p.push(u);
                         stack.push(p);
@@ -278,7 +274,7 @@ mod tests {
     fn toml_and_json_rules() {
         let toml = "[[rule]]\npattern = \"MatMul -> Add\"\naction = \"force\"\nwhen = \"m >= 128 && dtype == f16\"\n";
         let r = parse_rules(toml, "r.toml").unwrap();
-        assert_eq!(r[0].pattern, vec!["hl.matmul", "hl.add"]);
+        assert_eq!(r[0].pattern.iter().map(|d| d.name).collect::<Vec<_>>(), vec!["hl.matmul", "hl.add"]);
         let f = Facts { m: 128, dtype: "f16".into(), ..Facts::default() };
         assert!(r[0].when.as_ref().unwrap().eval(&f));
         let f = Facts { m: 64, dtype: "f16".into(), ..Facts::default() };
