@@ -188,7 +188,7 @@ fn run(cli: &Cli) -> Result<(String, bool), String> {
 }
 
 /// The results as printed (and written with `--output-dir`).
-fn print_results(cli: &Cli, results: &[Tensor]) -> Result<String, String> {
+pub(crate) fn print_results(cli: &Cli, results: &[Tensor]) -> Result<String, String> {
     let mut out = String::new();
     for (i, t) in results.iter().enumerate() {
         out.push_str(&format::describe(i, t, cli.print_limit));
@@ -225,7 +225,7 @@ fn find_entry(ir: &Ir<'_>, top: OpId, entry: Option<&str>) -> Result<OpId, Strin
         .regions(top)
         .iter()
         .flat_map(|&r| ir.region_blocks(r).flat_map(|b| ir.block_ops(b)).collect::<Vec<_>>())
-        .filter(|&op| ir.op(op).name == "func.func")
+        .filter(|&op| ir.is(op, &kiln_dialects::func::FUNC_OP))
         .collect();
     let name = |op: OpId| ir.attr(op, "sym_name").and_then(|a| a.as_str()).map(String::from_utf8_lossy);
     let has_body = |op: OpId| ir.regions(op).first().and_then(|&r| ir.entry_block(r)).is_some();

@@ -64,10 +64,7 @@ pub fn run_bytecode(cli: &Cli, bytes: &[u8]) -> Result<String, String> {
         args.push(t);
     }
     let (results, stats) = run_program(cli, &target, &module, &args)?;
-    let mut out = String::new();
-    for (i, t) in results.iter().enumerate() {
-        out.push_str(&crate::format::describe(i, t, cli.print_limit));
-    }
+    let mut out = crate::print_results(cli, &results)?;
     out.push_str(&stats);
     Ok(out)
 }
