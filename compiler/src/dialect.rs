@@ -339,6 +339,11 @@ impl OpDef {
         self.name.split_once('.').map_or(self.name, |(d, _)| d)
     }
 
+    /// The name within its dialect (the part after the first dot: `matmul` of `hl.matmul`).
+    pub fn short_name(&self) -> &'static str {
+        self.name.split_once('.').map_or(self.name, |(_, s)| s)
+    }
+
     /// Whether the op stores properties: inherent attributes, or segment sizes of operand or
     /// result groups.
     pub fn has_properties(&self) -> bool {
@@ -378,6 +383,11 @@ pub struct DialectRegistry {
 }
 
 impl Dialect {
+    /// The dialect's op named `<dialect>.<short>`.
+    pub fn op_named(&self, short: &str) -> Option<&'static OpDef> {
+        self.ops.iter().copied().find(|d| d.short_name() == short)
+    }
+
     /// Whether `def` is one of the dialect's ops.
     pub fn owns(&self, def: Option<&'static OpDef>) -> bool {
         def.is_some_and(|def| self.ops.iter().any(|&d| std::ptr::eq(d, def)))

@@ -87,11 +87,6 @@ const KNOWN: &[(&OpDef, Expansion)] = &[
     (&hl::GATHER_ND, Expansion::Index(IndexOp::GatherNd)),
 ];
 
-/// The name an op has in the `ops` option: its name without `hl.`.
-fn short_name(def: &OpDef) -> &'static str {
-    def.name.strip_prefix("hl.").unwrap_or(def.name)
-}
-
 kiln_compiler::declare_pass! {
     struct Decompose {
         only: Vec<&'static OpDef>,
@@ -111,10 +106,10 @@ kiln_compiler::declare_pass! {
     create(o) {
         let mut only = Vec::new();
         for name in o.get_list("ops") {
-            match KNOWN.iter().find(|&&(d, _)| short_name(d) == name) {
+            match KNOWN.iter().find(|&&(d, _)| d.short_name() == name) {
                 Some(&(def, _)) => only.push(def),
                 None => {
-                    let all: Vec<&str> = KNOWN.iter().map(|&(d, _)| short_name(d)).collect();
+                    let all: Vec<&str> = KNOWN.iter().map(|&(d, _)| d.short_name()).collect();
                     return Err(format!("hl-decompose: unknown composite '{name}'; known: {}", all.join(", ")));
                 }
             }

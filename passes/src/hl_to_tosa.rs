@@ -76,7 +76,7 @@ kiln_compiler::declare_pass! {
 
 /// Why `op` (an `hl` op) cannot be converted, or `None` when it can (or is not `hl`).
 fn refusal(ir: &Ir<'_>, op: OpId) -> Option<String> {
-    let short = ir.op(op).name.strip_prefix("hl.")?;
+    let short = ir.op(op).def.filter(|&d| kiln_dialects::hl::HL.owns(Some(d)))?.short_name();
     let attr = |n: &str| ir.attr(op, n);
     let all_static = ir
         .operands(op)

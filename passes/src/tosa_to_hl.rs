@@ -163,11 +163,7 @@ fn convert_arith<'c>(
 
 /// The `hl` op named `hl.<short>`.
 fn def(short: &str) -> Result<&'static OpDef, String> {
-    hl::ALL
-        .iter()
-        .copied()
-        .find(|d| d.name.strip_prefix("hl.") == Some(short))
-        .ok_or(format!("no 'hl.{short}'"))
+    hl::HL.op_named(short).ok_or(format!("no 'hl.{short}'"))
 }
 
 /// Requires the constant operand `v` (a zero point or a shift) to be zero.

@@ -151,10 +151,7 @@ impl PySession {
         declared: Option<(Vec<i64>, String)>,
     ) -> PyResult<PyTensor> {
         let def = hl::HL
-            .ops
-            .iter()
-            .copied()
-            .find(|d| d.name.strip_prefix("hl.") == Some(op))
+            .op_named(op)
             .ok_or_else(|| PyValueError::new_err(format!("'hl.{op}' is not an hl op")))?;
         let mut values: Vec<(&'static str, AttrValue)> = Vec::new();
         for (k, v) in attrs.iter() {

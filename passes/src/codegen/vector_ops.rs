@@ -96,7 +96,10 @@ fn silu(b: &mut Builder<'_, '_>, t: &TileOp<'_>) -> Result<(), String> {
 }
 
 fn cmp(b: &mut Builder<'_, '_>, t: &TileOp<'_>) -> Result<(), String> {
-    let pred = b.ir.attr(t.op, "predicate").and_then(CmpPredicate::of).ok_or("hl.cmp without a predicate")?;
+    let pred =
+        b.ir.attr(t.op, "predicate")
+            .and_then(CmpPredicate::of)
+            .ok_or_else(|| format!("{} without a predicate", kiln_dialects::hl::CMP.name))?;
     let pred = NpuCmp::from_keyword(pred.keyword()).ok_or("a predicate npuvec.cmp does not have")?;
     let attr = pred.attr(b.ctx);
     b.op(&npuvec::CMP_OP, &[t.srcs[0], t.srcs[1], t.dst], &[("predicate", attr)], &[], 0);

@@ -101,7 +101,7 @@ pub fn classify<'c>(ir: &Ir<'c>, op: OpId, opts: &FusionOptions) -> OpInfo {
 
 /// The option-level reasons to keep `op` out (a forcing rule overrides them).
 fn soft_gate(ir: &Ir<'_>, op: OpId, name: &str, cat: FusionCategory, o: &FusionOptions) -> Option<String> {
-    let camel = camel_name(name);
+    let camel = ir.op(op).def.map_or_else(|| name.to_string(), camel_name);
     let listed = |ops: &[&'static OpDef]| ops.iter().any(|&d| ir.is(op, d));
     if listed(&o.disable_ops) {
         return Some(format!("disabled by disable-ops={camel}"));

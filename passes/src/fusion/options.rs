@@ -269,10 +269,9 @@ fn split_flags(flags: &str) -> Result<Vec<(String, String)>, String> {
     Ok(out)
 }
 
-/// The CamelCase spelling of an `hl` op (`hl.batch_matmul` -> `BatchMatMul`).
-pub fn camel_name(full: &str) -> String {
-    let short = full.strip_prefix("hl.").unwrap_or(full);
-    short
+/// The CamelCase spelling of an op (`hl.batch_matmul` -> `BatchMatMul`).
+pub fn camel_name(def: &OpDef) -> String {
+    def.short_name()
         .split('_')
         .map(|w| match w {
             "matmul" => "MatMul".to_string(),
@@ -294,7 +293,7 @@ pub fn op_def(name: &str) -> Result<&'static OpDef, String> {
     kiln_dialects::hl::ALL
         .iter()
         .copied()
-        .find(|d| d.name == name || d.name.strip_prefix("hl.") == Some(name) || camel_name(d.name) == name)
+        .find(|d| d.name == name || d.short_name() == name || camel_name(d) == name)
         .ok_or_else(|| {
             format!("unknown op '{name}'; ops are named as hl ops in CamelCase (MatMul, BatchMatMul, Add, ReduceSum, ...)")
         })
@@ -306,8 +305,8 @@ mod tests {
 
     #[test]
     fn names() {
-        assert_eq!(camel_name("hl.batch_matmul"), "BatchMatMul");
-        assert_eq!(camel_name("hl.reduce_sum"), "ReduceSum");
+        assert_eq!(camel_name(&kiln_dialects::hl::BATCH_MATMUL), "BatchMatMul");
+        assert_eq!(camel_name(&kiln_dialects::hl::REDUCE_SUM), "ReduceSum");
         assert_eq!(op_name("MatMul").unwrap(), "hl.matmul");
         assert_eq!(op_name("hl.gelu").unwrap(), "hl.gelu");
         assert!(op_name("Sort").unwrap_err().contains("unknown op 'Sort'"));
@@ -321,7 +320,7 @@ mod tests {
         assert_eq!(o.opt_level, 2);
         assert_eq!(
             o.enable_ops.iter().map(|d| d.name).collect::<Vec<_>>(),
-            vec!["hl.matmul", "hl.batch_matmul"]
+            vec![kiln_dialects::hl::MATMUL.name, kiln_dialects::hl::BATCH_MATMUL.name]
         );
         assert!(o.remarks);
         let e = FusionOptions::from_flags("--opt_levle=2").unwrap_err();

@@ -274,7 +274,10 @@ mod tests {
     fn toml_and_json_rules() {
         let toml = "[[rule]]\npattern = \"MatMul -> Add\"\naction = \"force\"\nwhen = \"m >= 128 && dtype == f16\"\n";
         let r = parse_rules(toml, "r.toml").unwrap();
-        assert_eq!(r[0].pattern.iter().map(|d| d.name).collect::<Vec<_>>(), vec!["hl.matmul", "hl.add"]);
+        assert_eq!(
+            r[0].pattern.iter().map(|d| d.name).collect::<Vec<_>>(),
+            vec![kiln_dialects::hl::MATMUL.name, kiln_dialects::hl::ADD.name]
+        );
         let f = Facts { m: 128, dtype: "f16".into(), ..Facts::default() };
         assert!(r[0].when.as_ref().unwrap().eval(&f));
         let f = Facts { m: 64, dtype: "f16".into(), ..Facts::default() };
