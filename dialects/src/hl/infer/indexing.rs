@@ -41,8 +41,12 @@ fn reduction(input: &InferInput<'_, '_>) -> Result<(), String> {
     }
 }
 
-/// `gather_elements {axis}`: the shape of the indices, of the data's rank.
-pub fn gather_elements<'c>(ctx: &Context<'c>, input: &InferInput<'_, 'c>) -> Result<Type<'c>, String> {
+/// The data's element type and the indices' shape of a `*_elements` op, whose indices have
+/// the data's rank and whose `axis` is one of its dims.
+fn elements_operands<'c>(
+    ctx: &Context<'c>,
+    input: &InferInput<'_, 'c>,
+) -> Result<(Type<'c>, &'c [i64]), String> {
     let (data, elem) = operand(input, 0)?;
     let idx = indices(ctx, input, 1)?;
     normalize_axis(int(input, "axis", 0)?, data.len())?;
@@ -53,6 +57,12 @@ pub fn gather_elements<'c>(ctx: &Context<'c>, input: &InferInput<'_, 'c>) -> Res
             input.operands[1]
         ));
     }
+    Ok((elem, idx))
+}
+
+/// `gather_elements {axis}`: the shape of the indices, of the data's rank.
+pub fn gather_elements<'c>(ctx: &Context<'c>, input: &InferInput<'_, 'c>) -> Result<Type<'c>, String> {
+    let (elem, idx) = elements_operands(ctx, input)?;
     Ok(ctx.tensor_type(idx, elem))
 }
 
@@ -98,16 +108,7 @@ fn updates<'c>(input: &InferInput<'_, 'c>, elem: Type<'c>, shape: &[i64]) -> Res
 
 /// `scatter_elements {axis, reduction}`: the data's type; updates shaped as the indices.
 pub fn scatter_elements<'c>(ctx: &Context<'c>, input: &InferInput<'_, 'c>) -> Result<Type<'c>, String> {
-    let (data, elem) = operand(input, 0)?;
-    let idx = indices(ctx, input, 1)?;
-    normalize_axis(int(input, "axis", 0)?, data.len())?;
-    if idx.len() != data.len() {
-        return Err(format!(
-            "indices must have the data's rank {}, but got '{}'",
-            data.len(),
-            input.operands[1]
-        ));
-    }
+    let (elem, idx) = elements_operands(ctx, input)?;
     updates(input, elem, idx)?;
     reduction(input)?;
     Ok(input.operands[0])
