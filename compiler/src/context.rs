@@ -26,6 +26,9 @@ pub struct Context<'c> {
     /// Whether an error about an op carries a `see current operation` note (MLIR's
     /// `printOpOnDiagnostic`).
     print_op_on_diagnostic: Cell<bool>,
+    /// The debug output enabled (LLVM's `-debug` / `-debug-only`): `None` off, an empty list
+    /// every type, else the types listed.
+    debug_types: RefCell<Option<Vec<String>>>,
     /// The next [`AttrKind::Distinct`] id.
     next_distinct: Cell<u64>,
     /// Alias names read from parsed files (`#name = attr`), which the printer may reuse for
@@ -50,6 +53,7 @@ impl<'c> Context<'c> {
             registry,
             allow_unregistered: Cell::new(false),
             print_op_on_diagnostic: Cell::new(true),
+            debug_types: RefCell::new(None),
             next_distinct: Cell::new(0),
             attr_alias_names: RefCell::default(),
             type_alias_names: RefCell::default(),
@@ -146,6 +150,18 @@ impl<'c> Context<'c> {
     /// Attach (or not) the `see current operation` note to errors about ops.
     pub fn set_print_op_on_diagnostic(&self, print: bool) {
         self.print_op_on_diagnostic.set(print)
+    }
+
+    /// Turns debug output on for the listed debug types (`-debug-only=a,b`), for all of them
+    /// (an empty list, `-debug`), or off (`None`). Drivers and passes print it to stderr, as
+    /// LLVM's `dbgs()`: it is a trace for compiler engineers, not a diagnostic.
+    pub fn set_debug(&self, types: Option<Vec<String>>) {
+        *self.debug_types.borrow_mut() = types;
+    }
+
+    /// Whether debug output of type `ty` (`dialect-conversion`, ...) is on.
+    pub fn debug_enabled(&self, ty: &str) -> bool {
+        self.debug_types.borrow().as_ref().is_some_and(|t| t.is_empty() || t.iter().any(|x| x == ty))
     }
 
     /// Makes room for about `additional` more attributes (e.g. one location per op of a large

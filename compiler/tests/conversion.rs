@@ -6,7 +6,7 @@
 use bumpalo::Bump;
 use kiln_compiler::conversion::{
     apply_full_conversion, apply_partial_conversion, ConversionPattern, ConversionPatternSet,
-    ConversionRewriter, ConversionTarget, TypeConverter, UNREALIZED_CONVERSION_CAST,
+    ConversionRewriter, ConversionTarget, Root, TypeConverter, UNREALIZED_CONVERSION_CAST,
 };
 use kiln_compiler::syntax::{parse_source, print_module, PrintOptions};
 use kiln_compiler::{Arity, Context, Dialect, DialectRegistry, OpDef, OpId, TypeKind, ValueId};
@@ -50,8 +50,8 @@ fn widen<'a, 'c>() -> TypeConverter<'a, 'c> {
 struct Lower(&'static OpDef);
 
 impl ConversionPattern for Lower {
-    fn root(&self) -> Option<&'static OpDef> {
-        Some(self.0)
+    fn root(&self) -> Root {
+        Root::Op(self.0)
     }
 
     fn match_and_rewrite<'c>(
@@ -74,8 +74,8 @@ impl ConversionPattern for Lower {
 struct LoopArgs;
 
 impl ConversionPattern for LoopArgs {
-    fn root(&self) -> Option<&'static OpDef> {
-        Some(&TOY_LOOP)
+    fn root(&self) -> Root {
+        Root::Op(&TOY_LOOP)
     }
 
     fn match_and_rewrite<'c>(
@@ -223,8 +223,8 @@ fn an_op_left_illegal_is_a_located_error_and_the_ir_is_unchanged() {
 struct Recurse;
 
 impl ConversionPattern for Recurse {
-    fn root(&self) -> Option<&'static OpDef> {
-        Some(&TOY_NEG)
+    fn root(&self) -> Root {
+        Root::Op(&TOY_NEG)
     }
 
     fn match_and_rewrite<'c>(

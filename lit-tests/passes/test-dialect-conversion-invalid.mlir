@@ -13,8 +13,9 @@ func.func @unknown_in_full(%a: tensor<4xf32>, %b: tensor<4xf32>) -> tensor<4xf32
 // -----
 
 func.func @explicitly_illegal(%a: tensor<4xi32>) -> tensor<4xi32> {
-  // expected-error @+2 {{failed to legalize operation 'hl.add' that was explicitly marked illegal}}
-  // expected-note @+1 {{patterns tried: ElementwiseToTest}}
+  // expected-error @+3 {{failed to legalize operation 'hl.add' that was explicitly marked illegal}}
+  // expected-note @+2 {{patterns tried: ElementwiseToTest}}
+  // expected-note @+1 {{'ElementwiseToTest' declined: the result type tensor<4xi32> is not of f32 elements}}
   %0 = hl.add %a, %a : tensor<4xi32>
   return %0 : tensor<4xi32>
 }

@@ -20,7 +20,7 @@
 
 use kiln_compiler::conversion::{
     apply_partial_conversion, ConversionPattern, ConversionPatternSet, ConversionRewriter, ConversionTarget,
-    TypeConverter,
+    Root, TypeConverter,
 };
 use kiln_compiler::pass::PassFailed;
 use kiln_compiler::{Context, Ir, NamedAttr, OpDef, OpId, OperationState, Type, TypeKind, ValueId};
@@ -144,8 +144,8 @@ fn results_to_outputs<'c>(ctx: &Context<'c>, ir: &mut Ir<'c>, kernel: OpId) {
 struct Call;
 
 impl ConversionPattern for Call {
-    fn root(&self) -> Option<&'static OpDef> {
-        Some(&CALL_OP)
+    fn root(&self) -> Root {
+        Root::Op(&CALL_OP)
     }
 
     fn match_and_rewrite<'c>(
@@ -181,8 +181,8 @@ struct HostOp {
 }
 
 impl ConversionPattern for HostOp {
-    fn root(&self) -> Option<&'static OpDef> {
-        Some(self.root)
+    fn root(&self) -> Root {
+        Root::Op(self.root)
     }
 
     fn match_and_rewrite<'c>(

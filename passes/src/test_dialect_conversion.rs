@@ -16,7 +16,7 @@
 
 use kiln_compiler::conversion::{
     apply_full_conversion, apply_partial_conversion, ConversionPattern, ConversionPatternSet,
-    ConversionRewriter, ConversionTarget, TypeConverter,
+    ConversionRewriter, ConversionTarget, Root, TypeConverter,
 };
 use kiln_compiler::pass::{OptionKind, PassFailed, PassOptionSpec};
 use kiln_compiler::{Context, FloatKind, OpDef, OpId, Type, TypeKind, ValueId};
@@ -86,8 +86,8 @@ struct ElementwiseToTest {
 }
 
 impl ConversionPattern for ElementwiseToTest {
-    fn root(&self) -> Option<&'static OpDef> {
-        Some(self.root)
+    fn root(&self) -> Root {
+        Root::Op(self.root)
     }
 
     fn match_and_rewrite<'c>(
@@ -98,9 +98,11 @@ impl ConversionPattern for ElementwiseToTest {
     ) -> bool {
         let result = rw.ir().value_type(rw.ir().results(op)[0]);
         if result.element_type().map(|e| *e.kind()) != Some(TypeKind::Float(FloatKind::F32)) {
-            return false;
+            return rw.notify_match_failure(format!("the result type {result} is not of f32 elements"));
         }
-        let Some(converted) = rw.convert_type(result) else { return false };
+        let Some(converted) = rw.convert_type(result) else {
+            return rw.notify_match_failure(format!("the result type {result} has no converted type"));
+        };
         rw.replace_op_with_new(op, self.to, None, operands, vec![converted])
     }
 }

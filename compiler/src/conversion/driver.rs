@@ -9,7 +9,7 @@ use super::type_converter::TypeConverter;
 use crate::context::Context;
 use crate::diagnostics::Diagnostic;
 use crate::ir::{Ir, OpId, WalkOrder};
-use crate::pattern::{root_matches, Listener, Rewriter};
+use crate::pattern::{Listener, Rewriter};
 
 /// Partial or full.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -78,6 +78,7 @@ fn convert<'c>(
     // For each op a pattern produced (or changed), the patterns that led to it: they are not
     // applied to it again, so that a pattern cannot recurse on its own output.
     let mut lineage: FxHashMap<OpId, Vec<usize>> = FxHashMap::default();
+    let trace = Trace { on: ctx.debug_enabled(DEBUG_TYPE) };
     let mut stack: Vec<OpId> = work.walk(root, WalkOrder::PreOrder).filter(|&o| o != root).collect();
     stack.reverse();
     while let Some(op) = stack.pop() {
@@ -89,28 +90,36 @@ fn convert<'c>(
             continue;
         }
         let tried = lineage.remove(&op).unwrap_or_default();
-        let mut names = Vec::new();
+        let mut attempts = Vec::new();
         let mut applied = None;
         let mut touched = Touched::default();
+        trace.begin(&work, op);
         for &(index, pattern) in &order {
-            if tried.contains(&index) || !root_matches(pattern.root(), &work, op) {
+            if tried.contains(&index) || !pattern.root().matches(&work, op) {
                 continue;
             }
-            names.push(pattern.name());
             let mut rw = ConversionRewriter {
                 rw: Rewriter::with_listener(ctx, &mut work, &mut touched),
                 state: &mut state,
                 types,
+                failure: None,
             };
-            let Some(operands) = rw.remap_operands(op) else { continue };
-            if pattern.match_and_rewrite(&mut rw, op, &operands) {
+            let converted = match rw.remap_operands(op) {
+                Some(operands) => pattern.match_and_rewrite(&mut rw, op, &operands),
+                None => rw.notify_match_failure("an operand has no converted value"),
+            };
+            let attempt = Attempt { pattern: pattern.name(), failure: rw.failure.take() };
+            trace.attempt(&attempt, converted);
+            attempts.push(attempt);
+            if converted {
                 applied = Some(index);
                 break;
             }
         }
+        trace.end(applied.is_some());
         let Some(index) = applied else {
             if legal == Some(false) || mode == Mode::Full {
-                return Err(failure(&work, op, legal == Some(false), &names));
+                return Err(failure(&work, op, legal == Some(false), &attempts));
             }
             continue;
         };
@@ -131,18 +140,71 @@ fn convert<'c>(
     Ok(())
 }
 
-/// The error for an op no pattern legalized.
-fn failure<'c>(ir: &Ir<'c>, op: OpId, explicit: bool, tried: &[&str]) -> Diagnostic<'c> {
+/// The debug type of the driver's trace (`kiln-opt --debug-only=dialect-conversion`).
+pub const DEBUG_TYPE: &str = "dialect-conversion";
+
+/// One pattern tried on an op.
+struct Attempt {
+    pattern: &'static str,
+    /// Why it declined, when it said ([`ConversionRewriter::notify_match_failure`]).
+    failure: Option<String>,
+}
+
+/// The `dialect-conversion` debug output on stderr, in the shape of MLIR's: each op legalized,
+/// each pattern tried on it and why it failed.
+struct Trace {
+    on: bool,
+}
+
+impl Trace {
+    fn begin(&self, ir: &Ir<'_>, op: OpId) {
+        if self.on {
+            eprintln!("Legalizing operation : '{}' at {} {{", ir.op(op).name, ir.op(op).loc);
+        }
+    }
+
+    fn attempt(&self, a: &Attempt, converted: bool) {
+        if !self.on {
+            return;
+        }
+        eprintln!("  * Pattern : '{}' {{", a.pattern);
+        if let Some(reason) = &a.failure {
+            eprintln!("    ** Failure : {reason}");
+        }
+        let outcome = if converted { "SUCCESS" } else { "FAILURE : pattern failed to match" };
+        eprintln!("  }} -> {outcome}");
+    }
+
+    fn end(&self, converted: bool) {
+        if self.on {
+            eprintln!(
+                "}} -> {}",
+                if converted { "SUCCESS" } else { "FAILURE : no matched legalization pattern" }
+            );
+        }
+    }
+}
+
+/// The error for an op no pattern legalized: a note names the patterns tried, and one note
+/// per pattern that said why it declined.
+fn failure<'c>(ir: &Ir<'c>, op: OpId, explicit: bool, attempts: &[Attempt]) -> Diagnostic<'c> {
     let data = ir.op(op);
     let message = if explicit {
         format!("failed to legalize operation '{}' that was explicitly marked illegal", data.name)
     } else {
         format!("failed to legalize operation '{}'", data.name)
     };
-    let note = if tried.is_empty() {
+    let note = if attempts.is_empty() {
         "no conversion pattern matches this operation".to_string()
     } else {
-        format!("patterns tried: {}", tried.join(", "))
+        let names: Vec<&str> = attempts.iter().map(|a| a.pattern).collect();
+        format!("patterns tried: {}", names.join(", "))
     };
-    Diagnostic::error(data.loc, message).with_note(data.loc, note)
+    let mut diag = Diagnostic::error(data.loc, message).with_note(data.loc, note);
+    for a in attempts {
+        if let Some(reason) = &a.failure {
+            diag = diag.with_note(data.loc, format!("'{}' declined: {reason}", a.pattern));
+        }
+    }
+    diag
 }

@@ -11,7 +11,11 @@
 //!   decides it).
 //!
 //! An op that stays illegal is a located error (`failed to legalize operation 'hl.exp'`) with
-//! a note naming the patterns tried. **On failure the input IR is unchanged**: the driver
+//! a note naming the patterns tried and one per pattern that declined with a reason
+//! ([`ConversionRewriter::notify_match_failure`]). With the `dialect-conversion` debug type on
+//! ([`Context::set_debug`](crate::Context::set_debug), `kiln-opt --debug-only=dialect-conversion`)
+//! the driver prints every op it legalizes and every pattern it tries, with the reasons, to
+//! stderr. **On failure the input IR is unchanged**: the driver
 //! converts a clone of the IR store and commits it (replacing the caller's store) only when
 //! every op was legalized; on failure the clone is dropped. This costs one copy of the store
 //! per conversion, and in exchange patterns need no rollback journal and may use the whole
@@ -32,8 +36,8 @@ mod pattern;
 mod target;
 mod type_converter;
 
-pub use driver::{apply_full_conversion, apply_partial_conversion};
-pub use pattern::{ConversionPattern, ConversionPatternSet, ConversionRewriter};
+pub use driver::{apply_full_conversion, apply_partial_conversion, DEBUG_TYPE};
+pub use pattern::{ConversionPattern, ConversionPatternSet, ConversionRewriter, Root};
 pub use target::ConversionTarget;
 pub use type_converter::{Materialization, TypeConverter};
 

@@ -9,15 +9,46 @@ use super::type_converter::{cast_state, TypeConverter};
 use crate::context::Context;
 use crate::dialect::OpDef;
 use crate::ir::{Ir, OpId, OperationState, RegionId, ValueDef, ValueId};
-use crate::pattern::{InsertPoint, Rewriter};
+use crate::pattern::{root_matches, InsertPoint, Rewriter};
 use crate::types::Type;
+
+/// The ops a conversion pattern is tried on.
+#[derive(Clone, Copy, Debug)]
+pub enum Root {
+    /// Ops of one definition.
+    Op(&'static OpDef),
+    /// Ops of an unregistered dialect with this name (such ops have no definition; MLIR roots
+    /// patterns on an `OperationName`, which unregistered ops have too). A registered op of
+    /// the same name does not match: registered ops are matched by definition.
+    Unregistered(&'static str),
+    /// Any op (MLIR's `MatchAnyOpTypeTag`).
+    Any,
+}
+
+impl Root {
+    /// Whether `op` is an op of this root.
+    pub fn matches(self, ir: &Ir<'_>, op: OpId) -> bool {
+        match self {
+            Root::Op(def) => root_matches(Some(def), ir, op),
+            Root::Unregistered(name) => {
+                let data = ir.op(op);
+                data.def.is_none() && data.name == name
+            }
+            Root::Any => true,
+        }
+    }
+}
 
 /// Rewrites one illegal op. `operands` are the op's operands as converted so far (MLIR's
 /// adaptor): the replacement of an operand whose producer was converted, else the operand
 /// bridged to its converted type by a target materialization, else the operand itself.
+///
+/// A pattern that matches an op but cannot convert it says why with
+/// [`ConversionRewriter::notify_match_failure`]: the reason is a note on the driver's error
+/// when no pattern converts the op, and a line of the `dialect-conversion` debug output.
 pub trait ConversionPattern {
-    /// The op this pattern converts (`None`: any op).
-    fn root(&self) -> Option<&'static OpDef>;
+    /// The ops this pattern converts.
+    fn root(&self) -> Root;
 
     /// Named in the error when an op stays illegal (default: the type's name).
     fn name(&self) -> &'static str {
@@ -84,6 +115,8 @@ pub struct ConversionRewriter<'r, 'a, 'c> {
     pub(super) rw: Rewriter<'a, 'c>,
     pub(super) state: &'r mut ConversionState,
     pub(super) types: Option<&'r TypeConverter<'r, 'c>>,
+    /// Why the pattern being tried declined ([`ConversionRewriter::notify_match_failure`]).
+    pub(super) failure: Option<String>,
 }
 
 impl<'a, 'c> Deref for ConversionRewriter<'_, 'a, 'c> {
@@ -102,6 +135,14 @@ impl<'a, 'c> DerefMut for ConversionRewriter<'_, 'a, 'c> {
 impl<'c> ConversionRewriter<'_, '_, 'c> {
     fn ctx(&self) -> &Context<'c> {
         self.rw.ctx
+    }
+
+    /// Records why the pattern being tried does not convert the op it was given and returns
+    /// `false`, for `return rw.notify_match_failure("...")` (MLIR's `notifyMatchFailure`).
+    /// The pattern must not have changed the IR.
+    pub fn notify_match_failure(&mut self, reason: impl std::fmt::Display) -> bool {
+        self.failure = Some(reason.to_string());
+        false
     }
 
     /// The converted type of `ty` (`ty` itself without a type converter).

@@ -3,9 +3,9 @@
 //! a `func.return` its converted operands. Lowerings that change types across function
 //! boundaries add both patterns.
 
-use kiln_compiler::conversion::{ConversionPattern, ConversionRewriter};
+use kiln_compiler::conversion::{ConversionPattern, ConversionRewriter, Root};
 use kiln_compiler::ir::OpData;
-use kiln_compiler::{Context, Ir, NamedAttr, OpDef, OpId, Type, TypeKind, ValueId};
+use kiln_compiler::{Context, Ir, NamedAttr, OpId, Type, TypeKind, ValueId};
 
 use super::{FUNC_OP, RETURN_OP};
 
@@ -38,8 +38,8 @@ pub fn set_signature<'c>(
 pub struct SignatureConversion;
 
 impl ConversionPattern for SignatureConversion {
-    fn root(&self) -> Option<&'static OpDef> {
-        Some(&FUNC_OP)
+    fn root(&self) -> Root {
+        Root::Op(&FUNC_OP)
     }
 
     fn match_and_rewrite<'c>(
@@ -65,8 +65,8 @@ impl ConversionPattern for SignatureConversion {
 pub struct ReturnConversion;
 
 impl ConversionPattern for ReturnConversion {
-    fn root(&self) -> Option<&'static OpDef> {
-        Some(&RETURN_OP)
+    fn root(&self) -> Root {
+        Root::Op(&RETURN_OP)
     }
 
     fn match_and_rewrite<'c>(

@@ -3,16 +3,14 @@
 //! form), and readers of TOSA's operand and attribute encodings (`!tosa.shape` operands from
 //! `tosa.const_shape`, `array<i64: ...>` attributes, zero-point constants).
 
-use std::cell::RefCell;
-use std::rc::Rc;
-
 use kiln_compiler::conversion::{
     apply_partial_conversion, ConversionPattern, ConversionPatternSet, ConversionRewriter, ConversionTarget,
+    Root,
 };
 use kiln_compiler::rewrite::Rewriter;
 use kiln_compiler::{
-    AttrKind, Attribute, Context, DenseData, Diagnostic, FloatKind, Ir, NamedAttr, OpDef, OpId,
-    OperationState, Type, TypeKind, ValueId,
+    AttrKind, Attribute, Context, DenseData, Diagnostic, FloatKind, Ir, NamedAttr, OpId, OperationState,
+    Type, TypeKind, ValueId,
 };
 use kiln_dialects::hl::accessors::tensor_parts;
 use kiln_dialects::{arith, hl};
@@ -256,8 +254,6 @@ struct ByName {
     name: &'static str,
     prefix: &'static str,
     convert: Convert,
-    /// Why the last op that could not be converted could not (a note on the driver's error).
-    why: Rc<RefCell<Option<String>>>,
 }
 
 impl ConversionPattern for ByName {
@@ -265,8 +261,8 @@ impl ConversionPattern for ByName {
         self.name
     }
 
-    fn root(&self) -> Option<&'static OpDef> {
-        None
+    fn root(&self) -> Root {
+        Root::Any
     }
 
     fn match_and_rewrite<'c>(
@@ -279,17 +275,14 @@ impl ConversionPattern for ByName {
         let short = short.to_string();
         match (self.convert)(rw, op, &short, operands) {
             Ok(v) => rw.replace_op(op, &[v]),
-            Err(reason) => {
-                *self.why.borrow_mut() = Some(reason);
-                false
-            }
+            Err(reason) => rw.notify_match_failure(reason),
         }
     }
 }
 
 /// Converts, under `root`, every op whose name starts with `prefix` with `convert` (a partial
 /// conversion to `target`, by the pattern `name`); the driver's error carries, as a note, why
-/// the last op that could not be converted could not.
+/// the op that could not be converted could not.
 pub fn convert_by_name<'c>(
     ctx: &Context<'c>,
     ir: &mut Ir<'c>,
@@ -298,14 +291,7 @@ pub fn convert_by_name<'c>(
     (name, prefix): (&'static str, &'static str),
     convert: Convert,
 ) -> Result<(), Diagnostic<'c>> {
-    let why = Rc::new(RefCell::new(None));
     let mut patterns = ConversionPatternSet::new();
-    patterns.add(ByName { name, prefix, convert, why: why.clone() });
-    apply_partial_conversion(ctx, ir, root, target, &patterns, None).map_err(|d| match why.take() {
-        Some(reason) => {
-            let loc = d.loc;
-            d.with_note(loc, reason)
-        }
-        None => d,
-    })
+    patterns.add(ByName { name, prefix, convert });
+    apply_partial_conversion(ctx, ir, root, target, &patterns, None)
 }

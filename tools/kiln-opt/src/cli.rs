@@ -107,6 +107,16 @@ pub struct Options {
           default_missing_value = "true", action = ArgAction::Set)]
     pub mlir_print_op_on_diagnostic: bool,
 
+    /// Print the debug output of every pass and driver to stderr (LLVM's `-debug`).
+    #[arg(long)]
+    pub debug: bool,
+
+    /// Print the debug output of these debug types only, comma-separated (LLVM's
+    /// `-debug-only`): `dialect-conversion` traces the conversion driver (each op legalized,
+    /// each pattern tried and why it declined).
+    #[arg(long, value_name = "TYPES", value_delimiter = ',')]
+    pub debug_only: Vec<String>,
+
     /// Print elements attributes with more elements than this (splats aside) as
     /// `dense_resource<__elided__>`, as mlir-opt does.
     #[arg(long, value_name = "N")]

@@ -255,6 +255,9 @@ impl ChunkJob<'_> {
         ctx.set_print_op_on_diagnostic(
             self.opts.mlir_print_op_on_diagnostic && self.opts.verify_diagnostics.is_none(),
         );
+        if self.opts.debug || !self.opts.debug_only.is_empty() {
+            ctx.set_debug(Some(if self.opts.debug { Vec::new() } else { self.opts.debug_only.clone() }));
+        }
 
         let start = Instant::now();
         let parsed = frontend::parse(&ctx, &self.chunk.text, self.file_name);
