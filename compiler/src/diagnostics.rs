@@ -68,6 +68,23 @@ impl<'c> Diagnostic<'c> {
         self.notes.push(Diagnostic::new(Severity::Note, loc, message));
         self
     }
+
+    /// The message and its notes on one line, `message (note; note)`, for error channels
+    /// without source locations (an exception's text). The `see current operation` note,
+    /// which prints the whole op, is left out.
+    pub fn summary(&self) -> String {
+        let notes: Vec<&str> = self
+            .notes
+            .iter()
+            .map(|n| n.message.as_str())
+            .filter(|m| !m.starts_with("see current operation"))
+            .collect();
+        if notes.is_empty() {
+            self.message.clone()
+        } else {
+            format!("{} ({})", self.message, notes.join("; "))
+        }
+    }
 }
 
 /// The source buffers diagnostics may point into, by file name.

@@ -1,9 +1,22 @@
 // RUN: %kiln-opt %s --split-input-file --verify-diagnostics --no-verify-each -p 'builtin.module(kiln-codegen-tile{target=tiny-npu},kiln-codegen-bufferize,kiln-codegen-lower)'
-// Cube kernels written by hand that the cube lowerings refuse, on the kernel (kiln-codegen-outline
-// never makes them: it splits such regions).
+// RUN: not %kiln-opt %s --split-input-file --no-verify-each -p 'builtin.module(kiln-codegen-tile{target=tiny-npu},kiln-codegen-bufferize,kiln-codegen-lower)' --debug-only=dialect-conversion 2>&1 | FileCheck %s --check-prefix=TRACE
+// Cube kernels written by hand that kiln-codegen-tile or the cube lowerings refuse, on the kernel
+// (kiln-codegen-outline never makes them: it splits such regions). A lowering's refusal is the
+// conversion's error with the pattern's reason as a note.
 
-// A conv2d kernel holds the conv alone: its epilogue belongs in a vector kernel.
-// expected-error@+1 {{a conv2d kernel holds one conv2d and its one result}}
+// A conv2d kernel holds the conv alone: its epilogue belongs in a vector kernel. The trace shows
+// every kernel pattern tried on it: the others do not match its kind, the conv pattern declines.
+// TRACE:      * Pattern : 'AssemblingKernel' {
+// TRACE-NEXT: } -> FAILURE : pattern failed to match
+// TRACE:      * Pattern : 'ConvKernel' {
+// TRACE-NEXT:   ** Failure : a conv2d kernel holds one conv2d and its one result
+// TRACE-NEXT: } -> FAILURE : pattern failed to match
+// TRACE:      * Pattern : 'GatherKernel' {
+// TRACE-NEXT: } -> FAILURE : pattern failed to match
+// TRACE-NEXT: } -> FAILURE : no matched legalization pattern
+// expected-error@+3 {{failed to legalize operation 'func.func' that was explicitly marked illegal}}
+// expected-note@+2 {{patterns tried: AssemblingKernel, VectorKernel, ConvKernel, CubeKernel, GatherKernel}}
+// expected-note@+1 {{'ConvKernel' declined: a conv2d kernel holds one conv2d and its one result}}
 func.func private @conv_epilogue_kernel0(%x: tensor<1x4x6x6xf32>, %w: tensor<4x4x3x3xf32>) -> tensor<1x4x4x4xf32> attributes {npuvec.core = #npuvec.core<aic>, npuvec.kind = "matmul"} {
   %0 = hl.conv2d %x, %w : tensor<1x4x6x6xf32>, tensor<4x4x3x3xf32> -> tensor<1x4x4x4xf32>
   %1 = hl.relu %0 : tensor<1x4x4x4xf32>

@@ -148,6 +148,18 @@ impl<'a, 'c> Rewriter<'a, 'c> {
         self.tell(|l, ir| l.notify_modified(ir, op));
     }
 
+    /// Rewrites what `op` holds (its regions, their blocks and ops) in place, with direct
+    /// access to the store: MLIR's `modifyOpInPlace` around a rewrite of nested IR. The
+    /// listener hears of one modification of `op`, not of each op created, moved or erased
+    /// inside it, so a driver does not revisit those: use it when everything `f` makes is
+    /// final (a kernel body lowered in one piece), and match first, since `f` cannot be
+    /// undone by the pattern.
+    pub fn rewrite_in_place<R>(&mut self, op: OpId, f: impl FnOnce(&mut Ir<'c>) -> R) -> R {
+        let result = f(self.ir);
+        self.tell(|l, ir| l.notify_modified(ir, op));
+        result
+    }
+
     // ----- replacing and erasing -----
 
     /// Replaces the results of `op` by `values` and erases `op`. Returns `false`, changing

@@ -85,7 +85,7 @@ fn compile_in<'c>(
         write("fused", &ir)?;
         run(ctx, &mut ir, top, stage2)?;
         write("npuvec", &ir)?;
-        kiln_emit::emit(&ir, top, target).map_err(|d| compile_error(d.message))
+        kiln_emit::emit(&ir, top, target).map_err(|d| compile_error(d.summary()))
     }
 }
 
@@ -94,7 +94,7 @@ fn run<'c>(ctx: &Context<'c>, ir: &mut Ir<'c>, top: OpId, pm: &mut PassManager) 
     let failed = pm.run(ctx, ir, top, &mut Instrumentation::default(), &mut diags).is_err();
     diags.retain(|d| d.severity == kiln_compiler::Severity::Error);
     if failed || !diags.is_empty() {
-        let messages: Vec<String> = diags.into_iter().map(|d| d.message).collect();
+        let messages: Vec<String> = diags.iter().map(Diagnostic::summary).collect();
         return Err(compile_error(format!("segment failed to compile: {}", messages.join("; "))));
     }
     Ok(())
