@@ -9,7 +9,8 @@ use std::path::Path;
 use kiln_dialects::hl::interfaces::HlOp;
 
 /// The op names declared in the Rust files under `dir`: `pub static X: OpDef = OpDef { name:
-/// "d.op", ...` and the `X = "d.op", ...` line of an `hl_op!`-style macro.
+/// "d.op", ...`, the `X = "d.op", ...` line of an `hl_op!`-style macro, and the
+/// `Member, X_OP, "d.op", ...` line of the ISA's instruction lists (`unary_instructions!`).
 fn declared_ops(dir: &Path, out: &mut Vec<(String, String)>) {
     let mut entries: Vec<_> = std::fs::read_dir(dir).unwrap().map(|e| e.unwrap().path()).collect();
     entries.sort();
@@ -23,7 +24,7 @@ fn declared_ops(dir: &Path, out: &mut Vec<(String, String)>) {
         }
         let text = std::fs::read_to_string(&path).unwrap();
         let mut in_static = false;
-        for line in text.lines().map(str::trim) {
+        for line in text.lines().map(str::trim).filter(|l| !l.starts_with("//")) {
             let quoted =
                 |rest: &str| rest.strip_prefix('"').and_then(|r| r.split('"').next()).map(str::to_string);
             if line.starts_with("pub static ") && line.ends_with(": OpDef = OpDef {") {
@@ -31,7 +32,10 @@ fn declared_ops(dir: &Path, out: &mut Vec<(String, String)>) {
             } else if let (true, Some(rest)) = (in_static, line.strip_prefix("name: ")) {
                 out.push((path.display().to_string(), quoted(rest).unwrap()));
                 in_static = false;
-            } else if let Some((ident, rest)) = line.split_once(" = \"") {
+            } else if let Some((ident, rest)) = line.split_once(" = \"").or_else(|| {
+                let (head, rest) = line.split_once(", \"")?;
+                head.split_once(", ").map(|(_, ident)| (ident, rest))
+            }) {
                 let is_ident = !ident.is_empty()
                     && ident.chars().all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == '_');
                 if let (true, Some(name)) = (is_ident, quoted(&format!("\"{rest}"))) {
@@ -67,6 +71,7 @@ fn every_declared_op_is_registered_once_under_its_dialect() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     declared_ops(&root.join("src"), &mut declared);
     declared_ops(&root.join("../compiler/src"), &mut declared);
+    declared_ops(&root.join("../runtime/bytecode/src"), &mut declared);
     for (file, name) in &declared {
         assert!(registered.contains(name.as_str()), "'{name}' is declared in {file} but not registered");
     }

@@ -30,7 +30,7 @@ pub use attrs::{AtomicKind, CmpPredicate, Core, Pipe, ReduceKind, RoundMode, Spa
 pub use ops::*;
 pub use verify::host::{BLOCK_DIM_ATTR, CORE_ATTR, UB_BYTES_ATTR};
 
-use kiln_compiler::Dialect;
+use kiln_compiler::{Dialect, OpDef};
 
 /// Event ids of `npuvec.set_flag` / `npuvec.wait_flag` are below this.
 pub const EVENT_IDS: i64 = 8;
@@ -41,59 +41,13 @@ pub const FRACTAL: i64 = 16;
 /// The most dims of a GM view (`sizes` / `strides` of `npuvec.load` / `npuvec.store`).
 pub const MAX_VIEW_DIMS: usize = 4;
 
-/// The `npuvec` dialect.
-pub static NPUVEC: Dialect = Dialect {
-    name: "npuvec",
-    summary: "buffer-level NPU ops, one per kernel instruction",
-    ops: &[
-        &BLOCK_IDX_OP,
-        &BLOCK_NUM_OP,
-        &ALLOC_OP,
-        &BUFFER_OP,
-        &LOAD_OP,
-        &GATHER_OP,
-        &STORE_OP,
-        &COPY_OP,
-        &NEG_OP,
-        &ABS_OP,
-        &EXP_OP,
-        &LOG_OP,
-        &SQRT_OP,
-        &RSQRT_OP,
-        &RECIP_OP,
-        &TANH_OP,
-        &ERF_OP,
-        &SIGMOID_OP,
-        &RELU_OP,
-        &FLOOR_OP,
-        &CEIL_OP,
-        &ROUND_OP,
-        &SIGN_OP,
-        &SIN_OP,
-        &COS_OP,
-        &TAN_OP,
-        &ASIN_OP,
-        &ACOS_OP,
-        &ATAN_OP,
-        &SINH_OP,
-        &COSH_OP,
-        &ASINH_OP,
-        &ACOSH_OP,
-        &ATANH_OP,
-        &NOT_OP,
-        &ADD_OP,
-        &SUB_OP,
-        &MUL_OP,
-        &DIV_OP,
-        &MAX_OP,
-        &MIN_OP,
-        &POW_OP,
-        &REM_OP,
-        &XOR_OP,
-        &SHL_OP,
-        &SHR_OP,
-        &AND_OP,
-        &OR_OP,
+/// The dialect's ops: the instruction families declared from the ISA's lists
+/// ([`UNARY_OPS`], [`BINARY_OPS`]) among the others.
+const OP_PARTS: &[&[&OpDef]] = &[
+    &[&BLOCK_IDX_OP, &BLOCK_NUM_OP, &ALLOC_OP, &BUFFER_OP, &LOAD_OP, &GATHER_OP, &STORE_OP, &COPY_OP],
+    UNARY_OPS,
+    BINARY_OPS,
+    &[
         &CMP_OP,
         &SELECT_OP,
         &REDUCE_OP,
@@ -111,6 +65,41 @@ pub static NPUVEC: Dialect = Dialect {
         &RESHAPE_OP,
         &CONSTANT_OP,
     ],
+];
+
+/// The number of ops in `parts`.
+const fn count(parts: &[&[&OpDef]]) -> usize {
+    let (mut i, mut n) = (0, 0);
+    while i < parts.len() {
+        n += parts[i].len();
+        i += 1;
+    }
+    n
+}
+
+/// `parts` end to end (`N` is their total count).
+const fn concat<const N: usize>(parts: &[&[&'static OpDef]]) -> [&'static OpDef; N] {
+    let mut out = [parts[0][0]; N];
+    let (mut i, mut n) = (0, 0);
+    while i < parts.len() {
+        let mut j = 0;
+        while j < parts[i].len() {
+            out[n] = parts[i][j];
+            n += 1;
+            j += 1;
+        }
+        i += 1;
+    }
+    out
+}
+
+static OPS: [&OpDef; count(OP_PARTS)] = concat(OP_PARTS);
+
+/// The `npuvec` dialect.
+pub static NPUVEC: Dialect = Dialect {
+    name: "npuvec",
+    summary: "buffer-level NPU ops, one per kernel instruction",
+    ops: &OPS,
     attrs: &[
         &attrs::SPACE,
         &attrs::PIPE,

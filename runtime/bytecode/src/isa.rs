@@ -298,133 +298,113 @@ impl ScalarOp {
     ];
 }
 
-/// Elementwise unary vector ops.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum UnaryOp {
-    /// `-x`.
-    Neg,
-    /// `|x|`.
-    Abs,
-    /// `e^x`.
-    Exp,
-    /// Natural logarithm.
-    Log,
-    /// Square root (exact).
-    Sqrt,
-    /// `1 / sqrt(x)`.
-    Rsqrt,
-    /// `1 / x` (exact division).
-    Recip,
-    /// Hyperbolic tangent.
-    Tanh,
-    /// Error function.
-    Erf,
-    /// `1 / (1 + e^-x)`.
-    Sigmoid,
-    /// `max(x, 0)`.
-    Relu,
-    /// Round toward -inf.
-    Floor,
-    /// Round toward +inf.
-    Ceil,
-    /// Round to nearest, ties to even (as the interpreter).
-    Round,
-    /// -1, 0 or 1 (NaN stays NaN).
-    Sign,
-    /// Logical not of an `i1` mask; bitwise not of integers.
-    Not,
-    /// Sine.
-    Sin,
-    /// Cosine.
-    Cos,
-    /// Tangent.
-    Tan,
-    /// Arcsine.
-    Asin,
-    /// Arccosine.
-    Acos,
-    /// Arctangent.
-    Atan,
-    /// Hyperbolic sine.
-    Sinh,
-    /// Hyperbolic cosine.
-    Cosh,
-    /// Inverse hyperbolic sine.
-    Asinh,
-    /// Inverse hyperbolic cosine.
-    Acosh,
-    /// Inverse hyperbolic tangent.
-    Atanh,
+/// Calls macro `$then` with every unary vector instruction, in encoding order, one
+/// `Member, OP_STATIC, "npuvec.name", "summary";` each: the ISA's [`UnaryOp`] and the
+/// `npuvec` dialect's unary ops are both declared from this list, so an instruction is one
+/// line here plus its semantics in the VM. Append only: the position is the encoding.
+#[macro_export]
+macro_rules! unary_instructions {
+    ($then:ident) => {
+        $then! {
+            Neg, NEG_OP, "npuvec.neg", "negation";
+            Abs, ABS_OP, "npuvec.abs", "absolute value";
+            Exp, EXP_OP, "npuvec.exp", "natural exponential";
+            Log, LOG_OP, "npuvec.log", "natural logarithm";
+            Sqrt, SQRT_OP, "npuvec.sqrt", "square root (exact)";
+            Rsqrt, RSQRT_OP, "npuvec.rsqrt", "reciprocal square root";
+            Recip, RECIP_OP, "npuvec.recip", "reciprocal";
+            Tanh, TANH_OP, "npuvec.tanh", "hyperbolic tangent";
+            Erf, ERF_OP, "npuvec.erf", "error function";
+            Sigmoid, SIGMOID_OP, "npuvec.sigmoid", "logistic sigmoid `1 / (1 + e^-x)`";
+            Relu, RELU_OP, "npuvec.relu", "rectifier `max(x, 0)`";
+            Floor, FLOOR_OP, "npuvec.floor", "rounding toward -inf";
+            Ceil, CEIL_OP, "npuvec.ceil", "rounding toward +inf";
+            Round, ROUND_OP, "npuvec.round", "rounding to nearest, ties to even";
+            Sign, SIGN_OP, "npuvec.sign", "sign (-1, 0 or 1)";
+            Not, NOT_OP, "npuvec.not", "logical not of a mask, bitwise not of integers";
+            Sin, SIN_OP, "npuvec.sin", "sine";
+            Cos, COS_OP, "npuvec.cos", "cosine";
+            Tan, TAN_OP, "npuvec.tan", "tangent";
+            Asin, ASIN_OP, "npuvec.asin", "arcsine";
+            Acos, ACOS_OP, "npuvec.acos", "arccosine";
+            Atan, ATAN_OP, "npuvec.atan", "arctangent";
+            Sinh, SINH_OP, "npuvec.sinh", "hyperbolic sine";
+            Cosh, COSH_OP, "npuvec.cosh", "hyperbolic cosine";
+            Asinh, ASINH_OP, "npuvec.asinh", "inverse hyperbolic sine";
+            Acosh, ACOSH_OP, "npuvec.acosh", "inverse hyperbolic cosine";
+            Atanh, ATANH_OP, "npuvec.atanh", "inverse hyperbolic tangent";
+        }
+    };
 }
+
+/// Calls macro `$then` with every binary vector instruction, in encoding order, as
+/// [`unary_instructions!`] does for the unary ones ([`BinaryOp`] and the `npuvec` binary ops).
+#[macro_export]
+macro_rules! binary_instructions {
+    ($then:ident) => {
+        $then! {
+            Add, ADD_OP, "npuvec.add", "addition";
+            Sub, SUB_OP, "npuvec.sub", "subtraction";
+            Mul, MUL_OP, "npuvec.mul", "multiplication";
+            Div, DIV_OP, "npuvec.div", "division (integers truncate; division by zero gives 0)";
+            Max, MAX_OP, "npuvec.max", "maximum (NaN propagates)";
+            Min, MIN_OP, "npuvec.min", "minimum (NaN propagates)";
+            Pow, POW_OP, "npuvec.pow", "power `lhs ^ rhs`";
+            And, AND_OP, "npuvec.and", "logical and of masks, bitwise and of integers";
+            Or, OR_OP, "npuvec.or", "logical or of masks, bitwise or of integers";
+            Rem, REM_OP, "npuvec.rem",
+                "remainder of truncated division, with the dividend's sign (integers: 0 for a zero divisor; floats: `fmod`)";
+            Xor, XOR_OP, "npuvec.xor", "bitwise exclusive or of integers";
+            Shl, SHL_OP, "npuvec.shl",
+                "left shift of integers (0 for a shift outside `0..64`; the result narrowed to the type)";
+            Shr, SHR_OP, "npuvec.shr", "arithmetic right shift of integers (0 for a negative shift; at most 63)";
+        }
+    };
+}
+
+/// Declares an instruction family's enum from its list: the members in encoding order and
+/// `ALL`.
+macro_rules! family_enum {
+    ($(#[$doc:meta])* $enum:ident: $($member:ident, $op:ident, $name:literal, $summary:literal;)+) => {
+        $(#[$doc])*
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+        pub enum $enum {
+            $(#[doc = concat!($summary, " (`", $name, "`).")] $member,)+
+        }
+
+        impl $enum {
+            /// Every value, in encoding order.
+            pub const ALL: [$enum; [$(stringify!($member)),+].len()] = [$($enum::$member),+];
+        }
+    };
+}
+
+macro_rules! unary_enum {
+    ($($list:tt)+) => {
+        family_enum! {
+            /// Elementwise unary vector ops.
+            UnaryOp: $($list)+
+        }
+    };
+}
+
+macro_rules! binary_enum {
+    ($($list:tt)+) => {
+        family_enum! {
+            /// Elementwise binary vector ops.
+            BinaryOp: $($list)+
+        }
+    };
+}
+
+unary_instructions!(unary_enum);
+binary_instructions!(binary_enum);
 
 impl UnaryOp {
     /// Whether the op computes on floats (`Not` takes masks and integers only).
     pub fn takes_floats(self) -> bool {
         self != UnaryOp::Not
     }
-
-    /// Every value, in encoding order.
-    pub const ALL: [UnaryOp; 27] = [
-        UnaryOp::Neg,
-        UnaryOp::Abs,
-        UnaryOp::Exp,
-        UnaryOp::Log,
-        UnaryOp::Sqrt,
-        UnaryOp::Rsqrt,
-        UnaryOp::Recip,
-        UnaryOp::Tanh,
-        UnaryOp::Erf,
-        UnaryOp::Sigmoid,
-        UnaryOp::Relu,
-        UnaryOp::Floor,
-        UnaryOp::Ceil,
-        UnaryOp::Round,
-        UnaryOp::Sign,
-        UnaryOp::Not,
-        UnaryOp::Sin,
-        UnaryOp::Cos,
-        UnaryOp::Tan,
-        UnaryOp::Asin,
-        UnaryOp::Acos,
-        UnaryOp::Atan,
-        UnaryOp::Sinh,
-        UnaryOp::Cosh,
-        UnaryOp::Asinh,
-        UnaryOp::Acosh,
-        UnaryOp::Atanh,
-    ];
-}
-
-/// Elementwise binary vector ops.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum BinaryOp {
-    /// `a + b`.
-    Add,
-    /// `a - b`.
-    Sub,
-    /// `a * b`.
-    Mul,
-    /// `a / b` (integers: truncating; division by zero gives 0).
-    Div,
-    /// Maximum (NaN propagates).
-    Max,
-    /// Minimum (NaN propagates).
-    Min,
-    /// `a ^ b`.
-    Pow,
-    /// Logical / bitwise and.
-    And,
-    /// Logical / bitwise or.
-    Or,
-    /// Remainder of truncated division, with the dividend's sign (integers: 0 for a zero
-    /// divisor; floats: `fmod`).
-    Rem,
-    /// Bitwise exclusive or of integers.
-    Xor,
-    /// Left shift of integers (0 for a shift outside `0..64`; the result narrowed to the type).
-    Shl,
-    /// Arithmetic right shift of integers (0 for a negative shift; at most 63).
-    Shr,
 }
 
 impl BinaryOp {
@@ -432,23 +412,6 @@ impl BinaryOp {
     pub fn takes_floats(self) -> bool {
         !matches!(self, BinaryOp::And | BinaryOp::Or | BinaryOp::Xor | BinaryOp::Shl | BinaryOp::Shr)
     }
-
-    /// Every value, in encoding order.
-    pub const ALL: [BinaryOp; 13] = [
-        BinaryOp::Add,
-        BinaryOp::Sub,
-        BinaryOp::Mul,
-        BinaryOp::Div,
-        BinaryOp::Max,
-        BinaryOp::Min,
-        BinaryOp::Pow,
-        BinaryOp::And,
-        BinaryOp::Or,
-        BinaryOp::Rem,
-        BinaryOp::Xor,
-        BinaryOp::Shl,
-        BinaryOp::Shr,
-    ];
 }
 
 /// Comparison predicates (`cmp` writes an `i1` mask). Float comparisons are ordered: false

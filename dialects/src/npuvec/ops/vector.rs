@@ -11,10 +11,14 @@ use crate::npuvec::{syntax, verify::vector as v};
 use kiln_bytecode::isa::{BinaryOp, UnaryOp};
 use kiln_bytecode::opcode::{InstKind, Opcode};
 
-/// Declares a unary vector op (instruction `Unary`): `dst = op(src)` elementwise, `src` and
-/// `dst` UB buffers of one type.
+/// Declares the unary vector ops (instruction `Unary`) of the ISA's list
+/// ([`kiln_bytecode::unary_instructions!`]): `dst = op(src)` elementwise, `src` and `dst` UB
+/// buffers of one type; and [`UNARY_OPS`], all of them in encoding order.
 macro_rules! npuvec_unary {
-    ($($ident:ident = $name:literal, $member:ident, $summary:literal;)+) => {$(
+    ($($member:ident, $ident:ident, $name:literal, $summary:literal;)+) => {
+        /// The unary vector ops, in the encoding order of their instructions.
+        pub const UNARY_OPS: &[&OpDef] = &[$(&$ident),+];
+        $(
         kiln_compiler::op_def! {
             #[doc = concat!("`", $name, "`: ", $summary, ", elementwise (pipe V, instruction `Unary`).")]
             #[doc = ""]
@@ -37,35 +41,7 @@ macro_rules! npuvec_unary {
     )+};
 }
 
-npuvec_unary! {
-    NEG_OP = "npuvec.neg", Neg, "negation";
-    ABS_OP = "npuvec.abs", Abs, "absolute value";
-    EXP_OP = "npuvec.exp", Exp, "natural exponential";
-    LOG_OP = "npuvec.log", Log, "natural logarithm";
-    SQRT_OP = "npuvec.sqrt", Sqrt, "square root";
-    RSQRT_OP = "npuvec.rsqrt", Rsqrt, "reciprocal square root";
-    RECIP_OP = "npuvec.recip", Recip, "reciprocal";
-    TANH_OP = "npuvec.tanh", Tanh, "hyperbolic tangent";
-    ERF_OP = "npuvec.erf", Erf, "error function";
-    SIGMOID_OP = "npuvec.sigmoid", Sigmoid, "logistic sigmoid `1 / (1 + e^-x)`";
-    RELU_OP = "npuvec.relu", Relu, "rectifier `max(x, 0)`";
-    FLOOR_OP = "npuvec.floor", Floor, "rounding toward -inf";
-    CEIL_OP = "npuvec.ceil", Ceil, "rounding toward +inf";
-    ROUND_OP = "npuvec.round", Round, "rounding to nearest, ties to even";
-    SIGN_OP = "npuvec.sign", Sign, "sign (-1, 0 or 1)";
-    SIN_OP = "npuvec.sin", Sin, "sine";
-    COS_OP = "npuvec.cos", Cos, "cosine";
-    TAN_OP = "npuvec.tan", Tan, "tangent";
-    ASIN_OP = "npuvec.asin", Asin, "arcsine";
-    ACOS_OP = "npuvec.acos", Acos, "arccosine";
-    ATAN_OP = "npuvec.atan", Atan, "arctangent";
-    SINH_OP = "npuvec.sinh", Sinh, "hyperbolic sine";
-    COSH_OP = "npuvec.cosh", Cosh, "hyperbolic cosine";
-    ASINH_OP = "npuvec.asinh", Asinh, "inverse hyperbolic sine";
-    ACOSH_OP = "npuvec.acosh", Acosh, "inverse hyperbolic cosine";
-    ATANH_OP = "npuvec.atanh", Atanh, "inverse hyperbolic tangent";
-    NOT_OP = "npuvec.not", Not, "logical not of a mask, bitwise not of integers";
-}
+kiln_bytecode::unary_instructions!(npuvec_unary);
 
 /// Two sources (buffers or scalars) and a destination buffer.
 const BINARY: &[ValueDef] = &[
@@ -74,10 +50,14 @@ const BINARY: &[ValueDef] = &[
     ValueDef::single("dst", C::AnyMemRef),
 ];
 
-/// Declares a binary vector op (instruction `Binary`): `dst = lhs op rhs` elementwise with
-/// broadcasting.
+/// Declares the binary vector ops (instruction `Binary`) of the ISA's list
+/// ([`kiln_bytecode::binary_instructions!`]): `dst = lhs op rhs` elementwise with
+/// broadcasting; and [`BINARY_OPS`], all of them in encoding order.
 macro_rules! npuvec_binary {
-    ($($ident:ident = $name:literal, $member:ident, $summary:literal;)+) => {$(
+    ($($member:ident, $ident:ident, $name:literal, $summary:literal;)+) => {
+        /// The binary vector ops, in the encoding order of their instructions.
+        pub const BINARY_OPS: &[&OpDef] = &[$(&$ident),+];
+        $(
         kiln_compiler::op_def! {
             #[doc = concat!("`", $name, "`: ", $summary, ", elementwise (pipe V, instruction `Binary`).")]
             #[doc = ""]
@@ -102,21 +82,7 @@ macro_rules! npuvec_binary {
     )+};
 }
 
-npuvec_binary! {
-    ADD_OP = "npuvec.add", Add, "addition";
-    SUB_OP = "npuvec.sub", Sub, "subtraction";
-    MUL_OP = "npuvec.mul", Mul, "multiplication";
-    DIV_OP = "npuvec.div", Div, "division (integers truncate; division by zero gives 0)";
-    MAX_OP = "npuvec.max", Max, "maximum (NaN propagates)";
-    MIN_OP = "npuvec.min", Min, "minimum (NaN propagates)";
-    POW_OP = "npuvec.pow", Pow, "power `lhs ^ rhs`";
-    AND_OP = "npuvec.and", And, "logical and of masks, bitwise and of integers";
-    REM_OP = "npuvec.rem", Rem, "remainder of truncated division (integers: 0 for a zero divisor)";
-    XOR_OP = "npuvec.xor", Xor, "bitwise exclusive or of integers";
-    SHL_OP = "npuvec.shl", Shl, "left shift of integers";
-    SHR_OP = "npuvec.shr", Shr, "arithmetic right shift of integers";
-    OR_OP = "npuvec.or", Or, "logical or of masks, bitwise or of integers";
-}
+kiln_bytecode::binary_instructions!(npuvec_binary);
 
 kiln_compiler::op_def! {
     /// `npuvec.cmp`: elementwise comparison into an `i1` mask (pipe V, instruction `Cmp`).
