@@ -302,6 +302,23 @@ impl fmt::Debug for OpDef {
     }
 }
 
+/// A definition is its identity (a `static`): two are equal when they are the same one, as
+/// [`Ir::is`] compares them, so `&'static OpDef` serves as a key (in sets, maps and cache keys).
+impl PartialEq for OpDef {
+    fn eq(&self, other: &OpDef) -> bool {
+        std::ptr::eq(self, other)
+    }
+}
+
+impl Eq for OpDef {}
+
+/// Hashes the name, which equal definitions share.
+impl std::hash::Hash for OpDef {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        self.name.hash(state);
+    }
+}
+
 impl OpDef {
     /// Defaults for `..OpDef::DEFAULT`: no operands, results, regions, successors, attributes,
     /// traits or hooks.

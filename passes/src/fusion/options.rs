@@ -283,12 +283,7 @@ pub fn camel_name(def: &OpDef) -> String {
         .collect()
 }
 
-/// The full `hl` op name of `MatMul`, `matmul` or `hl.matmul`.
-pub fn op_name(name: &str) -> Result<&'static str, String> {
-    op_def(name).map(|d| d.name)
-}
-
-/// The `hl` op named `name` (as [`op_name`] reads it).
+/// The `hl` op named `MatMul`, `matmul` or `hl.matmul`.
 pub fn op_def(name: &str) -> Result<&'static OpDef, String> {
     kiln_dialects::hl::ALL
         .iter()
@@ -307,9 +302,9 @@ mod tests {
     fn names() {
         assert_eq!(camel_name(&kiln_dialects::hl::BATCH_MATMUL), "BatchMatMul");
         assert_eq!(camel_name(&kiln_dialects::hl::REDUCE_SUM), "ReduceSum");
-        assert_eq!(op_name("MatMul").unwrap(), "hl.matmul");
-        assert_eq!(op_name("hl.gelu").unwrap(), "hl.gelu");
-        assert!(op_name("Sort").unwrap_err().contains("unknown op 'Sort'"));
+        assert_eq!(op_def("MatMul").unwrap(), &kiln_dialects::hl::MATMUL);
+        assert_eq!(op_def("hl.gelu").unwrap(), &kiln_dialects::hl::GELU);
+        assert!(op_def("Sort").unwrap_err().contains("unknown op 'Sort'"));
     }
 
     #[test]

@@ -12,7 +12,8 @@
 
 use std::path::PathBuf;
 
-use kiln_passes::fusion::options::op_name;
+use kiln_compiler::OpDef;
+use kiln_passes::fusion::options::op_def;
 
 use crate::error::{EagerError, ErrorKind, Result};
 
@@ -40,13 +41,13 @@ pub struct Flags {
     /// reduce-forward), 2 (also stitches reduce -> broadcast, so a reduction does not end a
     /// segment).
     pub opt_level: u32,
-    /// Ops fused although off by default (full `hl` names); `hl.matmul` and
-    /// `hl.batch_matmul` join segments only when listed here.
-    pub enable_ops: Vec<&'static str>,
+    /// Ops fused although off by default; `hl.matmul` and `hl.batch_matmul` join segments
+    /// only when listed here.
+    pub enable_ops: Vec<&'static OpDef>,
     /// Ops never fused.
-    pub disable_ops: Vec<&'static str>,
+    pub disable_ops: Vec<&'static OpDef>,
     /// When non-empty, only these ops fuse.
-    pub enable_ops_only: Vec<&'static str>,
+    pub enable_ops_only: Vec<&'static OpDef>,
     /// Ops in a segment at which it flushes (at least 1).
     pub flush_threshold: usize,
     /// Compiled segments the cache keeps (at least 1).
@@ -153,12 +154,12 @@ impl Flags {
                 ))
             })
         };
-        let ops = |v: Option<&str>| -> Result<Vec<&'static str>> {
+        let ops = |v: Option<&str>| -> Result<Vec<&'static OpDef>> {
             let v = v.ok_or_else(needs)?;
             v.split(',')
                 .map(str::trim)
                 .filter(|s| !s.is_empty())
-                .map(|s| op_name(s).map_err(|e| flag_error(format!("{e} in fusion flag '--{key}'"))))
+                .map(|s| op_def(s).map_err(|e| flag_error(format!("{e} in fusion flag '--{key}'"))))
                 .collect()
         };
         let boolean = |v: Option<&str>| -> Result<bool> {
@@ -188,11 +189,11 @@ impl Flags {
         Ok(())
     }
 
-    /// Whether cube op `name` (`hl.matmul`, `hl.batch_matmul`) joins segments: it is enabled
+    /// Whether cube op `def` (`hl.matmul`, `hl.batch_matmul`) joins segments: it is enabled
     /// (`--enable_ops`, or listed by `--enable_ops_only`) and not disabled.
-    pub fn cube_joins(&self, name: &str) -> bool {
-        (self.enable_ops.contains(&name) || self.enable_ops_only.contains(&name))
-            && !self.disable_ops.contains(&name)
+    pub fn cube_joins(&self, def: &'static OpDef) -> bool {
+        (self.enable_ops.contains(&def) || self.enable_ops_only.contains(&def))
+            && !self.disable_ops.contains(&def)
     }
 
     /// The part of the flags that changes compiled code (a cache key component).
@@ -212,9 +213,9 @@ impl Flags {
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub(crate) struct FusionKey {
     pub(crate) opt_level: u32,
-    pub(crate) enable_ops: Vec<&'static str>,
-    pub(crate) disable_ops: Vec<&'static str>,
-    pub(crate) enable_ops_only: Vec<&'static str>,
+    pub(crate) enable_ops: Vec<&'static OpDef>,
+    pub(crate) disable_ops: Vec<&'static OpDef>,
+    pub(crate) enable_ops_only: Vec<&'static OpDef>,
     /// Whether plain elementwise segments take the direct path (`--direct_emit`, and no
     /// `--dump_as_text`, which needs the pipeline's IR).
     pub(crate) direct_emit: bool,
@@ -230,7 +231,8 @@ impl FusionKey {
             ("enable-ops-only", &self.enable_ops_only),
         ] {
             if !list.is_empty() {
-                opts.push_str(&format!(" {name}={}", list.join(",")));
+                let names: Vec<&str> = list.iter().map(|d| d.name).collect();
+                opts.push_str(&format!(" {name}={}", names.join(",")));
             }
         }
         format!("kiln-fuse{{{opts}}}")

@@ -1,6 +1,7 @@
 //! Flags: the frameworks' syntax, warnings for unknown and repeated keys, errors for
 //! malformed strings, the environment variable.
 
+use kiln_dialects::hl;
 use kiln_eager::{ErrorKind, Flags, Session};
 
 #[test]
@@ -13,12 +14,12 @@ fn flags_parse_in_the_frameworks_syntax() {
     assert!(p.warnings.is_empty());
     let f = p.flags;
     assert_eq!(f.opt_level, 2);
-    assert_eq!(f.enable_ops, vec!["hl.matmul", "hl.batch_matmul"]);
-    assert_eq!(f.disable_ops, vec!["hl.exp"]);
-    assert_eq!(f.enable_ops_only, vec!["hl.add", "hl.matmul"]);
+    assert_eq!(f.enable_ops, vec![&hl::MATMUL, &hl::BATCH_MATMUL]);
+    assert_eq!(f.disable_ops, vec![&hl::EXP]);
+    assert_eq!(f.enable_ops_only, vec![&hl::ADD, &hl::MATMUL]);
     assert_eq!((f.flush_threshold, f.cache_size, f.dump_as_text), (7, 3, true));
     assert_eq!(f.dump_dir, std::path::PathBuf::from("/tmp/d"));
-    assert!(f.cube_joins("hl.matmul") && f.cube_joins("hl.batch_matmul"));
+    assert!(f.cube_joins(&hl::MATMUL) && f.cube_joins(&hl::BATCH_MATMUL));
     assert!(!Flags::parse("--dump_as_text=false").unwrap().flags.dump_as_text);
     assert!(f.direct_emit, "on by default");
     assert!(!Flags::parse("--direct_emit=false").unwrap().flags.direct_emit);

@@ -34,7 +34,7 @@ impl Inner {
         if let Some(reason) = self.seg.closed {
             Some(reason)
         } else if cat == FusionCategory::Cube {
-            Some(if self.flags.cube_joins(def.name) {
+            Some(if self.flags.cube_joins(def) {
                 FlushReason::CubeBoundary
             } else {
                 FlushReason::UnfusableOp
@@ -51,7 +51,7 @@ impl Inner {
 
     pub(super) fn close_after(&mut self, def: &'static OpDef, hl: &HlOp) {
         match hl.category {
-            FusionCategory::Cube if self.flags.cube_joins(def.name) => self.seg.cube = true,
+            FusionCategory::Cube if self.flags.cube_joins(def) => self.seg.cube = true,
             FusionCategory::Cube | FusionCategory::Layout(Movement::Copy) => {
                 self.seg.closed = Some(FlushReason::UnfusableOp)
             }
