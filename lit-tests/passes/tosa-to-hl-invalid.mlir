@@ -25,3 +25,16 @@ func.func @tile(%a: tensor<2x3xf32>) -> tensor<4x3xf32> {
   %0 = "tosa.tile"(%a, %m) : (tensor<2x3xf32>, !tosa.shape<2>) -> tensor<4x3xf32>
   return %0 : tensor<4x3xf32>
 }
+
+// -----
+
+// A zero point other than 0 (the zero points, converted first, are hl constants by then).
+func.func @negate(%a: tensor<4xf32>) -> tensor<4xf32> {
+  %one = "tosa.const"() <{values = dense<1.000000e+00> : tensor<1xf32>}> : () -> tensor<1xf32>
+  %zero = "tosa.const"() <{values = dense<0.000000e+00> : tensor<1xf32>}> : () -> tensor<1xf32>
+  // expected-error @+3 {{failed to legalize operation 'tosa.negate' that was explicitly marked illegal}}
+  // expected-note @+2 {{patterns tried: tosa.negate}}
+  // expected-note @+1 {{'tosa.negate' declined: the input zero point must be a zero constant}}
+  %0 = "tosa.negate"(%a, %one, %zero) : (tensor<4xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
