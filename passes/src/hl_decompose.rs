@@ -87,6 +87,12 @@ const KNOWN: &[(&OpDef, Expansion)] = &[
     (&hl::GATHER_ND, Expansion::Index(IndexOp::GatherNd)),
 ];
 
+/// Whether `def` is one of the composites this pass expands (`softmax`, `layer_norm`, `gelu`,
+/// ...), which other passes leave to it.
+pub(crate) fn is_composite(def: &'static OpDef) -> bool {
+    KNOWN.iter().any(|&(d, how)| std::ptr::eq(d, def) && matches!(how, Expansion::Composite(_)))
+}
+
 kiln_compiler::declare_pass! {
     struct Decompose {
         only: Vec<&'static OpDef>,

@@ -1,7 +1,9 @@
-//! What `tosa-to-hl` and `hl-to-tosa` share: the TOSA ops they know (MLIR 22, TOSA v1.0), a
-//! builder of TOSA ops (which are unregistered ops in Kiln, read and written in the generic
-//! form), and readers of TOSA's operand and attribute encodings (`!tosa.shape` operands from
-//! `tosa.const_shape`, `array<i64: ...>` attributes, zero-point constants).
+//! What `tosa-to-hl` and `hl-to-tosa` share: the TOSA ops they know (MLIR 22, TOSA v1.0) in
+//! tables shared by both directions, the pattern their table entries become (rooted on the op
+//! it converts), a builder of TOSA ops (which are unregistered ops in Kiln, read and written in
+//! the generic form, and so known by name), and readers of TOSA's operand and attribute
+//! encodings (`!tosa.shape` operands from `tosa.const_shape`, `array<i64: ...>` attributes,
+//! zero-point constants).
 
 use kiln_compiler::conversion::{
     apply_partial_conversion, ConversionPattern, ConversionPatternSet, ConversionRewriter, ConversionTarget,
@@ -9,30 +11,53 @@ use kiln_compiler::conversion::{
 };
 use kiln_compiler::rewrite::Rewriter;
 use kiln_compiler::{
-    AttrKind, Attribute, Context, DenseData, Diagnostic, FloatKind, Ir, NamedAttr, OpId, OperationState,
-    Type, TypeKind, ValueId,
+    AttrKind, Attribute, Context, DenseData, Diagnostic, FloatKind, Ir, NamedAttr, OpDef, OpId,
+    OperationState, Type, TypeKind, ValueId,
 };
 use kiln_dialects::hl::accessors::tensor_parts;
+use kiln_dialects::hl::attrs::CmpPredicate;
 use kiln_dialects::{arith, hl};
 
-/// `tosa.<op>` -> `hl.<op>` for the elementwise ops that have the same name and meaning in both.
-pub const SAME_UNARY: &[&str] =
-    &["exp", "log", "tanh", "sigmoid", "erf", "reciprocal", "rsqrt", "abs", "floor", "ceil"];
+/// `tosa.const`: a constant tensor (`values`).
+pub const CONST: &str = "tosa.const";
 
-/// `(tosa, hl)` names of the binary elementwise ops with numpy-style broadcasting in both.
-pub const BINARY: &[(&str, &str)] = &[
-    ("add", "add"),
-    ("sub", "sub"),
-    ("mul", "mul"),
-    ("maximum", "maximum"),
-    ("minimum", "minimum"),
-    ("pow", "pow"),
-    ("logical_and", "and"),
-    ("logical_or", "or"),
+/// `tosa.const_shape`: a `!tosa.shape` constant (`values`), the shape operands of TOSA ops.
+pub const CONST_SHAPE: &str = "tosa.const_shape";
+
+/// `(hl, tosa)`: the unary elementwise ops with the same meaning in both (mostly the same name).
+pub const UNARY: &[(&OpDef, &str)] = &[
+    (&hl::EXP, "tosa.exp"),
+    (&hl::LOG, "tosa.log"),
+    (&hl::TANH, "tosa.tanh"),
+    (&hl::SIGMOID, "tosa.sigmoid"),
+    (&hl::ERF, "tosa.erf"),
+    (&hl::RECIPROCAL, "tosa.reciprocal"),
+    (&hl::RSQRT, "tosa.rsqrt"),
+    (&hl::ABS, "tosa.abs"),
+    (&hl::FLOOR, "tosa.floor"),
+    (&hl::CEIL, "tosa.ceil"),
+    (&hl::NOT, "tosa.logical_not"),
+];
+
+/// `(hl, tosa)`: the elementwise ops with numpy-style broadcasting in both (TOSA's of operands
+/// of equal rank), besides `mul` (TOSA's has a shift operand).
+pub const BROADCASTING: &[(&OpDef, &str)] = &[
+    (&hl::ADD, "tosa.add"),
+    (&hl::SUB, "tosa.sub"),
+    (&hl::MAXIMUM, "tosa.maximum"),
+    (&hl::MINIMUM, "tosa.minimum"),
+    (&hl::POW, "tosa.pow"),
+    (&hl::AND, "tosa.logical_and"),
+    (&hl::OR, "tosa.logical_or"),
+    (&hl::SELECT, "tosa.select"),
 ];
 
 /// `(tosa, hl predicate)` of the comparisons.
-pub const COMPARISONS: &[(&str, &str)] = &[("greater", "gt"), ("greater_equal", "ge"), ("equal", "eq")];
+pub const COMPARISONS: &[(&str, CmpPredicate)] = &[
+    ("tosa.greater", CmpPredicate::Gt),
+    ("tosa.greater_equal", CmpPredicate::Ge),
+    ("tosa.equal", CmpPredicate::Eq),
+];
 
 /// The element type of a value's ranked tensor type.
 pub fn elem_of<'c>(ir: &Ir<'c>, v: ValueId) -> Option<Type<'c>> {
@@ -80,7 +105,8 @@ pub fn constant_of<'c>(ir: &Ir<'c>, v: ValueId) -> Option<Attribute<'c>> {
         return ir.attr(def, "value");
     }
     // tosa is not a registered dialect: its ops are known by name.
-    matches!(ir.op(def).name, "tosa.const" | "tosa.const_shape").then(|| ir.attr(def, "values")).flatten()
+    let tosa = [CONST, CONST_SHAPE].iter().any(|&name| Root::Unregistered(name).matches(ir, def));
+    tosa.then(|| ir.attr(def, "values")).flatten()
 }
 
 /// The integers of a `tosa.const_shape` operand.
@@ -239,30 +265,44 @@ impl<'r, 'a, 'c> TosaBuilder<'r, 'a, 'c> {
     }
 }
 
-/// Builds the converted form of op `op` (`short`: its name without the dialect prefix, `x`: its
-/// converted operands) before it; the value replacing its result, or why it cannot.
-pub type Convert = for<'r, 'a, 'b, 'c> fn(
+/// Builds the converted form of op `op` (`x`: its converted operands) before it as a table
+/// entry's `T` says; the value replacing its result, or why it cannot.
+pub type Convert<T> = for<'r, 'a, 'b, 'c> fn(
     &'r mut ConversionRewriter<'a, 'b, 'c>,
     OpId,
-    &str,
+    T,
     &[ValueId],
 ) -> Result<ValueId, String>;
 
-/// Every op of one dialect converted by name with a [`Convert`].
-struct ByName {
-    /// The pattern's name in the driver's notes.
+/// The conversion pattern of one table entry: rooted on the op it converts (and named after it
+/// in the driver's notes), it converts with `convert` given the entry's `with`.
+pub struct PerOp<T> {
     name: &'static str,
-    prefix: &'static str,
-    convert: Convert,
+    root: Root,
+    with: T,
+    convert: Convert<T>,
 }
 
-impl ConversionPattern for ByName {
+impl<T> PerOp<T> {
+    /// The pattern of the registered op `def`.
+    pub fn registered(def: &'static OpDef, with: T, convert: Convert<T>) -> Self {
+        PerOp { name: def.name, root: Root::Op(def), with, convert }
+    }
+
+    /// The pattern of the unregistered op `name` (`tosa.exp`; `arith.addf`, which Kiln's
+    /// `arith` does not define).
+    pub fn unregistered(name: &'static str, with: T, convert: Convert<T>) -> Self {
+        PerOp { name, root: Root::Unregistered(name), with, convert }
+    }
+}
+
+impl<T: Copy + 'static> ConversionPattern for PerOp<T> {
     fn name(&self) -> &'static str {
         self.name
     }
 
     fn root(&self) -> Root {
-        Root::Any
+        self.root
     }
 
     fn match_and_rewrite<'c>(
@@ -271,27 +311,26 @@ impl ConversionPattern for ByName {
         op: OpId,
         operands: &[ValueId],
     ) -> bool {
-        let Some(short) = rw.ir().op(op).name.strip_prefix(self.prefix) else { return false };
-        let short = short.to_string();
-        match (self.convert)(rw, op, &short, operands) {
+        match (self.convert)(rw, op, self.with, operands) {
             Ok(v) => rw.replace_op(op, &[v]),
             Err(reason) => rw.notify_match_failure(reason),
         }
     }
 }
 
-/// Converts, under `root`, every op whose name starts with `prefix` with `convert` (a partial
-/// conversion to `target`, by the pattern `name`); the driver's error carries, as a note, why
-/// the op that could not be converted could not.
-pub fn convert_by_name<'c>(
+/// Converts, under `root`, the ops `patterns` are rooted on (a partial conversion to `target`);
+/// the driver's error carries, as notes, the pattern tried on the op that could not be
+/// converted and why it declined.
+pub fn convert_per_op<'c, T: Copy + 'static>(
     ctx: &Context<'c>,
     ir: &mut Ir<'c>,
     root: OpId,
     target: &ConversionTarget<'_, 'c>,
-    (name, prefix): (&'static str, &'static str),
-    convert: Convert,
+    patterns: impl IntoIterator<Item = PerOp<T>>,
 ) -> Result<(), Diagnostic<'c>> {
-    let mut patterns = ConversionPatternSet::new();
-    patterns.add(ByName { name, prefix, convert });
-    apply_partial_conversion(ctx, ir, root, target, &patterns, None)
+    let mut set = ConversionPatternSet::new();
+    for p in patterns {
+        set.add(p);
+    }
+    apply_partial_conversion(ctx, ir, root, target, &set, None)
 }
