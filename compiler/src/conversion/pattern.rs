@@ -17,9 +17,11 @@ use crate::types::Type;
 pub enum Root {
     /// Ops of one definition.
     Op(&'static OpDef),
-    /// Ops of an unregistered dialect with this name (such ops have no definition; MLIR roots
-    /// patterns on an `OperationName`, which unregistered ops have too). A registered op of
-    /// the same name does not match: registered ops are matched by definition.
+    /// Unregistered ops with this name: ops without a definition, of a dialect Kiln does not
+    /// register (`tosa.exp`) or that their dialect does not declare (`arith.addf`), read
+    /// under `--allow-unregistered-dialect` (MLIR roots patterns on an `OperationName`, which
+    /// unregistered ops have too). A registered op of the same name does not match:
+    /// registered ops are matched by definition.
     Unregistered(&'static str),
     /// Any op (MLIR's `MatchAnyOpTypeTag`).
     Any,
