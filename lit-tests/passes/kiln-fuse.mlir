@@ -128,22 +128,23 @@ func.func @diamond(%a: tensor<8x64xf32>) -> (tensor<8x64xf32>, tensor<8x64xf32>)
 }
 
 // Reshape, expand_dims and squeeze are free inside a region; the Ascend 910B target
-// transposes in UB, so a transpose fuses too; slice does not.
+// transposes in UB, so a transpose fuses too (the back end reads a region input through it);
+// slice does not.
 // CHECK-LABEL: func.func @layout
 // CHECK: fused.region vector
+// CHECK-NEXT: hl.transpose
 // CHECK-NEXT: hl.exp
 // CHECK-NEXT: hl.reshape
-// CHECK-NEXT: hl.transpose
 // CHECK-NEXT: hl.neg
 // CHECK-NEXT: fused.yield
 // CHECK: hl.slice
-func.func @layout(%a: tensor<8x64xf32>) -> tensor<16x4xf32> {
-  %0 = hl.exp %a : tensor<8x64xf32>
-  %1 = hl.reshape %0 : tensor<8x64xf32> -> tensor<32x16xf32>
-  %2 = hl.transpose %1 {perm = [1, 0]} : tensor<32x16xf32> -> tensor<16x32xf32>
-  %3 = hl.neg %2 : tensor<16x32xf32>
-  %4 = hl.slice %3 {starts = [0, 0], limits = [16, 4]} : tensor<16x32xf32> -> tensor<16x4xf32>
-  return %4 : tensor<16x4xf32>
+func.func @layout(%a: tensor<8x64xf32>) -> tensor<64x1x4xf32> {
+  %0 = hl.transpose %a {perm = [1, 0]} : tensor<8x64xf32> -> tensor<64x8xf32>
+  %1 = hl.exp %0 : tensor<64x8xf32>
+  %2 = hl.reshape %1 : tensor<64x8xf32> -> tensor<64x1x8xf32>
+  %3 = hl.neg %2 : tensor<64x1x8xf32>
+  %4 = hl.slice %3 {starts = [0, 0, 0], limits = [64, 1, 4]} : tensor<64x1x8xf32> -> tensor<64x1x4xf32>
+  return %4 : tensor<64x1x4xf32>
 }
 
 // Composites are opaque: decompose them first.

@@ -42,7 +42,7 @@ use kiln_dialects::hl::GATHER;
 use kiln_dialects::npuvec::Core;
 
 use crate::codegen::epilogue::Epilogue;
-use crate::codegen::model::VectorModel;
+use crate::codegen::model::{Unsupported, VectorModel};
 use crate::codegen::store_view::StoreView;
 use crate::codegen::tiling::MatmulShape;
 
@@ -132,17 +132,16 @@ impl KernelKind {
     }
 }
 
-/// Whether `ops` (a region's body) are one matmul first and an elementwise epilogue on its
-/// result tiles.
-fn mix_kernel(ir: &Ir<'_>, ops: &[OpId]) -> bool {
-    let mut body = ops.iter().copied().filter(|&o| !ir.is(o, &hl::CONSTANT));
-    let Some(mm) = body.next() else { return false };
+/// The epilogue when `ops` (a region's body) are one matmul first and an elementwise epilogue
+/// on its result tiles.
+fn mix_kernel(ir: &Ir<'_>, ops: &[OpId]) -> Option<Epilogue> {
+    let mm = ops.iter().copied().find(|&o| !ir.is(o, &hl::CONSTANT))?;
     let rest: Vec<OpId> = ops.iter().copied().filter(|&o| o != mm).collect();
     let inputs = ir.operands(mm).iter().all(|&v| ir.defining_op(v).is_none_or(|d| !ops.contains(&d)));
-    inputs
-        && MatmulShape::of_op(ir, mm).is_ok()
-        && !rest.is_empty()
-        && Epilogue::analyze(ir, mm, &rest).is_ok()
+    if !inputs || MatmulShape::of_op(ir, mm).is_err() || rest.is_empty() {
+        return None;
+    }
+    Epilogue::analyze(ir, mm, &rest).ok()
 }
 
 /// Whether `ops` (a region's body) are one matmul whose result goes through views and
@@ -158,6 +157,51 @@ fn viewed_matmul(ir: &Ir<'_>, ops: &[OpId]) -> bool {
     inputs
         && StoreView::of_ops(ir, mm, chain, &outputs)
             .is_some_and(|(_, view)| (1..=8).any(|i| view.n_tile_ok(shape.n, 16 * i)))
+}
+
+/// The kernels the back end makes of a region's ops when the vector model does not take them
+/// as one kernel (see the module documentation).
+pub enum Split {
+    /// One `mix` kernel: the matmul with this elementwise epilogue.
+    Mix(Epilogue),
+    /// One matmul kernel storing through the views and transposes after it.
+    ViewedMatmul,
+    /// The cube ops as kernels of their own, then the `rest` as one vector kernel.
+    CubeThenVector {
+        /// The cube ops.
+        cube: Vec<OpId>,
+        /// The other ops, in program order.
+        rest: Vec<OpId>,
+    },
+    /// Every op a kernel of its own.
+    PerOp,
+}
+
+/// How the back end splits `ops` (a region's body, in program order, in one block) that the
+/// vector model does not take as one kernel: [`Split`].
+pub fn split(ir: &Ir<'_>, ops: &[OpId]) -> Split {
+    if let Some(epilogue) = mix_kernel(ir, ops) {
+        return Split::Mix(epilogue);
+    }
+    if viewed_matmul(ir, ops) {
+        return Split::ViewedMatmul;
+    }
+    let (cube, rest): (Vec<OpId>, Vec<OpId>) =
+        ops.iter().partition(|&&o| lone_kind(ir, o) == Some(KernelKind::Matmul));
+    let (inputs, outputs) = region_inputs_outputs(ir, &rest);
+    // The cube kernels launch first: they may not use what the rest computes.
+    let independent = cube
+        .iter()
+        .all(|&c| ir.operands(c).iter().all(|&v| ir.defining_op(v).is_none_or(|d| !rest.contains(&d))));
+    let vector = !cube.is_empty()
+        && independent
+        && rest.iter().all(|&o| !ir.is(o, &hl::CONSTANT))
+        && VectorModel::analyze_ops(ir, rest.clone(), &inputs, outputs).is_ok();
+    if vector {
+        Split::CubeThenVector { cube, rest }
+    } else {
+        Split::PerOp
+    }
 }
 
 /// The kernel kind of a lone op, or `None` when it stays in the host.
@@ -203,37 +247,32 @@ fn outline_host<'c>(ctx: &Context<'c>, ir: &mut Ir<'c>, diags: &mut Vec<Diagnost
                 ))
             };
             let ops = unwrap_region(ir, op);
-            match whole {
-                Ok(()) => groups.push((ops, KernelKind::Vector)),
-                Err(_) if mix_kernel(ir, &ops) => groups.push((ops, KernelKind::Mix)),
-                Err(_) if viewed_matmul(ir, &ops) => groups.push((ops, KernelKind::Matmul)),
-                Err(why) => {
-                    // Cube ops alone, then the rest as one vector kernel when the model takes it.
-                    let (cube, rest): (Vec<OpId>, Vec<OpId>) =
-                        ops.iter().partition(|&&o| lone_kind(ir, o) == Some(KernelKind::Matmul));
-                    let (inputs, outputs) = region_inputs_outputs(ir, &rest);
-                    // The cube kernels launch first: they may not use what the rest computes.
-                    let independent = cube.iter().all(|&c| {
-                        ir.operands(c).iter().all(|&v| ir.defining_op(v).is_none_or(|d| !rest.contains(&d)))
-                    });
-                    let vector = !cube.is_empty()
-                        && independent
-                        && rest.iter().all(|&o| !ir.is(o, &hl::CONSTANT))
-                        && VectorModel::analyze_ops(ir, rest.clone(), &inputs, outputs).is_ok();
-                    if !why.starts_with("a cube") && !why.starts_with("a mix") {
-                        let loc = ir.op(*ops.last().expect("regions hold ops")).loc;
-                        diags.push(Diagnostic::new(
-                            Severity::Remark,
-                            loc,
-                            format!("split into one kernel per op: {why}"),
-                        ));
-                    }
-                    if vector {
-                        groups.extend(cube.into_iter().map(|o| (vec![o], KernelKind::Matmul)));
-                        groups.push((rest, KernelKind::Vector));
-                    } else {
-                        groups.extend(ops.into_iter().filter_map(|o| lone_kind(ir, o).map(|k| (vec![o], k))));
-                    }
+            let Err(why) = whole else {
+                groups.push((ops, KernelKind::Vector));
+                continue;
+            };
+            let split = split(ir, &ops);
+            if !matches!(split, Split::Mix(_) | Split::ViewedMatmul)
+                && !why.starts_with("a cube")
+                && !why.starts_with("a mix")
+            {
+                let loc = ir.op(*ops.last().expect("regions hold ops")).loc;
+                diags.push(Diagnostic::new(
+                    Severity::Remark,
+                    loc,
+                    format!("split into one kernel per op: {why}"),
+                ));
+            }
+            match split {
+                Split::Mix(_) => groups.push((ops, KernelKind::Mix)),
+                Split::ViewedMatmul => groups.push((ops, KernelKind::Matmul)),
+                // Cube ops alone, then the rest as one vector kernel.
+                Split::CubeThenVector { cube, rest } => {
+                    groups.extend(cube.into_iter().map(|o| (vec![o], KernelKind::Matmul)));
+                    groups.push((rest, KernelKind::Vector));
+                }
+                Split::PerOp => {
+                    groups.extend(ops.into_iter().filter_map(|o| lone_kind(ir, o).map(|k| (vec![o], k))));
                 }
             }
         } else if let Some(kind) = lone_kind(ir, op) {
@@ -315,13 +354,27 @@ fn unwrap_region(ir: &mut Ir<'_>, region: OpId) -> Vec<OpId> {
     ops
 }
 
+/// Whether kernel input `v` is a splat `hl.constant`, which [`outline`] copies into the kernel
+/// (an immediate there) unless the cube or a gather reads it.
+fn is_splat(ir: &Ir<'_>, v: ValueId) -> bool {
+    ir.defining_op(v).is_some_and(|d| ir.is(d, &hl::CONSTANT)) && splat_value(ir, v).is_some()
+}
+
+/// The vector model of the kernel this pass makes of `ops` (in program order, in one block,
+/// neither a cube op nor a gather among them): the inputs of `ops` but their splat constants,
+/// which the kernel holds as immediates. The model `kiln-codegen-tile` sizes its tiles with.
+pub fn kernel_model(ir: &Ir<'_>, ops: &[OpId]) -> Result<VectorModel, Unsupported> {
+    let (all_inputs, outputs) = region_inputs_outputs(ir, ops);
+    let (splats, inputs): (Vec<ValueId>, Vec<ValueId>) =
+        all_inputs.into_iter().partition(|&v| is_splat(ir, v));
+    let constants = splats.iter().filter_map(|&v| ir.defining_op(v));
+    VectorModel::analyze_ops(ir, constants.chain(ops.iter().copied()).collect(), &inputs, outputs)
+}
+
 /// Moves `ops` (contiguous, in program order, in `host`'s body) into a new private kernel
 /// `name` before `host`, called where the last op was.
 fn outline<'c>(ctx: &Context<'c>, ir: &mut Ir<'c>, host: OpId, ops: &[OpId], kind: KernelKind, name: &[u8]) {
     let (all_inputs, outputs) = region_inputs_outputs(ir, ops);
-    let is_splat = |ir: &Ir<'_>, v: ValueId| {
-        ir.defining_op(v).is_some_and(|d| ir.is(d, &hl::CONSTANT)) && splat_value(ir, v).is_some()
-    };
     // A gather reads its operands from GM (its indices are data even when constant), and so
     // does the cube: a splat weight of a matmul or convolution is loaded as any weight.
     let feeds_cube = |ir: &Ir<'_>, v: ValueId| {

@@ -7,6 +7,11 @@
 //! `ceil(key / block)`; the last block of the key axis is a tail of `key % block`. The rows are
 //! the most whose buffers' peak of aligned live bytes (from [`VectorModel::buffers`]) fits the
 //! target's usable UB, then fewer so that every core gets a tile when there are enough rows.
+//!
+//! [`tile_bytes`] is the one model of a tile's UB bytes: the peak of the placement
+//! `kiln-codegen-plan-ub` makes ([`peak_bytes`]), plus a staged row's tail chunk. The tile
+//! choice sizes tiles with it, and `kiln-fuse` checks a candidate region's smallest tile with
+//! it (`fusion/model.rs`); a mix kernel's result tiles are [`result_tile_bytes`] each.
 
 use kiln_compiler::{Attribute, Context, Ir, NamedAttr, ValueId};
 use kiln_dialects::hl;
@@ -45,7 +50,8 @@ pub fn row_bytes(target: &Target, cols: i64, elem_bytes: u64) -> u64 {
     target.align(cols as u64 * elem_bytes)
 }
 
-fn elem_bytes(spec: &BufSpec<'_>) -> u64 {
+/// Bytes of one element of a buffer.
+pub fn elem_bytes(spec: &BufSpec<'_>) -> u64 {
     u64::from(spec.elem.bit_width().unwrap_or(8).div_ceil(8))
 }
 
@@ -72,6 +78,21 @@ pub fn peak_bytes(target: &Target, specs: &[BufSpec<'_>], rows: i64, cols: i64) 
         })
         .collect();
     place(&items, target.memory.alignment_bytes).1
+}
+
+/// The UB bytes of a tile of `model` with `rows` rows and `cols` columns over its buffers
+/// `specs`: their peak ([`peak_bytes`]), and, when `cols` is less than a row (a staged row,
+/// see `staged.rs`) and the chunked axis leaves a tail chunk, the column buffers of that
+/// chunk on top (both chunk widths are live at once). What [`Tiling::choose`] sizes tiles with,
+/// and what `kiln-fuse` checks a candidate region's smallest tile with.
+pub fn tile_bytes(target: &Target, model: &VectorModel, specs: &[BufSpec<'_>], rows: i64, cols: i64) -> u64 {
+    let tail = if cols < model.cols() { model.chunk_axis_len() % cols } else { 0 };
+    let body = peak_bytes(target, specs, rows, cols);
+    if tail == 0 {
+        return body;
+    }
+    let col_specs: Vec<BufSpec<'_>> = specs.iter().filter(|s| s.cols).cloned().collect();
+    body + peak_bytes(target, &col_specs, rows, tail)
 }
 
 impl Tiling {
@@ -107,14 +128,7 @@ impl Tiling {
                 return Err(format!("a row of {cols} elements needs {need} bytes of UB, more than the {budget} bytes available"));
             }
             specs = model.staged_buffers(ctx, ir).specs;
-            // Both chunk widths are live at once: the tail chunk's buffers come on top.
-            let col_specs: Vec<BufSpec<'_>> = specs.iter().filter(|s| s.cols).cloned().collect();
-            let staged = |rows: i64, c: i64| {
-                let tail = along % c;
-                peak_bytes(target, &specs, rows, c)
-                    + if tail > 0 { peak_bytes(target, &col_specs, rows, tail) } else { 0 }
-            };
-            let fits_cols = |c: i64| staged(1, c) <= budget;
+            let fits_cols = |c: i64| tile_bytes(target, model, &specs, 1, c) <= budget;
             if !fits_cols(1) {
                 return Err(format!(
                     "one element per buffer needs {} bytes of UB, more than the {budget} bytes available",
@@ -132,13 +146,7 @@ impl Tiling {
             }
             cols = lo;
         }
-        // The tail chunk of a staged row (none when the row is whole).
-        let tail = if cols < full_cols { model.chunk_axis_len() % cols } else { 0 };
-        let footprint = |rows: i64| {
-            let col_specs: Vec<BufSpec<'_>> = specs.iter().filter(|s| s.cols).cloned().collect();
-            peak_bytes(target, &specs, rows, cols)
-                + if tail > 0 { peak_bytes(target, &col_specs, rows, tail) } else { 0 }
-        };
+        let footprint = |rows: i64| tile_bytes(target, model, &specs, rows, cols);
         let fits = |rows: i64| footprint(rows) <= budget;
         let (mut lo, mut hi) = (1i64, total_rows.max(1));
         while lo < hi {
@@ -357,6 +365,12 @@ impl MatmulShape {
     }
 }
 
+/// The UB bytes of one `m x n` result tile of a matmul, of `out_bytes` elements: the fixpipe's
+/// output (a `mix` kernel's epilogue holds `Epilogue::ub_buffers` such tiles).
+pub fn result_tile_bytes(target: &Target, m: u64, n: u64, out_bytes: u64) -> u64 {
+    m * target.align(n * out_bytes)
+}
+
 /// A matmul kernel's tiling: result tiles of `m x n`, the contraction in chunks of `k`, all
 /// multiples of the cube's fractal.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -413,7 +427,7 @@ impl MatmulTiling {
                 && k * n * s.in_bytes <= mem.l0b_bytes
                 && m * n * 4 <= mem.l0c_bytes
                 && (m * k + k * n) * s.in_bytes <= mem.l1_bytes
-                && m * target.align(n * s.out_bytes) <= ub
+                && result_tile_bytes(target, m, n, s.out_bytes) <= ub
         };
         while !fits(m, n, k) {
             if k > f {

@@ -16,11 +16,13 @@
 //! Every offer is checked by [`analyze`]: `max-ops`, at most one cube op, legality (every
 //! outside user of the merged set comes after its last op, which makes the set convex, free of
 //! cycles through outside ops, and placeable at that op), stitching/multi-output permissions,
-//! `max-depth`, the UB budget; and the merge must save HBM traffic. Rules force or forbid
-//! edges. Each offer costs O(size of the merged cluster) (bounded by `max-ops`), so the whole
-//! block is linear in its ops and uses.
+//! `max-depth`, the UB budget (measured with the back end's tile model, which also refuses a
+//! region the back end would split); and the merge must save HBM traffic. Rules force or forbid
+//! edges. Each offer costs time bounded by the size of the merged cluster and its members' uses
+//! (the UB placement is quadratic in its buffers; the cluster is bounded by `max-ops`), so the
+//! whole block is linear in its ops and uses.
 
-use kiln_compiler::{Ir, OpId};
+use kiln_compiler::{Context, Ir, OpId};
 use kiln_dialects::fused::RegionKind;
 use kiln_dialects::hl::interfaces::{num_elements, FusionCategory};
 
@@ -37,7 +39,7 @@ pub struct PlannedRegion {
     pub members: Vec<u32>,
     /// Its kind.
     pub kind: RegionKind,
-    /// Estimated UB bytes of one tile.
+    /// UB bytes of the smallest tile the back end would run it with.
     pub ub: u64,
     /// HBM bytes saved against running its ops one by one.
     pub saved: u64,
@@ -63,6 +65,7 @@ struct Cluster {
 }
 
 struct Planner<'a, 'c> {
+    ctx: &'a Context<'c>,
     ir: &'a Ir<'c>,
     g: &'a BlockGraph,
     opts: &'a FusionOptions,
@@ -75,8 +78,9 @@ struct Planner<'a, 'c> {
 }
 
 /// Plans the regions of the block whose graph is `g`.
-pub fn plan_block(
-    ir: &Ir<'_>,
+pub fn plan_block<'c>(
+    ctx: &Context<'c>,
+    ir: &Ir<'c>,
     g: &BlockGraph,
     opts: &FusionOptions,
     scratch: Scratch,
@@ -87,6 +91,7 @@ pub fn plan_block(
     let edges = match_rules(ir, g, &opts.rules);
     let n = g.len();
     let mut p = Planner {
+        ctx,
         ir,
         g,
         opts,
@@ -270,7 +275,8 @@ impl Planner<'_, '_> {
         }
         let allow =
             Allow { stitch: self.opts.stitch() || forced, multi_output: self.opts.multi_output() || forced };
-        let an = analyze(self.ir, self.g, &self.infos, self.opts, &members, allow, &mut self.scratch)?;
+        let an =
+            analyze(self.ctx, self.ir, self.g, &self.infos, self.opts, &members, allow, &mut self.scratch)?;
         if (an.traffic > parts || (an.traffic == parts && !joins_view)) && !forced {
             return Err("fusing saves no HBM traffic".into());
         }

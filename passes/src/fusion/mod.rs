@@ -100,7 +100,7 @@ pub fn fuse(
             let kernels = g.ops.iter().filter(|&&op| model::classify(cx.ir, op, opts).kernel).count();
             BlockPlan { kernels_before: kernels, kernels_after: kernels, ..BlockPlan::default() }
         } else {
-            let (plan, s) = plan_block(cx.ir, &g, opts, scratch, &mut progress);
+            let (plan, s) = plan_block(cx.ctx, cx.ir, &g, opts, scratch, &mut progress);
             scratch = s;
             plan
         };

@@ -8,25 +8,45 @@
 //! operand's GM buffer, not a kernel. Fusing saves the traffic of the parts minus that of the
 //! whole (joining a view saves nothing and costs nothing, so it is allowed).
 //!
-//! **UB footprint** of one tile of a region. A region is tiled by *rows*: a row is the last dim
-//! of each value, or, when a reduction's result is consumed inside the region (stitching), the
-//! `t` trailing dims the reductions span (the whole reduced row must sit in UB). A row of a
-//! region without stitching may be cut into vector-repeat pieces. A tile holds as many rows as
-//! fill one vector repeat of the widest buffer (at least one). Every value of the tile has a
-//! buffer, rounded up to the target's alignment: inputs and outputs twice (double buffering
-//! overlaps DMA with compute), intermediates once (an upper bound: no reuse assumed); results
-//! of reshape/expand_dims/squeeze alias their operand; operands of a cube op live in L1/L0, not
-//! UB. The sum must stay within `ub-budget` percent of the target's UB.
+//! **UB footprint** of a region: the UB bytes of the smallest tile the back end would run it
+//! with, from the back end's own model, so that fusion and `kiln-codegen` agree on what fits.
+//! The region must fit `ub-budget` percent of the target's UB (at most its usable part). Its
+//! kernels are those `kiln-codegen-outline` makes of it ([`kernel_model`], [`split`]):
+//! - A region without a cube op is one vector kernel. Its buffers are those of
+//!   `VectorModel::buffers` (a result reuses a dying operand's buffer in place, views alias
+//!   their operand, splat constants are immediates, buffers without rows are loaded once and
+//!   live throughout), placed as `kiln-codegen-plan-ub` places them ([`tile_bytes`], the
+//!   footprint `kiln-codegen-tile` sizes tiles with), at one row of the whole reduced extent
+//!   (the smallest tile the tile pass chooses). When that row exceeds the budget, the back end
+//!   cuts it into column chunks (`codegen/staged.rs`): fusion allows that for a region that
+//!   stitches no reduction's result into later ops (a stitched row would be reloaded and
+//!   recomputed once per stage, so it must fit whole), measured with the staged buffers
+//!   (`VectorModel::staged_buffers`: each value its own, all live for the tile) at chunks of
+//!   one vector repeat of the widest element (narrower chunks waste the vector unit).
+//! - A region with a cube op: a `mix` kernel (one matmul first, an elementwise epilogue on its
+//!   result tiles) holds the epilogue's slots and input tiles, each counted as one result tile
+//!   as the tile pass counts them ([`result_tile_bytes`]), at the smallest matmul tile (one
+//!   fractal square); a matmul stored through views and transposes holds one result tile;
+//!   otherwise the cube op is a kernel of its own (its operands and accumulator live in
+//!   L1/L0A/L0B/L0C, not in UB) and the other ops one vector kernel, measured as above.
+//! - A region the back end would not run as those kernels (the vector model rejects it, e.g. a
+//!   transpose of a computed value or a reshape that regroups one, or a cube region it would
+//!   lower op by op) is refused: the back end would split it into one kernel per op.
+//!
+//! Not counted: double buffering (the back end makes two copies of a tile's buffers only when
+//! they fit, else it runs one), tiles of more rows (the tile pass takes as many rows as fit).
+//! Approximations: a row whose columns need more GM view dims than a transfer has is staged by
+//! the back end even when it fits (fusion measures it whole); the tile of a matmul stored
+//! through a head split must cover whole heads (fusion counts one fractal square).
 
-use kiln_compiler::{Ir, OpDef, OpId, Trait, ValueId, DYNAMIC};
-use kiln_dialects::hl::accessors::checked_numel;
+use kiln_compiler::{Context, Ir, OpDef, OpId, Trait, ValueId, DYNAMIC};
 use kiln_dialects::hl::accessors::{int_list, normalize_axis};
-use kiln_dialects::hl::interfaces::{
-    hl_op, num_bytes, num_elements, size_representable, FusionCategory, Movement,
-};
+use kiln_dialects::hl::interfaces::{hl_op, num_bytes, size_representable, FusionCategory, Movement};
 
 use super::graph::BlockGraph;
 use super::options::{camel_name, FusionOptions};
+use crate::codegen::tiling::{elem_bytes, result_tile_bytes, tile_bytes, MatmulShape};
+use crate::kiln_codegen_outline::{kernel_model, split, Split};
 
 /// Whether an op may join a region.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -50,9 +70,9 @@ pub struct OpInfo {
     pub gate: Gate,
     /// Whether a closed/soft gate is worth a remark (not for constants and non-`hl` ops).
     pub remark: bool,
-    /// For reductions: how many trailing dims of the input a row spans, and whether the
-    /// reduced axes are exactly those trailing dims.
-    pub row: Option<(usize, bool)>,
+    /// For reductions: whether the reduced axes are exactly the trailing dims of the input
+    /// from the first of them on, so that its result can be stitched to the ops after it.
+    pub row: Option<bool>,
     /// Whether it is a kernel when left alone (compute ops; not constants or views).
     pub kernel: bool,
 }
@@ -126,8 +146,8 @@ fn soft_gate(ir: &Ir<'_>, op: OpId, name: &str, cat: FusionCategory, o: &FusionO
     None
 }
 
-/// Trailing dims spanned by a reduction's rows, and whether its axes are exactly those.
-fn reduce_row(ir: &Ir<'_>, op: OpId) -> (usize, bool) {
+/// Whether a reduction's axes are exactly the trailing dims from the first of them on.
+fn reduce_row(ir: &Ir<'_>, op: OpId) -> bool {
     let rank = ir.operands(op).first().and_then(|&v| ir.value_type(v).shape()).map_or(0, <[i64]>::len);
     let axes: Vec<usize> = match ir.attr(op, "axes") {
         Some(a) => int_list(Some(a)).unwrap_or_default(),
@@ -136,12 +156,11 @@ fn reduce_row(ir: &Ir<'_>, op: OpId) -> (usize, bool) {
     .into_iter()
     .filter_map(|a| normalize_axis(a, rank).ok())
     .collect();
-    let Some(&min) = axes.iter().min() else { return (0, true) };
-    let t = rank - min;
+    let Some(&min) = axes.iter().min() else { return true };
     let mut sorted = axes.clone();
     sorted.sort_unstable();
     sorted.dedup();
-    (t, sorted.len() == t)
+    sorted.len() == rank - min
 }
 
 /// Reusable scratch space for [`analyze`].
@@ -175,7 +194,7 @@ impl Scratch {
 pub struct Analysis {
     /// HBM bytes read and written by the region as one kernel.
     pub traffic: u64,
-    /// Estimated UB bytes of one tile.
+    /// UB bytes of the smallest tile the back end would run it with.
     pub ub: u64,
     /// Local indices of the ops whose results leave the region.
     pub outputs: Vec<u32>,
@@ -234,8 +253,10 @@ pub struct Allow {
 
 /// Checks and measures the candidate region `members` (sorted local indices). `Err` is the
 /// reason it is illegal or not allowed.
-pub fn analyze(
-    ir: &Ir<'_>,
+#[allow(clippy::too_many_arguments)]
+pub fn analyze<'c>(
+    ctx: &Context<'c>,
+    ir: &Ir<'c>,
     g: &BlockGraph,
     infos: &[OpInfo],
     opts: &FusionOptions,
@@ -254,7 +275,6 @@ pub fn analyze(
     let last = *members.last().expect("a candidate has ops");
     let mut cube: Option<u32> = None;
     let mut stitched = false;
-    let mut t = 1usize;
     let mut max_depth = 0u32;
     for &m in members {
         let info = &infos[m as usize];
@@ -281,7 +301,7 @@ pub fn analyze(
         let mut d = 0;
         for p in inner_producers() {
             d = d.max(s.depth[p as usize]);
-            if let Some((rows, trailing)) = infos[p as usize].row {
+            if let Some(trailing) = infos[p as usize].row {
                 if !allow.stitch {
                     return Err(format!(
                         "reduction '{}' ends its region (stitching needs opt-level=2)",
@@ -295,7 +315,6 @@ pub fn analyze(
                     ));
                 }
                 stitched = true;
-                t = t.max(rows);
             }
         }
         s.depth[m as usize] = d + u32::from(!info.free);
@@ -327,7 +346,8 @@ pub fn analyze(
         ));
     }
     let traffic = boundary_bytes(ir, g, &inputs, &outputs);
-    let ub = ub_estimate(ir, g, infos, opts, members, (&inputs, &outputs), stitched, t, cube);
+    let ops: Vec<OpId> = members.iter().map(|&m| g.ops[m as usize]).collect();
+    let ub = tile_ub(ctx, ir, opts, &ops, stitched, cube.map(|c| g.ops[c as usize]))?;
     if ub > opts.ub_limit() {
         return Err(format!(
             "UB estimate {} exceeds {}% of {}",
@@ -339,46 +359,53 @@ pub fn analyze(
     Ok(Analysis { traffic, ub, outputs })
 }
 
-/// The UB bytes of one tile of the region (see the module documentation).
-#[allow(clippy::too_many_arguments)]
-fn ub_estimate(
-    ir: &Ir<'_>,
-    g: &BlockGraph,
-    infos: &[OpInfo],
+/// The UB bytes of the smallest tile the back end would run the candidate region `ops` (in
+/// program order) with, or why the back end would not run it as the kernel fusion plans (see
+/// the module documentation). `stitched`: a reduction's result is consumed inside; `cube`: its
+/// cube op.
+fn tile_ub<'c>(
+    ctx: &Context<'c>,
+    ir: &Ir<'c>,
     opts: &FusionOptions,
-    members: &[u32],
-    (inputs, outputs): (&[kiln_compiler::ValueId], &[u32]),
+    ops: &[OpId],
     stitched: bool,
-    t: usize,
-    cube: Option<u32>,
-) -> u64 {
+    cube: Option<OpId>,
+) -> Result<u64, String> {
     let target = &opts.target;
-    let repeat = target.vector.repeat_bytes;
-    let cube_operands: &[kiln_compiler::ValueId] = cube.map_or(&[], |c| ir.operands(g.ops[c as usize]));
-    // (value, copies) for every buffer.
-    let mut buffers: Vec<(kiln_compiler::ValueId, u64)> = Vec::new();
-    buffers.extend(inputs.iter().filter(|v| !cube_operands.contains(v)).map(|&v| (v, 2)));
-    for &m in members {
-        if infos[m as usize].free {
-            continue;
+    let vector: Vec<OpId> = match cube {
+        None => ops.to_vec(),
+        Some(c) => {
+            // The back end's smallest matmul tile is one fractal square.
+            let f = u64::from(target.cube.fractal.max(1));
+            let result_tile =
+                || MatmulShape::of_op(ir, c).map(|s| result_tile_bytes(target, f, f, s.out_bytes));
+            match split(ir, ops) {
+                Split::Mix(epilogue) => return Ok(epilogue.ub_buffers() * result_tile()?),
+                Split::ViewedMatmul => return result_tile(),
+                Split::CubeThenVector { rest, .. } => rest,
+                Split::PerOp => {
+                    return Err("the back end would run each of its ops as a kernel of its own".into())
+                }
+            }
         }
-        let copies = if outputs.contains(&m) { 2 } else { 1 };
-        buffers.extend(ir.results(g.ops[m as usize]).iter().map(|&r| (r, copies)));
-    }
-    let unit = |v: kiln_compiler::ValueId| -> (u64, u64) {
-        let ty = ir.value_type(v);
-        let eb = num_bytes(ty) / num_elements(ty).max(1);
-        let shape = ty.shape().unwrap_or(&[]);
-        let tail: Vec<i64> = shape.iter().rev().take(t).map(|&d| d.max(1)).collect();
-        let bytes = checked_numel(&tail).unwrap_or(u64::MAX).saturating_mul(eb.max(1));
-        (if stitched { bytes } else { bytes.min(repeat) }, num_bytes(ty))
     };
-    let widest = buffers.iter().map(|&(v, _)| unit(v).0).max().unwrap_or(1).max(1);
-    let rows = (repeat / widest).max(1);
-    buffers.iter().fold(0u64, |n, &(v, copies)| {
-        let (u, total) = unit(v);
-        n.saturating_add(copies.saturating_mul(target.align(u.saturating_mul(rows).min(total))))
-    })
+    let model = kernel_model(ir, &vector)
+        .map_err(|why| format!("the back end cannot run it as one kernel: {why}"))?;
+    let cols = model.cols();
+    let whole = tile_bytes(target, &model, &model.buffers(ctx, ir).specs, 1, cols);
+    if whole <= opts.ub_limit() || stitched {
+        return Ok(whole);
+    }
+    // The back end would cut the row into column chunks along one axis (staged.rs); fusion
+    // takes that down to chunks of one vector repeat of the widest element.
+    let staged = model.staged_buffers(ctx, ir).specs;
+    let widest = staged.iter().filter(|s| s.cols).map(elem_bytes).max().unwrap_or(1);
+    let chunk = (target.vector.repeat_bytes / widest.max(1)).max(1) as i64;
+    let chunk = chunk.min(model.chunk_axis_len());
+    if chunk >= cols {
+        return Ok(whole);
+    }
+    Ok(whole.min(tile_bytes(target, &model, &staged, 1, chunk)))
 }
 
 /// `12 KiB`, `191.8 KiB`, `96 B`.

@@ -28,7 +28,7 @@ pub struct RegionRecord {
     pub inputs: Vec<String>,
     /// Output types.
     pub outputs: Vec<String>,
-    /// Estimated UB bytes of one tile.
+    /// UB bytes of the smallest tile the back end would run it with.
     pub est_ub_bytes: u64,
     /// HBM bytes saved against running the ops one by one.
     pub bytes_saved: u64,
