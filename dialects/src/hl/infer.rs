@@ -277,15 +277,11 @@ pub fn reshape_dims(operand: &[i64], declared: &[i64], sources: &[i64]) -> Resul
 }
 
 /// The product of the static dims of `dims` (`None` past `i64`) and how many are dynamic.
-fn static_count(dims: impl Iterator<Item = i64>) -> Option<(i64, usize)> {
-    dims.fold(Some((1i64, 0usize)), |acc, d| {
-        let (n, k) = acc?;
-        if d == DYNAMIC {
-            Some((n, k + 1))
-        } else {
-            Some((n.checked_mul(d)?, k))
-        }
-    })
+fn static_count(mut dims: impl Iterator<Item = i64>) -> Option<(i64, usize)> {
+    dims.try_fold(
+        (1i64, 0usize),
+        |(n, k), d| if d == DYNAMIC { Some((n, k + 1)) } else { Some((n.checked_mul(d)?, k)) },
+    )
 }
 
 /// Two shapes agree up to dynamic dims.

@@ -37,6 +37,7 @@
 #![deny(missing_docs)]
 
 mod consts;
+mod dynamic;
 mod error;
 mod graph;
 mod model;
