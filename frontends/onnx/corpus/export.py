@@ -341,19 +341,29 @@ def main():
         with open(manifest_path) as f:
             manifest = json.load(f)
     only = set(a.only or [])
-    for arch, build in hf_models() + cnn_models():
+
+    def rebuilt(arch):
+        """Whether `arch` is exported this run; its old manifest entries are dropped if so."""
         if only and arch not in only:
-            continue
+            return False
         manifest["models"] = [m for m in manifest["models"] if m["arch"] != arch]
         manifest["failed"] = [m for m in manifest["failed"] if m["arch"] != arch]
+        return True
+
+    def fresh(name):
+        """An empty `a.out/name/`, the seeds reset: the folder, its `model.onnx` and the rng."""
+        out_dir = os.path.join(a.out, name)
+        shutil.rmtree(out_dir, ignore_errors=True)
+        os.makedirs(out_dir)
+        torch.manual_seed(SEED)
+        return out_dir, os.path.join(out_dir, "model.onnx"), np.random.default_rng(SEED)
+
+    for arch, build in hf_models() + cnn_models():
+        if not rebuilt(arch):
+            continue
         for exporter in ["torchscript", "dynamo"]:
             name = f"{arch}-{exporter}"
-            out_dir = os.path.join(a.out, name)
-            shutil.rmtree(out_dir, ignore_errors=True)
-            os.makedirs(out_dir)
-            torch.manual_seed(SEED)
-            rng = np.random.default_rng(SEED)
-            path = os.path.join(out_dir, "model.onnx")
+            out_dir, path, rng = fresh(name)
             try:
                 model, feeds = build(torch, rng)
                 export(torch, model, feeds, path, exporter == "dynamo")
@@ -376,17 +386,10 @@ def main():
                 {"name": name, "arch": arch, "exporter": exporter, "inputs": n_in, "outputs": n_out, "bytes": size})
             print(f"{name}: {size / 1e6:.2f} MB, {n_in} inputs, {n_out} outputs", file=sys.stderr)
     for arch, build, axes in dynamic_models():
-        if only and arch not in only:
+        if not rebuilt(arch):
             continue
-        manifest["models"] = [m for m in manifest["models"] if m["arch"] != arch]
-        manifest["failed"] = [m for m in manifest["failed"] if m["arch"] != arch]
         name = f"{arch}-torchscript"
-        out_dir = os.path.join(a.out, name)
-        shutil.rmtree(out_dir, ignore_errors=True)
-        os.makedirs(out_dir)
-        torch.manual_seed(SEED)
-        rng = np.random.default_rng(SEED)
-        path = os.path.join(out_dir, "model.onnx")
+        out_dir, path, rng = fresh(name)
         model, make_feeds = build(torch, rng)
         export(torch, model, make_feeds(*SIZES[0]), path, False, dynamic_axes=axes)
         for k, size in enumerate(SIZES):
