@@ -133,7 +133,9 @@ impl Symbols {
 
     /// Records the symbols of the `?` result dims of `op` (just built), from its operands'.
     pub fn follow<'c>(&mut self, ctx: &Context<'c>, ir: &Ir<'c>, op: OpId) {
-        let Some(h) = hl_op(ir, op) else { return };
+        let dynamic =
+            |&v: &ValueId| tensor_parts(ir.value_type(v)).is_some_and(|(s, _)| s.contains(&DYNAMIC));
+        let Some(h) = hl_op(ir, op).filter(|_| ir.operands(op).iter().any(dynamic)) else { return };
         let mut spare = self.origins.len() as i64;
         let mut probe = |v: ValueId| -> Type<'c> {
             let ty = ir.value_type(v);
