@@ -8,6 +8,7 @@
 // RUN: rm -rf %t && %kiln-run %s --entry make_input --interpret --output-dir %t --print-limit 0
 // RUN: %kiln-run %s --input %t/result0.npy --check --print-limit 0 | FileCheck %s --check-prefix=THREE
 // RUN: %kiln-run %s --input %t/result0.npy --interpret --print-limit 0 | FileCheck %s --check-prefix=THREE-INTERP
+// RUN: %kiln-run %s --entry inner --check --print-limit 0 | FileCheck %s --check-prefix=INNER
 
 // ONE: result #0: tensor<1x1x16xf32> (16 elements
 // ONE-NEXT: result #1: tensor<1x16xf32> (16 elements
@@ -46,4 +47,13 @@ func.func @block(%x: tensor<?x?x16xf32> loc("x"), %w: tensor<16x16xf32> loc("w")
 // Writes a 3x17x16 input for the .npy run.
 func.func @make_input(%x: tensor<3x17x16xf32>) -> tensor<3x17x16xf32> {
   return %x : tensor<3x17x16xf32>
+}
+
+// Static arguments, `?` dims inside (and in the result): specialized as well.
+// INNER: result #0: tensor<32xf32> (32 elements
+// INNER: check: the VM and the interpreter agree on 1 results
+func.func @inner(%x: tensor<4x8xf32>) -> tensor<?xf32> {
+  %0 = hl.reshape %x : tensor<4x8xf32> -> tensor<?xf32>
+  %1 = hl.exp %0 : tensor<?xf32>
+  return %1 : tensor<?xf32>
 }

@@ -3,12 +3,13 @@
 //! before anything runs, and the module specialized to the inputs' shapes.
 //!
 //! An argument conforms when its rank, every static dim and its element type are the
-//! signature's; a `?` dim takes any size. When the signature has `?` dims, the entry function
-//! is then specialized to the concrete shapes ([`specialize`]): its arguments take them, shape
-//! inference makes every `?` static, and the module is verified again, so the interpreter and
-//! the back end see a static program. Each launch compiles for its own shapes; one kernel per
+//! signature's; a `?` dim takes any size. When the function has `?` dims (in its signature or
+//! inside), it is then specialized to the concrete shapes ([`specialize`]): its arguments take
+//! them, shape inference makes every `?` static, and the module is verified again, so the
+//! interpreter and the back end see a static program. Each launch compiles for its own shapes; one kernel per
 //! shape class, with tiling computed at launch, is not done here.
 
+use kiln_compiler::ir::WalkOrder;
 use kiln_compiler::{AttrKind, Context, Diagnostic, Ir, OpId, Type, DYNAMIC};
 use kiln_dialects::hl::accessors::{checked_bytes, tensor_parts};
 use kiln_dialects::hl::interp::program::dtype_of;
@@ -162,8 +163,8 @@ fn conform(who: &str, ty: Type<'_>, shape: &[i64], dims: &[i64]) -> Result<(), S
     }
 }
 
-/// Specializes `func` to the shapes of `args` when its signature has `?` dims (see the module
-/// doc); a function of static arguments is left as it is.
+/// Specializes `func` to the shapes of `args` when it has `?` dims (in its arguments or in
+/// any value; see the module doc); a static function is left as it is.
 pub fn specialize<'c>(
     ctx: &Context<'c>,
     ir: &mut Ir<'c>,
@@ -172,7 +173,9 @@ pub fn specialize<'c>(
 ) -> Result<(), Vec<Diagnostic<'c>>> {
     let Some(entry) = ir.regions(func).first().and_then(|&r| ir.entry_block(r)) else { return Ok(()) };
     let types: Vec<Type<'c>> = ir.block_args(entry).iter().map(|&p| ir.value_type(p)).collect();
-    if !types.iter().any(|&t| tensor_parts(t).is_some_and(|(s, _)| s.contains(&DYNAMIC))) {
+    let dynamic = |t: Type<'_>| tensor_parts(t).is_some_and(|(s, _)| s.contains(&DYNAMIC));
+    let inside = |op: OpId| ir.results(op).iter().any(|&r| dynamic(ir.value_type(r)));
+    if !types.iter().any(|&t| dynamic(t)) && !ir.walk(func, WalkOrder::PreOrder).any(inside) {
         return Ok(());
     }
     let concrete: Vec<Type<'c>> = types
