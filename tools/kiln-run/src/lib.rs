@@ -143,6 +143,11 @@ fn run(cli: &Cli) -> Result<(String, bool), String> {
                 "kiln-run: error: --interpret and --check need the MLIR module, not bytecode\n".into()
             );
         }
+        if !cli.input_shapes.is_empty() {
+            return Err(
+                "kiln-run: error: --input-shape needs the MLIR module: bytecode has static inputs\n".into()
+            );
+        }
         return vm::run_bytecode(cli, &bytes).map(|out| (out, true));
     }
     let arena = Bump::new();
