@@ -195,6 +195,26 @@ func.func @identities(%x: tensor<2x3xf32>, %y: tensor<?x3xf32>) -> (tensor<2x3xf
   return %0, %1, %2, %3, %4, %5, %6 : tensor<2x3xf32>, tensor<2x3xf32>, tensor<2x3xf32>, tensor<2x3xf32>, tensor<2x3xf32>, tensor<?x3xf32>, tensor<2x3xf32>
 }
 
+// Between equal dynamic types a reshape is an identity only when it keeps every dim at run
+// time: each `?` tied to the same operand dim, or the one untied `?`. Ties that swap dims, or
+// two untied `?`, stay; so does reshape(reshape x) when the outer reshape has ties (they name
+// dims of the inner result, not of x).
+// CHECK-LABEL: func.func @reshape_dynamic_ties(
+// CHECK-SAME:      %[[X:.*]]: tensor<?x?xf32>)
+// CHECK-NEXT:    %[[S:.*]] = hl.reshape %[[X]] {source_dims = [1, 0]} : tensor<?x?xf32>{{$}}
+// CHECK-NEXT:    %[[U:.*]] = hl.reshape %[[X]] : tensor<?x?xf32>{{$}}
+// CHECK-NEXT:    %[[F:.*]] = hl.reshape %[[X]] : tensor<?x?xf32> -> tensor<?xf32>
+// CHECK-NEXT:    %[[T:.*]] = hl.reshape %[[F]] {source_dims = [0, -1]} : tensor<?xf32> -> tensor<?x1xf32>
+// CHECK-NEXT:    return %[[X]], %[[S]], %[[U]], %[[T]]
+func.func @reshape_dynamic_ties(%x: tensor<?x?xf32>) -> (tensor<?x?xf32>, tensor<?x?xf32>, tensor<?x?xf32>, tensor<?x1xf32>) {
+  %0 = hl.reshape %x {source_dims = [0, 1]} : tensor<?x?xf32> -> tensor<?x?xf32>
+  %1 = hl.reshape %x {source_dims = [1, 0]} : tensor<?x?xf32> -> tensor<?x?xf32>
+  %2 = hl.reshape %x : tensor<?x?xf32> -> tensor<?x?xf32>
+  %3 = hl.reshape %x : tensor<?x?xf32> -> tensor<?xf32>
+  %4 = hl.reshape %3 {source_dims = [0, -1]} : tensor<?xf32> -> tensor<?x1xf32>
+  return %0, %1, %2, %4 : tensor<?x?xf32>, tensor<?x?xf32>, tensor<?x?xf32>, tensor<?x1xf32>
+}
+
 // cast(cast x) is one cast when the first is lossless: f16 -> f32, i8 -> i32, i8 -> f16
 // (11-bit significand), i1 -> anything.
 // CHECK-LABEL: func.func @cast_chain_lossless(

@@ -5,9 +5,9 @@
 // determine, in program order so refinements propagate; results used by non-hl ops
 // (func.return, calls, unregistered ops) keep their declared types.
 
-// @propagate 4 + @broadcast_dynamic 2 + @declared_result_ops 0 + @non_hl_users 2 (the exp
-// and its neg).
-// STATS: (S) 8 num-refined
+// @propagate 4 + @broadcast_dynamic 2 + @declared_result_ops 8 (4 ops and their negs) +
+// @non_hl_users 2 (the exp and its neg).
+// STATS: (S) 16 num-refined
 
 // Refinements flow forward along the chain; the value returned keeps its `?` type, so the
 // signature does not change.
@@ -47,13 +47,21 @@ func.func @broadcast_dynamic(%a: tensor<?x8xf32>, %b: tensor<4x1xf32>, %c: tenso
   return
 }
 
-// Ops whose result type is declared, not derived (reshape, broadcast_to, cast), keep it; a
-// dynamic operand gives nothing to refine from.
+// Ops whose result type is declared, not derived (reshape, broadcast_to, cast), refine it as
+// far as the operand determines it: a reshape's single `?` from the element count (or from
+// the operand dim `source_dims` ties it to), a cast's dims from the operand's, a
+// broadcast_to's `?` from an operand dim other than 1. A `?` broadcast from 1, and a cast of
+// a `?` dim, stay dynamic.
 // CHECK-LABEL: func.func @declared_result_ops(
-// CHECK-NEXT:    hl.reshape %{{.*}} : tensor<4x8xf32> -> tensor<?xf32>
+// CHECK-NEXT:    %[[R:.*]] = hl.reshape %{{.*}} : tensor<4x8xf32> -> tensor<32xf32>
 // CHECK-NEXT:    hl.broadcast_to %{{.*}} : tensor<1x8xf32> -> tensor<?x8xf32>
 // CHECK-NEXT:    hl.cast %{{.*}} : tensor<?x8xf32> -> tensor<?x8xf16>
 // CHECK-NEXT:    hl.exp %{{.*}} : tensor<?x8xf32>
+// CHECK-NEXT:    hl.neg %[[R]] : tensor<32xf32>
+// CHECK:         hl.cast %{{.*}} : tensor<4x8xf32> -> tensor<4x8xf16>
+// CHECK-NEXT:    hl.broadcast_to %{{.*}} : tensor<4x8xf32> -> tensor<2x4x8xf32>
+// CHECK-NEXT:    hl.reshape %{{.*}} {source_dims = [0, -1, -1]} : tensor<?x8xf32> -> tensor<?x2x4xf32>
+// CHECK-NEXT:    hl.reshape %{{.*}} {source_dims = [-1, 0, -1]} : tensor<4x8xf32> -> tensor<2x4x4xf32>
 func.func @declared_result_ops(%a: tensor<4x8xf32>, %c: tensor<1x8xf32>, %d: tensor<?x8xf32>) {
   %0 = hl.reshape %a : tensor<4x8xf32> -> tensor<?xf32>
   %1 = hl.broadcast_to %c : tensor<1x8xf32> -> tensor<?x8xf32>
@@ -63,6 +71,14 @@ func.func @declared_result_ops(%a: tensor<4x8xf32>, %c: tensor<1x8xf32>, %d: ten
   %5 = hl.neg %1 : tensor<?x8xf32>
   %6 = hl.neg %2 : tensor<?x8xf16>
   %7 = hl.neg %3 : tensor<?x8xf32>
+  %8 = hl.cast %a : tensor<4x8xf32> -> tensor<?x?xf16>
+  %9 = hl.broadcast_to %a : tensor<4x8xf32> -> tensor<2x?x8xf32>
+  %10 = hl.reshape %d {source_dims = [0, -1, -1]} : tensor<?x8xf32> -> tensor<?x2x4xf32>
+  %11 = hl.reshape %a {source_dims = [-1, 0, -1]} : tensor<4x8xf32> -> tensor<?x?x4xf32>
+  %12 = hl.neg %8 : tensor<?x?xf16>
+  %13 = hl.neg %9 : tensor<2x?x8xf32>
+  %14 = hl.neg %10 : tensor<?x2x4xf32>
+  %15 = hl.neg %11 : tensor<?x?x4xf32>
   return
 }
 

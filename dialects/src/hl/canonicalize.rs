@@ -216,7 +216,11 @@ impl RewritePattern for ReshapeReshape {
     fn match_and_rewrite<'c>(&self, rw: &mut Rewriter<'_, 'c>, op: OpId) -> bool {
         let ir = rw.ir();
         let inner = ir.operands(op)[0];
-        let Some(d) = ir.defining_op(inner).filter(|&d| ir.is(d, &RESHAPE) && d != op) else {
+        // Ties of the outer reshape name dims of the inner one's result, not of its operand.
+        let Some(d) = ir
+            .defining_op(inner)
+            .filter(|&d| ir.is(d, &RESHAPE) && d != op && ir.attr(op, "source_dims").is_none())
+        else {
             return false;
         };
         let x = ir.operands(d)[0];
@@ -270,11 +274,29 @@ impl RewritePattern for Identity {
 
     fn match_and_rewrite<'c>(&self, rw: &mut Rewriter<'_, 'c>, op: OpId) -> bool {
         let ir = rw.ir();
-        let identity = !std::ptr::eq(self.0, &TRANSPOSE)
-            || super::accessors::int_list(ir.attr(op, "perm"))
-                .is_ok_and(|p| p.iter().enumerate().all(|(i, &d)| d == i as i64));
+        let identity = if std::ptr::eq(self.0, &TRANSPOSE) {
+            super::accessors::int_list(ir.attr(op, "perm"))
+                .is_ok_and(|p| p.iter().enumerate().all(|(i, &d)| d == i as i64))
+        } else {
+            !std::ptr::eq(self.0, &RESHAPE) || reshape_keeps_dims(ir, op)
+        };
         identity && forward(rw, op, ir.operands(op)[0])
     }
+}
+
+/// Whether a reshape to its operand's own type keeps every dim at run time too: each `?` result
+/// dim is tied to the same operand dim, but for at most one untied `?` (solved from the count).
+fn reshape_keeps_dims(ir: &kiln_compiler::Ir<'_>, op: OpId) -> bool {
+    let ty = ir.value_type(ir.results(op)[0]);
+    let (Some((shape, _)), Ok(sources)) =
+        (tensor_parts(ty), super::accessors::int_list(ir.attr(op, "source_dims")))
+    else {
+        return false;
+    };
+    let tie = |i: usize| sources.get(i).copied().unwrap_or(-1);
+    let dynamic = (0..shape.len()).filter(|&i| shape[i] == kiln_compiler::DYNAMIC);
+    let untied = dynamic.clone().filter(|&i| tie(i) == -1).count();
+    untied <= 1 && { dynamic }.all(|i| tie(i) == -1 || tie(i) == i as i64)
 }
 
 /// Whether every value of element type `from` is exactly representable in `to`.

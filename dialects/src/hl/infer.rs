@@ -122,14 +122,16 @@ fn declared<'c>(input: &InferInput<'_, 'c>) -> Result<(&'c [i64], Type<'c>, Type
     Ok((s, e, t))
 }
 
-/// `cast`: same shape as the operand, element type as declared.
-pub fn cast<'c>(_: &Context<'c>, input: &InferInput<'_, 'c>) -> Result<Type<'c>, String> {
+/// `cast`: same shape as the operand (a declared `?` takes the operand's dim), element type as
+/// declared.
+pub fn cast<'c>(ctx: &Context<'c>, input: &InferInput<'_, 'c>) -> Result<Type<'c>, String> {
     let (shape, _) = operand(input, 0)?;
-    let (rs, _, rt) = declared(input)?;
+    let (rs, re, rt) = declared(input)?;
     if !compatible_shapes(shape, rs) {
         return Err(format!("result shape must match the operand's: '{}' vs '{rt}'", input.operands[0]));
     }
-    Ok(rt)
+    let refined: Vec<i64> = rs.iter().zip(shape).map(|(&r, &d)| if r == DYNAMIC { d } else { r }).collect();
+    Ok(if refined == rs { rt } else { ctx.tensor_type(&refined, re) })
 }
 
 /// `constant`: the declared type, which must be the type of the `value` attribute.
@@ -148,35 +150,107 @@ pub fn constant<'c>(_: &Context<'c>, input: &InferInput<'_, 'c>) -> Result<Type<
     }
 }
 
-/// `broadcast_to`: the declared shape, to which the operand must broadcast.
-pub fn broadcast_to<'c>(_: &Context<'c>, input: &InferInput<'_, 'c>) -> Result<Type<'c>, String> {
+/// `broadcast_to`: the declared shape, to which the operand must broadcast; a declared `?`
+/// takes the size of an operand dim other than 1 (against a 1 or a `?` it stays `?`).
+pub fn broadcast_to<'c>(ctx: &Context<'c>, input: &InferInput<'_, 'c>) -> Result<Type<'c>, String> {
     let (shape, elem) = operand(input, 0)?;
     let (rs, re, rt) = declared(input)?;
     if re != elem {
         return Err(format!("result element type '{re}' must match operand element type '{elem}'"));
     }
-    let ok = broadcast_shapes(shape, rs).is_some_and(|b| b.len() == rs.len() && compatible_shapes(&b, rs));
-    if !ok || shape.len() > rs.len() {
-        return Err(format!("operand type '{}' cannot be broadcast to '{rt}'", input.operands[0]));
+    match broadcast_shapes(shape, rs) {
+        Some(b) if b.len() == rs.len() && compatible_shapes(&b, rs) && shape.len() <= rs.len() => {
+            Ok(if b == rs { rt } else { ctx.tensor_type(&b, re) })
+        }
+        _ => Err(format!("operand type '{}' cannot be broadcast to '{rt}'", input.operands[0])),
     }
-    Ok(rt)
 }
 
-/// `reshape`: the declared shape; element counts must agree when both are static.
-pub fn reshape<'c>(_: &Context<'c>, input: &InferInput<'_, 'c>) -> Result<Type<'c>, String> {
+/// `reshape {source_dims?}`: the declared shape, refined: a `?` result dim tied to an operand
+/// dim (`source_dims[i] = j`: result dim `i` has the size of operand dim `j`, `-1`: not tied)
+/// takes that dim's size, and a single `?` left is solved from the element count when every
+/// other dim is static. Element counts must agree as far as they are known.
+pub fn reshape<'c>(ctx: &Context<'c>, input: &InferInput<'_, 'c>) -> Result<Type<'c>, String> {
     let (shape, elem) = operand(input, 0)?;
     let (rs, re, rt) = declared(input)?;
     if re != elem {
         return Err(format!("result element type '{re}' must match operand element type '{elem}'"));
     }
-    // Product of the static dims, and how many dims are dynamic.
-    let count = |s: &[i64], t: Type<'c>| {
-        let dynamic = s.iter().filter(|&&d| d == DYNAMIC).count();
-        let known = s.iter().filter(|&&d| d != DYNAMIC).try_fold(1i64, |acc, &d| acc.checked_mul(d));
-        known.map(|k| (k, dynamic)).ok_or_else(|| format!("element count of '{t}' overflows"))
-    };
-    let (a, a_dyn) = count(shape, input.operands[0])?;
-    let (b, b_dyn) = count(rs, rt)?;
+    let sources = int_list((input.attr)("source_dims"))?;
+    let refined = reshape_dims(shape, rs, &sources).map_err(|why| match why {
+        ReshapeError::Attr(m) => m,
+        ReshapeError::Count(a, b) => format!("cannot reshape '{}' ({a}) to '{rt}' ({b})", input.operands[0]),
+        ReshapeError::Overflow { operand } => {
+            format!("element count of '{}' overflows", if operand { input.operands[0] } else { rt })
+        }
+    })?;
+    Ok(if refined == rs { rt } else { ctx.tensor_type(&refined, elem) })
+}
+
+/// Why [`reshape_dims`] refuses a reshape.
+pub enum ReshapeError {
+    /// The `source_dims` attribute is malformed or contradicts the shapes.
+    Attr(String),
+    /// The element counts cannot agree: what is known of the operand's and of the result's.
+    Count(String, String),
+    /// The element count of the operand's (or the result's) static dims is past `i64`.
+    Overflow {
+        /// Whether it is the operand's.
+        operand: bool,
+    },
+}
+
+/// The result dims of reshaping `operand` to `declared` (`?` allowed in both) with the ties
+/// `sources` (empty: none; else one entry per result dim, see [`reshape`]): `declared` with
+/// every tied `?` replaced by its operand dim and a single remaining `?` solved from the
+/// element count when everything else is static. Tied dims cancel out of the count check, so
+/// `?x?x32 -> ?x?x4x8` with ties `[0, 1, -1, -1]` checks 32 against 4 * 8.
+pub fn reshape_dims(operand: &[i64], declared: &[i64], sources: &[i64]) -> Result<Vec<i64>, ReshapeError> {
+    let mut out = declared.to_vec();
+    let mut tied = vec![false; operand.len()];
+    if !sources.is_empty() {
+        if sources.len() != declared.len() {
+            return Err(ReshapeError::Attr(format!(
+                "attribute 'source_dims' must have one entry per result dim ({}), but has {}",
+                declared.len(),
+                sources.len()
+            )));
+        }
+        for (i, &j) in sources.iter().enumerate() {
+            if j == -1 {
+                continue;
+            }
+            let Some(slot) = usize::try_from(j).ok().and_then(|j| tied.get_mut(j)) else {
+                return Err(ReshapeError::Attr(format!(
+                    "attribute 'source_dims' entry {j} is not an operand dim (rank {}) or -1",
+                    operand.len()
+                )));
+            };
+            if std::mem::replace(slot, true) {
+                return Err(ReshapeError::Attr(format!(
+                    "attribute 'source_dims' names operand dim {j} twice"
+                )));
+            }
+            let d = operand[j as usize];
+            if !dims_match(out[i], d) {
+                return Err(ReshapeError::Attr(format!(
+                    "result dim #{i} of size {} is tied to operand dim #{j} of size {}",
+                    dim(out[i]),
+                    dim(d)
+                )));
+            }
+            if out[i] == DYNAMIC {
+                out[i] = d;
+            }
+        }
+    }
+    // What is left of each side once the tied dims cancel: the product of its static dims
+    // and the count of its dynamic ones.
+    let untied = |i: usize| sources.get(i).is_none_or(|&j| j == -1);
+    let a = static_count(operand.iter().enumerate().filter(|(j, _)| !tied[*j]).map(|(_, &d)| d));
+    let b = static_count(out.iter().enumerate().filter(|(i, _)| untied(*i)).map(|(_, &d)| d));
+    let (a, a_dyn) = a.ok_or(ReshapeError::Overflow { operand: true })?;
+    let (b, b_dyn) = b.ok_or(ReshapeError::Overflow { operand: false })?;
     let mismatch = match (a_dyn, b_dyn) {
         (0, 0) => a != b,
         // One unknown dim on one side: the other side's count must be a multiple.
@@ -192,14 +266,22 @@ pub fn reshape<'c>(_: &Context<'c>, input: &InferInput<'_, 'c>) -> Result<Type<'
                 format!("a multiple of {n} elements")
             }
         };
-        return Err(format!(
-            "cannot reshape '{}' ({}) to '{rt}' ({})",
-            input.operands[0],
-            describe(a, a_dyn),
-            describe(b, b_dyn)
-        ));
+        return Err(ReshapeError::Count(describe(a, a_dyn), describe(b, b_dyn)));
     }
-    Ok(rt)
+    if (a_dyn, b_dyn) == (0, 1) {
+        if let Some(i) = (0..out.len()).find(|&i| out[i] == DYNAMIC && untied(i)) {
+            out[i] = a / b;
+        }
+    }
+    Ok(out)
+}
+
+/// The product of the static dims of `dims` (`None` past `i64`) and how many are dynamic.
+fn static_count(mut dims: impl Iterator<Item = i64>) -> Option<(i64, usize)> {
+    dims.try_fold(
+        (1i64, 0usize),
+        |(n, k), d| if d == DYNAMIC { Some((n, k + 1)) } else { Some((n.checked_mul(d)?, k)) },
+    )
 }
 
 /// Two shapes agree up to dynamic dims.

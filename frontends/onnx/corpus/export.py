@@ -12,7 +12,8 @@ onnxruntime. Writes, per architecture and exporter, `DIR/<arch>-<exporter>/model
 `in<i>.npy` (graph inputs in order) and `out<i>.npy` (onnxruntime's results, CPU, all graph
 optimizations off), and `DIR/manifest.json`: one entry per exported model, and the exports
 that failed with the exporter's error. The exporters are `torchscript` (`dynamo=False`) and
-`dynamo` (`dynamo=True`); both at opset 18.
+`dynamo` (`dynamo=True`); both at opset 18. The dynamic-shape models (`dynamic_models`) are
+exported once, with `dynamic_axes`, and run at several sizes (their manifest entry's `sizes`).
 """
 
 import argparse
@@ -250,10 +251,48 @@ def cnn_models():
     ]
 
 
+# --- dynamic shapes -------------------------------------------------------------------------
+#
+# Exported with symbolic batch and sequence axes (`dynamic_axes`, the torchscript exporter), so
+# the graph computes its reshapes' shapes from its input's (`Shape`, `Gather`, `Concat`); Kiln
+# imports it without --input-shape and runs it at each of SIZES (batch, sequence). `in<i>.npy` /
+# `out<o>.npy` hold the first size, `size<k>/` the others; the manifest entry lists the sizes.
+
+SIZES = [(1, 1), (2, 7), (3, 19)]
+
+
+def bert_layer(torch, rng):
+    """A Hugging Face BERT layer (self-attention, feed-forward, two layer norms) on hidden
+    states, returning the layer's output."""
+    import transformers
+
+    config = transformers.BertConfig(**SMALL, max_position_embeddings=64)
+
+    class Layer(torch.nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.layer = transformers.models.bert.modeling_bert.BertLayer(config)
+
+        def forward(self, hidden_states):
+            out = self.layer(hidden_states)
+            return out[0] if isinstance(out, tuple) else out
+
+    def feeds(batch, seq):
+        return {"hidden_states": rng.standard_normal((batch, seq, config.hidden_size)).astype(np.float32)}
+
+    return Layer().eval(), feeds
+
+
+def dynamic_models():
+    """`(arch, build, dynamic axes of each input)`; `build(torch, rng)` gives the model and a
+    function of `(batch, seq)` that makes its inputs."""
+    return [("bert_layer", bert_layer, {"hidden_states": {0: "batch", 1: "seq"}})]
+
+
 # --- export and reference run ---------------------------------------------------------------
 
 
-def export(torch, model, feeds, path, dynamo):
+def export(torch, model, feeds, path, dynamo, dynamic_axes=None):
     args = tuple(torch.from_numpy(v) for v in feeds.values())
     names = list(feeds)
     with warnings.catch_warnings():
@@ -263,7 +302,8 @@ def export(torch, model, feeds, path, dynamo):
                                         external_data=False, verbose=False)
             program.save(path, external_data=False)
         else:
-            torch.onnx.export(model, args, path, input_names=names, opset_version=OPSET, dynamo=False)
+            torch.onnx.export(model, args, path, input_names=names, opset_version=OPSET, dynamo=False,
+                              dynamic_axes=dynamic_axes)
 
 
 def reference(path, feeds, out_dir):
@@ -301,19 +341,29 @@ def main():
         with open(manifest_path) as f:
             manifest = json.load(f)
     only = set(a.only or [])
-    for arch, build in hf_models() + cnn_models():
+
+    def rebuilt(arch):
+        """Whether `arch` is exported this run; its old manifest entries are dropped if so."""
         if only and arch not in only:
-            continue
+            return False
         manifest["models"] = [m for m in manifest["models"] if m["arch"] != arch]
         manifest["failed"] = [m for m in manifest["failed"] if m["arch"] != arch]
+        return True
+
+    def fresh(name):
+        """An empty `a.out/name/`, the seeds reset: the folder, its `model.onnx` and the rng."""
+        out_dir = os.path.join(a.out, name)
+        shutil.rmtree(out_dir, ignore_errors=True)
+        os.makedirs(out_dir)
+        torch.manual_seed(SEED)
+        return out_dir, os.path.join(out_dir, "model.onnx"), np.random.default_rng(SEED)
+
+    for arch, build in hf_models() + cnn_models():
+        if not rebuilt(arch):
+            continue
         for exporter in ["torchscript", "dynamo"]:
             name = f"{arch}-{exporter}"
-            out_dir = os.path.join(a.out, name)
-            shutil.rmtree(out_dir, ignore_errors=True)
-            os.makedirs(out_dir)
-            torch.manual_seed(SEED)
-            rng = np.random.default_rng(SEED)
-            path = os.path.join(out_dir, "model.onnx")
+            out_dir, path, rng = fresh(name)
             try:
                 model, feeds = build(torch, rng)
                 export(torch, model, feeds, path, exporter == "dynamo")
@@ -335,6 +385,21 @@ def main():
             manifest["models"].append(
                 {"name": name, "arch": arch, "exporter": exporter, "inputs": n_in, "outputs": n_out, "bytes": size})
             print(f"{name}: {size / 1e6:.2f} MB, {n_in} inputs, {n_out} outputs", file=sys.stderr)
+    for arch, build, axes in dynamic_models():
+        if not rebuilt(arch):
+            continue
+        name = f"{arch}-torchscript"
+        out_dir, path, rng = fresh(name)
+        model, make_feeds = build(torch, rng)
+        export(torch, model, make_feeds(*SIZES[0]), path, False, dynamic_axes=axes)
+        for k, size in enumerate(SIZES):
+            size_dir = out_dir if k == 0 else os.path.join(out_dir, f"size{k}")
+            os.makedirs(size_dir, exist_ok=True)
+            n_in, n_out = reference(path, make_feeds(*size), size_dir)
+        size = os.path.getsize(path)
+        manifest["models"].append({"name": name, "arch": arch, "exporter": "torchscript", "inputs": n_in,
+                                   "outputs": n_out, "bytes": size, "sizes": [list(s) for s in SIZES]})
+        print(f"{name}: {size / 1e6:.2f} MB, dynamic axes {axes}, sizes {SIZES}", file=sys.stderr)
     manifest["models"].sort(key=lambda m: m["name"])
     manifest["failed"].sort(key=lambda m: (m["arch"], m["exporter"]))
     with open(manifest_path, "w") as f:

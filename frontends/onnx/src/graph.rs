@@ -10,7 +10,7 @@ use indexmap::IndexMap;
 use kiln_compiler::rewrite::Rewriter;
 use kiln_compiler::verifier::verify;
 use kiln_compiler::{AttrKind, Attribute, Context, Ir, Module, NamedAttr, OpDef, OpId, OperationState};
-use kiln_compiler::{FloatKind, SourceMgr, Type, TypeKind, ValueId};
+use kiln_compiler::{FloatKind, SourceMgr, Type, TypeKind, ValueId, DYNAMIC};
 use kiln_dialects::builtin::MODULE;
 use kiln_dialects::func::{FUNC_OP, RETURN_OP};
 use kiln_dialects::hl::accessors::tensor_parts;
@@ -27,6 +27,7 @@ use crate::consts::{
 /// The argument and result attribute naming the ONNX element type of a value `hl` holds in
 /// another type (`{onnx.type = "uint8"}` on an `i32` argument).
 pub const HELD_TYPE_ATTR: &str = "onnx.type";
+use crate::dynamic::{Sizes, Symbols};
 use crate::error::ImportError;
 use crate::model::Model;
 use crate::{ops, ImportOptions};
@@ -41,6 +42,9 @@ pub(crate) struct Val {
     pub id: ValueId,
     /// The value's elements, when known at import.
     pub konst: Option<Rc<Tensor>>,
+    /// The sizes it holds when it is a vector of run-time sizes (`Shape` of a value with `?`
+    /// dims, see [`crate::dynamic`]); its IR value is then a placeholder no op may read.
+    pub sizes: Option<Rc<Sizes>>,
 }
 
 /// The state of one graph's import.
@@ -69,6 +73,10 @@ pub(crate) struct Importer<'r, 'a, 'c, 'm> {
     needs_constant: RefCell<Option<String>>,
     /// The ONNX element type codes of the graph inputs and initializers.
     pub onnx_codes: HashMap<&'m str, i32>,
+    /// The symbols of the `?` dims (see [`crate::dynamic`]).
+    pub syms: Symbols,
+    /// The ONNX name of each value defined so far (for messages).
+    names: HashMap<ValueId, &'m str>,
 }
 
 /// Imports `model` as `builtin.module { func.func @main }`.
@@ -152,11 +160,16 @@ pub(crate) fn import<'c>(
         arg_names: HashMap::new(),
         needs_constant: RefCell::new(None),
         onnx_codes: all_inputs.iter().map(|i| (i.name.as_str(), elem_code(i))).collect(),
+        syms: Symbols::default(),
+        names: HashMap::new(),
     };
     imp.onnx_codes.extend(graph.initializer.iter().map(|t| (t.name.as_str(), t.data_type)));
     for (name, &arg) in arg_names.iter().zip(&args) {
-        imp.values.insert(name, Val { id: arg, konst: None });
+        imp.bind(name, Val { id: arg, konst: None, sizes: None });
         imp.arg_names.insert(arg, name);
+    }
+    for (input, (&arg, &ty)) in inputs.iter().zip(args.iter().zip(&arg_types)) {
+        imp.syms.add_input(arg, ty, input);
     }
     let constants = initializers.into_iter().filter(|(_, t)| !as_arg(t)).chain(fixed);
     for (name, t) in constants {
@@ -175,8 +188,12 @@ pub(crate) fn import<'c>(
         }
         imp.b.set_loc(node_loc(ctx, node));
         imp.current = node_name(node);
-        let results = ops::import_node(&mut imp, i)
-            .map_err(|e| node_error(node, &e).with_constant_input(imp.needs_constant.take()))?;
+        let results = match crate::dynamic::import(&mut imp, i) {
+            Ok(Some(results)) => Ok(results),
+            Ok(None) => ops::import_node(&mut imp, i),
+            Err(e) => Err(e),
+        }
+        .map_err(|e| node_error(node, &e).with_constant_input(imp.needs_constant.take()))?;
         imp.define(node, results).map_err(|e| node_error(node, &e))?;
     }
     let mut results = Vec::with_capacity(graph.output.len());
@@ -184,6 +201,10 @@ pub(crate) fn import<'c>(
         let v = imp.values.get(output.name.as_str()).ok_or_else(|| {
             ImportError::new(format!("graph output `{}` is produced by no node", output.name))
         })?;
+        if let Some(sizes) = &v.sizes {
+            let what = format!("graph output `{}`", output.name);
+            return Err(ImportError::new(imp.needs_value(sizes, &what)));
+        }
         results.push(v.id);
     }
     let blobs = imp.blobs.take().unwrap_or_default();
@@ -283,7 +304,8 @@ fn node_error(node: &NodeProto, message: &str) -> ImportError {
     ImportError::new(format!("node `{}` (`{}`): {message}", node_name(node), node.op_type))
 }
 
-/// The type of graph input `input`: its declared shape, or the one `--input-shape` gives.
+/// The type of graph input `input`: its declared shape (`?` for a symbolic or unknown dim), or
+/// the one `--input-shape` gives.
 fn input_type<'c>(
     ctx: &Context<'c>,
     input: &ValueInfoProto,
@@ -310,25 +332,15 @@ fn input_type<'c>(
         (None, None) => {
             return Err(format!("graph input `{name}` has no shape: give one with --input-shape {name}=..."))
         }
-        (None, Some(declared)) => {
-            let mut shape = Vec::with_capacity(declared.dim.len());
-            for (i, d) in declared.dim.iter().enumerate() {
-                match &d.value {
-                    Some(onnx_protobuf::tensor_shape_proto::dimension::Value::DimValue(v)) if *v >= 0 => shape.push(*v),
-                    Some(onnx_protobuf::tensor_shape_proto::dimension::Value::DimParam(p)) => {
-                        return Err(format!(
-                            "graph input `{name}` has a symbolic dim `{p}` (dim #{i}): fix its shape with --input-shape {name}=..."
-                        ))
-                    }
-                    _ => {
-                        return Err(format!(
-                            "graph input `{name}` has an unknown dim #{i}: fix its shape with --input-shape {name}=..."
-                        ))
-                    }
-                }
-            }
-            shape
-        }
+        // A symbolic (`dim_param`) or unknown dim is dynamic (see `crate::dynamic`).
+        (None, Some(declared)) => declared
+            .dim
+            .iter()
+            .map(|d| match &d.value {
+                Some(onnx_protobuf::tensor_shape_proto::dimension::Value::DimValue(v)) if *v >= 0 => *v,
+                _ => DYNAMIC,
+            })
+            .collect(),
     };
     Ok(ctx.tensor_type(&shape, elem_type(ctx, dtype)))
 }
@@ -364,7 +376,7 @@ impl<'r, 'a, 'c, 'm> Importer<'r, 'a, 'c, 'm> {
         }
         for (name, v) in node.output.iter().zip(results) {
             if !name.is_empty() {
-                self.values.insert(name, v);
+                self.bind(name, v);
             }
         }
         Ok(())
@@ -372,6 +384,7 @@ impl<'r, 'a, 'c, 'm> Importer<'r, 'a, 'c, 'm> {
 
     /// Binds value name `name` to `v` (a node imported as part of another one).
     pub fn bind(&mut self, name: &'m str, v: Val) {
+        self.names.entry(v.id).or_insert(name);
         self.values.insert(name, v);
     }
 
@@ -398,9 +411,36 @@ impl<'r, 'a, 'c, 'm> Importer<'r, 'a, 'c, 'm> {
         self.b.rw.ir().value_type(v.id)
     }
 
-    /// The static shape of `v`.
-    pub fn shape(&self, v: &Val) -> Vec<i64> {
+    /// The dims of `v`, `?` ([`DYNAMIC`]) included: for ops that carry dynamic dims.
+    pub fn dims(&self, v: &Val) -> Vec<i64> {
         tensor_parts(self.ty(v)).map(|(s, _)| s.to_vec()).unwrap_or_default()
+    }
+
+    /// The rank of `v`.
+    pub fn rank(&self, v: &Val) -> usize {
+        tensor_parts(self.ty(v)).map_or(0, |(s, _)| s.len())
+    }
+
+    /// The static shape of `v`: a dynamic dim is an error naming it and the graph input dim
+    /// behind it (the op needs it static).
+    pub fn shape(&self, v: &Val) -> Result<Vec<i64>, String> {
+        (0..self.rank(v)).map(|i| self.static_dim(v, i)).collect()
+    }
+
+    /// Dim `i` of `v`, which the op needs static: a dynamic one is an error as
+    /// [`Importer::shape`]'s.
+    pub fn static_dim(&self, v: &Val, i: usize) -> Result<i64, String> {
+        match self.dims(v).get(i) {
+            Some(&d) if d != DYNAMIC => Ok(d),
+            Some(_) => {
+                let name = self.names.get(&v.id).map_or(String::new(), |n| format!(" `{n}`"));
+                Err(format!(
+                    "needs a static dim, but dim #{i} of its input{name} is dynamic: {}",
+                    self.dynamic_dim(v, i)
+                ))
+            }
+            None => Err(format!("dim #{i} is past the rank {}", self.rank(v))),
+        }
     }
 
     /// The element type of `v`.
@@ -420,6 +460,9 @@ impl<'r, 'a, 'c, 'm> Importer<'r, 'a, 'c, 'm> {
     pub fn const_tensor(&self, v: &Val, what: &str) -> Result<Rc<Tensor>, String> {
         if let Some(t) = &v.konst {
             return Ok(t.clone());
+        }
+        if let Some(sizes) = &v.sizes {
+            return Err(self.needs_value(sizes, what));
         }
         match self.arg_names.get(&v.id) {
             Some(name) => {
@@ -480,7 +523,7 @@ impl<'r, 'a, 'c, 'm> Importer<'r, 'a, 'c, 'm> {
         let attr = constant_attr(self.b.rw.ctx, &t, &handle, self.blobs.as_mut());
         let ty = tensor_type(self.b.rw.ctx, &t);
         let id = self.b.create(&CONSTANT, &[], &[("value", attr)], Some(ty))?;
-        Ok(Val { id, konst: Some(Rc::new(t)) })
+        Ok(Val { id, konst: Some(Rc::new(t)), sizes: None })
     }
 
     /// A rank-0 constant of `v`'s element type holding `value`.
@@ -510,13 +553,19 @@ impl<'r, 'a, 'c, 'm> Importer<'r, 'a, 'c, 'm> {
         attrs: &[(&str, Attribute<'c>)],
         result: Option<Type<'c>>,
     ) -> Result<Vec<Val>, String> {
+        if let Some(sizes) = operands.iter().find_map(|v| v.sizes.as_ref()) {
+            return Err(self.needs_value(sizes, &format!("the operand of `{}`", def.name)));
+        }
         let ids: Vec<ValueId> = operands.iter().map(|v| v.id).collect();
         let first = self.b.create(def, &ids, attrs, result)?;
         let op = self.b.rw.ir().defining_op(first).ok_or("the builder created no op")?;
         let results: Vec<ValueId> = self.b.rw.ir().results(op).to_vec();
-        let plain = || results.iter().map(|&id| Val { id, konst: None }).collect();
+        let plain = || results.iter().map(|&id| Val { id, konst: None, sizes: None }).collect();
         let consts: Option<Vec<&Rc<Tensor>>> = operands.iter().map(|v| v.konst.as_ref()).collect();
-        let Some(consts) = consts.filter(|c| !c.is_empty()) else { return Ok(plain()) };
+        let Some(consts) = consts.filter(|c| !c.is_empty()) else {
+            self.syms.follow(self.b.rw.ctx, self.b.rw.ir(), op);
+            return Ok(plain());
+        };
         let numel = |ty: Type<'_>| {
             tensor_parts(ty).map_or(usize::MAX, |(s, _)| s.iter().map(|&d| d.max(0) as usize).product())
         };
@@ -538,13 +587,49 @@ impl<'r, 'a, 'c, 'm> Importer<'r, 'a, 'c, 'm> {
         }
     }
 
-    /// `hl.reshape` of `v` to `shape`.
+    /// `hl.reshape` of `v` to `shape` (`v` itself when `shape` is its own dims); at most one
+    /// `?` of `shape`, left to the element count (see [`Importer::reshape_tied`]).
     pub fn reshape(&mut self, v: &Val, shape: &[i64]) -> Result<Val, String> {
-        if self.shape(v) == shape {
+        self.reshape_tied(v, shape, &[])
+    }
+
+    /// `hl.reshape` of `v` to `shape`, whose `?` dims are the operand dims `sources` names
+    /// (entry `i`: the operand dim of result dim `i`, `-1`: none; empty: none at all), but for
+    /// at most one, left to the element count. The ties become `source_dims` when the result
+    /// has two `?` or more (one is determined by the count alone).
+    pub fn reshape_tied(&mut self, v: &Val, shape: &[i64], sources: &[i64]) -> Result<Val, String> {
+        let tie = |i: usize| sources.get(i).copied().unwrap_or(-1);
+        let ties: Vec<i64> =
+            (0..shape.len()).map(|i| if shape[i] == DYNAMIC { tie(i) } else { -1 }).collect();
+        let dims = self.dims(v);
+        // What inference makes of the target: tied dims and a `?` the count determines.
+        let shape =
+            &kiln_dialects::hl::infer::reshape_dims(&dims, shape, &ties).unwrap_or_else(|_| shape.to_vec());
+        if dims == *shape
+            && (0..shape.len()).all(|i| shape[i] != DYNAMIC || ties[i] == -1 || ties[i] == i as i64)
+        {
             return Ok(v.clone());
         }
+        let dynamic: Vec<usize> = (0..shape.len()).filter(|&i| shape[i] == DYNAMIC).collect();
+        let untied: Vec<usize> = dynamic.iter().copied().filter(|&i| tie(i) == -1).collect();
+        if untied.len() > 1 {
+            let name = self.names.get(&v.id).map_or(String::new(), |n| format!(" `{n}`"));
+            let sym = (0..dims.len()).find_map(|j| self.syms.dim(v.id, j));
+            let fix = sym.map_or("--input-shape".to_string(), |s| self.syms.fix(s));
+            return Err(format!(
+                "cannot reshape{name} to dims #{} and #{} that are both dynamic and not dims of the input \
+                 (only one can follow from the element count): fix the dynamic dims with {fix}",
+                untied[0], untied[1]
+            ));
+        }
         let ty = self.ctx().tensor_type(shape, self.elem(v));
-        self.op(&kiln_dialects::hl::RESHAPE, &[v], &[], Some(ty))
+        let mut attrs = Vec::new();
+        if dynamic.len() > 1 {
+            let ties: Vec<i64> =
+                (0..shape.len()).map(|i| if shape[i] == DYNAMIC { ties[i] } else { -1 }).collect();
+            attrs.push(("source_dims", self.ints_attr(&ties)));
+        }
+        self.op(&kiln_dialects::hl::RESHAPE, &[v], &attrs, Some(ty))
     }
 
     /// An `i64` array attribute.

@@ -6,10 +6,12 @@
 //! (then, with [`ImportOptions::initializers_as_args`], the floating-point initializers in
 //! the model's order), its results the graph's outputs in theirs.
 //!
-//! - **Shapes are static.** A symbolic (or missing) dim of an input is an error naming the
-//!   input unless [`ImportOptions::input_shapes`] fixes that input's shape
-//!   (`--input-shape name=1x128`). Every other shape follows from the inputs by `hl`'s type
-//!   inference.
+//! - **Shapes** follow from the inputs by `hl`'s type inference. A symbolic (or missing) dim
+//!   of an input is a `?` unless [`ImportOptions::input_shapes`] fixes that input's shape
+//!   (`--input-shape name=1x128`); the ops whose result dims follow from their operands carry
+//!   it, the shape arithmetic of exporters (`Shape`, `Gather`, `Concat`, ... into `Reshape`)
+//!   keeps its identity, and an op that needs a static dim is an error naming the graph input
+//!   dim (see `dynamic.rs`).
 //! - **Initializers** become `hl.constant`s: small ones (at most [`INLINE_ELEMENTS`]
 //!   elements, or splats) as `dense<...>`, larger ones as `dense_resource<name>` whose blob
 //!   lives in the module's `dialect_resources` section, as MLIR writes them (so the file stays
@@ -28,8 +30,8 @@
 //!   annotated [`HELD_TYPE_ATTR`] at the function boundary; see [`wrap_to_declared`].
 //! - **Errors** are reported before anything is built where they can be: every unsupported
 //!   op (type or version) at once with the names of its nodes, an opset newer than
-//!   [`MAX_OPSET`], a file that is not an ONNX model, a missing external data file, symbolic
-//!   dims. An error in a node names it.
+//!   [`MAX_OPSET`], a file that is not an ONNX model, a missing external data file. An error
+//!   in a node names it.
 //!
 //! The op table (which ONNX op becomes which `hl` ops) is `docs/frontends/onnx.md`.
 //!
@@ -37,6 +39,7 @@
 #![deny(missing_docs)]
 
 mod consts;
+mod dynamic;
 mod error;
 mod graph;
 mod model;

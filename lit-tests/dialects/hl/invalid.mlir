@@ -817,6 +817,47 @@ func.func @reshape_count_dynamic(%a: tensor<4x8xf32>) {
 
 // -----
 
+// Tied dims cancel out of the count: 32 against 4 * 4.
+func.func @reshape_count_tied(%a: tensor<?x?x32xf32>) {
+  // expected-error @+1 {{'hl.reshape' op cannot reshape 'tensor<?x?x32xf32>' (32 elements) to 'tensor<?x?x4x4xf32>' (16 elements)}}
+  %0 = hl.reshape %a {source_dims = [0, 1, -1, -1]} : tensor<?x?x32xf32> -> tensor<?x?x4x4xf32>
+  return
+}
+
+// -----
+
+func.func @reshape_source_dims_length(%a: tensor<?x32xf32>) {
+  // expected-error @+1 {{'hl.reshape' op attribute 'source_dims' must have one entry per result dim (3), but has 2}}
+  %0 = hl.reshape %a {source_dims = [0, -1]} : tensor<?x32xf32> -> tensor<?x4x8xf32>
+  return
+}
+
+// -----
+
+func.func @reshape_source_dims_range(%a: tensor<?x32xf32>) {
+  // expected-error @+1 {{'hl.reshape' op attribute 'source_dims' entry 2 is not an operand dim (rank 2) or -1}}
+  %0 = hl.reshape %a {source_dims = [2, -1, -1]} : tensor<?x32xf32> -> tensor<?x4x8xf32>
+  return
+}
+
+// -----
+
+func.func @reshape_source_dims_twice(%a: tensor<?x32xf32>) {
+  // expected-error @+1 {{'hl.reshape' op attribute 'source_dims' names operand dim 0 twice}}
+  %0 = hl.reshape %a {source_dims = [0, 0, -1]} : tensor<?x32xf32> -> tensor<?x?x32xf32>
+  return
+}
+
+// -----
+
+func.func @reshape_source_dims_size(%a: tensor<4x32xf32>) {
+  // expected-error @+1 {{'hl.reshape' op result dim #0 of size 2 is tied to operand dim #0 of size 4}}
+  %0 = hl.reshape %a {source_dims = [0, -1, -1]} : tensor<4x32xf32> -> tensor<2x8x8xf32>
+  return
+}
+
+// -----
+
 func.func @reshape_element_type(%a: tensor<4x8xf32>) {
   // expected-error @+1 {{'hl.reshape' op result element type 'f16' must match operand element type 'f32'}}
   %0 = hl.reshape %a : tensor<4x8xf32> -> tensor<32xf16>

@@ -4,6 +4,8 @@
 // RUN: %kiln-translate --emit-bytecode %s -o %t/twice.kbc
 // RUN: %kiln-run %t/twice.kbc --input %S/Inputs/x2.npy --output-dir %t/out | FileCheck %s
 // RUN: %kiln-run --interpret %s --input %t/out/result0.npy | FileCheck %s --check-prefix=AGAIN
+// RUN: not %kiln-run %t/twice.kbc --input-shape 0=2 2>&1 | FileCheck %s --check-prefix=SHAPE
+// SHAPE: kiln-run: error: --input-shape needs the MLIR module: bytecode has static inputs
 
 // CHECK: result #0: tensor<2xf32> (2 elements, min 2, max 6
 // CHECK-NEXT: [2, 6]

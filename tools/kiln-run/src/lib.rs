@@ -2,12 +2,14 @@
 //! results. By default the module is compiled (`kiln-fuse`, `kiln-codegen`, the emitter) and
 //! run on the VM, or a `.kbc` bytecode file is loaded and run; `--interpret` uses the `hl`
 //! reference interpreter, the oracle of every correctness test, and `--check` runs both and
-//! compares. Inputs come from `.npy` files or from a seed.
+//! compares. Inputs come from `.npy` files or from a seed. A function with `?` dims is
+//! specialized to its inputs' shapes before it runs (see the `inputs` module).
 #![deny(missing_docs)]
 
 mod check;
 pub mod convert;
 mod format;
+mod inputs;
 mod vm;
 
 use std::ffi::OsString;
@@ -18,13 +20,20 @@ use bumpalo::Bump;
 use clap::Parser;
 use kiln_compiler::syntax::parse_bytes;
 use kiln_compiler::verifier::verify;
-use kiln_compiler::{Context, Diagnostic, Ir, OpId, SourceMgr, DYNAMIC};
-use kiln_dialects::hl::accessors::checked_bytes;
-use kiln_dialects::hl::accessors::tensor_parts;
-use kiln_dialects::hl::interp::program::{dtype_of, run_function_within};
-use kiln_dialects::hl::interp::{encode_npy, random_tensor, read_npy, Budget, Tensor};
+use kiln_compiler::{Context, Diagnostic, Ir, OpId, SourceMgr};
+use kiln_dialects::hl::interp::program::run_function_within;
+use kiln_dialects::hl::interp::{encode_npy, Budget, Tensor};
 
 /// kiln-run: run a function of an MLIR module and print its results.
+///
+/// Dynamic shapes: a function whose arguments have `?` dims runs on inputs of any conforming
+/// shape, given as `--input FILE.npy` or, for a random input, as `--input-shape NAME=DIMS`.
+/// Before anything runs, every input is checked against the signature (its rank, every static
+/// dim, its element type), and the module is specialized to the inputs' shapes: the
+/// function's arguments take them, shape inference makes every `?` static, and the module is
+/// verified again. The VM, the interpreter (`--interpret`) and `--check` then run the static
+/// module. Each launch compiles for its own shapes: one kernel per shape class, with its tiling
+/// computed at launch, is not implemented yet.
 #[derive(Parser, Debug)]
 #[command(name = "kiln-run", version)]
 struct Cli {
@@ -66,8 +75,15 @@ struct Cli {
     #[arg(long, value_name = "NAME")]
     entry: Option<String>,
     /// Input tensors as `.npy` files, in argument order; missing ones are drawn from `--seed`.
+    /// Each must have the argument's rank, element type and static dims; a `?` dim takes any
+    /// size.
     #[arg(long = "input", value_name = "FILE.npy")]
     inputs: Vec<PathBuf>,
+    /// The shape of a random input for an argument with `?` dims: the argument's number or
+    /// name (its `loc("name")`), then its dims, each at least 1 (`0=2x128`, `x=2x128`;
+    /// repeatable).
+    #[arg(long = "input-shape", value_name = "NAME=DIMS", value_parser = inputs::parse_input_shape)]
+    input_shapes: Vec<inputs::InputShape>,
     /// Seed of the random inputs (floats uniform in [-2, 2), small integers).
     #[arg(long, default_value_t = 0)]
     seed: u64,
@@ -127,6 +143,11 @@ fn run(cli: &Cli) -> Result<(String, bool), String> {
                 "kiln-run: error: --interpret and --check need the MLIR module, not bytecode\n".into()
             );
         }
+        if !cli.input_shapes.is_empty() {
+            return Err(
+                "kiln-run: error: --input-shape needs the MLIR module: bytecode has static inputs\n".into()
+            );
+        }
         return vm::run_bytecode(cli, &bytes).map(|out| (out, true));
     }
     let arena = Bump::new();
@@ -140,7 +161,16 @@ fn run(cli: &Cli) -> Result<(String, bool), String> {
     verify(&ctx, &module.ir, module.top).map_err(render)?;
     let func = find_entry(&module.ir, module.top, cli.entry.as_deref())?;
     let mut budget = Budget::new(cli.max_memory);
-    let args = inputs(&module.ir, func, cli, &budget)?;
+    let args = inputs::inputs(&module.ir, func, cli, &budget)?;
+    inputs::specialize(&ctx, &mut module.ir, func, &args).map_err(|d| {
+        let shapes: Vec<String> = args.iter().map(|a| format!("{:?}", a.shape())).collect();
+        format!(
+            "kiln-run: error: cannot specialize the function to the inputs' shapes {}:\n{}",
+            shapes.join(", "),
+            render(d)
+        )
+    })?;
+    verify(&ctx, &module.ir, module.top).map_err(render)?;
     if cli.check {
         // The reference is the program the back end compiles: after the decompositions.
         kiln_emit::compile::cleanup(&ctx, &mut module.ir, module.top).map_err(render)?;
@@ -237,47 +267,4 @@ fn find_entry(ir: &Ir<'_>, top: OpId, entry: Option<&str>) -> Result<OpId, Strin
         Some(e) => format!("kiln-run: error: no function named '@{e}' in the module\n"),
         None => "kiln-run: error: the module has no function with a body\n".to_string(),
     })
-}
-
-/// The argument tensors: from `--input` files, then seeded random ones.
-fn inputs(ir: &Ir<'_>, func: OpId, cli: &Cli, budget: &Budget) -> Result<Vec<Tensor>, String> {
-    let Some(entry) = ir.regions(func).first().and_then(|&r| ir.entry_block(r)) else {
-        return Err("kiln-run: error: the function has no body\n".into());
-    };
-    let params = ir.block_args(entry);
-    if cli.inputs.len() > params.len() {
-        return Err(format!(
-            "kiln-run: error: {} inputs given, but the function takes {}\n",
-            cli.inputs.len(),
-            params.len()
-        ));
-    }
-    let mut args = Vec::with_capacity(params.len());
-    for (i, &p) in params.iter().enumerate() {
-        let ty = ir.value_type(p);
-        let (shape, elem) = tensor_parts(ty)
-            .ok_or_else(|| format!("kiln-run: error: argument #{i} has non-tensor type '{ty}'\n"))?;
-        let dtype = dtype_of(elem).ok_or_else(|| {
-            format!("kiln-run: error: argument #{i} has unsupported element type '{elem}'\n")
-        })?;
-        if let Some(path) = cli.inputs.get(i) {
-            let t = read_npy(path, Some(dtype))
-                .map_err(|e| format!("kiln-run: error: {}: {}\n", path.display(), e.message()))?;
-            args.push(t);
-            continue;
-        }
-        if shape.contains(&DYNAMIC) {
-            return Err(format!(
-                "kiln-run: error: argument #{i} has dynamic type '{ty}'; give it with --input\n"
-            ));
-        }
-        let bytes = checked_bytes(shape, dtype.byte_size() as u64);
-        budget.check(bytes).map_err(|m| {
-            let hint = if bytes.is_some() { "; raise --max-memory" } else { "" };
-            format!("kiln-run: error: argument #{i} of type '{ty}' {m}{hint}\n")
-        })?;
-        let dims: Vec<usize> = shape.iter().map(|&d| d as usize).collect();
-        args.push(random_tensor(dtype, dims, cli.seed.wrapping_add(i as u64)));
-    }
-    Ok(args)
 }

@@ -11,7 +11,8 @@
 //!   `--emit-bytecode` turns into the identical bytes.
 //! - `kiln-translate --import-onnx model.onnx -o model.mlir [--input-shape name=1x128]...
 //!   [--initializers-as-args]` imports an ONNX model as an `hl` module (see `kiln_onnx`),
-//!   printed with its locations (the node names).
+//!   printed with its locations (the node names); an input's symbolic dims that no
+//!   `--input-shape` fixes are `?` dims (`kiln-run` specializes them at launch).
 //! - With the `mlir` feature (LLVM 22's MLIR libraries, through `kiln-mlir`):
 //!   `kiln-translate --import-mlir in.mlir [-o out.mlir]` parses and verifies any upstream MLIR
 //!   (custom or generic form) with MLIR itself and converts its TOSA ops to `hl`
@@ -54,7 +55,7 @@ struct Cli {
     #[arg(long, group = "mode")]
     import_onnx: bool,
     /// With --import-onnx: the shape of a graph input, replacing symbolic dims
-    /// (`name=1x128`; repeatable).
+    /// (`name=1x128`; repeatable). Without it, a symbolic dim is a `?` of the signature.
     #[arg(long, value_name = "NAME=DIMS", requires = "import_onnx")]
     input_shape: Vec<String>,
     /// With --import-onnx: floating-point initializers become trailing function arguments

@@ -1,7 +1,8 @@
 //! `kiln-translate --import-onnx` on bad models: every unsupported op type at once with its
 //! nodes, an op version Kiln does not implement, an opset newer than the schemas Kiln knows, a
-//! truncated or non-ONNX file, a missing external data file, a symbolic dim without
-//! `--input-shape`. Each is one clear error, exit status 1, and no output
+//! truncated or non-ONNX file, a missing external data file, a bad `--input-shape`, an op
+//! that needs a static dim where a symbolic one (kept as `?` without `--input-shape`) is, a
+//! run-time size used as data. Each is one clear error, exit status 1, and no output
 //! file (not even a temporary one). The models are built here with the protobuf messages, so
 //! this test needs no Python.
 
@@ -10,12 +11,13 @@ use std::process::Command;
 
 use onnx_protobuf::tensor_shape_proto::{dimension, Dimension};
 use onnx_protobuf::{
-    type_proto, GraphProto, Message, ModelProto, NodeProto, OperatorSetIdProto, StringStringEntryProto,
-    TensorProto, TensorShapeProto, TypeProto, ValueInfoProto,
+    attribute_proto, type_proto, AttributeProto, GraphProto, Message, ModelProto, NodeProto,
+    OperatorSetIdProto, StringStringEntryProto, TensorProto, TensorShapeProto, TypeProto, ValueInfoProto,
 };
 use protobuf::{EnumOrUnknown, MessageField};
 
 const FLOAT: i32 = 1;
+const INT64: i32 = 7;
 
 fn dim(d: &str) -> Dimension {
     let mut out = Dimension::new();
@@ -177,15 +179,32 @@ fn an_opset_newer_than_the_known_schemas_is_refused() {
     fails(&folder("opset_new"), &bytes, &[], &[&msg]);
 }
 
+/// Imports `bytes` (written to `model.onnx` in `dir`) with `extra` arguments, which must
+/// succeed; the printed module.
+fn imports(dir: &Path, bytes: &[u8], extra: &[&str]) -> String {
+    let input = dir.join("model.onnx");
+    std::fs::write(&input, bytes).expect("the model is written");
+    let run = Command::new(env!("CARGO_BIN_EXE_kiln-translate"))
+        .arg("--import-onnx")
+        .args(extra)
+        .arg(&input)
+        .output()
+        .expect("kiln-translate runs");
+    assert!(run.status.success(), "{}", String::from_utf8_lossy(&run.stderr));
+    String::from_utf8_lossy(&run.stdout).into_owned()
+}
+
 #[test]
-fn a_symbolic_dim_needs_an_input_shape() {
+fn a_symbolic_dim_without_an_input_shape_is_dynamic() {
     let bytes = model(17, &["batch", "3"], relu(), vec![]).write_to_bytes().expect("the model serializes");
-    fails(
-        &folder("symbolic"),
-        &bytes,
-        &[],
-        &["graph input `x` has a symbolic dim `batch` (dim #0)", "--input-shape x="],
-    );
+    let text = imports(&folder("symbolic"), &bytes, &[]);
+    assert!(text.contains("func.func @main(%arg0: tensor<?x3xf32> loc(\"x\")) -> tensor<?x3xf32>"), "{text}");
+    assert!(text.contains("hl.relu %arg0 : tensor<?x3xf32> loc(#loc"), "{text}");
+}
+
+#[test]
+fn a_bad_input_shape_is_named() {
+    let bytes = model(17, &["batch", "3"], relu(), vec![]).write_to_bytes().expect("the model serializes");
     fails(&folder("symbolic_rank"), &bytes, &["--input-shape", "x=2x3x4"], &["rank 3", "declares rank 2"]);
     fails(
         &folder("symbolic_name"),
@@ -198,20 +217,107 @@ fn a_symbolic_dim_needs_an_input_shape() {
 
 #[test]
 fn an_input_shape_fixes_a_symbolic_dim() {
-    let dir = folder("fixed");
     let bytes = model(17, &["batch", "3"], relu(), vec![]).write_to_bytes().expect("the model serializes");
-    let input = dir.join("model.onnx");
-    std::fs::write(&input, bytes).expect("the model is written");
-    let run = Command::new(env!("CARGO_BIN_EXE_kiln-translate"))
-        .args(["--import-onnx", "--input-shape", "x=4x3"])
-        .arg(&input)
-        .output()
-        .expect("kiln-translate runs");
-    assert!(run.status.success(), "{}", String::from_utf8_lossy(&run.stderr));
-    let text = String::from_utf8_lossy(&run.stdout);
+    let text = imports(&folder("fixed"), &bytes, &["--input-shape", "x=4x3"]);
     assert!(text.contains("func.func @main(%arg0: tensor<4x3xf32> loc(\"x\")) -> tensor<4x3xf32>"), "{text}");
     assert!(text.contains("hl.relu %arg0 : tensor<4x3xf32> loc(#loc"), "{text}");
     assert!(text.contains("loc(\"relu\")"), "{text}");
+}
+
+/// An `int64` initializer.
+fn ints(name: &str, dims: &[i64], values: &[i64]) -> TensorProto {
+    let mut t = TensorProto::new();
+    t.name = name.to_string();
+    t.data_type = INT64;
+    t.dims = dims.to_vec();
+    t.int64_data = values.to_vec();
+    t
+}
+
+/// `node` with an integer attribute.
+fn with_int(mut n: NodeProto, name: &str, value: i64) -> NodeProto {
+    let mut a = AttributeProto::new();
+    a.name = name.to_string();
+    a.type_ = EnumOrUnknown::new(attribute_proto::AttributeType::INT);
+    a.i = value;
+    n.attribute.push(a);
+    n
+}
+
+/// The sizes a torch export computes for a reshape: `Shape(x)`, an entry picked, scaled by
+/// `scale` and made a vector, then the vector `[that, -1]` (with `scale` 1, `[batch, -1]`).
+fn sized_reshape(scale: i64) -> (Vec<NodeProto>, Vec<TensorProto>) {
+    let nodes = vec![
+        node("Shape", "shape", &["x"], "s"),
+        node("Gather", "pick", &["s", "zero"], "b"),
+        node("Mul", "scale", &["b", "k"], "bk"),
+        node("Unsqueeze", "vector", &["bk", "axes"], "bv"),
+        with_int(node("Concat", "spec", &["bv", "rest"], "spec"), "axis", 0),
+        node("Reshape", "reshape", &["x", "spec"], "y"),
+    ];
+    let inits = vec![
+        ints("zero", &[], &[0]),
+        ints("k", &[], &[scale]),
+        ints("axes", &[1], &[0]),
+        ints("rest", &[1], &[-1]),
+    ];
+    (nodes, inits)
+}
+
+#[test]
+fn sizes_computed_from_a_symbolic_dim_reshape_with_it() {
+    // `[batch, -1]` of a `batch x 6` input: the batch dim is the input's, the rest follows from
+    // the count; the same shape, so no reshape at all.
+    let (nodes, inits) = sized_reshape(1);
+    let bytes = model(17, &["batch", "6"], nodes, inits).write_to_bytes().expect("the model serializes");
+    let text = imports(&folder("sized_reshape"), &bytes, &[]);
+    assert!(text.contains("return %arg0 : tensor<?x6xf32>") && !text.contains("hl.reshape"), "{text}");
+    // A second dynamic input dim makes two `?` dims: the reshape ties the batch dim and leaves
+    // the other to the count.
+    let (mut nodes, inits) = sized_reshape(1);
+    nodes.insert(0, node("Relu", "relu", &["x"], "r"));
+    nodes.last_mut().expect("a reshape").input[0] = "r".into();
+    let bytes =
+        model(17, &["batch", "seq", "4"], nodes, inits).write_to_bytes().expect("the model serializes");
+    let text = imports(&folder("sized_reshape_two"), &bytes, &[]);
+    assert!(
+        text.contains("hl.reshape %0 {source_dims = [0, -1]} : tensor<?x?x4xf32> -> tensor<?x?xf32>"),
+        "{text}"
+    );
+}
+
+#[test]
+fn an_op_that_needs_a_static_dim_names_the_graph_input_dim() {
+    let nodes = vec![node("Split", "split", &["x"], "y")];
+    let bytes = model(17, &["batch", "4"], nodes, vec![]).write_to_bytes().expect("the model serializes");
+    fails(
+        &folder("static_dim"),
+        &bytes,
+        &[],
+        &["node `split` (`Split`): needs a static dim, but dim #0 of its input `x` is dynamic: the size of dim \
+           #0 (`batch`) of graph input `x`; fix it with --input-shape x=..."],
+    );
+    // `[2 * batch, -1]`: two dims only the run-time sizes give.
+    let (nodes, inits) = sized_reshape(2);
+    let bytes = model(17, &["batch", "6"], nodes, inits).write_to_bytes().expect("the model serializes");
+    fails(
+        &folder("two_untied"),
+        &bytes,
+        &[],
+        &["node `reshape` (`Reshape`): cannot reshape `x` to dims #0 and #1 that are both dynamic and not dims \
+           of the input (only one can follow from the element count): fix the dynamic dims with --input-shape x=..."],
+    );
+    // A run-time size as data.
+    let nodes =
+        vec![node("Shape", "shape", &["x"], "s"), with_int(node("Cast", "cast", &["s"], "y"), "to", 1)];
+    let bytes = model(17, &["batch", "4"], nodes, vec![]).write_to_bytes().expect("the model serializes");
+    fails(
+        &folder("size_as_data"),
+        &bytes,
+        &[],
+        &["node `cast` (`Cast`): an input must be known at import, but it holds the run-time size of dim #0 \
+           (`batch`) of graph input `x` (fix it with --input-shape x=...)"],
+    );
 }
 
 #[test]

@@ -6,6 +6,9 @@
 //! (the VM against the interpreter, the sync checker on) and the VM's results compared with
 //! onnxruntime too.
 //!
+//! A model exported with dynamic axes (its manifest entry lists `sizes`) imports without
+//! `--input-shape` and runs at every size (`dynamic_models_run_at_every_size`).
+//!
 //! Every model must import and agree on the interpreter. The models that do not yet compile or
 //! run on the VM are listed, with the reason, in `onnx_corpus/vm_failures.txt`: a failure that
 //! is not listed fails the test, and so does a listed model that passes (the list only
@@ -50,14 +53,18 @@ fn compare(got: &Tensor, want: &Tensor) -> Result<(), String> {
     Ok(())
 }
 
-/// The results in `dir` (`result<i>.npy`) against the model's `out<i>.npy`.
-fn check_results(model: &Path, dir: &Path, outputs: usize) -> Result<(), String> {
+/// The results in `dir` (`result<i>.npy`) against the model's `out<i>.npy`; the largest
+/// absolute difference.
+fn check_results(model: &Path, dir: &Path, outputs: usize) -> Result<f64, String> {
+    let mut worst = 0f64;
     for o in 0..outputs {
         let want = read_npy(&model.join(format!("out{o}.npy")), None).map_err(|e| e.message().to_string())?;
         let got = read_npy(&dir.join(format!("result{o}.npy")), None).map_err(|e| e.message().to_string())?;
         compare(&got, &want).map_err(|e| format!("result {o}: {e}"))?;
+        let diffs = got.to_f64s().into_iter().zip(want.to_f64s()).map(|(a, b)| (a - b).abs());
+        worst = diffs.filter(|d| !d.is_nan()).fold(worst, f64::max);
     }
-    Ok(())
+    Ok(worst)
 }
 
 /// Imports `model/model.onnx` into `mlir` (the printed module).
@@ -192,4 +199,48 @@ fn corpus_models_match_onnxruntime_and_compile() {
         }
     }
     assert!(problems.is_empty(), "{} problems:\n{}", problems.len(), problems.join("\n"));
+}
+
+/// The models exported with dynamic axes (a manifest entry with `sizes`) import without
+/// `--input-shape`, keeping their symbolic dims as `?`, and run at each size (the model's
+/// inputs and outputs for the first, `size<k>/` for the others) with `kiln-run --check`: the
+/// module is specialized to the inputs' shapes, the VM agrees with the interpreter, and the
+/// VM's results with onnxruntime's.
+#[test]
+fn dynamic_models_run_at_every_size() {
+    let manifest: serde_json::Value = serde_json::from_slice(
+        &std::fs::read(corpus().join("manifest.json")).expect("the corpus manifest is committed"),
+    )
+    .expect("the manifest is JSON");
+    let tmp = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("onnx_dynamic");
+    let _ = std::fs::remove_dir_all(&tmp);
+    std::fs::create_dir_all(&tmp).expect("the output folder is created");
+    let dynamic: Vec<&serde_json::Value> = manifest["models"]
+        .as_array()
+        .expect("a list of models")
+        .iter()
+        .filter(|e| e["sizes"].is_array())
+        .collect();
+    assert!(!dynamic.is_empty(), "the corpus has a model with dynamic axes");
+    for entry in dynamic {
+        let name = entry["name"].as_str().unwrap_or("?");
+        let (inputs, outputs) =
+            (entry["inputs"].as_u64().unwrap_or(0) as usize, entry["outputs"].as_u64().unwrap_or(0) as usize);
+        let model = corpus().join(name);
+        let mlir = tmp.join(format!("{name}.mlir"));
+        import(&model, &mlir).unwrap_or_else(|e| panic!("{name}: import: {e}"));
+        let text = std::fs::read_to_string(&mlir).expect("the module is written");
+        let signature = text.lines().find(|l| l.contains("func.func @main")).unwrap_or_default();
+        assert!(signature.contains("tensor<?x?x"), "{name}: the symbolic dims are kept: {signature}");
+        let sizes = entry["sizes"].as_array().expect("a list of sizes");
+        for (k, size) in sizes.iter().enumerate() {
+            let dir = if k == 0 { model.clone() } else { model.join(format!("size{k}")) };
+            let out = tmp.join(format!("{name}.size{k}"));
+            kiln_run(&mlir, &dir, inputs, &out, "--check")
+                .unwrap_or_else(|e| panic!("{name} at {size}: {e}"));
+            let worst =
+                check_results(&dir, &out, outputs).unwrap_or_else(|e| panic!("{name} at {size}: {e}"));
+            eprintln!("{name} at (batch, seq) = {size}: the VM agrees with the interpreter; max |vm - onnxruntime| = {worst:e}");
+        }
+    }
 }

@@ -12,6 +12,7 @@ use super::{
     self as k, BinaryOp, CmpOp, GeluApprox, InterpError, LogicOp, ReduceOp, Result, Tensor, UnaryOp,
 };
 use crate::hl::accessors::{bool_attr, float_value, int_list, tensor_parts};
+use crate::hl::infer::ReshapeError;
 
 /// The evaluation of an `hl` op: its result from its operands and attributes.
 pub type EvalFn = fn(&EvalInput<'_, '_>) -> Result<Tensor>;
@@ -96,19 +97,20 @@ impl<'a, 'c> EvalInput<'a, 'c> {
         self.attr(name).and_then(float_value).unwrap_or(default)
     }
 
-    /// The static result shape, with a single dynamic dim solved from `numel`.
-    fn result_shape(&self, numel: Option<usize>) -> Result<Vec<usize>> {
+    /// The static result shape (a dynamic dim is an error).
+    fn result_shape(&self) -> Result<Vec<usize>> {
         let ty = self.result_type()?;
         let (shape, _) = tensor_parts(ty).ok_or_else(|| InterpError::new("result is not a ranked tensor"))?;
-        let known: usize = shape.iter().filter(|&&d| d != DYNAMIC).map(|&d| d as usize).product();
-        let dynamic = shape.iter().filter(|&&d| d == DYNAMIC).count();
-        let solved = match (dynamic, numel) {
-            (0, _) => 0,
-            (1, Some(n)) if known > 0 && n % known == 0 => n / known,
-            _ => return Err(InterpError::new(format!("result type '{ty}' leaves its shape undetermined"))),
-        };
-        Ok(shape.iter().map(|&d| if d == DYNAMIC { solved } else { d as usize }).collect())
+        static_dims(shape, ty)
     }
+}
+
+/// `shape` as sizes; a dynamic dim is an error naming `ty`.
+fn static_dims(shape: &[i64], ty: Type<'_>) -> Result<Vec<usize>> {
+    if shape.contains(&DYNAMIC) {
+        return Err(InterpError::new(format!("result type '{ty}' leaves its shape undetermined")));
+    }
+    Ok(shape.iter().map(|&d| d as usize).collect())
 }
 
 /// A binary arithmetic op.
@@ -177,7 +179,7 @@ pub(crate) fn constant(x: &EvalInput<'_, '_>) -> Result<Tensor> {
 
 /// `hl.broadcast_to` the result's shape.
 pub(crate) fn broadcast_to(x: &EvalInput<'_, '_>) -> Result<Tensor> {
-    k::broadcast_to(x.operand(0)?, &x.result_shape(None)?)
+    k::broadcast_to(x.operand(0)?, &x.result_shape()?)
 }
 
 /// A reduction over `axes`.
@@ -231,7 +233,19 @@ pub(crate) fn conv2d(x: &EvalInput<'_, '_>) -> Result<Tensor> {
 /// `hl.reshape` to the result's shape.
 pub(crate) fn reshape(x: &EvalInput<'_, '_>) -> Result<Tensor> {
     let v = x.operand(0)?;
-    k::reshape(v, &x.result_shape(Some(v.numel()))?)
+    let ty = x.result_type()?;
+    let (declared, _) = tensor_parts(ty).ok_or_else(|| InterpError::new("result is not a ranked tensor"))?;
+    let operand: Vec<i64> = v.shape().iter().map(|&d| d as i64).collect();
+    let sources = int_list(x.attr("source_dims")).map_err(InterpError::new)?;
+    let dims = crate::hl::infer::reshape_dims(&operand, declared, &sources).map_err(|e| match e {
+        ReshapeError::Attr(m) => InterpError::new(m),
+        ReshapeError::Count(..) | ReshapeError::Overflow { .. } => InterpError::new(format!(
+            "`reshape` cannot turn shape {:?} ({} elements) into '{ty}'",
+            v.shape(),
+            v.numel()
+        )),
+    })?;
+    k::reshape(v, &static_dims(&dims, ty)?)
 }
 
 /// `hl.transpose` by `perm`.
@@ -339,7 +353,7 @@ pub(crate) fn iota(x: &EvalInput<'_, '_>) -> Result<Tensor> {
     let dimension = x.attr("dimension").and_then(|a| a.as_int()).unwrap_or(0);
     let dimension = usize::try_from(dimension)
         .map_err(|_| InterpError::new(format!("negative dimension {dimension}")))?;
-    k::iota(dtype, &x.result_shape(None)?, dimension)
+    k::iota(dtype, &x.result_shape()?, dimension)
 }
 
 /// `hl.trilu` with `upper` (default false) and `k` (default 0).

@@ -12,6 +12,12 @@ hl_op! {
     ///
     /// Reinterprets the elements (row-major order) with the result's shape; element counts must agree.
     ///
+    /// A dynamic (`?`) result dim is the operand dim `source_dims` ties it to (entry `i`: the
+    /// operand dim whose size result dim `i` has, `-1` for none; each operand dim at most once),
+    /// or, for the one untied `?` a reshape may have, what the element count leaves. The ties
+    /// say what the types cannot: `{source_dims = [0, 1, -1, -1]}` on
+    /// `tensor<?x?x32xf32> -> tensor<?x?x4x8xf32>` keeps the two leading dims.
+    ///
     /// ```mlir
     /// %1 = hl.reshape %0 : tensor<8x128xf32> -> tensor<1024xf32>
     /// %1 = "hl.reshape"(%0) : (tensor<8x128xf32>) -> tensor<1024xf32>
@@ -19,7 +25,7 @@ hl_op! {
     RESHAPE = "hl.reshape", "new shape, same elements",
     operands: Arity::Exactly(1), category: Layout(View), dtypes: Any,
     infer: infer::reshape, flops: Flops::None, eval: eval::reshape,
-    attrs: [],
+    attrs: [opt("source_dims", AttrConstraint::Array)],
     traits: [],
 }
 

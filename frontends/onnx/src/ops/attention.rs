@@ -18,7 +18,7 @@ use crate::graph::{Importer, Val};
 
 /// `x` `[B, S, H * D]` as `[B, H, S, D]`.
 fn split_heads(imp: &mut Importer<'_, '_, '_, '_>, x: &Val, heads: i64) -> Result<Val, String> {
-    let d = imp.shape(x);
+    let d = imp.shape(x)?;
     if heads < 1 || d[2] % heads != 0 {
         return Err(format!("a hidden size of {} does not split into {heads} heads", d[2]));
     }
@@ -67,7 +67,7 @@ fn frontier_per_batch(
     window: (i64, i64),
     causal: bool,
 ) -> Result<Val, String> {
-    let b = imp.shape(nonpad).iter().product::<i64>();
+    let b = imp.shape(nonpad)?.iter().product::<i64>();
     let i64s = |imp: &mut Importer<'_, '_, '_, '_>, shape: Vec<usize>, v: Vec<i64>| -> Result<Val, String> {
         let t = Tensor::from_i64s(DType::I64, shape, &v).map_err(|e| e.message().to_string())?;
         imp.constant(t, "attention_positions")
@@ -116,7 +116,7 @@ fn add_opt(imp: &mut Importer<'_, '_, '_, '_>, a: Option<Val>, b: Val) -> Result
 /// The mask as an additive bias of `like`'s element type, padded with -inf (false) to `kv`
 /// keys.
 fn mask_bias(imp: &mut Importer<'_, '_, '_, '_>, mask: &Val, like: &Val, kv: i64) -> Result<Val, String> {
-    let d = imp.shape(mask);
+    let d = imp.shape(mask)?;
     let last = *d.last().ok_or("the mask has rank 0")?;
     let is_bool = imp.dtype(mask)? == DType::I1;
     let mut m = mask.clone();
@@ -141,7 +141,7 @@ fn repeat_heads(imp: &mut Importer<'_, '_, '_, '_>, x: &Val, r: i64) -> Result<V
     if r == 1 {
         return Ok(x.clone());
     }
-    let d = imp.shape(x);
+    let d = imp.shape(x)?;
     let y = imp.reshape(x, &[d[0], d[1], 1, d[2], d[3]])?;
     let ty = imp.ctx().tensor_type(&[d[0], d[1], r, d[2], d[3]], imp.elem(x));
     let y = imp.op(&hl::BROADCAST_TO, &[&y], &[], Some(ty))?;
@@ -154,8 +154,8 @@ pub(super) fn attention(imp: &mut Importer<'_, '_, '_, '_>, index: usize) -> Res
     let node = &imp.nodes[index];
     let (q0, k0, v0) = (imp.input(node, 0)?, imp.input(node, 1)?, imp.input(node, 2)?);
     require_float(imp, &q0, "Attention")?;
-    let rank = imp.shape(&q0).len();
-    if ![3, 4].contains(&rank) || imp.shape(&k0).len() != rank || imp.shape(&v0).len() != rank {
+    let rank = imp.rank(&q0);
+    if ![3, 4].contains(&rank) || imp.rank(&k0) != rank || imp.rank(&v0) != rank {
         return Err("Q, K and V must all have rank 3 or all rank 4".into());
     }
     let (mut q, mut k, mut v) = (q0, k0, v0);
@@ -167,7 +167,7 @@ pub(super) fn attention(imp: &mut Importer<'_, '_, '_, '_>, index: usize) -> Res
         v = split_heads(imp, &v, hkv)?;
     }
     let dtype = imp.dtype(&q)?;
-    let qs = imp.shape(&q);
+    let qs = imp.shape(&q)?;
     let scale = match attr_float(node, "scale", f64::NAN)? {
         s if s.is_nan() => 1.0 / (qs[3] as f64).sqrt(),
         s => s,
@@ -180,7 +180,10 @@ pub(super) fn attention(imp: &mut Importer<'_, '_, '_, '_>, index: usize) -> Res
     if past_k.is_some() != past_v.is_some() {
         return Err("`past_key` and `past_value` must be given together".into());
     }
-    let past = past_k.as_ref().map_or(0, |p| imp.shape(p).get(2).copied().unwrap_or(0));
+    let past = match &past_k {
+        Some(p) => imp.shape(p)?.get(2).copied().unwrap_or(0),
+        None => 0,
+    };
     let concat2 = |imp: &mut Importer<'_, '_, '_, '_>, a: &Val, b: &Val| {
         let axis = imp.int_attr(2);
         imp.op(&hl::CONCAT, &[a, b], &[("axis", axis)], None)
@@ -192,7 +195,7 @@ pub(super) fn attention(imp: &mut Importer<'_, '_, '_, '_>, index: usize) -> Res
         present_k = concat2(imp, pk, &k)?;
         present_v = concat2(imp, pv, &v)?;
     }
-    let (sq, skv) = (qs[2], imp.shape(&present_k)[2]);
+    let (sq, skv) = (qs[2], imp.shape(&present_k)?[2]);
     let causal = attr_int(node, "is_causal", 0)? != 0;
     let window = (attr_int(node, "left_window_size", -1)?, attr_int(node, "right_window_size", -1)?);
     let windowed = window.0 >= 0 || window.1 >= 0;
@@ -211,7 +214,7 @@ pub(super) fn attention(imp: &mut Importer<'_, '_, '_, '_>, index: usize) -> Res
         bias = add_opt(imp, bias, b)?;
     }
     if let Some(n) = &nonpad {
-        let b = imp.shape(n).iter().product::<i64>();
+        let b = imp.shape(n)?.iter().product::<i64>();
         let n = cast_to(imp, n, imp.ctx().int_type(64))?;
         let n = imp.reshape(&n, &[b, 1, 1, 1])?;
         let pos: Vec<i64> = (0..skv).collect();
@@ -223,7 +226,7 @@ pub(super) fn attention(imp: &mut Importer<'_, '_, '_, '_>, index: usize) -> Res
         let pad = select(imp, &keep, &zero, &ninf)?;
         bias = add_opt(imp, bias, pad)?;
     }
-    let (hq, hk) = (qs[1], imp.shape(&ksc)[1]);
+    let (hq, hk) = (qs[1], imp.shape(&ksc)?[1]);
     if hq != hk && (hk == 0 || hq % hk != 0) {
         return Err(format!("{hq} query heads cannot share {hk} key / value heads"));
     }
@@ -249,7 +252,7 @@ pub(super) fn attention(imp: &mut Importer<'_, '_, '_, '_>, index: usize) -> Res
     let axis = imp.int_attr(3);
     let mut probs = imp.op(&hl::SOFTMAX, &[&scores], &[("axis", axis)], None)?;
     if let Some(b) = &bias {
-        let rank = imp.shape(b).len() as i64;
+        let rank = imp.rank(b) as i64;
         let top = reduce(imp, &hl::REDUCE_MAX, b, &[rank - 1], true)?;
         let masked = cmp_c(imp, &top, f64::NEG_INFINITY, CmpPredicate::Eq)?;
         let zero = imp.scalar_like(&probs, 0.0)?;
@@ -259,7 +262,7 @@ pub(super) fn attention(imp: &mut Importer<'_, '_, '_, '_>, index: usize) -> Res
     let mut y = imp.op(&hl::BATCH_MATMUL, &[&probs, &vr], &[], None)?;
     if rank == 3 {
         y = transpose(imp, &y, &[0, 2, 1, 3])?;
-        let d = imp.shape(&y);
+        let d = imp.shape(&y)?;
         y = imp.reshape(&y, &[d[0], d[1], d[2] * d[3]])?;
     }
     let qk_out = match mode {
@@ -279,7 +282,7 @@ fn last_dim(
     to: i64,
     step: i64,
 ) -> Result<Val, String> {
-    let d = imp.shape(x);
+    let d = imp.shape(x)?;
     let n = d.len();
     let (mut lo, mut hi, mut st) = (vec![0; n], d.clone(), vec![1; n]);
     (lo[n - 1], hi[n - 1], st[n - 1]) = (from, to, step);
@@ -294,7 +297,7 @@ pub(super) fn rotary(imp: &mut Importer<'_, '_, '_, '_>, index: usize) -> Result
     let node = &imp.nodes[index];
     let x0 = imp.input(node, 0)?;
     let (cos, sin) = (imp.input(node, 1)?, imp.input(node, 2)?);
-    let d0 = imp.shape(&x0);
+    let d0 = imp.shape(&x0)?;
     let x = match d0.len() {
         4 => transpose(imp, &x0, &[0, 2, 1, 3])?,
         3 => {
@@ -306,7 +309,7 @@ pub(super) fn rotary(imp: &mut Importer<'_, '_, '_, '_>, index: usize) -> Result
         }
         r => return Err(format!("the input must have rank 3 or 4, not {r}")),
     };
-    let d = imp.shape(&x);
+    let d = imp.shape(&x)?;
     let head = d[3];
     let rot = match attr_int(node, "rotary_embedding_dim", 0)? {
         0 => head,
@@ -321,7 +324,7 @@ pub(super) fn rotary(imp: &mut Importer<'_, '_, '_, '_>, index: usize) -> Result
         let axis = imp.int_attr(0);
         sin = imp.op(&hl::GATHER, &[&sin, &p], &[("axis", axis)], None)?;
     }
-    let cs = imp.shape(&cos);
+    let cs = imp.shape(&cos)?;
     if cs.len() != 3 || cs[2] != half {
         return Err(format!("the caches {cs:?} must be [batch, sequence, {half}]"));
     }

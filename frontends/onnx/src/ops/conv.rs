@@ -98,7 +98,7 @@ pub(super) fn conv(imp: &mut Importer<'_, '_, '_, '_>, index: usize) -> Result<V
     let mut w = imp.input(node, 1)?;
     let mut bias = imp.opt_input(node, 2)?;
     spatial(imp, &x, 2, "convolutions")?;
-    let (xs, ws) = (imp.shape(&x), imp.shape(&w));
+    let (xs, ws) = (imp.shape(&x)?, imp.shape(&w)?);
     if ws.len() != xs.len() {
         return Err(format!("weights of rank {} for an input of rank {}", ws.len(), xs.len()));
     }
@@ -141,7 +141,7 @@ fn insert_zeros(imp: &mut Importer<'_, '_, '_, '_>, x: &Val, strides: &[i64]) ->
     if strides.iter().all(|&s| s == 1) {
         return Ok(x.clone());
     }
-    let d = imp.shape(x);
+    let d = imp.shape(x)?;
     let mut split = d[..2].to_vec();
     let mut high = vec![0, 0];
     for (i, &s) in strides.iter().enumerate() {
@@ -168,7 +168,7 @@ fn insert_zeros(imp: &mut Importer<'_, '_, '_, '_>, x: &Val, strides: &[i64]) ->
 /// convolution: `[C_out, C_in / g, k...]` (per group, input and output channels swapped), each
 /// kernel flipped along every spatial dim.
 fn transposed_weights(imp: &mut Importer<'_, '_, '_, '_>, w: &Val, groups: i64) -> Result<Val, String> {
-    let d = imp.shape(w);
+    let d = imp.shape(w)?;
     let (cin, cout_g) = (d[0], d[1]);
     if groups < 1 || cin % groups != 0 {
         return Err(format!("{cin} input channels cannot form {groups} groups"));
@@ -192,7 +192,7 @@ fn transposed_weights(imp: &mut Importer<'_, '_, '_, '_>, w: &Val, groups: i64) 
 
 /// `x` reversed along `axis` (an `hl.gather` of the indices from the end).
 pub(super) fn reverse(imp: &mut Importer<'_, '_, '_, '_>, x: &Val, axis: usize) -> Result<Val, String> {
-    let n = imp.shape(x)[axis];
+    let n = imp.shape(x)?[axis];
     let rev: Vec<i64> = (0..n).rev().collect();
     let idx = Tensor::from_i64s(DType::I64, vec![n as usize], &rev).map_err(|e| e.message().to_string())?;
     let idx = imp.constant(idx, "reversed")?;
@@ -211,7 +211,7 @@ pub(super) fn conv_transpose(imp: &mut Importer<'_, '_, '_, '_>, index: usize) -
     let w = imp.input(node, 1)?;
     let bias = imp.opt_input(node, 2)?;
     let nd = spatial(imp, &x, 2, "transposed convolutions")?;
-    let (xs, ws) = (imp.shape(&x), imp.shape(&w));
+    let (xs, ws) = (imp.shape(&x)?, imp.shape(&w)?);
     if ws.len() != xs.len() {
         return Err(format!("weights of rank {} for an input of rank {}", ws.len(), xs.len()));
     }
@@ -275,7 +275,7 @@ pub(super) fn causal_conv(imp: &mut Importer<'_, '_, '_, '_>, index: usize) -> R
     let x = imp.input(node, 0)?;
     let w = imp.input(node, 1)?;
     let bias = imp.opt_input(node, 2)?;
-    let (xs, ws) = (imp.shape(&x), imp.shape(&w));
+    let (xs, ws) = (imp.shape(&x)?, imp.shape(&w)?);
     if xs.len() != 3 || ws.len() != 3 || ws[0] != xs[1] || ws[1] != 1 {
         return Err(format!("input {xs:?} and weight {ws:?} must be [B, C, L] and [C, 1, k]"));
     }
@@ -306,7 +306,7 @@ pub(super) fn causal_conv(imp: &mut Importer<'_, '_, '_, '_>, index: usize) -> R
         }
         other => return Err(format!("unknown `activation` '{other}' (none, silu, swish)")),
     }
-    let total = imp.shape(&padded)[2];
+    let total = imp.shape(&padded)?[2];
     let state = if k > 1 {
         slice_dims(imp, &padded, &[0, 0, total - (k - 1)], &[b, c, total], &[1, 1, 1])?
     } else {

@@ -50,9 +50,9 @@ pub(super) fn einsum(imp: &mut Importer<'_, '_, '_, '_>, index: usize) -> Result
     let mut ellipsis = 0;
     let mut ops: Vec<Vec<char>> = Vec::new();
     for (t, x) in terms.iter().zip(&inputs) {
-        let l = labels(t, Some(imp.shape(x).len()), &mut ellipsis)?;
-        if l.len() != imp.shape(x).len() {
-            return Err(format!("term '{t}' does not match an input of rank {}", imp.shape(x).len()));
+        let l = labels(t, Some(imp.rank(x)), &mut ellipsis)?;
+        if l.len() != imp.rank(x) {
+            return Err(format!("term '{t}' does not match an input of rank {}", imp.rank(x)));
         }
         if (1..l.len()).any(|i| l[..i].contains(&l[i])) {
             return Err(format!("term '{t}' repeats a letter (diagonals are not supported)"));
@@ -96,7 +96,7 @@ pub(super) fn einsum(imp: &mut Importer<'_, '_, '_, '_>, index: usize) -> Result
             let attr = imp.ints_attr(&perm);
             v = imp.op(&hl::TRANSPOSE, &[&v], &[("perm", attr)], None)?;
         }
-        let dims = imp.shape(&v);
+        let dims = imp.shape(&v)?;
         let full: Vec<i64> =
             order.iter().map(|c| mine.iter().position(|d| d == c).map_or(1, |i| dims[i])).collect();
         v = imp.reshape(&v, &full)?;

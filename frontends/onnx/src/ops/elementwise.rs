@@ -132,7 +132,7 @@ pub(super) fn cast_to<'c>(
     if imp.elem(v) == elem {
         return Ok(v.clone());
     }
-    let ty = imp.ctx().tensor_type(&imp.shape(v), elem);
+    let ty = imp.ctx().tensor_type(&imp.dims(v), elem);
     imp.op(&hl::CAST, &[v], &[], Some(ty))
 }
 
@@ -156,7 +156,7 @@ pub(super) fn cast(imp: &mut Importer<'_, '_, '_, '_>, index: usize) -> Result<V
 pub(super) fn identity(imp: &mut Importer<'_, '_, '_, '_>, index: usize) -> Result<Vec<Val>, String> {
     let node = &imp.nodes[index];
     let x = imp.input(node, 0)?;
-    if node.op_type != "Dropout" {
+    if node.op_type != "Dropout" || node.output.get(1).is_none_or(|m| m.is_empty()) {
         return Ok(vec![x]);
     }
     if let Some(t) = imp.opt_input(node, 2)? {
@@ -168,7 +168,7 @@ pub(super) fn identity(imp: &mut Importer<'_, '_, '_, '_>, index: usize) -> Resu
             return Err("only inference (`training_mode` false, or a `ratio` of 0) is supported".into());
         }
     }
-    let shape: Vec<usize> = imp.shape(&x).iter().map(|&d| d as usize).collect();
+    let shape: Vec<usize> = imp.shape(&x)?.iter().map(|&d| d as usize).collect();
     let n = shape.iter().product();
     let mask = Tensor::new(shape, TensorData::I1(vec![true; n])).map_err(|e| e.message().to_string())?;
     let mask = imp.constant(mask, "dropout_mask")?;

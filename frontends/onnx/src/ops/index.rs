@@ -26,7 +26,7 @@ fn reduction_attrs<'c>(
 pub(super) fn indexing(imp: &mut Importer<'_, '_, '_, '_>, index: usize) -> Result<Vec<Val>, String> {
     let node = &imp.nodes[index];
     let (data, idx) = (imp.input(node, 0)?, imp.input(node, 1)?);
-    let rank = imp.shape(&data).len();
+    let rank = imp.rank(&data);
     let axis_value = norm_axis(attr_int(node, "axis", 0)?, rank)? as i64;
     let axis = imp.int_attr(axis_value);
     let y = match node.op_type.as_str() {
@@ -57,7 +57,7 @@ pub(super) fn cumulative(imp: &mut Importer<'_, '_, '_, '_>, index: usize) -> Re
     let node = &imp.nodes[index];
     let x = imp.input(node, 0)?;
     let a = imp.const_ints(&imp.input(node, 1)?, "input `axis`")?;
-    let axis = norm_axis(*a.first().ok_or("input `axis` is empty")?, imp.shape(&x).len())?;
+    let axis = norm_axis(*a.first().ok_or("input `axis` is empty")?, imp.rank(&x))?;
     let mut attrs = vec![("axis", imp.int_attr(axis as i64))];
     for flag in ["exclusive", "reverse"] {
         if attr_int(node, flag, 0)? != 0 {
@@ -75,7 +75,7 @@ pub(super) fn topk(imp: &mut Importer<'_, '_, '_, '_>, index: usize) -> Result<V
     let x = imp.input(node, 0)?;
     let k = imp.const_ints(&imp.input(node, 1)?, "input `K`")?;
     let k = *k.first().ok_or("input `K` is empty")?;
-    let axis = norm_axis(attr_int(node, "axis", -1)?, imp.shape(&x).len())?;
+    let axis = norm_axis(attr_int(node, "axis", -1)?, imp.rank(&x))?;
     let mut attrs = vec![("k", imp.int_attr(k)), ("axis", imp.int_attr(axis as i64))];
     if attr_int(node, "largest", 1)? == 0 {
         attrs.push(("largest", imp.bool_attr(false)));
@@ -105,7 +105,7 @@ pub(super) fn one_hot(imp: &mut Importer<'_, '_, '_, '_>, index: usize) -> Resul
     let depth = imp.const_f64s(&imp.input(node, 1)?, "input `depth`")?;
     let depth = *depth.first().ok_or("input `depth` is empty")? as i64;
     let values = imp.input(node, 2)?;
-    let dims = imp.shape(&idx);
+    let dims = imp.shape(&idx)?;
     let axis = norm_axis(attr_int(node, "axis", -1)?, dims.len() + 1)?;
     let i64t = imp.ctx().int_type(64);
     idx = super::elementwise::cast_to(imp, &idx, i64t)?;
@@ -129,7 +129,7 @@ pub(super) fn one_hot(imp: &mut Importer<'_, '_, '_, '_>, index: usize) -> Resul
 pub(super) fn hardmax(imp: &mut Importer<'_, '_, '_, '_>, index: usize) -> Result<Vec<Val>, String> {
     let node = &imp.nodes[index];
     let x = imp.input(node, 0)?;
-    let dims = imp.shape(&x);
+    let dims = imp.shape(&x)?;
     let axis = norm_axis(attr_int(node, "axis", -1)?, dims.len())?;
     let attrs = [("axis", imp.int_attr(axis as i64)), ("keep_dims", imp.bool_attr(true))];
     let arg = imp.op(&hl::ARGMAX, &[&x], &attrs, None)?;

@@ -7,17 +7,26 @@ use kiln_dialects::hl;
 use kiln_dialects::hl::infer::broadcast_shapes;
 use kiln_dialects::hl::interp::{DType, Tensor};
 
+use kiln_compiler::DYNAMIC;
+
 use super::{attr_int, attr_ints, axes_of, norm_axis};
+use crate::dynamic::Size;
 use crate::graph::{Importer, Val};
 
 /// `Reshape(data, shape, allowzero)`: `0` copies the input dim (unless `allowzero`), `-1` is
-/// inferred.
+/// inferred. With dynamic dims (in the input or in the shape, a vector of run-time sizes) see
+/// [`reshape_dynamic`].
 pub(super) fn reshape(imp: &mut Importer<'_, '_, '_, '_>, index: usize) -> Result<Vec<Val>, String> {
     let node = &imp.nodes[index];
     let x = imp.input(node, 0)?;
-    let spec = imp.const_ints(&imp.input(node, 1)?, "input `shape`")?;
+    let sizes = imp.sizes(&imp.input(node, 1)?, "input `shape`")?;
     let allow_zero = attr_int(node, "allowzero", 0)? != 0;
-    let dims = imp.shape(&x);
+    let known: Option<Vec<i64>> =
+        sizes.iter().map(|s| if let Size::Known(k) = s { Some(*k) } else { None }).collect();
+    let (Some(spec), false) = (known, imp.dims(&x).contains(&DYNAMIC)) else {
+        return Ok(vec![reshape_dynamic(imp, &x, &sizes, allow_zero)?]);
+    };
+    let dims = imp.shape(&x)?;
     let total: i64 = dims.iter().product();
     let mut shape: Vec<i64> = spec
         .iter()
@@ -37,14 +46,54 @@ pub(super) fn reshape(imp: &mut Importer<'_, '_, '_, '_>, index: usize) -> Resul
     Ok(vec![imp.reshape(&x, &shape)?])
 }
 
-/// `Flatten(axis)`: `[prod(dims[..axis]), prod(dims[axis..])]`.
+/// `Reshape` of an `x` with `?` dims, or to run-time sizes: each target dim is a static size, a
+/// copy of an input dim (`0`, or the size of the symbol of an input dim: tied to that dim), or
+/// left to the element count (`-1`, a size computed at run time); at most one may be left.
+fn reshape_dynamic(
+    imp: &mut Importer<'_, '_, '_, '_>,
+    x: &Val,
+    sizes: &[Size],
+    allow_zero: bool,
+) -> Result<Val, String> {
+    let dims = imp.dims(x);
+    let mut used = vec![false; dims.len()];
+    let (mut shape, mut sources) = (Vec::with_capacity(sizes.len()), Vec::with_capacity(sizes.len()));
+    for (i, &s) in sizes.iter().enumerate() {
+        // The input dim this target dim copies, if any.
+        let copy = match s {
+            Size::Known(0) if !allow_zero => Some(i).filter(|&i| i < dims.len()),
+            Size::Of(sym) => {
+                let same = |j: usize| !used[j] && dims[j] == DYNAMIC && imp.syms.dim(x.id, j) == Some(sym);
+                Some(i).filter(|&i| i < dims.len() && same(i)).or_else(|| (0..dims.len()).find(|&j| same(j)))
+            }
+            _ => None,
+        };
+        let (d, source) = match (s, copy) {
+            (_, Some(j)) if dims[j] == DYNAMIC => (DYNAMIC, j as i64),
+            (_, Some(j)) => (dims[j], -1),
+            (Size::Known(k), None) if k > 0 || (k == 0 && allow_zero) => (k, -1),
+            (Size::Known(-1) | Size::Of(_) | Size::Unknown, None) => (DYNAMIC, -1),
+            (Size::Known(k), None) => return Err(format!("`shape` has an invalid size {k} (dim #{i})")),
+        };
+        if source >= 0 {
+            used[source as usize] = true;
+        }
+        shape.push(d);
+        sources.push(source);
+    }
+    imp.reshape_tied(x, &shape, &sources)
+}
+
+/// `Flatten(axis)`: `[prod(dims[..axis]), prod(dims[axis..])]` (a side with a `?` dim is `?`:
+/// at most one side may have one).
 pub(super) fn flatten(imp: &mut Importer<'_, '_, '_, '_>, index: usize) -> Result<Vec<Val>, String> {
     let node = &imp.nodes[index];
     let x = imp.input(node, 0)?;
-    let dims = imp.shape(&x);
+    let dims = imp.dims(&x);
     let axis = attr_int(node, "axis", 1)?;
     let axis = if axis == dims.len() as i64 { dims.len() } else { norm_axis(axis, dims.len())? };
-    let shape = [dims[..axis].iter().product(), dims[axis..].iter().product()];
+    let product = |d: &[i64]| if d.contains(&DYNAMIC) { DYNAMIC } else { d.iter().product() };
+    let shape = [product(&dims[..axis]), product(&dims[axis..])];
     Ok(vec![imp.reshape(&x, &shape)?])
 }
 
@@ -53,7 +102,7 @@ pub(super) fn unsqueeze(imp: &mut Importer<'_, '_, '_, '_>, index: usize) -> Res
     let node = &imp.nodes[index];
     let x = imp.input(node, 0)?;
     let axes = axes_of(imp, node, 1, "axes")?.ok_or("`axes` is missing")?;
-    let dims = imp.shape(&x);
+    let dims = imp.dims(&x);
     let rank = dims.len() + axes.len();
     let mut ones = vec![false; rank];
     for &a in &axes {
@@ -62,29 +111,37 @@ pub(super) fn unsqueeze(imp: &mut Importer<'_, '_, '_, '_>, index: usize) -> Res
             return Err(format!("axis {a} is repeated"));
         }
     }
-    let mut rest = dims.iter();
-    let shape: Vec<i64> =
-        ones.iter().map(|&one| if one { 1 } else { rest.next().copied().unwrap_or(1) }).collect();
-    Ok(vec![imp.reshape(&x, &shape)?])
+    // The input's dims keep their order (and `?` sizes) between the inserted ones.
+    let mut rest = 0..dims.len();
+    let sources: Vec<i64> =
+        ones.iter().map(|&one| if one { -1 } else { rest.next().map_or(-1, |j| j as i64) }).collect();
+    let shape: Vec<i64> = sources.iter().map(|&j| if j < 0 { 1 } else { dims[j as usize] }).collect();
+    Ok(vec![imp.reshape_tied(&x, &shape, &sources)?])
 }
 
-/// `Squeeze(data, axes?)`: `hl.squeeze` (all unit dims when no axes are given).
+/// `Squeeze(data, axes?)`: `hl.squeeze` (all unit dims when no axes are given). The squeezed
+/// dims must be static (without axes, every dim: which are 1 decides the result's rank).
 pub(super) fn squeeze(imp: &mut Importer<'_, '_, '_, '_>, index: usize) -> Result<Vec<Val>, String> {
     let node = &imp.nodes[index];
     let x = imp.input(node, 0)?;
-    let dims = imp.shape(&x);
+    let dims = imp.dims(&x);
     let axes = match axes_of(imp, node, 1, "axes")? {
         Some(axes) => {
             let mut a: Vec<i64> =
                 axes.iter().map(|&a| norm_axis(a, dims.len()).map(|a| a as i64)).collect::<Result<_, _>>()?;
             a.sort_unstable();
             a.dedup();
-            if let Some(&bad) = a.iter().find(|&&a| dims[a as usize] != 1) {
-                return Err(format!("dim {bad} of {dims:?} is not 1"));
+            for &axis in &a {
+                if imp.static_dim(&x, axis as usize)? != 1 {
+                    return Err(format!("dim {axis} of {dims:?} is not 1"));
+                }
             }
             a
         }
-        None => (0..dims.len() as i64).filter(|&a| dims[a as usize] == 1).collect(),
+        None => {
+            let dims = imp.shape(&x)?;
+            (0..dims.len() as i64).filter(|&a| dims[a as usize] == 1).collect()
+        }
     };
     if axes.is_empty() {
         return Ok(vec![x]);
@@ -97,7 +154,7 @@ pub(super) fn squeeze(imp: &mut Importer<'_, '_, '_, '_>, index: usize) -> Resul
 pub(super) fn transpose(imp: &mut Importer<'_, '_, '_, '_>, index: usize) -> Result<Vec<Val>, String> {
     let node = &imp.nodes[index];
     let x = imp.input(node, 0)?;
-    let rank = imp.shape(&x).len() as i64;
+    let rank = imp.rank(&x) as i64;
     let perm = attr_ints(node, "perm")?.unwrap_or_else(|| (0..rank).rev().collect());
     if perm.iter().copied().eq(0..rank) {
         return Ok(vec![x]);
@@ -111,7 +168,7 @@ pub(super) fn expand(imp: &mut Importer<'_, '_, '_, '_>, index: usize) -> Result
     let node = &imp.nodes[index];
     let x = imp.input(node, 0)?;
     let spec = imp.const_ints(&imp.input(node, 1)?, "input `shape`")?;
-    let dims = imp.shape(&x);
+    let dims = imp.shape(&x)?;
     let shape =
         broadcast_shapes(&dims, &spec).ok_or_else(|| format!("cannot expand {dims:?} to {spec:?}"))?;
     if shape == dims {
@@ -126,7 +183,7 @@ pub(super) fn concat(imp: &mut Importer<'_, '_, '_, '_>, index: usize) -> Result
     let node = &imp.nodes[index];
     let inputs: Vec<Val> = (0..node.input.len()).map(|i| imp.input(node, i)).collect::<Result<_, _>>()?;
     let first = inputs.first().ok_or("`Concat` needs an input")?;
-    let axis = norm_axis(attr_int(node, "axis", 0)?, imp.shape(first).len())?;
+    let axis = norm_axis(attr_int(node, "axis", 0)?, imp.rank(first))?;
     if inputs.len() == 1 {
         return Ok(inputs);
     }
@@ -143,7 +200,7 @@ pub(super) fn slice_dims(
     limits: &[i64],
     strides: &[i64],
 ) -> Result<Val, String> {
-    if imp.shape(x) == limits && starts.iter().all(|&s| s == 0) && strides.iter().all(|&s| s == 1) {
+    if imp.shape(x)? == limits && starts.iter().all(|&s| s == 0) && strides.iter().all(|&s| s == 1) {
         return Ok(x.clone());
     }
     let mut attrs = vec![("starts", imp.ints_attr(starts)), ("limits", imp.ints_attr(limits))];
@@ -155,11 +212,13 @@ pub(super) fn slice_dims(
 
 /// `Slice(data, starts, ends, axes?, steps?)` with constant inputs; starts and ends clamp to
 /// the dim as ONNX specifies. Positive steps are one `hl.slice`; an axis with a negative step
-/// is an `hl.gather` of the indices it visits.
+/// is an `hl.gather` of the indices it visits. A dynamic dim may only be taken whole (start 0,
+/// end past any size, step 1); `hl.slice` names every dim's limit, so with dynamic dims each
+/// sliced dim is the middle part of an `hl.split` (step 1) or a gather.
 pub(super) fn slice(imp: &mut Importer<'_, '_, '_, '_>, index: usize) -> Result<Vec<Val>, String> {
     let node = &imp.nodes[index];
     let x = imp.input(node, 0)?;
-    let dims = imp.shape(&x);
+    let dims = imp.dims(&x);
     let starts = imp.const_ints(&imp.input(node, 1)?, "input `starts`")?;
     let ends = imp.const_ints(&imp.input(node, 2)?, "input `ends`")?;
     let axes = match imp.opt_input(node, 3)? {
@@ -177,8 +236,11 @@ pub(super) fn slice(imp: &mut Importer<'_, '_, '_, '_>, index: usize) -> Result<
     let mut reversed = Vec::new();
     for i in 0..starts.len() {
         let a = norm_axis(axes[i], dims.len())?;
-        let d = dims[a];
         let step = steps[i];
+        if dims[a] == DYNAMIC && starts[i] == 0 && ends[i] >= i64::MAX / 2 && step == 1 {
+            continue;
+        }
+        let d = imp.static_dim(&x, a)?;
         if step == 0 {
             return Err("a step must not be 0".into());
         }
@@ -193,24 +255,51 @@ pub(super) fn slice(imp: &mut Importer<'_, '_, '_, '_>, index: usize) -> Result<
             reversed.push((a, picks));
         }
     }
-    let mut y = slice_dims(imp, &x, &lo, &hi, &st)?;
+    let mut y = if dims.contains(&DYNAMIC) {
+        let mut y = x.clone();
+        for a in (0..dims.len()).filter(|&a| dims[a] != DYNAMIC && (lo[a], hi[a], st[a]) != (0, dims[a], 1)) {
+            y = if st[a] == 1 {
+                let parts = [lo[a], hi[a] - lo[a], dims[a] - hi[a]];
+                let sizes: Vec<i64> = parts.iter().copied().filter(|&p| p > 0).collect();
+                let middle = usize::from(lo[a] > 0);
+                let attrs = [("axis", imp.int_attr(a as i64)), ("sizes", imp.ints_attr(&sizes))];
+                let mut split =
+                    if sizes.len() == 1 { vec![y] } else { imp.op_results(&hl::SPLIT, &[&y], &attrs, None)? };
+                split.swap_remove(middle)
+            } else {
+                let picks: Vec<i64> = (lo[a]..hi[a]).step_by(st[a] as usize).collect();
+                gather_indices(imp, &y, a, &picks)?
+            };
+        }
+        y
+    } else {
+        slice_dims(imp, &x, &lo, &hi, &st)?
+    };
     for (a, picks) in reversed {
-        let n = picks.len();
-        let t = Tensor::from_i64s(DType::I64, vec![n], &picks).map_err(|e| e.message().to_string())?;
-        let idx = imp.constant(t, "slice_indices")?;
-        let attr = imp.int_attr(a as i64);
-        y = imp.op(&hl::GATHER, &[&y, &idx], &[("axis", attr)], None)?;
+        y = gather_indices(imp, &y, a, &picks)?;
     }
     Ok(vec![y])
+}
+
+/// `hl.gather` of `y` at the constant indices `picks` along `axis`.
+fn gather_indices(
+    imp: &mut Importer<'_, '_, '_, '_>,
+    y: &Val,
+    axis: usize,
+    picks: &[i64],
+) -> Result<Val, String> {
+    let t = Tensor::from_i64s(DType::I64, vec![picks.len()], picks).map_err(|e| e.message().to_string())?;
+    let idx = imp.constant(t, "slice_indices")?;
+    let attr = imp.int_attr(axis as i64);
+    imp.op(&hl::GATHER, &[y, &idx], &[("axis", attr)], None)
 }
 
 /// `Split(input, split?, axis, num_outputs?)`: one `hl.slice` per output.
 pub(super) fn split(imp: &mut Importer<'_, '_, '_, '_>, index: usize) -> Result<Vec<Val>, String> {
     let node = &imp.nodes[index];
     let x = imp.input(node, 0)?;
-    let dims = imp.shape(&x);
-    let axis = norm_axis(attr_int(node, "axis", 0)?, dims.len())?;
-    let extent = dims[axis];
+    let axis = norm_axis(attr_int(node, "axis", 0)?, imp.rank(&x))?;
+    let extent = imp.static_dim(&x, axis)?;
     let sizes = match axes_of(imp, node, 1, "split")? {
         Some(s) => s,
         None => {
@@ -236,7 +325,7 @@ pub(super) fn split(imp: &mut Importer<'_, '_, '_, '_>, index: usize) -> Result<
 pub(super) fn gather(imp: &mut Importer<'_, '_, '_, '_>, index: usize) -> Result<Vec<Val>, String> {
     let node = &imp.nodes[index];
     let (x, i) = (imp.input(node, 0)?, imp.input(node, 1)?);
-    let axis = norm_axis(attr_int(node, "axis", 0)?, imp.shape(&x).len())?;
+    let axis = norm_axis(attr_int(node, "axis", 0)?, imp.rank(&x))?;
     let attr = imp.int_attr(axis as i64);
     Ok(vec![imp.op(&hl::GATHER, &[&x, &i], &[("axis", attr)], None)?])
 }
@@ -273,7 +362,7 @@ fn pad_by_index(
         if l == 0 && h == 0 {
             continue;
         }
-        let n = imp.shape(&y)[a];
+        let n = imp.shape(&y)?[a];
         if n == 0 {
             return Err(format!("`{mode}` padding of the empty dim {a}"));
         }
@@ -295,7 +384,7 @@ pub(super) fn pad(imp: &mut Importer<'_, '_, '_, '_>, index: usize) -> Result<Ve
         return Err(format!("unknown `mode` '{mode}'"));
     }
     let x = imp.input(node, 0)?;
-    let rank = imp.shape(&x).len();
+    let rank = imp.rank(&x);
     let pads = imp.const_ints(&imp.input(node, 1)?, "input `pads`")?;
     let axes = match imp.opt_input(node, 3)? {
         Some(a) => imp
@@ -335,7 +424,7 @@ pub(super) fn pad(imp: &mut Importer<'_, '_, '_, '_>, index: usize) -> Result<Ve
 pub(super) fn depth_space(imp: &mut Importer<'_, '_, '_, '_>, index: usize) -> Result<Vec<Val>, String> {
     let node = &imp.nodes[index];
     let x = imp.input(node, 0)?;
-    let d = imp.shape(&x);
+    let d = imp.shape(&x)?;
     let b = attr_int(node, "blocksize", 0)?;
     if d.len() != 4 || b < 1 {
         return Err("the input must be NCHW and `blocksize` positive".into());
@@ -370,7 +459,7 @@ pub(super) fn depth_space(imp: &mut Importer<'_, '_, '_, '_>, index: usize) -> R
 pub(super) fn tile(imp: &mut Importer<'_, '_, '_, '_>, index: usize) -> Result<Vec<Val>, String> {
     let node = &imp.nodes[index];
     let x = imp.input(node, 0)?;
-    let d = imp.shape(&x);
+    let d = imp.shape(&x)?;
     let r = imp.const_ints(&imp.input(node, 1)?, "input `repeats`")?;
     if r.len() != d.len() || r.iter().any(|&v| v < 0) {
         return Err(format!("`repeats` {r:?} must hold one count >= 0 per dim of {d:?}"));
@@ -389,7 +478,7 @@ pub(super) fn tile(imp: &mut Importer<'_, '_, '_, '_>, index: usize) -> Result<V
 pub(super) fn center_crop_pad(imp: &mut Importer<'_, '_, '_, '_>, index: usize) -> Result<Vec<Val>, String> {
     let node = &imp.nodes[index];
     let x = imp.input(node, 0)?;
-    let d = imp.shape(&x);
+    let d = imp.shape(&x)?;
     let target = imp.const_ints(&imp.input(node, 1)?, "input `shape`")?;
     let axes = attr_ints(node, "axes")?.unwrap_or_else(|| (0..d.len() as i64).collect());
     if axes.len() != target.len() {

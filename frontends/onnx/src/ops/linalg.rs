@@ -14,7 +14,7 @@ use crate::graph::{Importer, Val};
 pub(super) fn matmul(imp: &mut Importer<'_, '_, '_, '_>, index: usize) -> Result<Vec<Val>, String> {
     let node = &imp.nodes[index];
     let (mut a, mut b) = (imp.input(node, 0)?, imp.input(node, 1)?);
-    let (sa, sb) = (imp.shape(&a), imp.shape(&b));
+    let (sa, sb) = (imp.dims(&a), imp.dims(&b));
     if sa.is_empty() || sb.is_empty() {
         return Err("`MatMul` operands must have rank >= 1".into());
     }
@@ -24,18 +24,17 @@ pub(super) fn matmul(imp: &mut Importer<'_, '_, '_, '_>, index: usize) -> Result
     if sb.len() == 1 {
         b = imp.reshape(&b, &[sb[0], 1])?;
     }
-    let (ra, rb) = (imp.shape(&a).len(), imp.shape(&b).len());
+    let (ra, rb) = (imp.rank(&a), imp.rank(&b));
     let def = if ra == 2 && rb == 2 { &hl::MATMUL } else { &hl::BATCH_MATMUL };
     let y = imp.op(def, &[&a, &b], &[], None)?;
-    let mut shape = imp.shape(&y);
-    let n = shape.len();
-    if sb.len() == 1 {
-        shape.remove(n - 1);
-    }
-    if sa.len() == 1 {
-        shape.remove(n - 2);
-    }
-    Ok(vec![imp.reshape(&y, &shape)?])
+    let dims = imp.dims(&y);
+    let n = dims.len();
+    // The unit dims of 1-D operands go; the others keep their places (and `?` sizes).
+    let kept: Vec<usize> =
+        (0..n).filter(|&i| !((sb.len() == 1 && i == n - 1) || (sa.len() == 1 && i == n - 2))).collect();
+    let shape: Vec<i64> = kept.iter().map(|&i| dims[i]).collect();
+    let sources: Vec<i64> = kept.iter().map(|&i| i as i64).collect();
+    Ok(vec![imp.reshape_tied(&y, &shape, &sources)?])
 }
 
 /// `Gemm(a, b, c?, alpha, beta, transA, transB)`: `alpha * a' b' + beta * c`.
@@ -68,7 +67,7 @@ pub(super) fn gemm(imp: &mut Importer<'_, '_, '_, '_>, index: usize) -> Result<V
 
 /// `v` (of `c` elements) as `[c, 1, ...]` against a rank-`rank` NC... input.
 pub(super) fn per_channel(imp: &mut Importer<'_, '_, '_, '_>, v: &Val, rank: usize) -> Result<Val, String> {
-    let c = imp.shape(v).iter().product::<i64>();
+    let c = imp.shape(v)?.iter().product::<i64>();
     let mut shape = vec![1; rank.saturating_sub(1).max(1)];
     shape[0] = c;
     imp.reshape(v, &shape)
@@ -79,7 +78,7 @@ pub(super) fn per_channel(imp: &mut Importer<'_, '_, '_, '_>, v: &Val, rank: usi
 pub(super) fn batch_norm(imp: &mut Importer<'_, '_, '_, '_>, index: usize) -> Result<Vec<Val>, String> {
     let node = &imp.nodes[index];
     let x = imp.input(node, 0)?;
-    let rank = imp.shape(&x).len();
+    let rank = imp.rank(&x);
     if attr_int(node, "training_mode", 0)? != 0 {
         return batch_norm_training(imp, index, &x);
     }
@@ -102,7 +101,7 @@ fn batch_norm_training(
     x: &Val,
 ) -> Result<Vec<Val>, String> {
     let node = &imp.nodes[index];
-    let rank = imp.shape(x).len();
+    let rank = imp.rank(x);
     if rank < 2 {
         return Err("the input must have rank 2 or more (N, C, ...)".into());
     }
@@ -119,7 +118,7 @@ fn batch_norm_training(
     y = bin(imp, &hl::MUL, &y, &scale)?;
     y = bin(imp, &hl::ADD, &y, &b)?;
     let momentum = attr_float(node, "momentum", 0.9)?;
-    let c = imp.shape(x)[1];
+    let c = imp.shape(x)?[1];
     let mut outputs = vec![y];
     for (i, batch) in [(3, mean), (4, var)] {
         let running = imp.input(node, i)?;
@@ -140,10 +139,12 @@ pub(super) fn layer_norm(imp: &mut Importer<'_, '_, '_, '_>, index: usize) -> Re
     }
     let x = imp.input(node, 0)?;
     let scale = imp.input(node, 1)?;
-    let dims = imp.shape(&x);
+    let dims = imp.dims(&x);
     let axis = norm_axis(attr_int(node, "axis", -1)?, dims.len())?;
     let eps = imp.f32_attr(attr_float(node, "epsilon", 1e-5)?);
-    let inner: i64 = dims[axis..].iter().product();
+    // The normalized dims must be static; the leading ones may be dynamic.
+    let normalized = (axis..dims.len()).map(|i| imp.static_dim(&x, i)).collect::<Result<Vec<_>, _>>()?;
+    let inner: i64 = normalized.iter().product();
     let bias = match imp.opt_input(node, 2)? {
         Some(b) => b,
         None => {
@@ -153,17 +154,19 @@ pub(super) fn layer_norm(imp: &mut Importer<'_, '_, '_, '_>, index: usize) -> Re
     };
     let mut flat = dims[..axis].to_vec();
     flat.push(inner);
-    let xf = imp.reshape(&x, &flat)?;
+    // The leading dims keep their places (and `?` sizes) both ways.
+    let leading: Vec<i64> = (0..dims.len() as i64).map(|i| if i < axis as i64 { i } else { -1 }).collect();
+    let xf = imp.reshape_tied(&x, &flat, &leading[..=axis])?;
     let (sf, bf) = (imp.reshape(&scale, &[inner])?, imp.reshape(&bias, &[inner])?);
     let y = imp.op(&hl::LAYER_NORM, &[&xf, &sf, &bf], &[("epsilon", eps)], None)?;
-    Ok(vec![imp.reshape(&y, &dims)?])
+    Ok(vec![imp.reshape_tied(&y, &dims, &leading)?])
 }
 
 /// `Softmax(axis)` / `LogSoftmax(axis)` (opset 13: one axis, default -1).
 pub(super) fn softmax(imp: &mut Importer<'_, '_, '_, '_>, index: usize) -> Result<Vec<Val>, String> {
     let node = &imp.nodes[index];
     let x = imp.input(node, 0)?;
-    let axis = norm_axis(attr_int(node, "axis", -1)?, imp.shape(&x).len())? as i64;
+    let axis = norm_axis(attr_int(node, "axis", -1)?, imp.rank(&x))? as i64;
     let def = if node.op_type == "LogSoftmax" { &hl::LOG_SOFTMAX } else { &hl::SOFTMAX };
     let attr = imp.int_attr(axis);
     Ok(vec![imp.op(def, &[&x], &[("axis", attr)], None)?])

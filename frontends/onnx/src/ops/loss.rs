@@ -23,7 +23,7 @@ fn nll(
     reduction: &str,
 ) -> Result<Val, String> {
     require_float(imp, x, "NegativeLogLikelihoodLoss")?;
-    let (xs, ts) = (imp.shape(x), imp.shape(target));
+    let (xs, ts) = (imp.shape(x)?, imp.shape(target)?);
     if xs.len() < 2 || ts.len() + 1 != xs.len() || ts[0] != xs[0] || ts[1..] != xs[2..] {
         return Err(format!("the target {ts:?} does not match the input {xs:?} (N, C, d... and N, d...)"));
     }
@@ -91,7 +91,7 @@ pub(super) fn loss(imp: &mut Importer<'_, '_, '_, '_>, index: usize) -> Result<V
     if node.op_type == "NegativeLogLikelihoodLoss" {
         return Ok(vec![nll(imp, &x, &target, weight.as_ref(), ignore, &reduction)?]);
     }
-    let axis = norm_axis(1, imp.shape(&x).len())? as i64;
+    let axis = norm_axis(1, imp.rank(&x))? as i64;
     let attr = imp.int_attr(axis);
     let log_prob = imp.op(&hl::LOG_SOFTMAX, &[&x], &[("axis", attr)], None)?;
     let loss = nll(imp, &log_prob, &target, weight.as_ref(), ignore, &reduction)?;

@@ -39,7 +39,7 @@ pub(super) fn layer_norm_stats(imp: &mut Importer<'_, '_, '_, '_>, index: usize)
     let node = &imp.nodes[index];
     let x0 = imp.input(node, 0)?;
     require_float(imp, &x0, "LayerNormalization")?;
-    let rank = imp.shape(&x0).len();
+    let rank = imp.rank(&x0);
     let axis = norm_axis(attr_int(node, "axis", -1)?, rank)?;
     let axes: Vec<i64> = (axis as i64..rank as i64).collect();
     let (x, elem) = stash(imp, &x0)?;
@@ -60,7 +60,7 @@ pub(super) fn rms_norm(imp: &mut Importer<'_, '_, '_, '_>, index: usize) -> Resu
     let node = &imp.nodes[index];
     let x0 = imp.input(node, 0)?;
     require_float(imp, &x0, "RMSNormalization")?;
-    let rank = imp.shape(&x0).len();
+    let rank = imp.rank(&x0);
     let axis = norm_axis(attr_int(node, "axis", -1)?, rank)?;
     let axes: Vec<i64> = (axis as i64..rank as i64).collect();
     let (x, elem) = stash(imp, &x0)?;
@@ -84,7 +84,7 @@ pub(super) fn instance_group_norm(
     let node = &imp.nodes[index];
     let x0 = imp.input(node, 0)?;
     require_float(imp, &x0, &node.op_type)?;
-    let dims = imp.shape(&x0);
+    let dims = imp.shape(&x0)?;
     if dims.len() < 2 {
         return Err("the input must have rank 2 or more (N, C, ...)".into());
     }
@@ -118,7 +118,7 @@ pub(super) fn instance_group_norm(
 pub(super) fn lp_norm(imp: &mut Importer<'_, '_, '_, '_>, index: usize) -> Result<Vec<Val>, String> {
     let node = &imp.nodes[index];
     let x = imp.input(node, 0)?;
-    let axis = norm_axis(attr_int(node, "axis", -1)?, imp.shape(&x).len())? as i64;
+    let axis = norm_axis(attr_int(node, "axis", -1)?, imp.rank(&x))? as i64;
     let norm = match attr_int(node, "p", 2)? {
         1 => {
             let a = un(imp, &hl::ABS, &x)?;
@@ -143,7 +143,7 @@ pub(super) fn lp_norm(imp: &mut Importer<'_, '_, '_, '_>, index: usize) -> Resul
 pub(super) fn mvn(imp: &mut Importer<'_, '_, '_, '_>, index: usize) -> Result<Vec<Val>, String> {
     let node = &imp.nodes[index];
     let x = imp.input(node, 0)?;
-    let rank = imp.shape(&x).len();
+    let rank = imp.rank(&x);
     let axes = attr_ints(node, "axes")?.unwrap_or_else(|| vec![0, 2, 3]);
     let mut axes: Vec<i64> =
         axes.iter().map(|&a| norm_axis(a, rank).map(|a| a as i64)).collect::<Result<_, _>>()?;
@@ -165,7 +165,7 @@ pub(super) fn lrn(imp: &mut Importer<'_, '_, '_, '_>, index: usize) -> Result<Ve
     let node = &imp.nodes[index];
     let x = imp.input(node, 0)?;
     require_float(imp, &x, "LRN")?;
-    let dims = imp.shape(&x);
+    let dims = imp.shape(&x)?;
     let size = attr_int(node, "size", 0)?;
     if size < 1 || dims.len() < 2 {
         return Err("attribute `size` must be positive and the input NC...".into());

@@ -26,7 +26,7 @@ fn bounds(code: i32) -> Result<(f64, f64), String> {
 /// `v` (a per-axis scale or zero point of `n` elements) shaped to broadcast along `axis` of
 /// a rank-`rank` input; a scalar stays as it is.
 fn along(imp: &mut Importer<'_, '_, '_, '_>, v: &Val, axis: usize, rank: usize) -> Result<Val, String> {
-    let shape = imp.shape(v);
+    let shape = imp.shape(v)?;
     if shape.iter().product::<i64>() == 1 && shape.len() <= 1 {
         return imp.reshape(v, &[]);
     }
@@ -42,7 +42,7 @@ pub(super) fn quantize(imp: &mut Importer<'_, '_, '_, '_>, index: usize) -> Resu
         return Err("blocked quantization (`block_size`) is not supported".into());
     }
     let x = imp.input(node, 0)?;
-    let rank = imp.shape(&x).len();
+    let rank = imp.rank(&x);
     let axis = if rank == 0 { 0 } else { norm_axis(attr_int(node, "axis", 1)?, rank)? };
     let scale = imp.input(node, 1)?;
     let scale = along(imp, &scale, axis, rank)?;

@@ -20,7 +20,7 @@ fn reduced_axes(
     x: &Val,
 ) -> Result<(Option<Vec<i64>>, bool), String> {
     let node = &imp.nodes[index];
-    let rank = imp.shape(x).len();
+    let rank = imp.rank(x);
     let keep = attr_int(node, "keepdims", 1)? != 0;
     let axes = axes_of(imp, node, 1, "axes")?.unwrap_or_default();
     if axes.is_empty() && attr_int(node, "noop_with_empty_axes", 0)? != 0 {
@@ -53,7 +53,7 @@ pub(super) fn reduce(imp: &mut Importer<'_, '_, '_, '_>, index: usize) -> Result
         };
         return Ok(vec![y]);
     };
-    let dims = imp.shape(&x);
+    let dims = imp.dims(&x);
     if axes.iter().any(|&a| dims[a as usize] == 0) {
         return Ok(vec![empty_reduction(imp, op, &x, &axes, keep)?]);
     }
@@ -93,7 +93,7 @@ pub(super) fn reduce(imp: &mut Importer<'_, '_, '_, '_>, index: usize) -> Result
             let l = un(imp, &hl::LOG, &s)?;
             let y = bin(imp, &hl::ADD, &l, &m)?;
             let shape: Vec<i64> = imp
-                .shape(&x)
+                .shape(&x)?
                 .iter()
                 .enumerate()
                 .filter_map(|(i, &d)| match axes.contains(&(i as i64)) {
@@ -139,7 +139,7 @@ fn empty_reduction(
         _ => 0.0,
     };
     let shape: Vec<usize> = imp
-        .shape(x)
+        .shape(x)?
         .iter()
         .enumerate()
         .filter_map(|(i, &d)| match axes.contains(&(i as i64)) {
@@ -159,11 +159,10 @@ fn empty_reduction(
 pub(super) fn arg(imp: &mut Importer<'_, '_, '_, '_>, index: usize) -> Result<Vec<Val>, String> {
     let node = &imp.nodes[index];
     let mut x = imp.input(node, 0)?;
-    let dims = imp.shape(&x);
-    let axis = norm_axis(attr_int(node, "axis", 0)?, dims.len())?;
+    let axis = norm_axis(attr_int(node, "axis", 0)?, imp.rank(&x))?;
     let keep = attr_int(node, "keepdims", 1)? != 0;
     let last = attr_int(node, "select_last_index", 0)? != 0;
-    let n = dims[axis];
+    let n = if last { imp.static_dim(&x, axis)? } else { 0 };
     if last {
         let rev: Vec<i64> = (0..n).rev().collect();
         let idx =

@@ -174,7 +174,7 @@ fn apply(
     nearest: bool,
     fill: f64,
 ) -> Result<Val, String> {
-    let dims = imp.shape(x);
+    let dims = imp.shape(x)?;
     let (input, out) = (dims[axis] as usize, plan.taps.len());
     let err = |e: kiln_dialects::hl::interp::InterpError| e.message().to_string();
     let mut y = if nearest {
@@ -210,7 +210,7 @@ fn apply(
             let attr = imp.ints_attr(&perm);
             imp.op(&hl::TRANSPOSE, &[x], &[("perm", attr)], None)?
         };
-        let mut moved_dims = imp.shape(&moved);
+        let mut moved_dims = imp.shape(&moved)?;
         let rows: i64 = moved_dims[..rank - 1].iter().product();
         let flat = imp.reshape(&moved, &[rows, input as i64])?;
         let r = imp.op(&hl::MATMUL, &[&flat, &w], &[], None)?;
@@ -257,7 +257,7 @@ fn sizes(
     };
     let input = |i: usize| -> Result<Option<Val>, String> {
         match imp.opt_input(node, i)? {
-            Some(v) if imp.shape(&v).iter().product::<i64>() > 0 => Ok(Some(v)),
+            Some(v) if imp.shape(&v)?.iter().product::<i64>() > 0 => Ok(Some(v)),
             _ => Ok(None),
         }
     };
@@ -305,7 +305,7 @@ pub(super) fn resize(imp: &mut Importer<'_, '_, '_, '_>, index: usize) -> Result
     let node = &imp.nodes[index];
     let upsample = node.op_type == "Upsample";
     let mut x = imp.input(node, 0)?;
-    let dims = imp.shape(&x);
+    let dims = imp.shape(&x)?;
     let mode = Mode {
         kind: attr_str(node, "mode", "nearest")?,
         transform: if upsample {

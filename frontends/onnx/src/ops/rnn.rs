@@ -78,7 +78,7 @@ fn activate(
 
 /// Columns `[k * h, (k + n) * h)` of a `[rows, G * H]` value.
 fn gate(imp: &mut Importer<'_, '_, '_, '_>, v: &Val, k: i64, n: i64, h: i64) -> Result<Val, String> {
-    let d = imp.shape(v);
+    let d = imp.shape(v)?;
     let last = d.len() - 1;
     let (mut lo, mut hi) = (vec![0; d.len()], d.clone());
     lo[last] = k * h;
@@ -102,8 +102,8 @@ fn run(
     d: &Direction,
     steps: &[i64],
 ) -> Result<(Vec<Val>, Val, Option<Val>), String> {
-    let hsz = imp.shape(&d.r)[1];
-    let xs = imp.shape(&d.xw);
+    let hsz = imp.shape(&d.r)?[1];
+    let xs = imp.shape(&d.xw)?;
     let (batch, width) = (xs[1], xs[2]);
     let (mut h, mut c) = (d.h0.clone(), d.c0.clone());
     let mut outs = Vec::with_capacity(steps.len());
@@ -191,7 +191,7 @@ fn run(
 
 /// `v[i]` of a `[num_directions, ...]` value, the first dim dropped.
 fn pick(imp: &mut Importer<'_, '_, '_, '_>, v: &Val, i: i64) -> Result<Val, String> {
-    let d = imp.shape(v);
+    let d = imp.shape(v)?;
     let mut lo = vec![0; d.len()];
     let mut hi = d.clone();
     lo[0] = i;
@@ -202,7 +202,7 @@ fn pick(imp: &mut Importer<'_, '_, '_, '_>, v: &Val, i: i64) -> Result<Val, Stri
 
 /// `v` with dims 0 and 1 swapped.
 fn swap01(imp: &mut Importer<'_, '_, '_, '_>, v: &Val) -> Result<Val, String> {
-    let rank = imp.shape(v).len() as i64;
+    let rank = imp.rank(v) as i64;
     let perm: Vec<i64> = [1, 0].into_iter().chain(2..rank).collect();
     let attr = imp.ints_attr(&perm);
     imp.op(&hl::TRANSPOSE, &[v], &[("perm", attr)], None)
@@ -235,7 +235,7 @@ pub(super) fn recurrent(imp: &mut Importer<'_, '_, '_, '_>, index: usize) -> Res
         x = swap01(imp, &x)?;
     }
     let (w, r) = (imp.input(node, 1)?, imp.input(node, 2)?);
-    let (xs, ws, rs) = (imp.shape(&x), imp.shape(&w), imp.shape(&r));
+    let (xs, ws, rs) = (imp.shape(&x)?, imp.shape(&w)?, imp.shape(&r)?);
     if xs.len() != 3 || ws.len() != 3 || rs.len() != 3 {
         return Err("X, W and R must have rank 3".into());
     }

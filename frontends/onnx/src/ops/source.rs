@@ -66,7 +66,7 @@ pub(super) fn constant_of_shape(
 /// `Shape(start, end)`: the static shape as an `i64` constant.
 pub(super) fn shape(imp: &mut Importer<'_, '_, '_, '_>, index: usize) -> Result<Vec<Val>, String> {
     let node = &imp.nodes[index];
-    let dims = imp.shape(&imp.input(node, 0)?);
+    let dims = imp.shape(&imp.input(node, 0)?)?;
     let rank = dims.len() as i64;
     let clampi = |v: i64| (if v < 0 { v + rank } else { v }).clamp(0, rank) as usize;
     let start = clampi(attr_int(node, "start", 0)?);
@@ -122,7 +122,7 @@ pub(super) fn trilu(imp: &mut Importer<'_, '_, '_, '_>, index: usize) -> Result<
 /// `Size(x)`: the element count as an `i64` scalar.
 pub(super) fn size(imp: &mut Importer<'_, '_, '_, '_>, index: usize) -> Result<Vec<Val>, String> {
     let node = &imp.nodes[index];
-    let n: i64 = imp.shape(&imp.input(node, 0)?).iter().product();
+    let n: i64 = imp.shape(&imp.input(node, 0)?)?.iter().product();
     let t = Tensor::new(vec![], TensorData::I64(vec![n])).map_err(|e| e.message().to_string())?;
     Ok(vec![imp.constant(t, "size")?])
 }
@@ -131,7 +131,7 @@ pub(super) fn size(imp: &mut Importer<'_, '_, '_, '_>, index: usize) -> Result<V
 pub(super) fn eye_like(imp: &mut Importer<'_, '_, '_, '_>, index: usize) -> Result<Vec<Val>, String> {
     let node = &imp.nodes[index];
     let x = imp.input(node, 0)?;
-    let dims = imp.shape(&x);
+    let dims = imp.shape(&x)?;
     let [rows, cols] = dims[..] else { return Err("the input must be a matrix".into()) };
     let dtype = match node.attribute.iter().find(|a| a.name == "dtype") {
         Some(_) => crate::consts::dtype_of_onnx(attr_int(node, "dtype", 1)? as i32)?,

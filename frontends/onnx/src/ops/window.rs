@@ -110,7 +110,7 @@ pub(super) fn spatial(
     max: usize,
     what: &str,
 ) -> Result<usize, String> {
-    let rank = imp.shape(x).len();
+    let rank = imp.rank(x);
     match rank.checked_sub(2) {
         Some(nd) if (1..=max).contains(&nd) => Ok(nd),
         _ => Err(format!(
@@ -122,7 +122,7 @@ pub(super) fn spatial(
 
 /// A 1-D operand `[N, C, L]` as `[N, C, 1, L]` (2-D operands unchanged).
 pub(super) fn lift(imp: &mut Importer<'_, '_, '_, '_>, x: &Val) -> Result<Val, String> {
-    let d = imp.shape(x);
+    let d = imp.shape(x)?;
     if d.len() != 3 {
         return Ok(x.clone());
     }
@@ -131,7 +131,7 @@ pub(super) fn lift(imp: &mut Importer<'_, '_, '_, '_>, x: &Val) -> Result<Val, S
 
 /// A 2-D result back to 1-D when `nd` is 1.
 pub(super) fn unlift(imp: &mut Importer<'_, '_, '_, '_>, y: &Val, nd: usize) -> Result<Val, String> {
-    let d = imp.shape(y);
+    let d = imp.shape(y)?;
     if nd != 1 {
         return Ok(y.clone());
     }
@@ -145,7 +145,7 @@ pub(super) fn pad_or_crop(
     lo: &[i64],
     hi: &[i64],
 ) -> Result<Val, String> {
-    let dims = imp.shape(x);
+    let dims = imp.shape(x)?;
     let full = |v: &[i64], f: fn(i64) -> i64| [vec![0, 0], v.iter().map(|&p| f(p)).collect()].concat();
     let (plo, phi) = (full(lo, |p| p.max(0)), full(hi, |p| p.max(0)));
     let mut y = x.clone();
@@ -154,7 +154,7 @@ pub(super) fn pad_or_crop(
         let attrs = [("low", imp.ints_attr(&plo)), ("high", imp.ints_attr(&phi)), ("value", zero)];
         y = imp.op(&hl::PAD, &[&y], &attrs, None)?;
     }
-    let padded = imp.shape(&y);
+    let padded = imp.shape(&y)?;
     let starts = full(lo, |p| (-p).max(0));
     let limits: Vec<i64> =
         (0..dims.len()).map(|i| if i < 2 { padded[i] } else { padded[i] - (-hi[i - 2]).max(0) }).collect();
@@ -193,7 +193,7 @@ fn pool_nd(
     ceil: bool,
     include_pad: Option<bool>,
 ) -> Result<Val, String> {
-    let d = imp.shape(x);
+    let d = imp.shape(x)?;
     match win.kernel.len() {
         1 => {
             let x4 = lift(imp, x)?;
@@ -205,7 +205,7 @@ fn pool_nd(
             let (n, c) = (d[0], d[1]);
             let planes = imp.reshape(x, &[n, c * d[2], d[3], d[4]])?;
             let hw = pool2d(imp, def, &planes, &win.dims(1..3), ceil, include_pad)?;
-            let (oh, ow) = (imp.shape(&hw)[2], imp.shape(&hw)[3]);
+            let (oh, ow) = (imp.shape(&hw)?[2], imp.shape(&hw)?[3]);
             let columns = imp.reshape(&hw, &[n, c, d[2], oh * ow])?;
             let depth = win.dims(0..1);
             let dwin = Window {
@@ -216,7 +216,7 @@ fn pool_nd(
                 end: vec![depth.end[0], 0],
             };
             let y = pool2d(imp, def, &columns, &dwin, ceil, include_pad)?;
-            let od = imp.shape(&y)[2];
+            let od = imp.shape(&y)?[2];
             imp.reshape(&y, &[n, c, od, oh, ow])
         }
     }
@@ -233,7 +233,7 @@ pub(super) fn pool(imp: &mut Importer<'_, '_, '_, '_>, index: usize) -> Result<V
     let x = imp.input(node, 0)?;
     spatial(imp, &x, 3, "pools")?;
     let kernel = attr_ints(node, "kernel_shape")?.ok_or("attribute `kernel_shape` is missing")?;
-    let win = window(node, &imp.shape(&x)[2..], kernel)?;
+    let win = window(node, &imp.shape(&x)?[2..], kernel)?;
     let ceil = attr_int(node, "ceil_mode", 0)? != 0;
     let (def, include) = if node.op_type == "MaxPool" {
         (&hl::MAX_POOL2D, None)
@@ -276,7 +276,7 @@ pub(super) fn lp_pool(imp: &mut Importer<'_, '_, '_, '_>, index: usize) -> Resul
     require_float(imp, &x, "LpPool")?;
     let nd = spatial(imp, &x, 3, "pools")?;
     let kernel = attr_ints(node, "kernel_shape")?.ok_or("attribute `kernel_shape` is missing")?;
-    let dims = imp.shape(&x);
+    let dims = imp.shape(&x)?;
     let mut win = window(node, &dims[2..], kernel)?;
     let p = attr_int(node, "p", 2)?;
     if p < 1 {
@@ -310,7 +310,7 @@ pub(super) fn lp_pool(imp: &mut Importer<'_, '_, '_, '_>, index: usize) -> Resul
 pub(super) fn global_pool(imp: &mut Importer<'_, '_, '_, '_>, index: usize) -> Result<Vec<Val>, String> {
     let node = &imp.nodes[index];
     let x = imp.input(node, 0)?;
-    let rank = imp.shape(&x).len();
+    let rank = imp.rank(&x);
     if rank < 3 {
         return Err(format!("a global pool needs rank 3 or more (N, C, spatial...), not {rank}"));
     }
