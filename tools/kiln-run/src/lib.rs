@@ -13,6 +13,7 @@ mod inputs;
 mod vm;
 
 use std::ffi::OsString;
+use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -105,8 +106,10 @@ struct Cli {
 /// Runs kiln-run with command-line `args` (program name first); returns the exit status.
 pub fn run_main(args: impl IntoIterator<Item = OsString>) -> ExitCode {
     let (code, out, err) = run_captured(args);
-    print!("{out}");
-    eprint!("{err}");
+    // A reader that stops early (`kiln-run ... | head`, a FileCheck that failed) closes the
+    // pipe: the rest of the output has nowhere to go, which is not an error of the run.
+    let _ = std::io::stdout().write_all(out.as_bytes());
+    let _ = std::io::stderr().write_all(err.as_bytes());
     code
 }
 
