@@ -298,14 +298,16 @@ impl ScalarOp {
     ];
 }
 
-/// Calls macro `$then` with every unary vector instruction, in encoding order, one
+/// Calls macro `$then` with the tokens after its name (`unary_instructions!(m, a b)` calls
+/// `m! { a b ... }`) and then every unary vector instruction, in encoding order, one
 /// `Member, OP_STATIC, "npuvec.name", "summary";` each: the ISA's [`UnaryOp`] and the
 /// `npuvec` dialect's unary ops are both declared from this list, so an instruction is one
 /// line here plus its semantics in the VM. Append only: the position is the encoding.
 #[macro_export]
 macro_rules! unary_instructions {
-    ($then:ident) => {
+    ($then:ident $(, $($head:tt)*)?) => {
         $then! {
+            $($($head)*)?
             Neg, NEG_OP, "npuvec.neg", "negation";
             Abs, ABS_OP, "npuvec.abs", "absolute value";
             Exp, EXP_OP, "npuvec.exp", "natural exponential";
@@ -341,8 +343,9 @@ macro_rules! unary_instructions {
 /// [`unary_instructions!`] does for the unary ones ([`BinaryOp`] and the `npuvec` binary ops).
 #[macro_export]
 macro_rules! binary_instructions {
-    ($then:ident) => {
+    ($then:ident $(, $($head:tt)*)?) => {
         $then! {
+            $($($head)*)?
             Add, ADD_OP, "npuvec.add", "addition";
             Sub, SUB_OP, "npuvec.sub", "subtraction";
             Mul, MUL_OP, "npuvec.mul", "multiplication";
@@ -379,26 +382,14 @@ macro_rules! family_enum {
     };
 }
 
-macro_rules! unary_enum {
-    ($($list:tt)+) => {
-        family_enum! {
-            /// Elementwise unary vector ops.
-            UnaryOp: $($list)+
-        }
-    };
-}
-
-macro_rules! binary_enum {
-    ($($list:tt)+) => {
-        family_enum! {
-            /// Elementwise binary vector ops.
-            BinaryOp: $($list)+
-        }
-    };
-}
-
-unary_instructions!(unary_enum);
-binary_instructions!(binary_enum);
+unary_instructions!(family_enum,
+    /// Elementwise unary vector ops.
+    UnaryOp:
+);
+binary_instructions!(family_enum,
+    /// Elementwise binary vector ops.
+    BinaryOp:
+);
 
 impl UnaryOp {
     /// Whether the op computes on floats (`Not` takes masks and integers only).
