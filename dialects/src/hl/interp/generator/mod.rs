@@ -5,9 +5,16 @@
 //! (from reductions) or the `[c]` parameter; ops pick operands anywhere in the pool, so values
 //! get several consumers and diamonds form; it returns the last value and one or two earlier
 //! ones. A [`Profile`] fixes the shapes, element types and ops drawn from.
+//!
+//! Two more generators: [`coverage_program`] draws over the back end's space case by case,
+//! [`attention_program`] draws attention as exporters write it.
 
+mod attention;
 mod coverage;
 
+pub use attention::{
+    attention_program, Attention, Causal, Heads, KeyT, Mask, MaskShape, Scale, Softmax, ATTENTION_FEATURES,
+};
 pub use coverage::{coverage_program, Program, FEATURES};
 
 use super::random::SplitMix64;
