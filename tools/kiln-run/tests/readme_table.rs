@@ -11,13 +11,10 @@ const ROOT: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../..");
 /// The header line of the table in README.md.
 const HEADER: &str = "| example | kernels (fused / unfused) | HBM bytes (fused / unfused) | simulated time (fused / unfused) |";
 
-/// Kernels, HBM bytes and simulated microseconds of one `kiln-run --stats` run.
-fn stats(example: &Path, no_fuse: bool) -> (u64, u64, f64) {
+/// Kernels, HBM bytes and simulated microseconds of one `kiln-run --stats` run (with `args`).
+fn stats(example: &Path, args: &[&str]) -> (u64, u64, f64) {
     let mut cmd = Command::new(env!("CARGO_BIN_EXE_kiln-run"));
-    cmd.arg(example).args(["--stats", "--print-limit", "0"]);
-    if no_fuse {
-        cmd.arg("--no-fuse");
-    }
+    cmd.arg(example).args(["--stats", "--print-limit", "0"]).args(args);
     let out = cmd.output().expect("kiln-run runs");
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(
@@ -75,8 +72,8 @@ fn the_readme_examples_table_is_what_kiln_run_stats_prints() {
     for row in rows {
         let name = row.split('|').nth(1).unwrap_or("").trim();
         let path = Path::new(ROOT).join("examples").join(format!("{name}.mlir"));
-        let (fk, fb, ft) = stats(&path, false);
-        let (uk, ub, ut) = stats(&path, true);
+        let (fk, fb, ft) = stats(&path, &[]);
+        let (uk, ub, ut) = stats(&path, &["--no-fuse"]);
         let want =
             format!("| {name} | {fk} / {uk} | {} / {} | {ft:.1} us / {ut:.1} us |", grouped(fb), grouped(ub));
         if row != want {
@@ -96,4 +93,46 @@ fn grouping_of_digits() {
     assert_eq!(grouped(999), "999");
     assert_eq!(grouped(1000), "1,000");
     assert_eq!(grouped(1_149_952), "1,149,952");
+}
+
+/// The largest GM temporary (in elements of 4 bytes) of `text` compiled for `target` at
+/// opt-level 2, as `kiln-run` compiles it.
+fn largest_temp(text: &str, target: &str) -> u64 {
+    let arena = bumpalo::Bump::new();
+    let ctx = kiln_compiler::Context::new(&arena, kiln_dialects::all_dialects());
+    let mut module = kiln_compiler::syntax::parse_bytes(&ctx, text.as_bytes(), "attention").expect("parses");
+    kiln_emit::compile::cleanup(&ctx, &mut module.ir, module.top).expect("cleans up");
+    let t = kiln_targets::Target::load(target).expect("a target");
+    let program =
+        kiln_emit::compile::compile(&ctx, &mut module.ir, module.top, &t, target, 2).expect("compiles");
+    program.host.temps.iter().max().copied().unwrap_or(0) / 4
+}
+
+/// The baseline of issue 42's table: attention (`Attention::baseline`: one head of 64, f32, a
+/// key padding mask, the decomposed softmax) at S = 128, 512, 2048 and 8192 with today's
+/// kernels on ascend910b: kernels, HBM bytes, simulated time, and whether a GM buffer of S x S
+/// elements exists. Prints only (`KILN_ATTENTION_LENGTHS`, comma-separated, picks others).
+#[test]
+#[ignore = "prints the attention baseline of issue 42 (about 10 s in a debug build)"]
+fn attention_baseline() {
+    use kiln_dialects::hl::interp::generator::Attention;
+    let lengths = std::env::var("KILN_ATTENTION_LENGTHS").unwrap_or_else(|_| "128,512,2048,8192".into());
+    let dir = std::env::temp_dir().join(format!("kiln-attention-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("a temporary directory");
+    println!("| S | kernels | HBM bytes | simulated time | largest GM temporary (elements) | S x S in GM |");
+    println!("|---|---|---|---|---|---|");
+    for s in lengths.split(',').map(|s| s.trim().parse::<u64>().expect("a length")) {
+        let text = Attention::baseline(s as usize, 1).program();
+        let path = dir.join(format!("attention_{s}.mlir"));
+        std::fs::write(&path, &text).expect("writes");
+        let (kernels, bytes, us) = stats(&path, &["--max-steps", "1000000000000"]);
+        let temp = largest_temp(&text, "ascend910b");
+        println!(
+            "| {s} | {kernels} | {} | {us:.1} us | {} | {} |",
+            grouped(bytes),
+            grouped(temp),
+            if temp >= s * s { "yes" } else { "no" }
+        );
+    }
+    std::fs::remove_dir_all(&dir).ok();
 }

@@ -185,10 +185,10 @@ pub struct Attention {
 }
 
 impl Attention {
-    /// BERT-style attention at sequence length `s`: `heads` heads of 64, f32, the heads split
-    /// in the program, K by `hl.transpose`, scores divided by 8, a key padding mask, the
-    /// softmax as exporters decompose it.
-    pub fn bert(s: usize, heads: usize) -> Attention {
+    /// The attention of issue 42's baseline at sequence length `s`: `heads` heads of 64 as
+    /// `[1, heads, s, 64]` arguments, f32, K by `hl.transpose`, scores divided by 8, a key
+    /// padding mask, the softmax as exporters decompose it.
+    pub fn baseline(s: usize, heads: usize) -> Attention {
         Attention {
             dtype: "f32",
             batch: 1,
@@ -197,7 +197,7 @@ impl Attention {
             q_len: s,
             kv_len: s,
             head_dim: 64,
-            layout: Heads::Merged,
+            layout: Heads::Split,
             key: KeyT::Transpose,
             scale: Scale::Div(8.0),
             mask: Mask::Input(MaskShape::Padding),
