@@ -205,6 +205,22 @@ pub fn random_program(seed: u64, profile: &Profile) -> String {
     )
 }
 
+/// Panics with the seed and text of the first `program(seed)`, `seed` in `seeds`, that does
+/// not parse and verify.
+#[cfg(test)]
+fn assert_programs_verify(seeds: std::ops::Range<u64>, program: impl Fn(u64) -> String) {
+    use kiln_compiler::syntax::parse_bytes;
+    use kiln_compiler::verifier::verify;
+    let arena = bumpalo::Bump::new();
+    let ctx = kiln_compiler::Context::new(&arena, crate::all_dialects());
+    for seed in seeds {
+        let text = program(seed);
+        let module = parse_bytes(&ctx, text.as_bytes(), "program")
+            .unwrap_or_else(|d| panic!("seed {seed}: {d:?}\n{text}"));
+        verify(&ctx, &module.ir, module.top).unwrap_or_else(|d| panic!("seed {seed}: {d:?}\n{text}"));
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -12,7 +12,7 @@ const MAX_SCORES: usize = 4096;
 /// Elements of Q, K or V above which the head dim is halved.
 const MAX_QKV: usize = 8192;
 
-/// The attention program of `seed` (see [`super`] for the space it is drawn from).
+/// The attention program of `seed`: [`Attention::draw`] written by [`Attention::program`].
 pub fn attention_program(seed: u64) -> Program {
     let a = Attention::draw(seed);
     Program { text: a.program(), features: a.features() }
@@ -23,8 +23,8 @@ fn pick<T: Copy>(rng: &mut SplitMix64, xs: &[T]) -> T {
 }
 
 impl Attention {
-    /// The attention of `seed`: small shapes, at times a key row longer than the tiny
-    /// target's UB.
+    /// The attention of `seed`: every choice of [`Attention`] drawn, small shapes (at most 4096
+    /// scores, 8192 elements of Q, K or V), at times one or two query rows of 1500 or 4099 keys.
     pub fn draw(seed: u64) -> Attention {
         let mut rng = SplitMix64(seed ^ 0xA77E_4710);
         let dtype = pick(&mut rng, &["f32", "f32", "f16", "bf16"]);

@@ -7,19 +7,11 @@ use crate::hl::interp::program::run_function;
 use crate::hl::interp::{random_tensor, DType, Tensor};
 use kiln_compiler::ir::WalkOrder;
 use kiln_compiler::syntax::parse_bytes;
-use kiln_compiler::verifier::verify;
 use kiln_compiler::Context;
 
 #[test]
 fn programs_parse_and_verify() {
-    let arena = bumpalo::Bump::new();
-    let ctx = Context::new(&arena, all_dialects());
-    for seed in 0..300 {
-        let p = attention_program(seed);
-        let module = parse_bytes(&ctx, p.text.as_bytes(), "program")
-            .unwrap_or_else(|d| panic!("seed {seed}: {d:?}\n{}", p.text));
-        verify(&ctx, &module.ir, module.top).unwrap_or_else(|d| panic!("seed {seed}: {d:?}\n{}", p.text));
-    }
+    super::super::assert_programs_verify(0..300, |seed| attention_program(seed).text);
 }
 
 #[test]

@@ -1,10 +1,6 @@
 //! The coverage generator's own checks: programs verify, every feature is drawn.
 
 use super::{coverage_program, FEATURES};
-use crate::all_dialects;
-use kiln_compiler::syntax::parse_bytes;
-use kiln_compiler::verifier::verify;
-use kiln_compiler::Context;
 
 /// How many of `programs` programs exercise each feature.
 fn histogram(programs: u64) -> Vec<(&'static str, usize)> {
@@ -21,14 +17,7 @@ fn histogram(programs: u64) -> Vec<(&'static str, usize)> {
 
 #[test]
 fn programs_parse_and_verify() {
-    let arena = bumpalo::Bump::new();
-    let ctx = Context::new(&arena, all_dialects());
-    for seed in 0..300 {
-        let p = coverage_program(seed);
-        let module = parse_bytes(&ctx, p.text.as_bytes(), "program")
-            .unwrap_or_else(|d| panic!("seed {seed}: {d:?}\n{}", p.text));
-        verify(&ctx, &module.ir, module.top).unwrap_or_else(|d| panic!("seed {seed}: {d:?}\n{}", p.text));
-    }
+    super::super::assert_programs_verify(0..300, |seed| coverage_program(seed).text);
 }
 
 #[test]
