@@ -15,6 +15,10 @@
 //! memref ops; for the same programs, the disassembly of the bytecode must re-emit the
 //! identical bytes.
 //!
+//! The coverage programs and the attention programs (issue 42: 200 of
+//! `generator::attention_program` on both targets, `KILN_ATTENTION_PROGRAMS` from
+//! `KILN_ATTENTION_FIRST`) go through the same check.
+//!
 //! `cargo test -p kiln-run --test vm_differential -- --ignored` runs the long variant
 //! (`KILN_DIFF_PROGRAMS`, default 10000 programs).
 

@@ -221,6 +221,34 @@ fn assert_programs_verify(seeds: std::ops::Range<u64>, program: impl Fn(u64) -> 
     }
 }
 
+/// How many of `program(seed)`, `seed` in `0..programs`, exercise each of `features`.
+#[cfg(test)]
+fn feature_histogram(
+    features: &[&'static str],
+    programs: u64,
+    program: impl Fn(u64) -> Program,
+) -> Vec<(&'static str, usize)> {
+    let mut counts = vec![0usize; features.len()];
+    for seed in 0..programs {
+        for f in program(seed).features {
+            let i = features.iter().position(|x| *x == f).unwrap_or_else(|| panic!("unlisted feature {f}"));
+            counts[i] += 1;
+        }
+    }
+    features.iter().copied().zip(counts).collect()
+}
+
+/// Panics unless every one of `features` is in at least 1% of 2,000 programs.
+#[cfg(test)]
+fn assert_every_feature_drawn(features: &[&'static str], program: impl Fn(u64) -> Program) {
+    let rare: Vec<String> = feature_histogram(features, 2000, program)
+        .into_iter()
+        .filter(|&(_, n)| n < 20)
+        .map(|(f, n)| format!("{f}: {n}"))
+        .collect();
+    assert!(rare.is_empty(), "features in fewer than 1% of 2000 programs: {rare:?}");
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -16,20 +16,15 @@ fn programs_parse_and_verify() {
 
 #[test]
 fn every_feature_is_drawn() {
-    let mut counts = vec![0usize; ATTENTION_FEATURES.len()];
-    for seed in 0..2000 {
-        for f in attention_program(seed).features {
-            let i = ATTENTION_FEATURES.iter().position(|&x| x == f).unwrap_or_else(|| panic!("unlisted {f}"));
-            counts[i] += 1;
-        }
+    super::super::assert_every_feature_drawn(ATTENTION_FEATURES, attention_program);
+}
+
+#[test]
+#[ignore = "prints the feature histogram of the differential's 200 programs"]
+fn attention_histogram() {
+    for (f, n) in super::super::feature_histogram(ATTENTION_FEATURES, 200, attention_program) {
+        println!("| {f} | {n} |");
     }
-    let rare: Vec<String> = ATTENTION_FEATURES
-        .iter()
-        .zip(&counts)
-        .filter(|&(_, &n)| n < 20)
-        .map(|(f, n)| format!("{f}: {n}"))
-        .collect();
-    assert!(rare.is_empty(), "features in fewer than 1% of 2000 programs: {rare:?}");
 }
 
 #[test]

@@ -2,19 +2,6 @@
 
 use super::{coverage_program, FEATURES};
 
-/// How many of `programs` programs exercise each feature.
-fn histogram(programs: u64) -> Vec<(&'static str, usize)> {
-    let mut counts = vec![0usize; FEATURES.len()];
-    for seed in 0..programs {
-        let p = coverage_program(seed);
-        for f in &p.features {
-            let i = FEATURES.iter().position(|x| x == f).unwrap_or_else(|| panic!("unlisted feature {f}"));
-            counts[i] += 1;
-        }
-    }
-    FEATURES.iter().copied().zip(counts).collect()
-}
-
 #[test]
 fn programs_parse_and_verify() {
     super::super::assert_programs_verify(0..300, |seed| coverage_program(seed).text);
@@ -22,9 +9,7 @@ fn programs_parse_and_verify() {
 
 #[test]
 fn every_feature_is_drawn() {
-    let rare: Vec<String> =
-        histogram(2000).into_iter().filter(|&(_, n)| n < 20).map(|(f, n)| format!("{f}: {n}")).collect();
-    assert!(rare.is_empty(), "features in fewer than 1% of 2000 programs: {rare:?}");
+    super::super::assert_every_feature_drawn(FEATURES, coverage_program);
 }
 
 #[test]
@@ -36,7 +21,7 @@ fn programs_are_deterministic() {
 #[test]
 #[ignore = "prints the feature histogram over 10,000 programs"]
 fn coverage_histogram() {
-    for (f, n) in histogram(10_000) {
+    for (f, n) in super::super::feature_histogram(FEATURES, 10_000, coverage_program) {
         println!("| {f} | {n} | {:.1}% |", n as f64 / 100.0);
     }
 }
