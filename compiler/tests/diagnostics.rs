@@ -45,3 +45,20 @@ fn many_diagnostics_in_a_long_buffer_each_find_their_line() {
         assert_eq!(sm.render(&d), format!("big.mlir:{i}:1: error: x\nline{i}\n^\n"));
     }
 }
+
+#[test]
+fn summary_puts_notes_on_one_line_without_the_printed_op() {
+    let arena = bumpalo::Bump::new();
+    let ctx = Context::new(&arena, DialectRegistry::new());
+    let loc = ctx.unknown_loc();
+    let bare = Diagnostic::error(loc, "failed to legalize operation 'func.func'");
+    assert_eq!(bare.summary(), "failed to legalize operation 'func.func'");
+    let noted = bare
+        .with_note(loc, "patterns tried: A, B")
+        .with_note(loc, "see current operation: \"func.func\"() ({ ... })")
+        .with_note(loc, "'B' declined: a reason");
+    assert_eq!(
+        noted.summary(),
+        "failed to legalize operation 'func.func' (patterns tried: A, B; 'B' declined: a reason)"
+    );
+}
