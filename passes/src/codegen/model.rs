@@ -12,11 +12,14 @@
 //!
 //! [`VectorModel::buffers`] assigns buffers (results reuse a dying operand's buffer in place
 //! when shape and type agree) and their lifetimes over the op sequence; the tile pass sizes
-//! tiles with it and the lowering allocates exactly those buffers.
+//! tiles with it and the lowering allocates exactly those buffers. The rule itself,
+//! [`assign_buffers`], needs no IR: the eager direct path (`kiln-eager`'s `direct.rs`) assigns
+//! its buffers with it too.
 
 use kiln_dialects::hl;
 use rustc_hash::FxHashMap;
 
+use kiln_bytecode::isa::DType;
 use kiln_compiler::{BlockId, Context, FloatKind, Ir, OpId, Type, ValueId};
 use kiln_dialects::hl::accessors::{bool_attr, int_list, normalize_axis, tensor_parts};
 use kiln_dialects::hl::canonicalize::{splat_element, Splat};
@@ -37,19 +40,190 @@ pub struct Info {
     pub splat: Option<Splat>,
 }
 
-/// One UB buffer of a kernel's tile.
+/// One UB buffer of a kernel's tile, over its element type `E`: an IR [`Type`] in the
+/// pipeline ([`BufSpec`]), a bytecode `DType` in the eager direct path, which builds no IR but
+/// assigns ([`assign_buffers`]), sizes and places (`tiling.rs`) its buffers with the same code.
 #[derive(Clone, Debug, PartialEq)]
-pub struct BufSpec<'c> {
+pub struct TileBuf<E> {
     /// Has rows (`rows` of the tile, else 1).
     pub rows: bool,
     /// Has cols (`cols` of the tile, else 1).
     pub cols: bool,
     /// Element type.
-    pub elem: Type<'c>,
+    pub elem: E,
     /// First op position (0 = before the first op) it is live at.
     pub first: usize,
     /// Last op position it is live at (`usize::MAX`: to the end of the tile).
     pub last: usize,
+}
+
+/// One UB buffer of a kernel's tile, with its IR element type.
+pub type BufSpec<'c> = TileBuf<Type<'c>>;
+
+/// The bytes of one element of a buffer.
+pub trait ElemBytes {
+    /// Bytes per element (an `i1` takes a byte).
+    fn elem_bytes(&self) -> u64;
+}
+
+impl ElemBytes for Type<'_> {
+    fn elem_bytes(&self) -> u64 {
+        u64::from(self.bit_width().unwrap_or(8).div_ceil(8))
+    }
+}
+
+impl ElemBytes for DType {
+    fn elem_bytes(&self) -> u64 {
+        u64::from(self.bytes())
+    }
+}
+
+/// The buffer a value of a tile needs, for [`assign_buffers`].
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Layout<E> {
+    /// It has rows (spans a kept axis).
+    pub rows: bool,
+    /// It has cols (spans a reduced axis).
+    pub cols: bool,
+    /// Its element type.
+    pub elem: E,
+}
+
+/// Which operand's buffer an op's result may take ([`assign_buffers`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Reuse {
+    /// The first operand's, always (a view of it).
+    Alias,
+    /// None: a buffer of its own (reductions and casts).
+    Never,
+    /// The first operand's that dies at the op and has the result's layout (in place).
+    InPlace,
+}
+
+/// One op of a tile, for [`assign_buffers`].
+#[derive(Clone, Debug)]
+pub struct Step<'a, E> {
+    /// The values it reads (see [`assign_buffers`] for the numbering).
+    pub operands: &'a [usize],
+    /// Its result's buffer (`None`: an immediate, no buffer).
+    pub result: Option<Layout<E>>,
+    /// Which operand's buffer the result may take.
+    pub reuse: Reuse,
+    /// A temporary it needs while it runs.
+    pub temp: Option<Layout<E>>,
+}
+
+/// The result of [`assign_buffers`].
+#[derive(Clone, Debug)]
+pub struct Assigned<E> {
+    /// The buffers.
+    pub specs: Vec<TileBuf<E>>,
+    /// The buffer of each value (`None`: unused inputs and immediates).
+    pub of: Vec<Option<usize>>,
+    /// The temporary of each step that needs one.
+    pub temp: Vec<Option<usize>>,
+}
+
+/// The UB buffers of a tile without IR: the values are `inputs` (numbered from 0) and the
+/// results of `steps` (numbered on from `inputs.len()`, one per step, in order); `outputs` are
+/// returned. Inputs are live from the start (to the end when they have no rows: they are
+/// loaded once for all tiles), results from their op, outputs to the end; a result takes a
+/// buffer as its step's [`Reuse`] says, a temporary lives at its op only. Step `k` is op
+/// position `k + 1` (0 is before the first op). [`VectorModel::buffers`] and the eager direct
+/// path assign their buffers with it.
+pub fn assign_buffers<E: Copy + PartialEq>(
+    inputs: &[Layout<E>],
+    steps: &[Step<'_, E>],
+    outputs: &[usize],
+) -> Assigned<E> {
+    let n = inputs.len() + steps.len();
+    let mut last_use: Vec<Option<usize>> = vec![None; n];
+    for (pos, step) in steps.iter().enumerate() {
+        for &x in step.operands {
+            last_use[x] = Some(pos + 1);
+        }
+    }
+    for &v in outputs {
+        last_use[v] = Some(usize::MAX);
+    }
+    let mut specs: Vec<TileBuf<E>> = Vec::new();
+    let mut of: Vec<Option<usize>> = vec![None; n];
+    let mut temp: Vec<Option<usize>> = vec![None; steps.len()];
+    for (v, i) in inputs.iter().enumerate() {
+        if let Some(last) = last_use[v] {
+            // An input without rows is loaded once for all tiles: it must outlive them.
+            let last = if i.rows { last } else { usize::MAX };
+            of[v] = Some(specs.len());
+            specs.push(TileBuf { rows: i.rows, cols: i.cols, elem: i.elem, first: 0, last });
+        }
+    }
+    for (k, step) in steps.iter().enumerate() {
+        let pos = k + 1;
+        let result = inputs.len() + k;
+        let Some(i) = step.result else { continue };
+        let last = last_use[result].unwrap_or(pos);
+        if let Some(t) = step.temp {
+            temp[k] = Some(specs.len());
+            specs.push(TileBuf { rows: t.rows, cols: t.cols, elem: t.elem, first: pos, last: pos });
+        }
+        let reusable = |x: &usize| {
+            of[*x].is_some_and(|b| {
+                let s = &specs[b];
+                s.last == pos && s.rows == i.rows && s.cols == i.cols && s.elem == i.elem
+            })
+        };
+        let reuse = match step.reuse {
+            Reuse::Alias => step.operands.first().and_then(|&x| of[x]),
+            Reuse::Never => None,
+            Reuse::InPlace => step.operands.iter().find(|x| reusable(x)).and_then(|&x| of[x]),
+        };
+        match reuse {
+            Some(b) => {
+                specs[b].last = specs[b].last.max(last);
+                of[result] = Some(b);
+            }
+            None => {
+                of[result] = Some(specs.len());
+                specs.push(TileBuf { rows: i.rows, cols: i.cols, elem: i.elem, first: pos, last });
+            }
+        }
+    }
+    Assigned { specs, of, temp }
+}
+
+/// The buffers of a staged tile (a row too long for the UB, computed column chunk by column
+/// chunk) without IR, from its tile's assignment `whole`: one per value that has a buffer
+/// there, in value order, with the value's `layout` (a view of value `x`, `view_of` gives `x`,
+/// shares `x`'s when it has one), then a copy of the temporary of each step of `temps`, in that
+/// order; all live for the whole tile, since each stage recomputes what it needs from them.
+pub fn stage_buffers<E: Copy>(
+    whole: &Assigned<E>,
+    layout: impl Fn(usize) -> Layout<E>,
+    view_of: impl Fn(usize) -> Option<usize>,
+    temps: &[usize],
+) -> Assigned<E> {
+    let mut specs: Vec<TileBuf<E>> = Vec::new();
+    let mut of: Vec<Option<usize>> = vec![None; whole.of.len()];
+    for v in 0..whole.of.len() {
+        if whole.of[v].is_none() {
+            continue;
+        }
+        if let Some(k) = view_of(v).and_then(|x| of[x]) {
+            of[v] = Some(k);
+            continue;
+        }
+        let i = layout(v);
+        of[v] = Some(specs.len());
+        specs.push(TileBuf { rows: i.rows, cols: i.cols, elem: i.elem, first: 0, last: usize::MAX });
+    }
+    let mut temp: Vec<Option<usize>> = vec![None; whole.temp.len()];
+    for &k in temps {
+        if let Some(t) = whole.temp[k] {
+            temp[k] = Some(specs.len());
+            specs.push(TileBuf { first: 0, last: usize::MAX, ..whole.specs[t] });
+        }
+    }
+    Assigned { specs, of, temp }
 }
 
 /// The analysis of one vector kernel.
@@ -455,108 +629,89 @@ impl VectorModel {
 
     /// The UB buffers of a tile: the buffer of each value (splats have none) and the
     /// temporary of each op that needs one (`f32` accumulators of `f16`/`bf16` reductions, the
-    /// sigmoid of `silu`). Inputs are live from the start; results from their op; outputs to
-    /// the end; a result takes the buffer of an operand that dies at its op when shape and
-    /// element type agree (in place).
+    /// sigmoid of `silu`), by [`assign_buffers`]: a view shares its operand's buffer, a
+    /// reduction or a cast gets its own, any other result takes the buffer of an operand that
+    /// dies at its op when shape and element type agree (in place).
     pub fn buffers<'c>(&self, ctx: &Context<'c>, ir: &Ir<'c>) -> Buffers<'c> {
-        let elem = |v: ValueId| ir.value_type(v).element_type().expect("tensor values");
-        let mut last_use: FxHashMap<ValueId, usize> = FxHashMap::default();
-        for (pos, &op) in self.ops.iter().enumerate() {
-            for &x in ir.operands(op) {
-                last_use.insert(x, pos + 1);
-            }
-        }
-        for &v in &self.outputs {
-            last_use.insert(v, usize::MAX);
-        }
-        let mut bufs: Vec<BufSpec<'c>> = Vec::new();
-        let mut of: FxHashMap<ValueId, usize> = FxHashMap::default();
-        let mut temp: FxHashMap<OpId, usize> = FxHashMap::default();
-        for &v in &self.inputs {
-            let i = &self.info[&v];
-            if let Some(&last) = last_use.get(&v) {
-                // An input without rows is loaded once for all tiles: it must outlive them.
-                let last = if i.rows { last } else { usize::MAX };
-                of.insert(v, bufs.len());
-                bufs.push(BufSpec { rows: i.rows, cols: i.cols, elem: elem(v), first: 0, last });
-            }
-        }
-        for (pos, &op) in self.ops.iter().enumerate() {
-            let pos = pos + 1;
-            let result = ir.results(op)[0];
-            let i = &self.info[&result];
-            if i.splat.is_some() {
-                continue;
-            }
-            let last = last_use.get(&result).copied().unwrap_or(pos);
-            let reduction = is_reduction(ir, op);
-            let wide = reduction && elem(result).bit_width() != Some(32) && elem(result).is_float();
-            if wide || ir.is(op, &hl::SILU) {
-                let ty = if wide { ctx.float_type(FloatKind::F32) } else { elem(result) };
-                temp.insert(op, bufs.len());
-                bufs.push(BufSpec { rows: i.rows, cols: i.cols, elem: ty, first: pos, last: pos });
-            }
-            let view = is_view(ir, op);
-            let reusable = |x: &ValueId| {
-                of.get(x).is_some_and(|&b| {
-                    let s = &bufs[b];
-                    s.last == pos && s.rows == i.rows && s.cols == i.cols && s.elem == elem(result)
-                })
-            };
-            let reuse = if view {
-                ir.operands(op).first().and_then(|x| of.get(x).copied())
-            } else if reduction || ir.is(op, &hl::CAST) {
-                None
-            } else {
-                ir.operands(op).iter().find(|x| reusable(x)).map(|x| of[x])
-            };
-            match reuse {
-                Some(b) => {
-                    bufs[b].last = bufs[b].last.max(last);
-                    of.insert(result, b);
-                }
-                None => {
-                    of.insert(result, bufs.len());
-                    bufs.push(BufSpec { rows: i.rows, cols: i.cols, elem: elem(result), first: pos, last });
-                }
-            }
-        }
-        Buffers { specs: bufs, of, temp }
+        let (number, whole) = self.assigned(ctx, ir);
+        self.named(&number, whole)
     }
-}
 
-impl VectorModel {
-    /// The buffers of a staged tile (a row too long for the UB, reduced column chunk by
-    /// column chunk): one per value (views share their operand's), all live for the whole
-    /// tile, since each stage recomputes what it needs from them; plus the temporaries.
-    pub fn staged_buffers<'c>(&self, ctx: &Context<'c>, ir: &Ir<'c>) -> Buffers<'c> {
-        let mut b = self.buffers(ctx, ir);
+    /// The values of the tile numbered as [`assign_buffers`] numbers them (the inputs, then one
+    /// result per op) and their assignment.
+    fn assigned<'c>(
+        &self,
+        ctx: &Context<'c>,
+        ir: &Ir<'c>,
+    ) -> (FxHashMap<ValueId, usize>, Assigned<Type<'c>>) {
         let elem = |v: ValueId| ir.value_type(v).element_type().expect("tensor values");
-        let mut specs: Vec<BufSpec<'c>> = Vec::new();
-        let mut of: FxHashMap<ValueId, usize> = FxHashMap::default();
-        let values = self.inputs.iter().copied().chain(self.ops.iter().map(|&o| ir.results(o)[0]));
-        for v in values {
-            if !b.of.contains_key(&v) {
-                continue;
-            }
-            let i = &self.info[&v];
-            let alias = ir.defining_op(v).filter(|&d| is_view(ir, d));
-            if let Some(&k) = alias.and_then(|d| ir.operands(d).first()).and_then(|x| of.get(x)) {
-                of.insert(v, k);
-                continue;
-            }
-            of.insert(v, specs.len());
-            specs.push(BufSpec { rows: i.rows, cols: i.cols, elem: elem(v), first: 0, last: usize::MAX });
-        }
-        let mut temp = FxHashMap::default();
-        for (&op, &k) in &b.temp {
-            temp.insert(op, specs.len());
-            specs.push(BufSpec { first: 0, last: usize::MAX, ..b.specs[k].clone() });
-        }
-        b.specs = specs;
-        b.of = of;
-        b.temp = temp;
-        b
+        let layout = |v: ValueId| self.layout(ir, v);
+        let mut number: FxHashMap<ValueId, usize> = FxHashMap::default();
+        number.extend(self.inputs.iter().enumerate().map(|(k, &v)| (v, k)));
+        let results = self.ops.iter().map(|&op| ir.results(op)[0]);
+        number.extend(results.enumerate().map(|(k, v)| (v, self.inputs.len() + k)));
+        let operands: Vec<Vec<usize>> = self
+            .ops
+            .iter()
+            .map(|&op| ir.operands(op).iter().filter_map(|x| number.get(x).copied()).collect())
+            .collect();
+        let steps: Vec<Step<'_, Type<'c>>> = self
+            .ops
+            .iter()
+            .zip(&operands)
+            .map(|(&op, operands)| {
+                let result = ir.results(op)[0];
+                let reduction = is_reduction(ir, op);
+                let wide = reduction && elem(result).bit_width() != Some(32) && elem(result).is_float();
+                let temp = (wide || ir.is(op, &hl::SILU)).then(|| {
+                    let elem = if wide { ctx.float_type(FloatKind::F32) } else { elem(result) };
+                    Layout { elem, ..layout(result) }
+                });
+                let reuse = if is_view(ir, op) {
+                    Reuse::Alias
+                } else if reduction || ir.is(op, &hl::CAST) {
+                    Reuse::Never
+                } else {
+                    Reuse::InPlace
+                };
+                let result = self.info[&result].splat.is_none().then(|| layout(result));
+                Step { operands, result, reuse, temp }
+            })
+            .collect();
+        let inputs: Vec<Layout<Type<'c>>> = self.inputs.iter().map(|&v| layout(v)).collect();
+        let outputs: Vec<usize> = self.outputs.iter().filter_map(|v| number.get(v).copied()).collect();
+        let whole = assign_buffers(&inputs, &steps, &outputs);
+        (number, whole)
+    }
+
+    /// The buffer layout of value `v`.
+    fn layout<'c>(&self, ir: &Ir<'c>, v: ValueId) -> Layout<Type<'c>> {
+        let i = &self.info[&v];
+        Layout { rows: i.rows, cols: i.cols, elem: ir.value_type(v).element_type().expect("tensor values") }
+    }
+
+    /// An assignment of the values numbered `number`, by value and op.
+    fn named<'c>(&self, number: &FxHashMap<ValueId, usize>, a: Assigned<Type<'c>>) -> Buffers<'c> {
+        let of = number.iter().filter_map(|(&v, &k)| Some((v, a.of[k]?))).collect();
+        let temp = self.ops.iter().zip(&a.temp).filter_map(|(&op, &t)| Some((op, t?))).collect();
+        Buffers { specs: a.specs, of, temp }
+    }
+
+    /// The buffers of a staged tile (a row too long for the UB, reduced column chunk by
+    /// column chunk), by [`stage_buffers`].
+    pub fn staged_buffers<'c>(&self, ctx: &Context<'c>, ir: &Ir<'c>) -> Buffers<'c> {
+        let (number, whole) = self.assigned(ctx, ir);
+        // The temporaries in the order of the tile's map of them.
+        let step: FxHashMap<OpId, usize> = self.ops.iter().enumerate().map(|(k, &op)| (op, k)).collect();
+        let order: Vec<usize> = self.named(&number, whole.clone()).temp.keys().map(|op| step[op]).collect();
+        let values: Vec<ValueId> =
+            self.inputs.iter().copied().chain(self.ops.iter().map(|&o| ir.results(o)[0])).collect();
+        let view_of = |k: usize| {
+            let d = ir.defining_op(values[k]).filter(|&d| is_view(ir, d))?;
+            ir.operands(d).first().and_then(|x| number.get(x).copied())
+        };
+        let staged = stage_buffers(&whole, |k| self.layout(ir, values[k]), view_of, &order);
+        self.named(&number, staged)
     }
 
     /// The reduced axes longer than 1, ascending. A row too long for the UB is cut into
@@ -604,4 +759,44 @@ pub struct Buffers<'c> {
     pub of: FxHashMap<ValueId, usize>,
     /// The temporary of each op that needs one.
     pub temp: FxHashMap<OpId, usize>,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const ROW: Layout<DType> = Layout { rows: true, cols: true, elem: DType::F32 };
+
+    fn step(operands: &[usize], reuse: Reuse) -> Step<'_, DType> {
+        Step { operands, result: Some(ROW), reuse, temp: None }
+    }
+
+    #[test]
+    fn results_take_a_dying_operand_in_place_and_outputs_live_to_the_end() {
+        // Values: x, y; s = x + y; e = exp(s); c (an immediate); m = e * c; r = m - x.
+        let steps = [
+            step(&[0, 1], Reuse::InPlace),
+            step(&[2], Reuse::InPlace),
+            Step { operands: &[], result: None, reuse: Reuse::InPlace, temp: None },
+            step(&[3], Reuse::InPlace),
+            step(&[5, 0], Reuse::InPlace),
+        ];
+        let a = assign_buffers(&[ROW, ROW], &steps, &[6, 2]);
+        // y dies at the sum, which takes its buffer; the sum is an output, so exp gets one.
+        assert_eq!(a.of, vec![Some(0), Some(1), Some(1), Some(2), None, Some(2), Some(2)]);
+        let live: Vec<(usize, usize)> = a.specs.iter().map(|s| (s.first, s.last)).collect();
+        assert_eq!(live, vec![(0, 5), (0, usize::MAX), (2, usize::MAX)]);
+        // A cast (never in place) gets its own.
+        let a = assign_buffers(&[ROW], &[step(&[0], Reuse::Never)], &[1]);
+        assert_eq!(a.of, vec![Some(0), Some(1)]);
+    }
+
+    #[test]
+    fn a_staged_tile_has_a_buffer_per_value_live_throughout() {
+        let steps = [step(&[0, 1], Reuse::InPlace), step(&[2], Reuse::Alias)];
+        let whole = assign_buffers(&[ROW, ROW], &steps, &[3]);
+        let staged = stage_buffers(&whole, |_| ROW, |v| (v == 3).then_some(2), &[]);
+        assert_eq!(staged.of, vec![Some(0), Some(1), Some(2), Some(2)]);
+        assert!(staged.specs.iter().all(|s| s.first == 0 && s.last == usize::MAX));
+    }
 }
