@@ -1,10 +1,12 @@
 //! Placing buffers with lifetimes in one memory: the offsets `kiln-codegen-plan-ub` writes and
 //! the footprint `kiln-codegen-tile` sizes tiles with (so that a tile the tile pass accepts is a
-//! tile the plan places).
+//! tile the plan places), and the buffer addresses of the eager direct path's kernels.
 //!
 //! Buffers are taken largest first (then by start); each goes to the lowest aligned offset where
 //! it overlaps, in addresses, no placed buffer whose lifetime overlaps its own. Buffers whose
 //! lifetimes are disjoint share addresses (reuse); a buffer live throughout keeps its place.
+
+use smallvec::SmallVec;
 
 /// One buffer to place: live from `first` to `last` (inclusive positions), `bytes` long.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -20,33 +22,46 @@ pub struct Item {
 /// The offset of each item and the peak (the end of the highest placed byte), all aligned to
 /// `align` (a power of two).
 pub fn place(items: &[Item], align: u64) -> (Vec<u64>, u64) {
+    let mut offsets = vec![0u64; items.len()];
+    let peak = place_into(items, align, &mut offsets);
+    (offsets, peak)
+}
+
+/// The peak of [`place`].
+pub fn peak(items: &[Item], align: u64) -> u64 {
+    let mut offsets: SmallVec<[u64; 16]> = smallvec::smallvec![0; items.len()];
+    place_into(items, align, &mut offsets)
+}
+
+/// [`place`], the offsets into `offsets` (one per item).
+fn place_into(items: &[Item], align: u64, offsets: &mut [u64]) -> u64 {
     let align = align.max(1);
     let size = |i: &Item| i.bytes.div_ceil(align) * align;
-    let mut order: Vec<usize> = (0..items.len()).collect();
-    order.sort_by_key(|&i| (std::cmp::Reverse(size(&items[i])), items[i].first, i));
-    let mut offsets = vec![0u64; items.len()];
-    let mut placed: Vec<usize> = Vec::new();
+    let mut order: SmallVec<[(std::cmp::Reverse<u64>, usize, usize); 16]> =
+        items.iter().enumerate().map(|(i, item)| (std::cmp::Reverse(size(item)), item.first, i)).collect();
+    order.sort_unstable();
+    // The placed buffers as (start, end, item), in address order.
+    let mut placed: SmallVec<[(u64, u64, usize); 16]> = SmallVec::new();
     let mut peak = 0u64;
-    for i in order {
+    for &(_, _, i) in &order {
         let me = &items[i];
-        let mut busy: Vec<(u64, u64)> = placed
-            .iter()
-            .filter(|&&j| items[j].first <= me.last && me.first <= items[j].last)
-            .map(|&j| (offsets[j], offsets[j] + size(&items[j])))
-            .collect();
-        busy.sort_unstable();
+        // First fit among the placed buffers whose lifetimes overlap its own.
         let mut at = 0u64;
-        for (start, end) in busy {
-            if at + size(me) <= start {
-                break;
+        for &(start, end, j) in &placed {
+            if items[j].first <= me.last && me.first <= items[j].last {
+                if at + size(me) <= start {
+                    break;
+                }
+                at = at.max(end);
             }
-            at = at.max(end);
         }
         offsets[i] = at;
         peak = peak.max(at + size(me));
-        placed.push(i);
+        let slot = (at, at + size(me), i);
+        let pos = placed.partition_point(|&(s, e, _)| (s, e) <= (slot.0, slot.1));
+        placed.insert(pos, slot);
     }
-    (offsets, peak)
+    peak
 }
 
 #[cfg(test)]

@@ -12,16 +12,24 @@
 //! `kiln-codegen-plan-ub` makes ([`peak_bytes`]), plus a staged row's tail chunk. The tile
 //! choice sizes tiles with it, and `kiln-fuse` checks a candidate region's smallest tile with
 //! it (`fusion/model.rs`); a mix kernel's result tiles are [`result_tile_bytes`] each.
+//!
+//! The choice itself needs no IR: [`Tiling::choose_in`] takes the domain's facts
+//! ([`TileDomain`]) and the buffers ([`TileBuf`]s over any element type), and
+//! [`tile_placement`] places them as `kiln-codegen-plan-ub` does. [`Tiling::choose`] reads
+//! them off the [`VectorModel`]; the eager direct path (`kiln-eager`'s `direct.rs`), which
+//! builds no IR, gives them for the elementwise kernel of its segment's shape and takes its
+//! tile and its buffer addresses from the same two functions.
 
 use kiln_compiler::{Attribute, Context, Ir, NamedAttr, ValueId};
 use kiln_dialects::hl;
 use kiln_targets::Target;
+use smallvec::SmallVec;
 
 use kiln_dialects::npuvec::MAX_VIEW_DIMS;
 
 use super::build::i64_attr;
-use super::model::{BufSpec, VectorModel};
-use super::placement::{place, Item};
+use super::model::{ElemBytes, TileBuf, VectorModel};
+use super::placement::{peak, place, Item};
 use super::store_view::StoreView;
 
 /// A vector kernel's tiling.
@@ -45,28 +53,56 @@ pub struct Tiling {
     pub buffers: i64,
 }
 
+/// What [`Tiling::choose_in`] needs to know of a kernel's domain (the [`VectorModel`]'s
+/// facts, without IR).
+#[derive(Clone, Copy, Debug)]
+pub struct TileDomain<'a> {
+    /// The domain shape.
+    pub domain: &'a [i64],
+    /// Kept axes, ascending.
+    pub kept: &'a [usize],
+    /// The element count of the reduced axes (a whole row).
+    pub cols: i64,
+    /// The length of the axis a row too long for the UB is chunked along (1: none).
+    pub chunk_axis_len: i64,
+    /// The most GM view dims the columns of an input or output take, of a whole row and of a
+    /// column chunk.
+    pub col_view_dims: [usize; 2],
+}
+
 /// Rows of a buffer padded to the target's alignment: bytes of one row of `cols` elements.
 pub fn row_bytes(target: &Target, cols: i64, elem_bytes: u64) -> u64 {
     target.align(cols as u64 * elem_bytes)
 }
 
-/// Bytes of one element of a buffer.
-pub fn elem_bytes(spec: &BufSpec<'_>) -> u64 {
-    u64::from(spec.elem.bit_width().unwrap_or(8).div_ceil(8))
-}
-
 /// Bytes of one buffer at `rows x cols`.
-pub fn buffer_bytes(target: &Target, spec: &BufSpec<'_>, rows: i64, cols: i64) -> u64 {
+pub fn buffer_bytes<E: ElemBytes>(target: &Target, spec: &TileBuf<E>, rows: i64, cols: i64) -> u64 {
     let r = if spec.rows { rows } else { 1 } as u64;
     let c = if spec.cols { cols } else { 1 };
-    r * row_bytes(target, c, elem_bytes(spec))
+    r * row_bytes(target, c, spec.elem.elem_bytes())
 }
 
-/// The UB footprint of `specs` at `rows x cols`: the peak of their placement (see
-/// `placement.rs`, the same placement `kiln-codegen-plan-ub` makes). Buffers without rows that
-/// are live from the start are loaded once before the tile loop, so they live throughout.
-pub fn peak_bytes(target: &Target, specs: &[BufSpec<'_>], rows: i64, cols: i64) -> u64 {
-    let items: Vec<Item> = specs
+/// The UB footprint of `specs` at `rows x cols`: the peak of their placement
+/// ([`tile_placement`]).
+pub fn peak_bytes<E: ElemBytes>(target: &Target, specs: &[TileBuf<E>], rows: i64, cols: i64) -> u64 {
+    peak(&items(target, specs, rows, cols), target.memory.alignment_bytes)
+}
+
+/// The offset of each of `specs` at `rows x cols` and their peak: the placement of
+/// `placement.rs`, the same `kiln-codegen-plan-ub` makes.
+pub fn tile_placement<E: ElemBytes>(
+    target: &Target,
+    specs: &[TileBuf<E>],
+    rows: i64,
+    cols: i64,
+) -> (Vec<u64>, u64) {
+    place(&items(target, specs, rows, cols), target.memory.alignment_bytes)
+}
+
+/// The items to place for `specs` at `rows x cols`. Buffers without rows that are live from
+/// the start are loaded once before the tile loop, so they live throughout.
+fn items<E: ElemBytes>(target: &Target, specs: &[TileBuf<E>], rows: i64, cols: i64) -> SmallVec<[Item; 16]> {
+    specs
         .iter()
         .map(|s| {
             let whole = s.first == 0 && !s.rows;
@@ -76,33 +112,61 @@ pub fn peak_bytes(target: &Target, specs: &[BufSpec<'_>], rows: i64, cols: i64) 
                 bytes: buffer_bytes(target, s, rows, cols),
             }
         })
-        .collect();
-    place(&items, target.memory.alignment_bytes).1
+        .collect()
 }
 
-/// The UB bytes of a tile of `model` with `rows` rows and `cols` columns over its buffers
-/// `specs`: their peak ([`peak_bytes`]), and, when `cols` is less than a row (a staged row,
-/// see `staged.rs`) and the chunked axis leaves a tail chunk, the column buffers of that
-/// chunk on top (both chunk widths are live at once). What [`Tiling::choose`] sizes tiles with,
-/// and what `kiln-fuse` checks a candidate region's smallest tile with.
-pub fn tile_bytes(target: &Target, model: &VectorModel, specs: &[BufSpec<'_>], rows: i64, cols: i64) -> u64 {
-    let tail = if cols < model.cols() { model.chunk_axis_len() % cols } else { 0 };
+/// The UB bytes of a tile with `rows` rows and `cols` columns over the buffers `specs` of a
+/// kernel whose whole row is `full_cols` elements and whose chunked axis is `chunk_axis_len`
+/// long: their peak ([`peak_bytes`]), and, when `cols` is less than a row (a staged row, see
+/// `staged.rs`) and the chunked axis leaves a tail chunk, the column buffers of that chunk on
+/// top (both chunk widths are live at once). What [`Tiling::choose_in`] sizes tiles with, and
+/// what `kiln-fuse` checks a candidate region's smallest tile with.
+pub fn tile_bytes<E: ElemBytes + Clone>(
+    target: &Target,
+    (full_cols, chunk_axis_len): (i64, i64),
+    specs: &[TileBuf<E>],
+    rows: i64,
+    cols: i64,
+) -> u64 {
+    let tail = if cols < full_cols { chunk_axis_len % cols } else { 0 };
     let body = peak_bytes(target, specs, rows, cols);
     if tail == 0 {
         return body;
     }
-    let col_specs: Vec<BufSpec<'_>> = specs.iter().filter(|s| s.cols).cloned().collect();
+    let col_specs: SmallVec<[TileBuf<E>; 16]> = specs.iter().filter(|s| s.cols).cloned().collect();
     body + peak_bytes(target, &col_specs, rows, tail)
 }
 
 impl Tiling {
     /// Chooses the tiling of `model` on `target` within the usable UB divided by `shrink` (1
-    /// normally, 2 for the half a double-buffered tile may take: [`Tiling::choose_buffered`]).
+    /// normally, 2 for the half a double-buffered tile may take: [`Tiling::choose_buffered`]):
+    /// [`Tiling::choose_in`] on the model's domain and buffers.
     pub fn choose<'c>(
         ctx: &Context<'c>,
         ir: &Ir<'c>,
         model: &VectorModel,
         target: &Target,
+        shrink: u64,
+    ) -> Result<Tiling, String> {
+        let domain = TileDomain {
+            domain: &model.domain,
+            kept: &model.kept,
+            cols: model.cols(),
+            chunk_axis_len: model.chunk_axis_len(),
+            col_view_dims: [model.col_view_dims(ir, false), model.col_view_dims(ir, true)],
+        };
+        let specs = model.buffers(ctx, ir).specs;
+        Tiling::choose_in(target, &domain, &specs, || Some(model.staged_buffers(ctx, ir).specs), shrink)
+    }
+
+    /// Chooses the tiling of a kernel over `dom` whose tile has the buffers `specs`, on `target`
+    /// within the usable UB divided by `shrink`, without IR. When a row does not fit, the row
+    /// is staged in column chunks with the buffers `staged()` gives (`None`: it cannot be).
+    pub fn choose_in<E: ElemBytes + Clone>(
+        target: &Target,
+        dom: &TileDomain<'_>,
+        specs: &[TileBuf<E>],
+        staged: impl FnOnce() -> Option<Vec<TileBuf<E>>>,
         shrink: u64,
     ) -> Result<Tiling, String> {
         let mem = &target.memory;
@@ -112,27 +176,29 @@ impl Tiling {
                 mem.ub_usable_bytes, target.vector.repeat_bytes
             ));
         }
-        let mut specs = model.buffers(ctx, ir).specs;
-        let mut cols = model.cols();
+        let staged_specs: Vec<TileBuf<E>>;
+        let mut specs = specs;
+        let mut cols = dom.cols;
         let full_cols = cols;
         let budget = mem.ub_usable_bytes / shrink.max(1);
-        let total_rows: i64 = model.kept.iter().map(|&a| model.domain[a]).product();
+        let total_rows: i64 = dom.kept.iter().map(|&a| dom.domain[a]).product();
         // A row whose GM view needs more dims than a transfer has is staged as well: a chunk
         // is one index of all reduced axes but the last.
-        let wide_view = model.col_view_dims(ir, false) > MAX_VIEW_DIMS;
-        if wide_view || peak_bytes(target, &specs, 1, cols) > budget {
+        let wide_view = dom.col_view_dims[0] > MAX_VIEW_DIMS;
+        if wide_view || peak_bytes(target, specs, 1, cols) > budget {
             // A row does not fit: reduce it in column chunks, as wide as one row's buffers allow.
-            let need = peak_bytes(target, &specs, 1, cols);
-            let along = model.chunk_axis_len();
-            if along == 1 {
+            let need = peak_bytes(target, specs, 1, cols);
+            let along = dom.chunk_axis_len;
+            let Some(staged) = (along > 1).then(staged).flatten() else {
                 return Err(format!("a row of {cols} elements needs {need} bytes of UB, more than the {budget} bytes available"));
-            }
-            specs = model.staged_buffers(ctx, ir).specs;
-            let fits_cols = |c: i64| tile_bytes(target, model, &specs, 1, c) <= budget;
+            };
+            staged_specs = staged;
+            specs = &staged_specs;
+            let fits_cols = |c: i64| tile_bytes(target, (full_cols, along), specs, 1, c) <= budget;
             if !fits_cols(1) {
                 return Err(format!(
                     "one element per buffer needs {} bytes of UB, more than the {budget} bytes available",
-                    peak_bytes(target, &specs, 1, 1)
+                    peak_bytes(target, specs, 1, 1)
                 ));
             }
             let (mut lo, mut hi) = (1i64, along);
@@ -146,9 +212,17 @@ impl Tiling {
             }
             cols = lo;
         }
-        let footprint = |rows: i64| tile_bytes(target, model, &specs, rows, cols);
+        let footprint = |rows: i64| tile_bytes(target, (full_cols, dom.chunk_axis_len), specs, rows, cols);
         let fits = |rows: i64| footprint(rows) <= budget;
         let (mut lo, mut hi) = (1i64, total_rows.max(1));
+        if specs.iter().all(|s| s.rows) {
+            // Every buffer has rows: sizes, offsets and so the footprint are linear in the rows
+            // (whole aligned rows), so one row's gives the most that fit, as the search would.
+            lo = budget
+                .checked_div(footprint(1))
+                .map_or(hi, |r| i64::try_from(r).unwrap_or(i64::MAX).clamp(1, hi));
+            hi = lo;
+        }
         while lo < hi {
             let mid = lo + (hi - lo + 1) / 2;
             if fits(mid) {
@@ -160,15 +234,15 @@ impl Tiling {
         let max_rows = lo;
         // A GM view has at most MAX_VIEW_DIMS dims: what the columns leave is for the box's
         // axes longer than 1 (counted unmerged); the axes outside the box are looped over.
-        let box_dims = MAX_VIEW_DIMS.saturating_sub(model.col_view_dims(ir, cols < full_cols));
+        let box_dims = MAX_VIEW_DIMS.saturating_sub(dom.col_view_dims[usize::from(cols < full_cols)]);
         // The box: inner kept axes whole while they fit, then the key axis.
-        let kept_desc: Vec<usize> = model.kept.iter().rev().copied().collect();
+        let kept_desc: Vec<usize> = dom.kept.iter().rev().copied().collect();
         let mut inner = 1i64;
         let mut taken = 0;
-        let mut key = *model.kept.first().unwrap_or(&0);
+        let mut key = *dom.kept.first().unwrap_or(&0);
         let mut block = 1i64;
         for (i, &a) in kept_desc.iter().enumerate() {
-            let d = model.domain[a];
+            let d = dom.domain[a];
             let dims = usize::from(d > 1);
             if inner * d <= max_rows && i + 1 < kept_desc.len() && taken + dims < box_dims {
                 inner *= d;
@@ -179,8 +253,8 @@ impl Tiling {
             block = if taken < box_dims { (max_rows / inner).clamp(1, d) } else { 1 };
             break;
         }
-        let key_len = if model.kept.contains(&key) { model.domain[key] } else { 1 };
-        let outer: i64 = model.kept.iter().filter(|&&a| a < key).map(|&a| model.domain[a]).product();
+        let key_len = if dom.kept.contains(&key) { dom.domain[key] } else { 1 };
+        let outer: i64 = dom.kept.iter().filter(|&&a| a < key).map(|&a| dom.domain[a]).product();
         let cores = i64::from(target.cores.vector.max(1));
         // Spread over the cores when one tile would hold the rows of several.
         let wanted = cdiv(cores, outer.max(1));
@@ -243,7 +317,7 @@ impl Tiling {
             let spec = bufs.of.get(v).map(|&i| &bufs.specs[i])?;
             let r = if spec.rows { rows } else { 1 } as u64;
             let c = if spec.cols { self.col_block } else { 1 } as u64;
-            Some(r * c * elem_bytes(spec))
+            Some(r * c * spec.elem.elem_bytes())
         };
         let setup = (u64::from(target.costs.dma_setup_ns) * u64::from(target.clock.mhz)).div_ceil(1000);
         let transfers = |vs: &[ValueId], rate: u32| -> u64 {
@@ -462,5 +536,38 @@ impl MatmulTiling {
     pub fn from_attr(attr: Attribute<'_>) -> Option<MatmulTiling> {
         let get = |n: &str| attr.dict_get(n).and_then(|a| a.as_int()).map(|v| v as i64).filter(|&v| v >= 1);
         Some(MatmulTiling { m: get("m")?, n: get("n")?, k: get("k")?, block_dim: get("block_dim")? })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use kiln_bytecode::isa::DType;
+
+    use super::*;
+
+    /// With one core (no spreading), the rows are the most whose placed buffers fit, found
+    /// from one row's footprint when every buffer has rows, by the search otherwise.
+    #[test]
+    fn the_rows_are_the_most_that_fit() {
+        let mut target = Target::load("tiny-npu").unwrap();
+        target.cores.vector = 1;
+        let buf = |rows, first, last| TileBuf { rows, cols: true, elem: DType::F32, first, last };
+        for rows_everywhere in [true, false] {
+            let specs = [buf(true, 0, 2), buf(true, 1, 3), buf(rows_everywhere, 0, 3)];
+            for (r, c) in [(1000, 8), (77, 130), (5, 1000), (300, 3)] {
+                let domain = [r, c];
+                let dom = TileDomain {
+                    domain: &domain,
+                    kept: &[0],
+                    cols: c,
+                    chunk_axis_len: c,
+                    col_view_dims: [1, 1],
+                };
+                let t = Tiling::choose_in(&target, &dom, &specs, || None, 1).unwrap();
+                let fits = |rows| peak_bytes(&target, &specs, rows, c) <= target.memory.ub_usable_bytes;
+                assert!(t.block == r || (fits(t.block) && !fits(t.block + 1)), "{r} x {c}: {t:?}");
+                assert_eq!(t.peak_bytes, peak_bytes(&target, &specs, t.block, c));
+            }
+        }
     }
 }

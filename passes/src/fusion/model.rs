@@ -45,7 +45,8 @@ use kiln_dialects::hl::interfaces::{hl_op, num_bytes, size_representable, Fusion
 
 use super::graph::BlockGraph;
 use super::options::{camel_name, FusionOptions};
-use crate::codegen::tiling::{elem_bytes, result_tile_bytes, tile_bytes, MatmulShape};
+use crate::codegen::model::ElemBytes;
+use crate::codegen::tiling::{result_tile_bytes, tile_bytes, MatmulShape};
 use crate::kiln_codegen_outline::{kernel_model, split, Split};
 
 /// Whether an op may join a region.
@@ -392,20 +393,21 @@ fn tile_ub<'c>(
     let model = kernel_model(ir, &vector)
         .map_err(|why| format!("the back end cannot run it as one kernel: {why}"))?;
     let cols = model.cols();
-    let whole = tile_bytes(target, &model, &model.buffers(ctx, ir).specs, 1, cols);
+    let row = (cols, model.chunk_axis_len());
+    let whole = tile_bytes(target, row, &model.buffers(ctx, ir).specs, 1, cols);
     if whole <= opts.ub_limit() || stitched {
         return Ok(whole);
     }
     // The back end would cut the row into column chunks along one axis (staged.rs); fusion
     // takes that down to chunks of one vector repeat of the widest element.
     let staged = model.staged_buffers(ctx, ir).specs;
-    let widest = staged.iter().filter(|s| s.cols).map(elem_bytes).max().unwrap_or(1);
+    let widest = staged.iter().filter(|s| s.cols).map(|s| s.elem.elem_bytes()).max().unwrap_or(1);
     let chunk = (target.vector.repeat_bytes / widest.max(1)).max(1) as i64;
     let chunk = chunk.min(model.chunk_axis_len());
     if chunk >= cols {
         return Ok(whole);
     }
-    Ok(whole.min(tile_bytes(target, &model, &staged, 1, chunk)))
+    Ok(whole.min(tile_bytes(target, row, &staged, 1, chunk)))
 }
 
 /// `12 KiB`, `191.8 KiB`, `96 B`.
