@@ -29,6 +29,12 @@
 //! other is computed and stored. Event ids: 0 for the adjacent pairs (consumed where they are
 //! set), 1 to 7 for the loop-carried pairs of each pipe pair (beyond 7, adjacent pairs).
 //!
+//! The rules above live without IR in `codegen/sync.rs`: the pass reads each kernel off the IR
+//! (its `scf.for` and `scf.if` ops, its pipe ops with the planned ranges they touch, from
+//! `codegen/access.rs`), takes where each pair and barrier goes from `sync::plan` and inserts
+//! the ops. The eager direct path (`kiln-eager`'s `direct.rs`) takes its flags from the same
+//! rules on its bytecode.
+//!
 //! Runs on: `builtin.module`. Assumes: `kiln-codegen-plan-ub` ran (offsets are planned).
 //! Guarantees: every cross-pipe conflict of the kernel is ordered by a flag pair, every
 //! same-pipe one on V by a barrier (the VM's sync checker verifies the first claim on every run
@@ -38,13 +44,14 @@ use kiln_compiler::InsertPoint;
 use kiln_dialects::{arith, npuvec, scf};
 use rustc_hash::FxHashMap;
 
-use kiln_compiler::{Context, Ir, OpId, TypeKind, ValueId};
+use kiln_compiler::{BlockId, Context, Ir, OpId, TypeKind, ValueId};
 use kiln_dialects::npuvec::{Pipe, Space};
 use kiln_targets::Target;
 
 use crate::codegen::access::{pipe_of, touches};
 use crate::codegen::build::{i64_array_values, i64_attr, Builder};
 use crate::codegen::options::{load_target, TARGET_SPECS};
+use crate::codegen::sync::{may_skip, plan, Item, Memory, Touch};
 use crate::kiln_codegen_plan_ub::buffer_bytes;
 use crate::kiln_codegen_tile::kernels;
 
@@ -70,153 +77,32 @@ kiln_compiler::declare_pass! {
     }
 }
 
-/// A memory: GM argument `i` (a buffer counts whole), or the planned buffers of a space.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Memory {
-    Gm(usize),
-    Planned(Space),
-}
-
-/// A memory region: (memory, first byte, one past the last).
-type Range = (Memory, u64, u64);
-
-/// One access recorded for later conflicts.
-#[derive(Clone, Debug)]
-struct Access {
-    op: OpId,
-    /// What its pipe had been ordered after when it was issued (`(r, stamp)` pairs).
-    inherit: Vec<(Pipe, u64)>,
-    pipe: Pipe,
-    /// The pipe's op count when it was issued (its vector-clock stamp).
-    stamp: u64,
-    range: Range,
-    write: bool,
-}
-
-/// What is known at a point of the kernel.
-#[derive(Clone, Debug, Default)]
-struct State {
-    accesses: Vec<Access>,
-    /// Ops issued so far per pipe.
-    clock: FxHashMap<Pipe, u64>,
-    /// `ordered[(q, p)]`: everything of `p` up to this stamp is ordered before `q`'s next op.
-    ordered: FxHashMap<(Pipe, Pipe), u64>,
-}
-
-impl State {
-    /// What `p` is ordered after now.
-    fn inherited(&self, p: Pipe) -> Vec<(Pipe, u64)> {
-        let mut v: Vec<(Pipe, u64)> =
-            self.ordered.iter().filter(|((x, _), _)| *x == p).map(|((_, r), &v)| (*r, v)).collect();
-        v.sort_unstable();
-        v
-    }
-
-    /// `q` waits for everything `p` issued so far (a flag pair, or a barrier when equal).
-    fn wait(&mut self, q: Pipe, p: Pipe) {
-        let now = self.clock.get(&p).copied().unwrap_or(0);
-        let inherit = self.inherited(p);
-        self.wait_upto(q, p, now, &inherit);
-    }
-
-    /// `q` waits for `p`'s ops up to `stamp`, which came after what `inherit` lists.
-    fn wait_upto(&mut self, q: Pipe, p: Pipe, stamp: u64, inherit: &[(Pipe, u64)]) {
-        let e = self.ordered.entry((q, p)).or_insert(0);
-        *e = (*e).max(stamp);
-        for &(r, v) in inherit {
-            if r != q {
-                let e = self.ordered.entry((q, r)).or_insert(0);
-                *e = (*e).max(v);
-            }
-        }
-    }
-
-    /// Joins the state at the end of another branch that started, as this one, from a state
-    /// of `shared` accesses (those are not repeated: repeats would double the list at every
-    /// `scf.if`).
-    fn join(&mut self, other: &State, shared: usize) {
-        self.accesses.extend(other.accesses[shared..].iter().cloned());
-        for (&p, &c) in &other.clock {
-            let e = self.clock.entry(p).or_insert(0);
-            *e = (*e).max(c);
-        }
-        let keys: Vec<_> = self.ordered.keys().copied().collect();
-        for k in keys {
-            let v = other.ordered.get(&k).copied().unwrap_or(0).min(self.ordered[&k]);
-            self.ordered.insert(k, v);
-        }
-    }
-}
-
-struct Sync<'t> {
-    target: &'t Target,
-    /// The GM argument index of each kernel argument.
-    args: FxHashMap<ValueId, usize>,
-    /// Sync ops to create: before `op`, from pipe `src` to pipe `dst` (a barrier when equal).
-    requests: Vec<(OpId, Pipe, Pipe)>,
-    /// Loop-carried flag pairs.
-    carried: Vec<Carried>,
-    /// Each op's position in its block.
-    position: FxHashMap<OpId, usize>,
-    /// The loops being walked, innermost last, with the clock at the start of the current walk
-    /// of their body.
-    walks: Vec<(OpId, FxHashMap<Pipe, u64>)>,
-}
-
-/// A flag pair across iterations of `looped`, all four ops in its body's block or around the
-/// loop: `wait` before `consumer`, `set` after `producer` (not earlier in the block), one `set`
-/// before the loop and one `wait` after it.
-#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
-struct Carried {
-    consumer: OpId,
-    producer: OpId,
-    looped: OpId,
-    src: Pipe,
-    dst: Pipe,
-    event: i64,
-}
-
-/// What a loop-carried pair orders: `(consumer, producer, loop)` in the loop body's block, and
-/// the stamp and inheritance of the latest access it waits for.
-struct CarriedChoice {
-    consumer: OpId,
-    producer: OpId,
-    looped: OpId,
-    stamp: u64,
-    inherit: Vec<(Pipe, u64)>,
-}
-
-/// Event ids a kernel's loop-carried pairs of one pipe pair take (0 is the adjacent pairs').
-const CARRIED_EVENTS: i64 = 7;
-
 /// Inserts the sync ops of one kernel; returns how many.
 fn sync_kernel<'c>(ctx: &Context<'c>, ir: &mut Ir<'c>, kernel: OpId, target: &Target) -> u64 {
     let Some(body) = ir.regions(kernel).first().and_then(|&r| ir.entry_block(r)) else { return 0 };
-    let args = ir.block_args(body).iter().enumerate().map(|(i, &v)| (v, i)).collect();
-    let mut position = FxHashMap::default();
-    for op in ir.walk(kernel, kiln_compiler::ir::WalkOrder::PreOrder) {
-        let index = ir.parent_block(op).map_or(0, |b| ir.block_ops(b).position(|o| o == op).unwrap_or(0));
-        position.insert(op, index);
-    }
-    let mut sync =
-        Sync { target, args, requests: Vec::new(), carried: Vec::new(), position, walks: Vec::new() };
-    let mut state = State::default();
-    sync.block(ir, body, &mut state);
-    let mut reqs = std::mem::take(&mut sync.requests);
+    let args: FxHashMap<ValueId, usize> =
+        ir.block_args(body).iter().enumerate().map(|(i, &v)| (v, i)).collect();
+    let plan = plan(&items(ir, body, &|v, write| touch(ir, target, &args, v, write)));
+    let mut reqs: Vec<(OpId, Pipe, Pipe)> =
+        plan.pairs.into_iter().map(|(op, p, q)| (op, p.into(), q.into())).collect();
     reqs.sort_by_key(|&(op, p, q)| (op, p, q));
     reqs.dedup();
-    let mut carried = std::mem::take(&mut sync.carried);
+    let mut carried: Vec<_> = plan
+        .carried
+        .into_iter()
+        .map(|c| (c.consumer, c.producer, c.looped, Pipe::from(c.src), Pipe::from(c.dst), c.event))
+        .collect();
     carried.sort();
     let n = (reqs.len() + 2 * carried.len()) as u64;
     let loc = ir.op(kernel).loc;
-    for c in carried {
-        let attrs = [("src", c.src.attr(ctx)), ("dst", c.dst.attr(ctx)), ("event", i64_attr(ctx, c.event))];
+    for (consumer, producer, looped, src, dst, event) in carried {
+        let attrs = [("src", src.attr(ctx)), ("dst", dst.attr(ctx)), ("event", i64_attr(ctx, event))];
         let after = |ir: &Ir<'c>, op: OpId| ir.next_op(op).expect("loops and stores are never last");
         let at = [
-            (InsertPoint::Before(c.looped), &npuvec::SET_FLAG_OP),
-            (InsertPoint::Before(c.consumer), &npuvec::WAIT_FLAG_OP),
-            (InsertPoint::Before(after(ir, c.producer)), &npuvec::SET_FLAG_OP),
-            (InsertPoint::Before(after(ir, c.looped)), &npuvec::WAIT_FLAG_OP),
+            (InsertPoint::Before(looped), &npuvec::SET_FLAG_OP),
+            (InsertPoint::Before(consumer), &npuvec::WAIT_FLAG_OP),
+            (InsertPoint::Before(after(ir, producer)), &npuvec::SET_FLAG_OP),
+            (InsertPoint::Before(after(ir, looped)), &npuvec::WAIT_FLAG_OP),
         ];
         for (at, def) in at {
             Builder::new(ctx, ir, at, loc).op(def, &[], &attrs, &[], 0);
@@ -238,217 +124,56 @@ fn sync_kernel<'c>(ctx: &Context<'c>, ir: &mut Ir<'c>, kernel: OpId, target: &Ta
     n + 1
 }
 
-impl Sync<'_> {
-    fn block(&mut self, ir: &Ir<'_>, block: kiln_compiler::BlockId, state: &mut State) {
-        for op in ir.block_ops(block).collect::<Vec<_>>() {
-            if ir.is(op, &scf::FOR_OP) {
-                let inner = ir.entry_block(ir.regions(op)[0]).expect("loops have a body");
-                let before = may_skip(ir, op).then(|| state.clone());
-                self.walks.push((op, state.clock.clone()));
-                self.block(ir, inner, state);
-                self.walks.last_mut().expect("pushed above").1 = state.clock.clone();
-                self.block(ir, inner, state);
-                self.walks.pop();
-                // A loop that may run no iteration orders nothing after it.
-                if let Some(mut skipped) = before {
-                    skipped.join(state, skipped.accesses.len());
-                    *state = skipped;
-                }
-            } else if ir.is(op, &scf::IF_OP) {
-                let before = state.clone();
-                let mut joined: Option<State> = None;
-                for &r in ir.regions(op) {
-                    let mut branch = before.clone();
-                    if let Some(b) = ir.entry_block(r) {
-                        self.block(ir, b, &mut branch);
-                    }
-                    match &mut joined {
-                        None => joined = Some(branch),
-                        Some(j) => j.join(&branch, before.accesses.len()),
-                    }
-                }
-                *state = joined.unwrap_or(before);
-            } else {
-                self.op(ir, op, state);
-            }
-        }
-    }
+/// What reading or writing a buffer touches.
+type TouchOf<'a> = dyn Fn(ValueId, bool) -> Option<Touch> + 'a;
 
-    fn range(&self, ir: &Ir<'_>, v: ValueId) -> Option<Range> {
-        if let Some(&arg) = self.args.get(&v) {
-            return Some((Memory::Gm(arg), 0, u64::MAX));
-        }
-        let def = ir.defining_op(v)?;
-        let ty = ir.value_type(v);
-        let offset = ir.attr(def, "offsets").and_then(i64_array_values)?;
-        let slot = ir.results(def).iter().position(|&r| r == v)?;
-        let start = *offset.get(slot)? as u64;
-        let space = match *ty.kind() {
-            TypeKind::MemRef { memory_space: Some(s), .. } => Space::of(s)?,
-            _ => return None,
-        };
-        Some((Memory::Planned(space), start, start + buffer_bytes(self.target, ty)))
-    }
-
-    /// The pipes with an access that conflicts with `mine` (on pipe `q`) and is not ordered
-    /// before it.
-    fn unordered(&self, state: &State, q: Pipe, mine: &[(Range, bool)]) -> Vec<Pipe> {
-        let mut pipes: Vec<Pipe> = Vec::new();
-        for a in &state.accesses {
-            // DMA, cube and fixpipe queues run their own ops in order; the vector pipe overlaps
-            // dependent ops unless a barrier separates them.
-            let in_order = a.pipe == q && q != Pipe::V;
-            if in_order || pipes.contains(&a.pipe) {
-                continue;
-            }
-            let conflict = mine
-                .iter()
-                .any(|(r, w)| r.0 == a.range.0 && r.1 < a.range.2 && a.range.1 < r.2 && (*w || a.write));
-            // (The map lookup last: most accesses do not conflict.)
-            if conflict && a.stamp > state.ordered.get(&(q, a.pipe)).copied().unwrap_or(0) {
-                pipes.push(a.pipe);
-            }
-        }
-        pipes
-    }
-
-    fn op(&mut self, ir: &Ir<'_>, op: OpId, state: &mut State) {
-        let Some(q) = pipe_of(ir, op) else { return };
-        let mine: Vec<(Range, bool)> =
-            touches(ir, op).into_iter().filter_map(|t| Some((self.range(ir, t.value)?, t.write))).collect();
-        // Unordered conflicting accesses: pick the pipe whose wait also orders the most of the
-        // others (what it waited for comes along), until none is left.
-        loop {
-            let need = self.unordered(state, q, &mine);
-            if need.is_empty() {
-                break;
-            }
-            // (A single candidate needs no trial.)
-            let p = match need[..] {
-                [only] => only,
-                _ => *need
-                    .iter()
-                    .max_by_key(|&&p| {
-                        let mut trial = state.clone();
-                        let choice = self.carried_from(ir, &trial, op, q, p, &mine);
-                        Self::apply(&mut trial, q, p, choice.as_ref());
-                        std::cmp::Reverse(self.unordered(&trial, q, &mine).len())
-                    })
-                    .expect("need is not empty"),
-            };
-            let choice = self.carried_from(ir, state, op, q, p, &mine);
-            match &choice {
-                Some(c) => self.carry(c, p, q),
-                None => self.requests.push((op, p, q)),
-            }
-            Self::apply(state, q, p, choice.as_ref());
-        }
-        let stamp = {
-            let c = state.clock.entry(q).or_insert(0);
-            *c += 1;
-            *c
-        };
-        let inherit = state.inherited(q);
-        for (range, write) in mine {
-            state.accesses.push(Access { op, inherit: inherit.clone(), pipe: q, stamp, range, write });
+/// The items of `block` for the rules: its `scf.for` and `scf.if` ops and its pipe
+/// instructions with what (`touch`) their buffer operands touch.
+fn items(ir: &Ir<'_>, block: BlockId, touch: &TouchOf<'_>) -> Vec<Item<OpId>> {
+    let mut out = Vec::new();
+    for op in ir.block_ops(block) {
+        if ir.is(op, &scf::FOR_OP) {
+            let inner = ir.entry_block(ir.regions(op)[0]).expect("loops have a body");
+            out.push(Item::Loop { id: op, may_skip: loop_may_skip(ir, op), body: items(ir, inner, touch) });
+        } else if ir.is(op, &scf::IF_OP) {
+            let branches =
+                ir.regions(op).iter().map(|&r| ir.entry_block(r).map_or(Vec::new(), |b| items(ir, b, touch)));
+            out.push(Item::Branch { id: op, branches: branches.collect() });
+        } else if let Some(q) = pipe_of(ir, op) {
+            let touches = touches(ir, op).into_iter().filter_map(|t| touch(t.value, t.write));
+            out.push(Item::Inst { id: op, pipe: q.into(), touches: touches.collect() });
         }
     }
-
-    /// Orders `q` after `p`: everything so far, or what a loop-carried pair orders.
-    fn apply(state: &mut State, q: Pipe, p: Pipe, carried: Option<&CarriedChoice>) {
-        match carried {
-            Some(c) => state.wait_upto(q, p, c.stamp, &c.inherit),
-            None => state.wait(q, p),
-        }
-    }
-
-    /// A loop-carried pair for `op` (on `q`) waiting for `p`, when one orders all of its
-    /// unordered conflicts on `p`: every one comes from an earlier iteration of the innermost
-    /// loop being walked (or from before the loop), and inside the loop body from an op not
-    /// before the one that holds `op`. Then one wait before that op and one set after the last
-    /// of them, at the level of the loop body, run once per iteration each.
-    fn carried_from(
-        &self,
-        ir: &Ir<'_>,
-        state: &State,
-        op: OpId,
-        q: Pipe,
-        p: Pipe,
-        mine: &[(Range, bool)],
-    ) -> Option<CarriedChoice> {
-        if p == q || self.requests.contains(&(op, p, q)) {
-            return None;
-        }
-        let (looped, start) = self.walks.last()?;
-        let start = start.get(&p).copied().unwrap_or(0);
-        let done = state.ordered.get(&(q, p)).copied().unwrap_or(0);
-        let conflicts: Vec<&Access> = state
-            .accesses
-            .iter()
-            .filter(|a| a.pipe == p && a.stamp > done)
-            .filter(|a| {
-                mine.iter()
-                    .any(|(r, w)| r.0 == a.range.0 && r.1 < a.range.2 && a.range.1 < r.2 && (*w || a.write))
-            })
-            .collect();
-        if conflicts.iter().any(|a| a.stamp > start) {
-            return None; // issued earlier in this iteration: an adjacent pair
-        }
-        let body = ir.entry_block(ir.regions(*looped)[0])?;
-        let consumer = ancestor_in(ir, op, body)?;
-        let mut producer: Option<OpId> = None;
-        for a in &conflicts {
-            if let Some(x) = ancestor_in(ir, a.op, body) {
-                if self.position[&x] < self.position[&consumer] {
-                    return None;
-                }
-                if producer.is_none_or(|y| self.position[&x] > self.position[&y]) {
-                    producer = Some(x);
-                }
-            }
-        }
-        let producer = producer?;
-        let same = |c: &&Carried| c.src == p && c.dst == q;
-        let known = self.carried.iter().any(|c| c.consumer == consumer && same(&c));
-        if !known && self.carried.iter().filter(same).count() as i64 >= CARRIED_EVENTS {
-            return None;
-        }
-        let last = conflicts.iter().max_by_key(|a| a.stamp)?;
-        Some(CarriedChoice {
-            consumer,
-            producer,
-            looped: *looped,
-            stamp: last.stamp,
-            inherit: last.inherit.clone(),
-        })
-    }
-
-    /// Records a carried pair (one per consumer and pipe pair, set after its latest producer).
-    fn carry(&mut self, c: &CarriedChoice, src: Pipe, dst: Pipe) {
-        let position = &self.position;
-        if let Some(known) =
-            self.carried.iter_mut().find(|k| k.consumer == c.consumer && k.src == src && k.dst == dst)
-        {
-            if position[&c.producer] > position[&known.producer] {
-                known.producer = c.producer;
-            }
-            return;
-        }
-        let event = 1 + self.carried.iter().filter(|k| k.src == src && k.dst == dst).count() as i64;
-        self.carried.push(Carried {
-            consumer: c.consumer,
-            producer: c.producer,
-            looped: c.looped,
-            src,
-            dst,
-            event,
-        });
-    }
+    out
 }
 
-/// Whether `scf.for` `op` may run no iteration: its bounds are not constants with the lower
-/// below the upper (a tile loop from `block_idx` runs none on the cores past the last tile).
-fn may_skip(ir: &Ir<'_>, op: OpId) -> bool {
+/// What reading (or with `write`, writing) buffer `v` touches: a kernel argument's whole GM
+/// buffer (`args`: their indices), or the planned bytes of an on-chip buffer.
+fn touch(
+    ir: &Ir<'_>,
+    target: &Target,
+    args: &FxHashMap<ValueId, usize>,
+    v: ValueId,
+    write: bool,
+) -> Option<Touch> {
+    if let Some(&arg) = args.get(&v) {
+        return Some(Touch::gm(arg, write));
+    }
+    let def = ir.defining_op(v)?;
+    let ty = ir.value_type(v);
+    let offset = ir.attr(def, "offsets").and_then(i64_array_values)?;
+    let slot = ir.results(def).iter().position(|&r| r == v)?;
+    let start = *offset.get(slot)? as u64;
+    let space = match *ty.kind() {
+        TypeKind::MemRef { memory_space: Some(s), .. } => Space::of(s)?,
+        _ => return None,
+    };
+    let end = start + buffer_bytes(target, ty);
+    Some(Touch { memory: Memory::Planned(space.into()), start, end, write })
+}
+
+/// Whether `scf.for` `op` may run no iteration ([`may_skip`] of its constant bounds).
+fn loop_may_skip(ir: &Ir<'_>, op: OpId) -> bool {
     let constant = |v: ValueId| {
         ir.defining_op(v)
             .filter(|&d| ir.is(d, &arith::CONSTANT_OP))
@@ -456,16 +181,5 @@ fn may_skip(ir: &Ir<'_>, op: OpId) -> bool {
             .and_then(|a| a.as_int())
     };
     let operands = ir.operands(op);
-    !matches!((constant(operands[0]), constant(operands[1])), (Some(lb), Some(ub)) if lb < ub)
-}
-
-/// The op of `block` that is or contains `op`.
-fn ancestor_in(ir: &Ir<'_>, op: OpId, block: kiln_compiler::BlockId) -> Option<OpId> {
-    let mut at = op;
-    loop {
-        if ir.parent_block(at) == Some(block) {
-            return Some(at);
-        }
-        at = ir.parent_op(at)?;
-    }
+    may_skip(constant(operands[0]), constant(operands[1]))
 }

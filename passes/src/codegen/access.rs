@@ -1,12 +1,15 @@
 //! What an `npuvec` op touches and on which pipe it runs: the facts `kiln-codegen-plan-ub`
 //! (lifetimes) and `kiln-codegen-insert-sync` (hazards) read. Both come from the instruction
 //! the op declares and the ISA's table of instructions (`kiln_bytecode::opcode::OPCODES`): its
-//! pipe and what it does with each operand.
+//! pipe and what it does with each operand (`sync::role_access`, which the eager direct path
+//! reads its instructions with too).
 
 use kiln_bytecode::opcode::{OpcodeInfo, Role};
 use kiln_compiler::{Ir, OpId, TypeKind, ValueId};
 use kiln_dialects::npuvec::interfaces::instruction;
 use kiln_dialects::npuvec::Pipe;
+
+use super::sync::role_access;
 
 /// The instruction facts of `op`, when it is an `npuvec` instruction that touches buffers.
 fn facts(ir: &Ir<'_>, op: OpId) -> Option<&'static OpcodeInfo> {
@@ -42,13 +45,11 @@ pub fn touches(ir: &Ir<'_>, op: OpId) -> Vec<Touch> {
         .zip(ir.operands(op))
         .filter(|&(_, &v)| matches!(ir.value_type(v).kind(), TypeKind::MemRef { .. }))
         .filter_map(|(&role, &value)| {
-            let (read, write) = match role {
-                Role::Read | Role::GmRead => (true, false),
-                Role::Write => (false, true),
-                Role::Accumulate => (accumulate, true),
-                Role::GmWrite => (atomic, true),
-                Role::Scalar => return None,
+            let reads_destination = match role {
+                Role::Accumulate => accumulate,
+                _ => atomic,
             };
+            let (read, write) = role_access(role, reads_destination)?;
             Some(Touch { value, read, write })
         })
         .collect()

@@ -1,5 +1,7 @@
-//! What the `kiln-codegen-*` passes share: building the lowered IR, the vector kernel model
-//! and the tile choice.
+//! What the `kiln-codegen-*` passes share: building the lowered IR, the vector kernel model,
+//! the tile choice, the buffer placement and the sync rules. The last four have cores without
+//! IR (`model::assign_buffers`, `tiling::Tiling::choose_in`, `placement`, `sync::plan`) that
+//! the eager direct path (`kiln-eager`'s `direct.rs`) makes its decisions with.
 
 pub mod access;
 pub mod build;
@@ -16,5 +18,6 @@ pub mod options;
 pub mod placement;
 pub mod staged;
 pub mod store_view;
+pub mod sync;
 pub mod tiling;
 pub mod vector_ops;
