@@ -27,8 +27,8 @@ use smallvec::SmallVec;
 /// A memory: GM argument `i` (a buffer counts whole), or the planned buffers of a space.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Memory {
-    /// A kernel argument's GM buffer.
-    Gm(usize),
+    /// A kernel argument's GM buffer (kernels have at most `u16::MAX` arguments).
+    Gm(u32),
     /// The buffers of an on-chip space, by planned offset.
     Planned(Space),
 }
@@ -49,6 +49,7 @@ pub struct Touch {
 impl Touch {
     /// The whole GM buffer of kernel argument `arg`.
     pub fn gm(arg: usize, write: bool) -> Touch {
+        let arg = u32::try_from(arg).unwrap_or(u32::MAX);
         Touch { memory: Memory::Gm(arg), start: 0, end: u64::MAX, write }
     }
 
@@ -150,7 +151,7 @@ pub fn plan<Id: Copy>(kernel: &[Item<Id>]) -> Plan<Id> {
     let (nodes, issues) = count(kernel);
     let mut sync = Sync {
         nodes: Vec::with_capacity(nodes),
-        requests: Vec::new(),
+        requests: Vec::with_capacity(issues),
         carried: Vec::new(),
         issued: Vec::with_capacity(issues),
         walks: Vec::new(),

@@ -29,12 +29,14 @@
 //! `groups` runs (one per index of the axes outside the key axis) of `full` tiles and a tail;
 //! in column chunks, a run is a row and a tile a chunk (a tile of several rows in chunks is not
 //! contiguous: the pipeline then). A buffer is one row of the tile's elements at the address of
-//! the pipeline's `rows x cols` buffer, which holds it. Core `i` takes tiles `i`, `i +
-//! block_dim`, ... in a loop, or only tile `i` when there are no more tiles than cores.
+//! the pipeline's `rows x cols` buffer, which holds it. The kernel runs on as many cores as
+//! there are tiles, up to the target's; core `i` takes tiles `i`, `i + block_dim`, ... in a
+//! loop, or only tile `i` when there are no more tiles than cores.
 //! Not shared with the pipeline: its clean-up before the tile (CSE, folding), double buffering
 //! (the direct kernel is single-buffered, as `kiln-codegen-tile{double-buffer=false}` tiles)
 //! and the lowering's loops (its tails are a branch inside the tile loop, its tiles `rows x
-//! cols` buffers).
+//! cols` buffers; a row's column chunks are tiles spread over the cores, where the pipeline
+//! runs them in a loop on the row's core).
 //!
 //! Results are bit-identical to the pipeline's (the same instructions on the same elements):
 //! `tests/direct.rs` compares them on random segments, and the unit tests run kernels of
@@ -81,7 +83,7 @@ struct Plan {
     spec: TensorSpec,
     /// The segment inputs the ops read, in first-use order: value `k` and kernel argument `k`
     /// are `inputs[k]`.
-    inputs: Vec<u32>,
+    inputs: SmallVec<[u32; 4]>,
     /// The values each step reads, and whether its result is an immediate (a constant).
     steps: Vec<(SmallVec<[usize; 2]>, bool)>,
     ops: Vec<Op>,
@@ -210,49 +212,22 @@ pub(crate) fn compile(key: &SegmentKey, target: &Target) -> Option<Module> {
         pitch: kiln_emit::pitch(target, cols, dtype),
     };
     let (t32, u32_) = (u32::try_from(t).ok()?, u32::try_from(u).ok()?);
-    let block_dim = tiling.block_dim;
+    // The `groups * full` whole tiles, then the tail of each group: the tiles of the grid (a
+    // chunk of a row is a tile of it here), spread over as many cores as there are tiles.
+    let (whole, tails) = (groups * full, if u > 0 { groups } else { 0 });
+    let block_dim = (whole + tails).clamp(1, i64::from(target.cores.vector.max(1)));
 
     let (idx, num) = (Reg(0), Reg(1));
-    let mut code = vec![Code::Inst(Inst::BlockIdx { dst: idx }), Code::Inst(Inst::BlockNum { dst: num })];
+    let mut code = Vec::with_capacity(16 + plan.inputs.len() + plan.ops.len() + plan.outputs.len());
+    code.extend([Code::Inst(Inst::BlockIdx { dst: idx }), Code::Inst(Inst::BlockNum { dst: num })]);
     let mut next = 2;
     let mut sc = Scalars { code: &mut code, next: &mut next };
-    // Each core runs tiles `idx`, `idx + block_dim`, ... of the round robin: in a loop, or, when
-    // there are no more tiles than cores, just tile `idx`.
-    let one_each = |tiles: i64| tiles <= block_dim;
-    if staged {
-        // Row `g` (one tile), chunk by chunk.
-        let row = |sc: &mut Scalars<'_>, base: Option<Reg>| {
-            let (zero, hi, one, size) = (sc.konst(0), sc.konst(full), sc.konst(1), sc.konst(t));
-            sc.for_loop((zero, hi, one), (Some(0), Some(full)), |sc, j| {
-                let at = sc.op(ScalarOp::Mul, j, size);
-                let off = match base {
-                    Some(b) => sc.op(ScalarOp::Add, b, at),
-                    None => at,
-                };
-                sc.code.extend(plan.tile_code(t32, Some(off), 0, &buf));
-            });
-            if u > 0 {
-                sc.code.extend(plan.tile_code(u32_, base, full * t, &buf));
-            }
-        };
-        if groups == 1 {
-            row(&mut sc, None);
-        } else if one_each(groups) {
-            let size = sc.konst(group);
-            let base = sc.op(ScalarOp::Mul, idx, size);
-            row(&mut sc, Some(base));
-        } else {
-            let (hi, size) = (sc.konst(groups), sc.konst(group));
-            sc.for_loop((idx, hi, num), (None, Some(groups)), |sc, g| {
-                let base = sc.op(ScalarOp::Mul, g, size);
-                row(sc, Some(base));
-            });
-        }
-    } else if groups * full == 1 && u == 0 {
-        sc.code.extend(plan.tile_code(t32, None, 0, &buf));
+    if whole + tails == 1 {
+        let (n, c) = if whole == 1 { (t32, 0) } else { (u32_, full * t) };
+        plan.tile_code(n, None, c, &buf, sc.code);
     } else {
-        // The `groups * full` whole tiles, then the tail of each group.
-        let (whole, tails) = (groups * full, if u > 0 { groups } else { 0 });
+        // Each core runs tiles `idx`, `idx + block_dim`, ... of the round robin: in a loop, or,
+        // when there are no more tiles than cores, just tile `idx`.
         let size = sc.konst(t);
         let per = (groups > 1).then(|| (sc.konst(full), sc.konst(group)));
         let whole_tile = |sc: &mut Scalars<'_>, i: Reg| {
@@ -264,14 +239,14 @@ pub(crate) fn compile(key: &SegmentKey, target: &Target) -> Option<Module> {
                 }
                 None => sc.op(ScalarOp::Mul, i, size),
             };
-            sc.code.extend(plan.tile_code(t32, Some(off), 0, &buf));
+            plan.tile_code(t32, Some(off), 0, &buf, sc.code);
         };
         let stride = per.map(|(_, stride)| stride);
         let tail_tile = |sc: &mut Scalars<'_>, g: Reg| {
             let base = stride.map(|stride| sc.op(ScalarOp::Mul, g, stride));
-            sc.code.extend(plan.tile_code(u32_, base, full * t, &buf));
+            plan.tile_code(u32_, base, full * t, &buf, sc.code);
         };
-        if one_each(whole + tails) {
+        if whole + tails <= block_dim {
             if tails == 0 {
                 whole_tile(&mut sc, idx);
             } else {
@@ -348,7 +323,7 @@ fn plan(key: &SegmentKey) -> Option<Plan> {
     let is_const = |k: usize| std::ptr::eq(key.nodes[k].kind.0, &CONSTANT);
 
     // Which nodes the outputs need.
-    let mut needed = vec![false; key.nodes.len()];
+    let mut needed: SmallVec<[bool; 32]> = smallvec::smallvec![false; key.nodes.len()];
     for &o in &key.outputs {
         needed[o as usize] = true;
     }
@@ -361,7 +336,7 @@ fn plan(key: &SegmentKey) -> Option<Plan> {
             }
         }
     }
-    let mut inputs: Vec<u32> = Vec::new();
+    let mut inputs: SmallVec<[u32; 4]> = SmallVec::new();
     for (i, node) in key.nodes.iter().enumerate() {
         if !needed[i] || is_const(i) {
             continue;
@@ -379,9 +354,9 @@ fn plan(key: &SegmentKey) -> Option<Plan> {
     }
 
     // Values: immediates for constants, the next value number for the rest.
-    let mut value: Vec<Option<Value>> = vec![None; key.nodes.len()];
-    let mut steps = Vec::new();
-    let mut ops = Vec::new();
+    let mut value: SmallVec<[Option<Value>; 32]> = smallvec::smallvec![None; key.nodes.len()];
+    let mut steps = Vec::with_capacity(key.nodes.len());
+    let mut ops = Vec::with_capacity(key.nodes.len());
     for (i, node) in key.nodes.iter().enumerate().filter(|&(i, _)| needed[i]) {
         let number = inputs.len() + steps.len();
         if is_const(i) {
@@ -402,7 +377,7 @@ fn plan(key: &SegmentKey) -> Option<Plan> {
             Operand::Input(j) => inputs.iter().position(|&k| k == j).map(Value::Buf),
             Operand::Node(k) => value[k as usize],
         };
-        let srcs: Vec<Value> = node.operands.iter().map(|&o| operand(o)).collect::<Option<_>>()?;
+        let srcs: SmallVec<[Value; 2]> = node.operands.iter().map(|&o| operand(o)).collect::<Option<_>>()?;
         let reads = srcs.iter().filter_map(|v| if let Value::Buf(b) = *v { Some(b) } else { None }).collect();
         let inst = instruction(vector_lowering(node.kind.0)?)?;
         ops.push(match (&srcs[..], inst) {
@@ -429,15 +404,16 @@ fn plan(key: &SegmentKey) -> Option<Plan> {
 }
 
 impl Plan {
-    /// The code of one tile of `cols` elements at GM element `base + offset`: load, compute,
-    /// store. `buf(v, cols)`: the buffer of value `v`.
+    /// Appends to `code` the code of one tile of `cols` elements at GM element `base + offset`:
+    /// load, compute, store. `buf(v, cols)`: the buffer of value `v`.
     fn tile_code(
         &self,
         cols: u32,
         offset: Option<Reg>,
         base: i64,
         buf: &dyn Fn(usize, u32) -> Buf,
-    ) -> Vec<Code> {
+        code: &mut Vec<Code>,
+    ) {
         let view =
             |arg: usize| GmView { arg: arg as u16, offset, base, dims: vec![Dim { size: cols, stride: 1 }] };
         let src = |v: Value| match v {
@@ -455,7 +431,7 @@ impl Plan {
             src: buf(v, cols),
             atomic: Atomic::None,
         });
-        loads.chain(ops).chain(stores).map(Code::Inst).collect()
+        code.extend(loads.chain(ops).chain(stores).map(Code::Inst));
     }
 }
 
@@ -468,7 +444,7 @@ fn items(code: &[Code], next: &mut usize) -> Vec<Item<usize>> {
         let id = *next;
         *next += 1;
         match c {
-            Code::Inst(inst) => out.extend(item(inst, id)),
+            Code::Inst(inst) => push_item(inst, id, &mut out),
             Code::Loop(_, may_skip, body) => {
                 out.push(Item::Loop { id, may_skip: *may_skip, body: items(body, next) })
             }
@@ -481,24 +457,25 @@ fn items(code: &[Code], next: &mut usize) -> Vec<Item<usize>> {
     out
 }
 
-/// The item of pipe instruction `inst`: the bytes of its buffers and the GM of its views
-/// (`None` for scalar, control and sync instructions).
-fn item(inst: &Inst, id: usize) -> Option<Item<usize>> {
+/// Pushes the item of pipe instruction `inst` to `out`: the bytes of its buffers and the GM
+/// of its views (nothing for scalar, control and sync instructions).
+fn push_item(inst: &Inst, id: usize, out: &mut Vec<Item<usize>>) {
     if inst.opcode().info().operands.is_empty() {
-        return None;
+        return;
     }
-    let touches = inst.operands_with_roles().filter_map(|(role, operand)| {
-        let (_, write) = role_access(role, inst.reads_destination())?;
-        match operand {
+    let mut touches = SmallVec::new();
+    for (role, operand) in inst.operands_with_roles() {
+        let Some((_, write)) = role_access(role, inst.reads_destination()) else { continue };
+        touches.push(match operand {
             InstOperand::Buf(b) | InstOperand::Src(Src::Buf(b)) => {
                 let start = u64::from(b.addr);
-                Some(Touch { memory: Memory::Planned(b.space), start, end: start + b.padded_bytes(), write })
+                Touch { memory: Memory::Planned(b.space), start, end: start + b.padded_bytes(), write }
             }
-            InstOperand::View(v) => Some(Touch::gm(usize::from(v.arg), write)),
-            _ => None,
-        }
-    });
-    Some(Item::Inst { id, pipe: inst.pipe(), touches: touches.collect() })
+            InstOperand::View(v) => Touch::gm(usize::from(v.arg), write),
+            _ => continue,
+        });
+    }
+    out.push(Item::Inst { id, pipe: inst.pipe(), touches });
 }
 
 /// Writes `code` (numbered from `next` as [`items`] numbers it) to `out` with the flag pairs
@@ -666,7 +643,7 @@ mod tests {
             }
             let k = &module.kernels[0];
             assert!(k.ub_bytes as u64 <= target.memory.ub_usable_bytes);
-            if shape.len() > 1 && n >= 40_000 {
+            if n >= 40_000 {
                 assert!(k.block_dim > 1, "{shape:?}: several tiles run on several cores");
             }
         }
