@@ -30,7 +30,7 @@ func.func @missing_kind(%a: tensor<4xf32>) -> tensor<4xf32> {
 // -----
 
 func.func @kind_not_string(%a: tensor<4xf32>) -> tensor<4xf32> {
-  // expected-error @+1 {{'fused.region' op attribute 'kind' failed to satisfy constraint: fused region kind `#fused.kind<vector|cube|mix>`}}
+  // expected-error @+1 {{'fused.region' op attribute 'kind' failed to satisfy constraint: fused region kind `#fused.kind<vector|cube|mix|attention>`}}
   %0 = "fused.region"(%a) <{kind = 1 : i64}> ({
   ^bb0(%x: tensor<4xf32>):
     "fused.yield"(%x) : (tensor<4xf32>) -> ()
@@ -87,7 +87,7 @@ func.func @no_terminator(%a: tensor<4xf32>) -> tensor<4xf32> {
 //===----------------------------------------------------------------------===//
 
 func.func @bad_kind(%a: tensor<4xf32>) -> tensor<4xf32> {
-  // expected-error @+1 {{'fused.region' op attribute 'kind' failed to satisfy constraint: fused region kind `#fused.kind<vector|cube|mix>`}}
+  // expected-error @+1 {{'fused.region' op attribute 'kind' failed to satisfy constraint: fused region kind `#fused.kind<vector|cube|mix|attention>`}}
   %0 = "fused.region"(%a) <{kind = "scalar"}> ({
   ^bb0(%x: tensor<4xf32>):
     "fused.yield"(%x) : (tensor<4xf32>) -> ()
@@ -235,7 +235,7 @@ func.func @mix_without_vector_work(%a: tensor<4x8xf32>, %b: tensor<8x4xf32>) -> 
 //===----------------------------------------------------------------------===//
 
 func.func @bad_kind_keyword(%a: tensor<4xf32>) -> tensor<4xf32> {
-  // expected-error @+1 {{expected region kind 'vector', 'cube' or 'mix', but got 'scalar'}}
+  // expected-error @+1 {{expected region kind 'vector', 'cube', 'mix' or 'attention', but got 'scalar'}}
   %0 = fused.region scalar (%x = %a) : (tensor<4xf32>) -> tensor<4xf32> {
     fused.yield %x : tensor<4xf32>
   }
