@@ -142,6 +142,22 @@ impl Matcher<'_, '_> {
         Ok(())
     }
 
+    /// "a value escapes": the first user of `v` that is not among `expected`.
+    fn escape(&self, v: ValueId, expected: &[&'static OpDef]) -> String {
+        let ir = self.ir;
+        let what = ir.defining_op(v).map_or("an argument", |d| name(ir, d));
+        let outside = users(ir, v).into_iter().find(|&u| !(self.scope)(u) || !ir.is_any(u, expected));
+        match outside {
+            Some(u) => format!(
+                "a value escapes the region: the result of '{what}' is used outside by '{}'",
+                name(ir, u)
+            ),
+            None => {
+                format!("a value escapes the region: the result of '{what}' has {} users", users(ir, v).len())
+            }
+        }
+    }
+
     /// The one op using `v` inside the scope, or why there is none.
     fn sole_user(&self, v: ValueId, what: &str) -> Result<OpId, String> {
         let ir = self.ir;
@@ -150,11 +166,11 @@ impl Matcher<'_, '_> {
             [u] if (self.scope)(u) => Ok(u),
             [] => Err(format!("{what} is not used")),
             _ => {
-                let outside: Vec<String> = us.iter().map(|&u| format!("'{}'", name(ir, u))).collect();
+                let all: Vec<String> = us.iter().map(|&u| format!("'{}'", name(ir, u))).collect();
+                let def = ir.defining_op(v).map_or("an argument", |d| name(ir, d));
                 Err(format!(
-                    "a value escapes the region: {what} is used by {} ops ({})",
-                    us.len(),
-                    outside.join(", ")
+                    "a value escapes the region: the result of '{def}' ({what}) is used by {}",
+                    all.join(" and ")
                 ))
             }
         }
@@ -237,15 +253,12 @@ impl Matcher<'_, '_> {
         let [a, b] = us[..] else {
             return match us[..] {
                 [u] => Err(format!("the scores feed '{}', not a softmax", name(ir, u))),
-                _ => Err(format!(
-                    "a value escapes the region: the scores are used by {} ops, not a softmax's 2",
-                    us.len()
-                )),
+                _ => Err(self.escape(s, &[&REDUCE_MAX, &SUB])),
             };
         };
         let (max, sub) = if ir.is(a, &SUB) { (b, a) } else { (a, b) };
         if !(self.scope)(max) || !(self.scope)(sub) {
-            return Err("a value escapes the region: the scores are used outside".into());
+            return Err(self.escape(s, &[&REDUCE_MAX, &SUB]));
         }
         self.key_reduction(max, &REDUCE_MAX, rank)?;
         if !ir.is(sub, &SUB) || ir.operands(sub) != [s, ir.results(max)[0]] {
@@ -259,11 +272,11 @@ impl Matcher<'_, '_> {
         let e = ir.results(exp)[0];
         let eu = users(ir, e);
         let [c, d] = eu[..] else {
-            return Err(format!("a value escapes the region: the exponentials are used by {} ops", eu.len()));
+            return Err(self.escape(e, &[&REDUCE_SUM, &DIV]));
         };
         let (sum, div) = if ir.is(c, &DIV) { (d, c) } else { (c, d) };
         if !(self.scope)(sum) || !(self.scope)(div) {
-            return Err("a value escapes the region: the exponentials are used outside".into());
+            return Err(self.escape(e, &[&REDUCE_SUM, &DIV]));
         }
         self.key_reduction(sum, &REDUCE_SUM, rank)?;
         if !ir.is(div, &DIV) || ir.operands(div) != [e, ir.results(sum)[0]] {

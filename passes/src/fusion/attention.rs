@@ -1,8 +1,9 @@
 //! Attention regions (`attention=true`, at opt-level 2): the plan of a block that holds
 //! attentions, [`plan_with_attention`].
 //!
-//! **Candidates.** Every matmul of the block whose result reaches an `hl.exp` and then another
-//! matmul within a few ops (a softmax-like chain into a second matmul) is a candidate. The
+//! **Candidates.** Every matmul of the block whose result reaches an `hl.exp` (or an
+//! `hl.softmax`) and then another matmul within a few ops, through no other matmul (a
+//! softmax-like chain into a second matmul), is a candidate. The
 //! matcher of the `fused` dialect (`kiln_dialects::fused::attention`, the one the region's
 //! verifier runs) decides whether it is an attention and which ops belong to it; a candidate
 //! it refuses gets a remark saying why (the mask does not broadcast, the softmax is not over
@@ -27,7 +28,7 @@
 use kiln_compiler::{Context, Ir, OpId, DYNAMIC};
 use kiln_dialects::fused::attention::match_attention;
 use kiln_dialects::fused::RegionKind;
-use kiln_dialects::hl::{BATCH_MATMUL, EXP, MATMUL};
+use kiln_dialects::hl::{BATCH_MATMUL, EXP, MATMUL, SOFTMAX};
 
 use super::cluster::{plan_block, BlockPlan, PlannedRegion};
 use super::graph::BlockGraph;
@@ -153,8 +154,8 @@ pub fn plan_with_attention<'c>(
     (plan, scratch)
 }
 
-/// Whether the matmul `qk`'s result reaches an `hl.exp` and then another matmul within
-/// [`REACH`] ops each (breadth first over in-block users).
+/// Whether the matmul `qk`'s result reaches an `hl.exp` (or a composite `hl.softmax`) and
+/// then another matmul within [`REACH`] ops each (breadth first over in-block users).
 fn candidate(ir: &Ir<'_>, g: &BlockGraph, qk: u32) -> bool {
     let is_matmul = |i: u32| ir.is_any(g.ops[i as usize], &[&MATMUL, &BATCH_MATMUL]);
     if !is_matmul(qk) {
@@ -181,7 +182,8 @@ fn candidate(ir: &Ir<'_>, g: &BlockGraph, qk: u32) -> bool {
         }
         None
     };
-    reach(qk, &|u| ir.is(g.ops[u as usize], &EXP)).is_some_and(|exp| reach(exp, &is_matmul).is_some())
+    reach(qk, &|u| ir.is_any(g.ops[u as usize], &[&EXP, &SOFTMAX]))
+        .is_some_and(|exp| reach(exp, &is_matmul).is_some())
 }
 
 /// The members (local indices, sorted) of the attention starting at `qk`, with its prologue
