@@ -9,7 +9,11 @@
 //! layout ops), the legality checks (convexity/no cycles, HBM traffic must drop, UB budget from
 //! the target, `max-ops`, `max-depth`) and the cost model are documented in
 //! `fusion/cluster.rs` and `fusion/model.rs`; the options in `fusion/options.rs`; rules files
-//! in `fusion/rules.rs`.
+//! in `fusion/rules.rs`. At opt-level 2 (option `attention`, on by default) each attention
+//! (QK^T, scale, mask, softmax, PV, as exporters write it) becomes one region of kind
+//! `attention` when the block then needs no more kernels, its `parts` the kernels the
+//! clustering would have made of it (`fusion/attention.rs`); a remark says why each candidate
+//! that does not form one does not.
 //!
 //! Assumes: verified IR; composites decomposed (`hl-decompose`) for best results (composites
 //! are opaque and stay alone); a block whose ops use values defined after them (a graph
