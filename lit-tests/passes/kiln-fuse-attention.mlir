@@ -106,3 +106,34 @@ func.func @gqa(%q: tensor<1x4x8x16xf32>, %k: tensor<1x2x8x16xf32>, %v: tensor<1x
   %r = hl.reshape %t : tensor<1x8x4x16xf32> -> tensor<1x8x64xf32>
   return %r : tensor<1x8x64xf32>
 }
+
+// -----
+
+// Two attentions, the first one's output (through a transpose, its head merge) the second's
+// K^T: the transpose belongs to the first region, so the second forms without its prologue.
+// CHECK-LABEL: func.func @chained
+// CHECK: %[[A:.*]] = fused.region attention
+// CHECK: hl.div
+// CHECK-NEXT: hl.batch_matmul
+// CHECK-NEXT: hl.transpose
+// CHECK-NEXT: fused.yield
+// CHECK: fused.region attention (%{{.*}} = %arg3, %{{.*}} = %[[A]], %{{.*}} = %arg4)
+// CHECK-NEXT: hl.batch_matmul
+func.func @chained(%q: tensor<1x2x8x16xf32>, %k: tensor<1x2x16x8xf32>, %v: tensor<1x2x8x16xf32>, %q2: tensor<1x2x8x16xf32>, %v2: tensor<1x2x8x16xf32>) -> tensor<1x2x8x16xf32> {
+  %s = hl.batch_matmul %q, %k : tensor<1x2x8x16xf32>, tensor<1x2x16x8xf32> -> tensor<1x2x8x8xf32>
+  %m = hl.reduce_max %s {axes = [3], keep_dims = true} : tensor<1x2x8x8xf32> -> tensor<1x2x8x1xf32>
+  %x = hl.sub %s, %m : tensor<1x2x8x8xf32>, tensor<1x2x8x1xf32> -> tensor<1x2x8x8xf32>
+  %e = hl.exp %x : tensor<1x2x8x8xf32>
+  %z = hl.reduce_sum %e {axes = [3], keep_dims = true} : tensor<1x2x8x8xf32> -> tensor<1x2x8x1xf32>
+  %p = hl.div %e, %z : tensor<1x2x8x8xf32>, tensor<1x2x8x1xf32> -> tensor<1x2x8x8xf32>
+  %o = hl.batch_matmul %p, %v : tensor<1x2x8x8xf32>, tensor<1x2x8x16xf32> -> tensor<1x2x8x16xf32>
+  %t = hl.transpose %o {perm = [0, 1, 3, 2]} : tensor<1x2x8x16xf32> -> tensor<1x2x16x8xf32>
+  %s2 = hl.batch_matmul %q2, %t : tensor<1x2x8x16xf32>, tensor<1x2x16x8xf32> -> tensor<1x2x8x8xf32>
+  %m2 = hl.reduce_max %s2 {axes = [3], keep_dims = true} : tensor<1x2x8x8xf32> -> tensor<1x2x8x1xf32>
+  %x2 = hl.sub %s2, %m2 : tensor<1x2x8x8xf32>, tensor<1x2x8x1xf32> -> tensor<1x2x8x8xf32>
+  %e2 = hl.exp %x2 : tensor<1x2x8x8xf32>
+  %z2 = hl.reduce_sum %e2 {axes = [3], keep_dims = true} : tensor<1x2x8x8xf32> -> tensor<1x2x8x1xf32>
+  %p2 = hl.div %e2, %z2 : tensor<1x2x8x8xf32>, tensor<1x2x8x1xf32> -> tensor<1x2x8x8xf32>
+  %o2 = hl.batch_matmul %p2, %v2 : tensor<1x2x8x8xf32>, tensor<1x2x8x16xf32> -> tensor<1x2x8x16xf32>
+  return %o2 : tensor<1x2x8x16xf32>
+}

@@ -21,7 +21,9 @@
 //! computing bit-identical results (the ops are moved, never changed); deterministic output;
 //! one remark per decision with `remarks=true`; progress lines on stderr with `progress=true`
 //! (`fusion/progress.rs`); time linear in the ops and uses of each block (each merge attempt
-//! costs O(`max-ops`)). Nested under `func.func`, one pipeline run numbers regions across all
+//! costs O(`max-ops`)); a block holding attention candidates is planned again once per
+//! candidate variant (with and without its prologue) and once per variant for its fallback
+//! parts. Nested under `func.func`, one pipeline run numbers regions across all
 //! functions and its `report=`/`dot=` files cover all of them (see `fusion::FuseRun`).
 
 use crate::fusion::options::{FusionOptions, SPECS};

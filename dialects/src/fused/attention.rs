@@ -71,7 +71,7 @@ pub fn match_attention(
 ) -> Result<AttentionMatch, String> {
     let mut m = Matcher { ir, scope, members: vec![qk], masked: false };
     m.matmul(qk, "QK^T")?;
-    let scores = ir.results(qk)[0];
+    let scores = result(ir, qk)?;
     let shape = ir.value_type(scores).shape().unwrap_or(&[]).to_vec();
     if shape.len() < 2 {
         return Err(format!("the scores of '{}' have rank {}, not at least 2", name(ir, qk), shape.len()));
@@ -80,14 +80,15 @@ pub fn match_attention(
     let p = m.softmax(s, shape.len())?;
     let pv = m.probabilities(p)?;
     m.matmul(pv, "PV")?;
-    let mut output = ir.results(pv)[0];
+    let mut output = result(ir, pv)?;
     // The head merge: views and transposes, each the only user of the value before.
     while let [u] = users(ir, output)[..] {
+        let Ok(next) = result(ir, u) else { break };
         if !(m.scope)(u) || !ir.is_any(u, LAYOUT) {
             break;
         }
         m.members.push(u);
-        output = ir.results(u)[0];
+        output = next;
     }
     m.escapes(output)?;
     let core = m.members.len();
@@ -110,6 +111,14 @@ fn users(ir: &Ir<'_>, v: ValueId) -> Vec<OpId> {
         }
     }
     out
+}
+
+/// The one result of `op`, or why it has not one (bad IR: the op's own verifier reports it).
+fn result(ir: &Ir<'_>, op: OpId) -> Result<ValueId, String> {
+    match ir.results(op) {
+        [r] => Ok(*r),
+        rs => Err(format!("'{}' has {} results, not 1", name(ir, op), rs.len())),
+    }
 }
 
 /// Whether `v` has one element (a scale).
@@ -136,6 +145,10 @@ impl Matcher<'_, '_> {
         if !ir.is_any(op, MATMULS) {
             return Err(format!("{role} is '{}', not a matmul", name(ir, op)));
         }
+        if ir.operands(op).len() != 2 {
+            return Err(format!("{role} '{}' has {} operands, not 2", name(ir, op), ir.operands(op).len()));
+        }
+        result(ir, op)?;
         if bool_attr(ir.attr(op, "transpose_a")) {
             return Err(format!("{role} '{}' reads its left operand transposed", name(ir, op)));
         }
@@ -185,10 +198,11 @@ impl Matcher<'_, '_> {
                 return Ok(v);
             }
             let u = self.sole_user(v, "the scores")?;
+            let Ok(next) = result(ir, u) else { return Ok(v) };
             let ops = ir.operands(u);
             let other = |i: usize| ops[1 - i];
             let scale = (ir.is(u, &MUL) && ops.len() == 2 && scalar(ir, other(usize::from(ops[1] == v))))
-                || (ir.is(u, &DIV) && ops[0] == v && ops[1] != v && scalar(ir, ops[1]));
+                || (ir.is(u, &DIV) && ops.len() == 2 && ops[0] == v && ops[1] != v && scalar(ir, ops[1]));
             if ir.is(u, &ADD) && ops.len() == 2 {
                 let mask = other(usize::from(ops[1] == v));
                 self.mask_fits(mask, u, shape)?;
@@ -203,7 +217,7 @@ impl Matcher<'_, '_> {
                 return Ok(v);
             }
             self.members.push(u);
-            v = ir.results(u)[0];
+            v = next;
         }
     }
 
@@ -211,7 +225,7 @@ impl Matcher<'_, '_> {
     fn mask_fits(&self, m: ValueId, op: OpId, shape: &[i64]) -> Result<(), String> {
         let ir = self.ir;
         let ms = ir.value_type(m).shape().unwrap_or(&[]);
-        let out = ir.value_type(ir.results(op)[0]);
+        let out = ir.value_type(result(ir, op)?);
         if !broadcasts_to(ms, shape) || out.shape() != Some(shape) {
             let dims = |s: &[i64]| s.iter().map(i64::to_string).collect::<Vec<_>>().join("x");
             return Err(format!(
@@ -240,7 +254,7 @@ impl Matcher<'_, '_> {
                 name(ir, op)
             ));
         }
-        if ir.value_type(ir.results(op)[0]).shape().map_or(0, <[i64]>::len) != rank {
+        if ir.value_type(result(ir, op)?).shape().map_or(0, <[i64]>::len) != rank {
             return Err(format!("'{}' drops the key axis (keep_dims = false)", name(ir, op)));
         }
         Ok(())
@@ -261,15 +275,16 @@ impl Matcher<'_, '_> {
             return Err(self.escape(s, &[&REDUCE_MAX, &SUB]));
         }
         self.key_reduction(max, &REDUCE_MAX, rank)?;
-        if !ir.is(sub, &SUB) || ir.operands(sub) != [s, ir.results(max)[0]] {
+        let row_max = result(ir, max)?;
+        if !ir.is(sub, &SUB) || ir.operands(sub) != [s, row_max] {
             return Err(format!("the scores feed '{}', not the softmax's 'hl.sub'", name(ir, sub)));
         }
-        self.sole_user(ir.results(max)[0], "the row max")?;
-        let exp = self.sole_user(ir.results(sub)[0], "the shifted scores")?;
+        self.sole_user(row_max, "the row max")?;
+        let exp = self.sole_user(result(ir, sub)?, "the shifted scores")?;
         if !ir.is(exp, &EXP) {
             return Err(format!("the shifted scores feed '{}', not 'hl.exp'", name(ir, exp)));
         }
-        let e = ir.results(exp)[0];
+        let e = result(ir, exp)?;
         let eu = users(ir, e);
         let [c, d] = eu[..] else {
             return Err(self.escape(e, &[&REDUCE_SUM, &DIV]));
@@ -279,12 +294,13 @@ impl Matcher<'_, '_> {
             return Err(self.escape(e, &[&REDUCE_SUM, &DIV]));
         }
         self.key_reduction(sum, &REDUCE_SUM, rank)?;
-        if !ir.is(div, &DIV) || ir.operands(div) != [e, ir.results(sum)[0]] {
+        let row_sum = result(ir, sum)?;
+        if !ir.is(div, &DIV) || ir.operands(div) != [e, row_sum] {
             return Err(format!("the exponentials feed '{}', not the softmax's 'hl.div'", name(ir, div)));
         }
-        self.sole_user(ir.results(sum)[0], "the row sum")?;
+        self.sole_user(row_sum, "the row sum")?;
         self.members.extend([max, sub, exp, sum, div]);
-        Ok(ir.results(div)[0])
+        result(ir, div)
     }
 
     /// Step 3: casts and NaN guards of the probabilities `p`; returns the PV matmul.
@@ -295,16 +311,17 @@ impl Matcher<'_, '_> {
             if let [cmp, select] = us[..] {
                 let (cmp, select) = if ir.is(cmp, &SELECT) { (select, cmp) } else { (cmp, select) };
                 let ne = ir.attr(cmp, "predicate").and_then(CmpPredicate::of) == Some(CmpPredicate::Ne);
+                let (c, sel) = (result(ir, cmp), result(ir, select));
                 let guard = (self.scope)(cmp)
                     && (self.scope)(select)
                     && ir.is(cmp, &CMP)
                     && ne
                     && ir.operands(cmp) == [p, p]
                     && ir.is(select, &SELECT)
-                    && ir.operands(select)[0] == ir.results(cmp)[0]
-                    && ir.operands(select)[2] == p
-                    && scalar(ir, ir.operands(select)[1])
-                    && users(ir, ir.results(cmp)[0]) == [select];
+                    && sel.is_ok() && c.as_ref().is_ok_and(|&c| {
+                    matches!(ir.operands(select), &[cond, fill, x] if cond == c && x == p && scalar(ir, fill))
+                        && users(ir, c) == [select]
+                });
                 if !guard {
                     return Err(format!(
                         "a value escapes the region: the probabilities are used by '{}' and '{}'",
@@ -313,14 +330,14 @@ impl Matcher<'_, '_> {
                     ));
                 }
                 self.members.extend([cmp, select]);
-                p = ir.results(select)[0];
+                p = sel?;
                 continue;
             }
             let u = self.sole_user(p, "the probabilities")?;
             if ir.is(u, &CAST) {
+                p = result(ir, u)?;
                 self.members.push(u);
-                p = ir.results(u)[0];
-            } else if ir.is_any(u, MATMULS) && ir.operands(u)[0] == p && ir.operands(u)[1] != p {
+            } else if ir.is_any(u, MATMULS) && matches!(ir.operands(u), &[a, b] if a == p && b != p) {
                 self.members.push(u);
                 return Ok(u);
             } else {
@@ -398,7 +415,9 @@ fn feeding(ir: &Ir<'_>, op: OpId, mask: bool) -> Option<Vec<ValueId>> {
                 None
             }
         }
-        FusionCategory::Elementwise if ir.is(op, &DIV) && scalar(ir, ops[1]) => Some(vec![ops[0]]),
+        FusionCategory::Elementwise if ir.is(op, &DIV) && ops.len() == 2 && scalar(ir, ops[1]) => {
+            Some(vec![ops[0]])
+        }
         _ => None,
     }
 }

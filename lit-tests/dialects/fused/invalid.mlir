@@ -358,3 +358,32 @@ func.func @parts_below_minus_one(%q: tensor<4x8xf32>, %k: tensor<4x8xf32>, %v: t
   }
   return %0 : tensor<4x8xf32>
 }
+
+// -----
+
+// Bad IR inside an attention body is a located error, not a crash of the matcher.
+func.func @attention_of_a_malformed_matmul(%q: tensor<4x8xf32>, %k: tensor<4x8xf32>) -> tensor<4x8xf32> {
+  // expected-error @+1 {{'fused.region' op of kind `attention` is not an attention: 'hl.matmul' has 0 results, not 1}}
+  %0 = fused.region attention (%x = %q, %y = %k) : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32> {
+    "hl.matmul"(%x, %y) : (tensor<4x8xf32>, tensor<4x8xf32>) -> ()
+    fused.yield %x : tensor<4x8xf32>
+  }
+  return %0 : tensor<4x8xf32>
+}
+
+// -----
+
+func.func @attention_softmax_axis_out_of_range(%q: tensor<4x8xf32>, %k: tensor<4x8xf32>, %v: tensor<4x8xf32>) -> tensor<4x8xf32> {
+  // expected-error @+1 {{'fused.region' op of kind `attention` is not an attention: axis 7 is out of range for rank 2}}
+  %0 = fused.region attention (%x = %q, %y = %k, %z = %v) : (tensor<4x8xf32>, tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32> {
+    %s = hl.matmul %x, %y {transpose_b = true} : tensor<4x8xf32>, tensor<4x8xf32> -> tensor<4x4xf32>
+    %m = "hl.reduce_max"(%s) {axes = [7], keep_dims = true} : (tensor<4x4xf32>) -> tensor<4x1xf32>
+    %d = hl.sub %s, %m : tensor<4x4xf32>, tensor<4x1xf32> -> tensor<4x4xf32>
+    %e = hl.exp %d : tensor<4x4xf32>
+    %r = hl.reduce_sum %e {axes = [1], keep_dims = true} : tensor<4x4xf32> -> tensor<4x1xf32>
+    %p = hl.div %e, %r : tensor<4x4xf32>, tensor<4x1xf32> -> tensor<4x4xf32>
+    %o = hl.matmul %p, %z : tensor<4x4xf32>, tensor<4x8xf32> -> tensor<4x8xf32>
+    fused.yield %o : tensor<4x8xf32>
+  }
+  return %0 : tensor<4x8xf32>
+}

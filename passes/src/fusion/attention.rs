@@ -103,6 +103,11 @@ pub fn plan_with_attention<'c>(
     for options in &found {
         let mut fewest = usize::MAX;
         for f in options {
+            // An op belongs to one region: a variant sharing ops with a formed attention (its
+            // head merge taken as this one's prologue) is out.
+            if taken.iter().any(|t| t.members.iter().any(|m| f.members.binary_search(m).is_ok())) {
+                continue;
+            }
             let mut eligible = vec![true; g.len()];
             for m in taken.iter().chain([&f]).flat_map(|t| &t.members) {
                 eligible[*m as usize] = false;
@@ -111,7 +116,8 @@ pub fn plan_with_attention<'c>(
             let (rest, s) = plan_block(ctx, ir, g, opts, Some(&eligible), scratch, &mut quiet);
             scratch = s;
             let lone = taken.iter().chain([&f]).map(|t| lone_kernels(ir, g, opts, &t.members)).sum::<usize>();
-            let with = rest.kernels_after - lone + taken.iter().chain([&f]).map(|t| t.kernels).sum::<usize>();
+            let with = rest.kernels_after.saturating_sub(lone)
+                + taken.iter().chain([&f]).map(|t| t.kernels).sum::<usize>();
             if with <= kernels {
                 kernels = with;
                 taken.push(f);
@@ -122,15 +128,16 @@ pub fn plan_with_attention<'c>(
         }
         if taken.last().is_none_or(|t| t.qk != options[0].qk) {
             let op = g.ops[options[0].qk as usize];
-            refusals.push((
-                op,
+            let why = if fewest == usize::MAX {
+                "its ops overlap an attention region formed before it".to_string()
+            } else {
                 format!(
-                    "attention at '{}' not formed: as an attention region (lowered as {} kernels until a \
-                     flash-attention kernel exists) the block needs {fewest} kernels, {kernels} without",
-                    ir.op(op).name,
+                    "as an attention region (lowered as {} kernels until a flash-attention kernel \
+                     exists) the block needs {fewest} kernels, {kernels} without",
                     options.iter().map(|f| f.kernels).min().unwrap_or(0)
-                ),
-            ));
+                )
+            };
+            refusals.push((op, format!("attention at '{}' not formed: {why}", ir.op(op).name)));
         }
     }
     let Some(mut plan) = best else {
@@ -164,7 +171,8 @@ fn candidate(ir: &Ir<'_>, g: &BlockGraph, qk: u32) -> bool {
     // Paths go through no other cube op (a projection reaches the softmax through QK^T).
     let reach = |from: u32, goal: &dyn Fn(u32) -> bool| -> Option<u32> {
         let mut frontier = vec![from];
-        let mut seen = vec![from];
+        let mut seen = vec![false; g.len()];
+        seen[from as usize] = true;
         for _ in 0..REACH {
             let mut next = Vec::new();
             for &i in &frontier {
@@ -172,8 +180,8 @@ fn candidate(ir: &Ir<'_>, g: &BlockGraph, qk: u32) -> bool {
                     if goal(u) {
                         return Some(u);
                     }
-                    if !seen.contains(&u) && !is_matmul(u) {
-                        seen.push(u);
+                    if !seen[u as usize] && !is_matmul(u) {
+                        seen[u as usize] = true;
                         next.push(u);
                     }
                 }
