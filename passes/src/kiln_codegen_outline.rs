@@ -10,6 +10,9 @@
 //!   its cube ops become kernels of their own and the rest one vector kernel when the
 //!   model takes it and the cube ops use nothing the rest computes (a conv and its
 //!   batch_norm / relu epilogue), else every op is outlined on its own (a remark says why);
+//! - an `attention` region (no flash-attention kernel yet) is unwrapped and each of its
+//!   `parts` (the kernels `kiln-fuse` would have formed of its ops) lowered as a region of
+//!   that part's ops would be, with a remark "attention region lowered as N kernels";
 //! - each compute op outside regions (an elementwise op, a reduction, a matmul, a
 //!   transpose, slice, concat, pad or broadcast, a gather) becomes a kernel of its own, but a slice
 //!   whose users are vector kernels (the parts of a split, the taps of a pool) is copied into
@@ -34,8 +37,10 @@ use kiln_compiler::{
     BlockId, Context, Diagnostic, Ir, NamedAttr, OpId, OperationState, Severity, Type, ValueId,
 };
 use kiln_dialects::func::{CALL_OP, FUNC_OP, RETURN_OP};
-use kiln_dialects::fused::{region_inputs_outputs, REGION_OP};
+use kiln_dialects::fused::verify::summarize_body;
+use kiln_dialects::fused::{region_inputs_outputs, RegionKind, REGION_OP};
 use kiln_dialects::hl;
+use kiln_dialects::hl::accessors::int_list;
 use kiln_dialects::hl::canonicalize::splat_value;
 use kiln_dialects::hl::interfaces::{hl_op, FusionCategory, Movement};
 use kiln_dialects::hl::GATHER;
@@ -235,46 +240,30 @@ fn outline_host<'c>(ctx: &Context<'c>, ir: &mut Ir<'c>, diags: &mut Vec<Diagnost
     let mut groups: Vec<(Vec<OpId>, KernelKind)> = Vec::new();
     for op in ir.block_ops(body).collect::<Vec<_>>() {
         if ir.is(op, &REGION_OP) {
-            let inner = ir.entry_block(ir.regions(op)[0]).expect("regions have a body");
-            let args = ir.block_args(inner).to_vec();
-            let kind = ir.attr(op, "kind").map(|k| k.to_string()).unwrap_or_default();
-            let whole = if kind.contains("vector") {
-                VectorModel::analyze(ir, inner, &args).map(|_| ())
-            } else {
-                Err(format!(
-                    "a {} region is lowered op by op",
-                    kind.trim_start_matches("#fused.kind<").trim_end_matches('>')
-                ))
-            };
-            let ops = unwrap_region(ir, op);
-            let Err(why) = whole else {
-                groups.push((ops, KernelKind::Vector));
-                continue;
-            };
-            let split = split(ir, &ops);
-            if !matches!(split, Split::Mix(_) | Split::ViewedMatmul)
-                && !why.starts_with("a cube")
-                && !why.starts_with("a mix")
-            {
-                let loc = ir.op(*ops.last().expect("regions hold ops")).loc;
+            if RegionKind::of_region(ir, op) == Some(RegionKind::Attention) {
+                let parts = int_list(ir.attr(op, "parts")).ok();
+                let loc = ir.op(op).loc;
+                let ops = unwrap_region(ir, op);
+                let before = groups.len();
+                attention_kernels(ir, diags, ops, parts, &mut groups);
                 diags.push(Diagnostic::new(
                     Severity::Remark,
                     loc,
-                    format!("split into one kernel per op: {why}"),
+                    format!(
+                        "attention region lowered as {} kernels (no flash-attention kernel yet)",
+                        groups.len() - before
+                    ),
                 ));
+                continue;
             }
-            match split {
-                Split::Mix(_) => groups.push((ops, KernelKind::Mix)),
-                Split::ViewedMatmul => groups.push((ops, KernelKind::Matmul)),
-                // Cube ops alone, then the rest as one vector kernel.
-                Split::CubeThenVector { cube, rest } => {
-                    groups.extend(cube.into_iter().map(|o| (vec![o], KernelKind::Matmul)));
-                    groups.push((rest, KernelKind::Vector));
-                }
-                Split::PerOp => {
-                    groups.extend(ops.into_iter().filter_map(|o| lone_kind(ir, o).map(|k| (vec![o], k))));
-                }
-            }
+            let inner = ir.entry_block(ir.regions(op)[0]).expect("regions have a body");
+            let args = ir.block_args(inner).to_vec();
+            let whole = match RegionKind::of_region(ir, op) {
+                Some(RegionKind::Vector) => VectorModel::analyze(ir, inner, &args).map(|_| ()),
+                kind => Err(format!("a {} region is lowered op by op", kind.map_or("", RegionKind::keyword))),
+            };
+            let ops = unwrap_region(ir, op);
+            region_kernels(ir, diags, ops, whole, &mut groups);
         } else if let Some(kind) = lone_kind(ir, op) {
             groups.push((vec![op], kind));
         }
@@ -293,6 +282,87 @@ fn outline_host<'c>(ctx: &Context<'c>, ir: &mut Ir<'c>, diags: &mut Vec<Diagnost
         outline(ctx, ir, host, ops, *kind, &name);
     }
     groups.len() as u64
+}
+
+/// The kernels of a region's `ops` (unwrapped into the host, in program order) onto `groups`:
+/// one vector kernel when `whole` says the vector model takes them as one, else as [`split`]
+/// says (a remark when that is one kernel per op for a reason other than the region's kind).
+fn region_kernels<'c>(
+    ir: &Ir<'c>,
+    diags: &mut Vec<Diagnostic<'c>>,
+    ops: Vec<OpId>,
+    whole: Result<(), String>,
+    groups: &mut Vec<(Vec<OpId>, KernelKind)>,
+) {
+    let Err(why) = whole else {
+        groups.push((ops, KernelKind::Vector));
+        return;
+    };
+    let split = split(ir, &ops);
+    if !matches!(split, Split::Mix(_) | Split::ViewedMatmul)
+        && !why.starts_with("a cube")
+        && !why.starts_with("a mix")
+    {
+        let loc = ir.op(*ops.last().expect("regions hold ops")).loc;
+        diags.push(Diagnostic::new(Severity::Remark, loc, format!("split into one kernel per op: {why}")));
+    }
+    match split {
+        Split::Mix(_) => groups.push((ops, KernelKind::Mix)),
+        Split::ViewedMatmul => groups.push((ops, KernelKind::Matmul)),
+        // Cube ops alone, then the rest as one vector kernel.
+        Split::CubeThenVector { cube, rest } => {
+            groups.extend(cube.into_iter().map(|o| (vec![o], KernelKind::Matmul)));
+            groups.push((rest, KernelKind::Vector));
+        }
+        Split::PerOp => {
+            groups.extend(ops.into_iter().filter_map(|o| lone_kind(ir, o).map(|k| (vec![o], k))));
+        }
+    }
+}
+
+/// The kernels of an attention region's `ops` (unwrapped into the host, in program order) onto
+/// `groups`, until a flash-attention kernel exists: each part of `parts` (the region's
+/// `parts`, one per op; see `fusion/attention.rs`) as a region of its kind would be lowered
+/// (a part of one op as that op alone), in the order of their last ops; an op of part -1 alone
+/// when it is a kernel at all. Without valid `parts` every op is a kernel of its own.
+fn attention_kernels<'c>(
+    ir: &Ir<'c>,
+    diags: &mut Vec<Diagnostic<'c>>,
+    ops: Vec<OpId>,
+    parts: Option<Vec<i64>>,
+    groups: &mut Vec<(Vec<OpId>, KernelKind)>,
+) {
+    let Some(parts) = parts.filter(|p| p.len() == ops.len()) else {
+        groups.extend(ops.into_iter().filter_map(|o| lone_kind(ir, o).map(|k| (vec![o], k))));
+        return;
+    };
+    for (i, &op) in ops.iter().enumerate() {
+        let part = parts[i];
+        if part < 0 {
+            if let Some(k) = lone_kind(ir, op) {
+                groups.push((vec![op], k));
+            }
+            continue;
+        }
+        // A part is lowered where its last op is.
+        if parts[i + 1..].contains(&part) {
+            continue;
+        }
+        let members: Vec<OpId> =
+            ops.iter().zip(&parts).filter(|(_, &p)| p == part).map(|(&o, _)| o).collect();
+        if let [lone] = members[..] {
+            if let Some(k) = lone_kind(ir, lone) {
+                groups.push((vec![lone], k));
+            }
+            continue;
+        }
+        let whole = match summarize_body(ir, members.iter().copied()).map(|s| s.kind()) {
+            Ok(RegionKind::Vector) => kernel_model(ir, &members).map(|_| ()),
+            Ok(kind) => Err(format!("a {} region is lowered op by op", kind.keyword())),
+            Err(why) => Err(why),
+        };
+        region_kernels(ir, diags, members, whole, groups);
+    }
 }
 
 /// Lone slices (the parts of a split, the taps of a pool) that feed vector kernels become

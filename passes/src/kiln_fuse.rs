@@ -9,7 +9,11 @@
 //! layout ops), the legality checks (convexity/no cycles, HBM traffic must drop, UB budget from
 //! the target, `max-ops`, `max-depth`) and the cost model are documented in
 //! `fusion/cluster.rs` and `fusion/model.rs`; the options in `fusion/options.rs`; rules files
-//! in `fusion/rules.rs`.
+//! in `fusion/rules.rs`. At opt-level 2 (option `attention`, on by default) each attention
+//! (QK^T, scale, mask, softmax, PV, as exporters write it) becomes one region of kind
+//! `attention` when the block then needs no more kernels, its `parts` the kernels the
+//! clustering would have made of it (`fusion/attention.rs`); a remark says why each candidate
+//! that does not form one does not.
 //!
 //! Assumes: verified IR; composites decomposed (`hl-decompose`) for best results (composites
 //! are opaque and stay alone); a block whose ops use values defined after them (a graph
@@ -17,7 +21,9 @@
 //! computing bit-identical results (the ops are moved, never changed); deterministic output;
 //! one remark per decision with `remarks=true`; progress lines on stderr with `progress=true`
 //! (`fusion/progress.rs`); time linear in the ops and uses of each block (each merge attempt
-//! costs O(`max-ops`)). Nested under `func.func`, one pipeline run numbers regions across all
+//! costs O(`max-ops`)); a block holding attention candidates is planned again once per
+//! candidate variant (with and without its prologue) and once per variant for its fallback
+//! parts. Nested under `func.func`, one pipeline run numbers regions across all
 //! functions and its `report=`/`dot=` files cover all of them (see `fusion::FuseRun`).
 
 use crate::fusion::options::{FusionOptions, SPECS};

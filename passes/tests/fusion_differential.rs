@@ -9,7 +9,7 @@
 mod common;
 
 use common::{assert_bit_identical, examples, run};
-use kiln_dialects::hl::interp::generator::{random_program, FUSION};
+use kiln_dialects::hl::interp::generator::{attention_program, random_program, FUSION};
 
 const CLEANUP: &str = "hl-decompose, hl-canonicalize, cse, dce";
 
@@ -79,4 +79,28 @@ fn normalizations_become_one_region_at_opt_level_2() {
         assert_bit_identical(&reference, &fused.results, op);
         assert_eq!(fused.regions, 1, "{op}: expected one region");
     }
+}
+
+/// The attention programs of issue 42 (`generator::attention_program`: exporters' QK^T, scale,
+/// masks, softmax, PV, grouped-query heads, f32 / f16 / bf16): fused at opt-level 2 they stay
+/// bit-identical, and `kiln-fuse` recognizes their attention. The count fails the test when
+/// recognition stops working: every program whose softmax is over one row of scores forms its
+/// attention region unless that would cost kernels (see `fusion/attention.rs`).
+#[test]
+fn attention_programs_form_attention_regions() {
+    let programs = 200;
+    let mut formed = 0;
+    for seed in 0..programs {
+        let text = attention_program(seed).text;
+        let reference = run(&text, &format!("builtin.module({CLEANUP})"), seed).results;
+        let fused = run(&text, &format!("builtin.module({CLEANUP}, kiln-fuse{{opt-level=2}})"), seed);
+        assert_bit_identical(&reference, &fused.results, &format!("attention seed {seed}"));
+        assert!(fused.attention <= 1, "seed {seed}: {} attention regions", fused.attention);
+        formed += fused.attention;
+        let off =
+            run(&text, &format!("builtin.module({CLEANUP}, kiln-fuse{{opt-level=2 attention=false}})"), seed);
+        assert_eq!(off.attention, 0, "seed {seed}: attention=false formed an attention region");
+    }
+    eprintln!("attention programs: {formed} of {programs} formed an attention region");
+    assert_eq!(formed as u64, programs, "attention programs that formed an attention region");
 }

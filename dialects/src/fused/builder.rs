@@ -163,14 +163,32 @@ pub fn build_region<'c>(
 /// its other properties.
 pub fn set_region_id<'c>(ctx: &Context<'c>, ir: &mut Ir<'c>, region: OpId, id: u64) {
     let value = ctx.int_attr(i128::from(id), ctx.int_type(64));
+    set_property(ctx, ir, region, "id", value);
+}
+
+/// Sets the `parts` of the attention region `region` (the fallback kernel of each body op,
+/// see `fused.region`), keeping its other properties.
+pub fn set_region_parts<'c>(ctx: &Context<'c>, ir: &mut Ir<'c>, region: OpId, parts: &[i64]) {
+    let items: Vec<_> = parts.iter().map(|&p| ctx.int_attr(i128::from(p), ctx.int_type(64))).collect();
+    set_property(ctx, ir, region, "parts", ctx.array_attr(&items));
+}
+
+/// Sets the property `name` of `op` to `value`, keeping its other properties.
+fn set_property<'c>(
+    ctx: &Context<'c>,
+    ir: &mut Ir<'c>,
+    op: OpId,
+    name: &str,
+    value: kiln_compiler::Attribute<'c>,
+) {
     let mut props: Vec<NamedAttr<'c>> = ir
-        .op(region)
+        .op(op)
         .properties
         .and_then(|p| p.as_dict())
-        .map(|d| d.iter().filter(|a| a.name != "id").copied().collect())
+        .map(|d| d.iter().filter(|a| a.name != name).copied().collect())
         .unwrap_or_default();
-    props.push(NamedAttr { name: ctx.intern_str("id"), value });
-    ir.op_mut(region).properties = Some(ctx.dict_attr(&props));
+    props.push(NamedAttr { name: ctx.intern_str(name), value });
+    ir.op_mut(op).properties = Some(ctx.dict_attr(&props));
 }
 
 /// The `id` of a `fused.region`, if it has a valid one.

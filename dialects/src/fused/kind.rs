@@ -12,6 +12,10 @@ kiln_compiler::enum_attr! {
         Cube = "cube",
         /// Cube work with vector epilogues or prologues (matmul + bias + activation).
         Mix = "mix",
+        /// Attention (QK^T, scale, mask, softmax, PV) as the matcher of `fused/attention.rs`
+        /// recognizes it; lowered as the kernels of its `parts` until a flash-attention kernel
+        /// exists.
+        Attention = "attention",
     }
 }
 

@@ -1,7 +1,7 @@
 //! The `fused` dialect: one `fused.region` is one kernel. It holds a body of fusable `hl` ops
 //! that `kiln-fuse` grouped, isolated from above (its inputs enter as block arguments, its
 //! outputs leave through `fused.yield`), and a `kind` saying which units the kernel uses
-//! (`#fused.kind<vector|cube|mix>`).
+//! (`#fused.kind<vector|cube|mix|attention>`).
 //!
 //! ```mlir
 //! %0:2 = fused.region vector (%arg2 = %a, %arg3 = %b) : (tensor<4xf32>, tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>) {
@@ -15,13 +15,14 @@
 //! `fused-outline` / `fused-inline` passes move regions into kernel functions and back; the
 //! `hl` interpreter runs regions, so fused and unfused programs compute bit-identical results.
 
+pub mod attention;
 pub mod builder;
 mod kind;
 mod ops;
 mod syntax;
 pub mod verify;
 
-pub use builder::{build_region, region_id, region_inputs_outputs, set_region_id};
+pub use builder::{build_region, region_id, region_inputs_outputs, set_region_id, set_region_parts};
 pub use kind::{RegionKind, REGION_KIND};
 pub use ops::*;
 

@@ -15,8 +15,17 @@ kiln_compiler::op_def! {
     ///
     /// The inherent attribute `kind` (`#fused.kind<...>`) says which units the kernel uses and must
     /// agree with the body: `vector` (no cube op), `cube` (only cube ops, plus layout ops and
-    /// constants) or `mix` (at least one cube op and at least one elementwise, broadcast or reduce
-    /// op).
+    /// constants), `mix` (at least one cube op and at least one elementwise, broadcast or reduce
+    /// op) or `attention`: one attention (QK^T, an optional scale, mask and casts, a softmax
+    /// over the key axis, an optional NaN guard, PV and the head merge, with the views,
+    /// transposes, broadcasts and scales feeding Q, K and V and the ops building its masks)
+    /// and nothing else, as `kiln-fuse` recognizes it (see `kiln_dialects::fused::attention`).
+    ///
+    /// The optional inherent attribute `parts` (an array of integers, `attention` regions only)
+    /// says how the back end lowers the region until a flash-attention kernel exists: one
+    /// number per body op (the yield excepted), the ops of one number forming one of the
+    /// kernels `kiln-fuse` would have formed without the attention region, -1 for an op of no
+    /// kernel (a view). Without it each op is a kernel of its own.
     ///
     /// The optional inherent attribute `id` (an `i64`) is the region's number in `kiln-fuse`'s
     /// remarks, JSON report and DOT graph, so that "region 3" of a report can be found in the
@@ -28,6 +37,24 @@ kiln_compiler::op_def! {
     ///   %1 = hl.add %arg2, %arg3 : tensor<4xf32>
     ///   %2 = hl.exp %1 : tensor<4xf32>
     ///   fused.yield %1, %2 : tensor<4xf32>, tensor<4xf32>
+    /// }
+    /// ```
+    /// An attention region (K transposed by a layout op, a scale, a key-padding mask, the
+    /// softmax, PV), lowered as 4 kernels until a flash-attention kernel exists: the transpose,
+    /// QK^T with its scale and mask (a `mix` kernel), the softmax, PV:
+    /// ```mlir
+    /// %1 = fused.region attention (%arg4 = %k, %arg5 = %q, %arg6 = %c, %arg7 = %mask, %arg8 = %v) : (tensor<1x2x8x16xf32>, tensor<1x2x8x16xf32>, tensor<f32>, tensor<1x1x1x8xf32>, tensor<1x2x8x16xf32>) -> tensor<1x2x8x16xf32> attributes {id = 0 : i64, parts = [0, 1, 1, 1, 2, 2, 2, 2, 2, 3]} {
+    ///   %2 = hl.transpose %arg4 {perm = [0, 1, 3, 2]} : tensor<1x2x8x16xf32> -> tensor<1x2x16x8xf32>
+    ///   %3 = hl.batch_matmul %arg5, %2 : tensor<1x2x8x16xf32>, tensor<1x2x16x8xf32> -> tensor<1x2x8x8xf32>
+    ///   %4 = hl.div %3, %arg6 : tensor<1x2x8x8xf32>, tensor<f32> -> tensor<1x2x8x8xf32>
+    ///   %5 = hl.add %4, %arg7 : tensor<1x2x8x8xf32>, tensor<1x1x1x8xf32> -> tensor<1x2x8x8xf32>
+    ///   %6 = hl.reduce_max %5 {axes = [3], keep_dims = true} : tensor<1x2x8x8xf32> -> tensor<1x2x8x1xf32>
+    ///   %7 = hl.sub %5, %6 : tensor<1x2x8x8xf32>, tensor<1x2x8x1xf32> -> tensor<1x2x8x8xf32>
+    ///   %8 = hl.exp %7 : tensor<1x2x8x8xf32>
+    ///   %9 = hl.reduce_sum %8 {axes = [3], keep_dims = true} : tensor<1x2x8x8xf32> -> tensor<1x2x8x1xf32>
+    ///   %10 = hl.div %8, %9 : tensor<1x2x8x8xf32>, tensor<1x2x8x1xf32> -> tensor<1x2x8x8xf32>
+    ///   %11 = hl.batch_matmul %10, %arg8 : tensor<1x2x8x8xf32>, tensor<1x2x8x16xf32> -> tensor<1x2x8x16xf32>
+    ///   fused.yield %11 : tensor<1x2x8x16xf32>
     /// }
     /// ```
     /// Generic form:
@@ -48,6 +75,7 @@ kiln_compiler::op_def! {
         attrs: &[
             AttrSpec { name: "id", constraint: AttrConstraint::Integer, optional: true },
             AttrSpec { name: "kind", constraint: AttrConstraint::DialectAttr(&REGION_KIND), optional: false },
+            AttrSpec { name: "parts", constraint: AttrConstraint::Array, optional: true },
         ],
         traits: &[Trait::IsolatedFromAbove, Trait::SingleBlock],
         verify: Some(verify::verify_region),

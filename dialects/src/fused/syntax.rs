@@ -60,9 +60,10 @@ fn parse_region<'a, 'c>(p: &mut dyn OpAsmParser<'a, 'c>, state: &mut OperationSt
     p.parse_optional_attr_dict_with_keyword(state)?;
     if let Some(k) = kind {
         let Some(kind) = RegionKind::from_keyword(k) else {
-            return Err(
-                p.error(kind_at, &format!("expected region kind 'vector', 'cube' or 'mix', but got '{k}'"))
-            );
+            return Err(p.error(
+                kind_at,
+                &format!("expected region kind 'vector', 'cube', 'mix' or 'attention', but got '{k}'"),
+            ));
         };
         state.attrs.push((p.context().intern_str("kind"), kind.attr(p.context())));
         p.move_inherent(state);

@@ -6,11 +6,18 @@
 //! 2. the `fused.yield` ending the body yields one value per result, of the result's type;
 //! 3. the body holds only fusable `hl` ops (composites, category `Opaque` other than
 //!    `hl.constant`, are rejected) besides the yield;
-//! 4. the kind agrees with the body ([`check_body`]).
+//! 4. the kind agrees with the body ([`check_body`]); an `attention` body is one attention as
+//!    [`match_attention`](super::attention::match_attention) recognizes it, yielding its output;
+//! 5. `parts`, when present, belongs to an `attention` region and numbers each body op (the
+//!    yield excepted) with its fallback kernel, or -1 for an op of no kernel ([`check_parts`]).
 
 use kiln_compiler::{Context, Diagnostic, Ir, OpId, Trait};
 
+use std::collections::HashSet;
+
+use super::attention::find_attention;
 use super::kind::RegionKind;
+use crate::hl::accessors::int_list;
 use crate::hl::interfaces::{hl_op, FusionCategory};
 
 /// What the ops of a body contain, for kind checks.
@@ -26,7 +33,7 @@ pub struct BodySummary {
 
 impl BodySummary {
     /// The kind a region of these ops needs: `mix` with cube and compute ops, `cube` with cube
-    /// ops only, `vector` otherwise.
+    /// ops only, `vector` otherwise (never `attention`, which is chosen, not needed).
     pub fn kind(self) -> RegionKind {
         match (self.cube > 0, self.compute > 0) {
             (true, true) => RegionKind::Mix,
@@ -67,7 +74,8 @@ pub fn summarize_body(ir: &Ir<'_>, ops: impl IntoIterator<Item = OpId>) -> Resul
 
 /// Checks that `kind` agrees with a body of `ops`: `vector` holds no cube op; `cube` holds
 /// cube ops and otherwise only layout ops and constants; `mix` holds at least one cube op and
-/// at least one elementwise, broadcast or reduce op.
+/// at least one elementwise, broadcast or reduce op; `attention` holds one attention and
+/// nothing else but constants ([`check_attention`]).
 pub fn check_body(ir: &Ir<'_>, kind: RegionKind, ops: impl IntoIterator<Item = OpId>) -> Result<(), String> {
     let ops: Vec<OpId> = ops.into_iter().collect();
     let s = summarize_body(ir, ops.iter().copied())?;
@@ -91,8 +99,51 @@ pub fn check_body(ir: &Ir<'_>, kind: RegionKind, ops: impl IntoIterator<Item = O
             "of kind `mix` must hold at least one elementwise, broadcast or reduce op besides its cube ops"
                 .into(),
         ),
+        RegionKind::Attention => check_attention(ir, &ops),
         _ => Ok(()),
     }
+}
+
+/// Checks that `ops` (a body, its `fused.yield` included or not) are one attention: the
+/// matcher, with `ops` as its scope, accepts their first matmul that starts one, and every op
+/// but constants and the yield is one of its members. A use by the yield is a use outside, so
+/// a body yielding anything but the attention's output is refused.
+pub fn check_attention(ir: &Ir<'_>, ops: &[OpId]) -> Result<(), String> {
+    let m =
+        find_attention(ir, ops).map_err(|why| format!("of kind `attention` is not an attention: {why}"))?;
+    let members: HashSet<OpId> = m.members.iter().copied().collect();
+    let extra = ops.iter().find(|&&o| {
+        !members.contains(&o)
+            && !ir.is(o, &super::YIELD_OP)
+            && !ir.op(o).def.is_some_and(|d| d.has_trait(Trait::ConstantLike))
+    });
+    if let Some(&o) = extra {
+        return Err(format!(
+            "of kind `attention` holds '{}', which is not part of its attention",
+            ir.op(o).name
+        ));
+    }
+    Ok(())
+}
+
+/// Checks the `parts` of a region of `kind` whose body holds `ops` besides its yield: only an
+/// `attention` region has them, one integer per op, each -1 or more.
+pub fn check_parts(ir: &Ir<'_>, region: OpId, kind: RegionKind, ops: usize) -> Result<(), String> {
+    let Some(attr) = ir.attr(region, "parts") else { return Ok(()) };
+    if kind != RegionKind::Attention {
+        return Err(format!(
+            "of kind `{}` cannot have 'parts' (only `attention` regions do)",
+            kind.keyword()
+        ));
+    }
+    let parts = int_list(Some(attr)).map_err(|e| format!("'parts': {e}"))?;
+    if parts.len() != ops {
+        return Err(format!("has {} 'parts' but {ops} ops in its body", parts.len()));
+    }
+    if let Some(p) = parts.iter().find(|&&p| p < -1) {
+        return Err(format!("'parts' holds {p}; a part is -1 (no kernel) or a kernel number from 0"));
+    }
+    Ok(())
 }
 
 pub(crate) fn verify_region<'c>(_: &Context<'c>, ir: &Ir<'c>, op: OpId) -> Result<(), Diagnostic<'c>> {
@@ -133,5 +184,7 @@ fn check_region(ir: &Ir<'_>, op: OpId) -> Result<(), String> {
             }
         }
     }
-    check_body(ir, kind, ir.block_ops(body))
+    check_body(ir, kind, ir.block_ops(body))?;
+    let ops = ir.block_ops(body).filter(|&o| !ir.is(o, &super::YIELD_OP)).count();
+    check_parts(ir, op, kind, ops)
 }

@@ -30,7 +30,7 @@ func.func @missing_kind(%a: tensor<4xf32>) -> tensor<4xf32> {
 // -----
 
 func.func @kind_not_string(%a: tensor<4xf32>) -> tensor<4xf32> {
-  // expected-error @+1 {{'fused.region' op attribute 'kind' failed to satisfy constraint: fused region kind `#fused.kind<vector|cube|mix>`}}
+  // expected-error @+1 {{'fused.region' op attribute 'kind' failed to satisfy constraint: fused region kind `#fused.kind<vector|cube|mix|attention>`}}
   %0 = "fused.region"(%a) <{kind = 1 : i64}> ({
   ^bb0(%x: tensor<4xf32>):
     "fused.yield"(%x) : (tensor<4xf32>) -> ()
@@ -87,7 +87,7 @@ func.func @no_terminator(%a: tensor<4xf32>) -> tensor<4xf32> {
 //===----------------------------------------------------------------------===//
 
 func.func @bad_kind(%a: tensor<4xf32>) -> tensor<4xf32> {
-  // expected-error @+1 {{'fused.region' op attribute 'kind' failed to satisfy constraint: fused region kind `#fused.kind<vector|cube|mix>`}}
+  // expected-error @+1 {{'fused.region' op attribute 'kind' failed to satisfy constraint: fused region kind `#fused.kind<vector|cube|mix|attention>`}}
   %0 = "fused.region"(%a) <{kind = "scalar"}> ({
   ^bb0(%x: tensor<4xf32>):
     "fused.yield"(%x) : (tensor<4xf32>) -> ()
@@ -235,7 +235,7 @@ func.func @mix_without_vector_work(%a: tensor<4x8xf32>, %b: tensor<8x4xf32>) -> 
 //===----------------------------------------------------------------------===//
 
 func.func @bad_kind_keyword(%a: tensor<4xf32>) -> tensor<4xf32> {
-  // expected-error @+1 {{expected region kind 'vector', 'cube' or 'mix', but got 'scalar'}}
+  // expected-error @+1 {{expected region kind 'vector', 'cube', 'mix' or 'attention', but got 'scalar'}}
   %0 = fused.region scalar (%x = %a) : (tensor<4xf32>) -> tensor<4xf32> {
     fused.yield %x : tensor<4xf32>
   }
@@ -260,4 +260,130 @@ func.func @id_not_an_integer(%a: tensor<4xf32>) -> tensor<4xf32> {
     fused.yield %x : tensor<4xf32>
   }
   return %0 : tensor<4xf32>
+}
+
+//===----------------------------------------------------------------------===//
+// Attention regions
+//===----------------------------------------------------------------------===//
+
+// -----
+
+func.func @attention_without_softmax(%q: tensor<4x8xf32>, %k: tensor<8x4xf32>, %v: tensor<4x8xf32>) -> tensor<4x8xf32> {
+  // expected-error @+1 {{'fused.region' op of kind `attention` is not an attention: the scores feed 'hl.matmul', not a softmax}}
+  %0 = fused.region attention (%x = %q, %y = %k, %z = %v) : (tensor<4x8xf32>, tensor<8x4xf32>, tensor<4x8xf32>) -> tensor<4x8xf32> {
+    %s = hl.matmul %x, %y : tensor<4x8xf32>, tensor<8x4xf32> -> tensor<4x4xf32>
+    %o = hl.matmul %s, %z : tensor<4x4xf32>, tensor<4x8xf32> -> tensor<4x8xf32>
+    fused.yield %o : tensor<4x8xf32>
+  }
+  return %0 : tensor<4x8xf32>
+}
+
+// -----
+
+func.func @attention_yields_an_intermediate(%q: tensor<4x8xf32>, %k: tensor<4x8xf32>, %v: tensor<4x8xf32>) -> (tensor<4x8xf32>, tensor<4x4xf32>) {
+  // expected-error @+1 {{'fused.region' op of kind `attention` is not an attention: a value escapes the region: the result of 'hl.exp' is used outside by 'fused.yield'}}
+  %0:2 = fused.region attention (%x = %q, %y = %k, %z = %v) : (tensor<4x8xf32>, tensor<4x8xf32>, tensor<4x8xf32>) -> (tensor<4x8xf32>, tensor<4x4xf32>) {
+    %s = hl.matmul %x, %y {transpose_b = true} : tensor<4x8xf32>, tensor<4x8xf32> -> tensor<4x4xf32>
+    %m = hl.reduce_max %s {axes = [1], keep_dims = true} : tensor<4x4xf32> -> tensor<4x1xf32>
+    %d = hl.sub %s, %m : tensor<4x4xf32>, tensor<4x1xf32> -> tensor<4x4xf32>
+    %e = hl.exp %d : tensor<4x4xf32>
+    %r = hl.reduce_sum %e {axes = [1], keep_dims = true} : tensor<4x4xf32> -> tensor<4x1xf32>
+    %p = hl.div %e, %r : tensor<4x4xf32>, tensor<4x1xf32> -> tensor<4x4xf32>
+    %o = hl.matmul %p, %z : tensor<4x4xf32>, tensor<4x8xf32> -> tensor<4x8xf32>
+    fused.yield %o, %e : tensor<4x8xf32>, tensor<4x4xf32>
+  }
+  return %0#0, %0#1 : tensor<4x8xf32>, tensor<4x4xf32>
+}
+
+// -----
+
+func.func @attention_with_extra_op(%q: tensor<4x8xf32>, %k: tensor<4x8xf32>, %v: tensor<4x8xf32>, %w: tensor<4x8xf32>) -> tensor<4x8xf32> {
+  // expected-error @+1 {{'fused.region' op of kind `attention` holds 'hl.neg', which is not part of its attention}}
+  %0 = fused.region attention (%x = %q, %y = %k, %z = %v, %u = %w) : (tensor<4x8xf32>, tensor<4x8xf32>, tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32> {
+    %n = hl.neg %u : tensor<4x8xf32>
+    %s = hl.matmul %x, %y {transpose_b = true} : tensor<4x8xf32>, tensor<4x8xf32> -> tensor<4x4xf32>
+    %m = hl.reduce_max %s {axes = [1], keep_dims = true} : tensor<4x4xf32> -> tensor<4x1xf32>
+    %d = hl.sub %s, %m : tensor<4x4xf32>, tensor<4x1xf32> -> tensor<4x4xf32>
+    %e = hl.exp %d : tensor<4x4xf32>
+    %r = hl.reduce_sum %e {axes = [1], keep_dims = true} : tensor<4x4xf32> -> tensor<4x1xf32>
+    %p = hl.div %e, %r : tensor<4x4xf32>, tensor<4x1xf32> -> tensor<4x4xf32>
+    %o = hl.matmul %p, %z : tensor<4x4xf32>, tensor<4x8xf32> -> tensor<4x8xf32>
+    %a = hl.add %o, %n : tensor<4x8xf32>
+    fused.yield %a : tensor<4x8xf32>
+  }
+  return %0 : tensor<4x8xf32>
+}
+
+// -----
+
+func.func @parts_on_a_vector_region(%a: tensor<4xf32>) -> tensor<4xf32> {
+  // expected-error @+1 {{'fused.region' op of kind `vector` cannot have 'parts' (only `attention` regions do)}}
+  %0 = fused.region vector (%x = %a) : (tensor<4xf32>) -> tensor<4xf32> attributes {parts = [0]} {
+    %1 = hl.exp %x : tensor<4xf32>
+    fused.yield %1 : tensor<4xf32>
+  }
+  return %0 : tensor<4xf32>
+}
+
+// -----
+
+func.func @parts_count(%q: tensor<4x8xf32>, %k: tensor<4x8xf32>, %v: tensor<4x8xf32>) -> tensor<4x8xf32> {
+  // expected-error @+1 {{'fused.region' op has 2 'parts' but 7 ops in its body}}
+  %0 = fused.region attention (%x = %q, %y = %k, %z = %v) : (tensor<4x8xf32>, tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32> attributes {parts = [0, 1]} {
+    %s = hl.matmul %x, %y {transpose_b = true} : tensor<4x8xf32>, tensor<4x8xf32> -> tensor<4x4xf32>
+    %m = hl.reduce_max %s {axes = [1], keep_dims = true} : tensor<4x4xf32> -> tensor<4x1xf32>
+    %d = hl.sub %s, %m : tensor<4x4xf32>, tensor<4x1xf32> -> tensor<4x4xf32>
+    %e = hl.exp %d : tensor<4x4xf32>
+    %r = hl.reduce_sum %e {axes = [1], keep_dims = true} : tensor<4x4xf32> -> tensor<4x1xf32>
+    %p = hl.div %e, %r : tensor<4x4xf32>, tensor<4x1xf32> -> tensor<4x4xf32>
+    %o = hl.matmul %p, %z : tensor<4x4xf32>, tensor<4x8xf32> -> tensor<4x8xf32>
+    fused.yield %o : tensor<4x8xf32>
+  }
+  return %0 : tensor<4x8xf32>
+}
+
+// -----
+
+func.func @parts_below_minus_one(%q: tensor<4x8xf32>, %k: tensor<4x8xf32>, %v: tensor<4x8xf32>) -> tensor<4x8xf32> {
+  // expected-error @+1 {{'fused.region' op 'parts' holds -2; a part is -1 (no kernel) or a kernel number from 0}}
+  %0 = fused.region attention (%x = %q, %y = %k, %z = %v) : (tensor<4x8xf32>, tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32> attributes {parts = [0, 1, 1, 1, 1, -2, 2]} {
+    %s = hl.matmul %x, %y {transpose_b = true} : tensor<4x8xf32>, tensor<4x8xf32> -> tensor<4x4xf32>
+    %m = hl.reduce_max %s {axes = [1], keep_dims = true} : tensor<4x4xf32> -> tensor<4x1xf32>
+    %d = hl.sub %s, %m : tensor<4x4xf32>, tensor<4x1xf32> -> tensor<4x4xf32>
+    %e = hl.exp %d : tensor<4x4xf32>
+    %r = hl.reduce_sum %e {axes = [1], keep_dims = true} : tensor<4x4xf32> -> tensor<4x1xf32>
+    %p = hl.div %e, %r : tensor<4x4xf32>, tensor<4x1xf32> -> tensor<4x4xf32>
+    %o = hl.matmul %p, %z : tensor<4x4xf32>, tensor<4x8xf32> -> tensor<4x8xf32>
+    fused.yield %o : tensor<4x8xf32>
+  }
+  return %0 : tensor<4x8xf32>
+}
+
+// -----
+
+// Bad IR inside an attention body is a located error, not a crash of the matcher.
+func.func @attention_of_a_malformed_matmul(%q: tensor<4x8xf32>, %k: tensor<4x8xf32>) -> tensor<4x8xf32> {
+  // expected-error @+1 {{'fused.region' op of kind `attention` is not an attention: 'hl.matmul' has 0 results, not 1}}
+  %0 = fused.region attention (%x = %q, %y = %k) : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32> {
+    "hl.matmul"(%x, %y) : (tensor<4x8xf32>, tensor<4x8xf32>) -> ()
+    fused.yield %x : tensor<4x8xf32>
+  }
+  return %0 : tensor<4x8xf32>
+}
+
+// -----
+
+func.func @attention_softmax_axis_out_of_range(%q: tensor<4x8xf32>, %k: tensor<4x8xf32>, %v: tensor<4x8xf32>) -> tensor<4x8xf32> {
+  // expected-error @+1 {{'fused.region' op of kind `attention` is not an attention: axis 7 is out of range for rank 2}}
+  %0 = fused.region attention (%x = %q, %y = %k, %z = %v) : (tensor<4x8xf32>, tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32> {
+    %s = hl.matmul %x, %y {transpose_b = true} : tensor<4x8xf32>, tensor<4x8xf32> -> tensor<4x4xf32>
+    %m = "hl.reduce_max"(%s) {axes = [7], keep_dims = true} : (tensor<4x4xf32>) -> tensor<4x1xf32>
+    %d = hl.sub %s, %m : tensor<4x4xf32>, tensor<4x1xf32> -> tensor<4x4xf32>
+    %e = hl.exp %d : tensor<4x4xf32>
+    %r = hl.reduce_sum %e {axes = [1], keep_dims = true} : tensor<4x4xf32> -> tensor<4x1xf32>
+    %p = hl.div %e, %r : tensor<4x4xf32>, tensor<4x1xf32> -> tensor<4x4xf32>
+    %o = hl.matmul %p, %z : tensor<4x4xf32>, tensor<4x8xf32> -> tensor<4x8xf32>
+    fused.yield %o : tensor<4x8xf32>
+  }
+  return %0 : tensor<4x8xf32>
 }

@@ -130,3 +130,24 @@ func.func @with_id(%a: tensor<4xf32>) -> tensor<4xf32> {
   }
   return %0 : tensor<4xf32>
 }
+
+// An attention region (issue 42): its kind keyword, and its `parts` (the fallback kernel of
+// each body op) with the other inherent attributes.
+// CHECK-LABEL: func.func @attention(
+// CHECK:         fused.region attention (%{{.*}}) : {{.*}} attributes {parts = [0, 1, 1, 1, 1, 1, 2]} {
+// CHECK-NEXT:      hl.matmul %{{.*}}, %{{.*}} {transpose_b = true}
+// GENERIC-LABEL: sym_name = "attention"
+// GENERIC:         "fused.region"(%{{.*}}, %{{.*}}, %{{.*}}) <{kind = #fused.kind<attention>, parts = [0, 1, 1, 1, 1, 1, 2]}> ({
+func.func @attention(%q: tensor<4x8xf32>, %k: tensor<4x8xf32>, %v: tensor<4x8xf32>) -> tensor<4x8xf32> {
+  %0 = fused.region attention (%x = %q, %y = %k, %z = %v) : (tensor<4x8xf32>, tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32> attributes {parts = [0, 1, 1, 1, 1, 1, 2]} {
+    %s = hl.matmul %x, %y {transpose_b = true} : tensor<4x8xf32>, tensor<4x8xf32> -> tensor<4x4xf32>
+    %m = hl.reduce_max %s {axes = [1], keep_dims = true} : tensor<4x4xf32> -> tensor<4x1xf32>
+    %d = hl.sub %s, %m : tensor<4x4xf32>, tensor<4x1xf32> -> tensor<4x4xf32>
+    %e = hl.exp %d : tensor<4x4xf32>
+    %r = hl.reduce_sum %e {axes = [1], keep_dims = true} : tensor<4x4xf32> -> tensor<4x1xf32>
+    %p = hl.div %e, %r : tensor<4x4xf32>, tensor<4x1xf32> -> tensor<4x4xf32>
+    %o = hl.matmul %p, %z : tensor<4x4xf32>, tensor<4x8xf32> -> tensor<4x8xf32>
+    fused.yield %o : tensor<4x8xf32>
+  }
+  return %0 : tensor<4x8xf32>
+}

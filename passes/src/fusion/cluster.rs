@@ -43,6 +43,9 @@ pub struct PlannedRegion {
     pub ub: u64,
     /// HBM bytes saved against running its ops one by one.
     pub saved: u64,
+    /// For an `attention` region, the kernel of each member until a flash-attention kernel
+    /// exists (the region's `parts`, see `fusion/attention.rs`); empty otherwise.
+    pub parts: Vec<i64>,
 }
 
 /// The plan for one block.
@@ -77,17 +80,26 @@ struct Planner<'a, 'c> {
     refusals: Vec<(OpId, String)>,
 }
 
-/// Plans the regions of the block whose graph is `g`.
+/// Plans the regions of the block whose graph is `g`. With `eligible`, only the ops it marks
+/// may join regions (the others are kept out silently: they belong to an attention region, or
+/// the plan is that of an attention's fallback kernels).
 pub fn plan_block<'c>(
     ctx: &Context<'c>,
     ir: &Ir<'c>,
     g: &BlockGraph,
     opts: &FusionOptions,
+    eligible: Option<&[bool]>,
     scratch: Scratch,
     progress: &mut Progress,
 ) -> (BlockPlan, Scratch) {
     // The scratch space is handed back for the next block.
-    let infos: Vec<OpInfo> = g.ops.iter().map(|&op| classify(ir, op, opts)).collect();
+    let mut infos: Vec<OpInfo> = g.ops.iter().map(|&op| classify(ir, op, opts)).collect();
+    if let Some(eligible) = eligible {
+        for (info, _) in infos.iter_mut().zip(eligible).filter(|(_, &e)| !e) {
+            info.gate = Gate::Closed("planned apart".into());
+            info.remark = false;
+        }
+    }
     let edges = match_rules(ir, g, &opts.rules);
     let n = g.len();
     let mut p = Planner {
@@ -345,7 +357,7 @@ impl Planner<'_, '_> {
                 in_region[m as usize] = true;
             }
             let saved = singles.saturating_sub(c.traffic);
-            plan.regions.push(PlannedRegion { members: c.members, kind, ub: c.ub, saved });
+            plan.regions.push(PlannedRegion { members: c.members, kind, ub: c.ub, saved, parts: Vec::new() });
         }
         plan.regions.sort_by_key(|r| *r.members.last().expect("regions have ops"));
         plan.kernels_after = plan.regions.len()
@@ -370,6 +382,14 @@ pub fn region_remark(
         names.push(format!("... ({} more)", r.members.len() - SHOWN));
     }
     let pct = r.ub * 100 / opts.target.memory.ub_bytes.max(1);
+    if r.kind == RegionKind::Attention {
+        let kernels = super::attention::fallback_kernels(&r.parts);
+        return format!(
+            "fused {} into region {id} (attention, {} ops; lowered as {kernels} kernels until a flash-attention kernel exists)",
+            names.join(" -> "),
+            r.members.len(),
+        );
+    }
     format!(
         "fused {} into region {id} ({}, {} ops, est. UB {pct}%, saves {} HBM traffic)",
         names.join(" -> "),

@@ -1,9 +1,11 @@
 //! The machinery of `kiln-fuse`: options ([`options`]), rules ([`rules`]), the block graph
-//! ([`graph`]), the cost and legality model ([`model`]), the clustering ([`cluster`]), the
-//! report/DOT output ([`report`]) and the progress lines of `progress=true` ([`progress`]).
+//! ([`graph`]), the cost and legality model ([`model`]), the clustering ([`cluster`]),
+//! attention regions ([`attention`]), the report/DOT output ([`report`]) and the progress
+//! lines of `progress=true` ([`progress`]).
 //! [`fuse`] drives them over every block under the pass's anchor and forms the regions with
 //! `kiln_dialects::fused::build_region`.
 
+pub mod attention;
 pub mod cluster;
 pub mod graph;
 pub mod model;
@@ -15,7 +17,7 @@ pub mod rules;
 use kiln_compiler::ir::{BlockId, WalkOrder};
 use kiln_compiler::pass::{PassContext, PassFailed};
 use kiln_compiler::{Diagnostic, OpId, Severity};
-use kiln_dialects::fused::{build_region, region_id, set_region_id, REGION_OP};
+use kiln_dialects::fused::{build_region, region_id, set_region_id, set_region_parts, RegionKind, REGION_OP};
 use kiln_dialects::hl::interfaces::hl_op;
 
 use cluster::{plan_block, region_remark, BlockPlan};
@@ -100,7 +102,11 @@ pub fn fuse(
             let kernels = g.ops.iter().filter(|&&op| model::classify(cx.ir, op, opts).kernel).count();
             BlockPlan { kernels_before: kernels, kernels_after: kernels, ..BlockPlan::default() }
         } else {
-            let (plan, s) = plan_block(cx.ctx, cx.ir, &g, opts, scratch, &mut progress);
+            let (plan, s) = if opts.attention && opts.opt_level >= 2 {
+                attention::plan_with_attention(cx.ctx, cx.ir, &g, opts, scratch, &mut progress)
+            } else {
+                plan_block(cx.ctx, cx.ir, &g, opts, None, scratch, &mut progress)
+            };
             scratch = s;
             plan
         };
@@ -125,6 +131,9 @@ pub fn fuse(
             match build_region(cx.ctx, cx.ir, r.kind, &ops) {
                 Ok(region) => {
                     set_region_id(cx.ctx, cx.ir, region, id as u64);
+                    if r.kind == RegionKind::Attention {
+                        set_region_parts(cx.ctx, cx.ir, region, &r.parts);
+                    }
                     let types = |vs: &[kiln_compiler::ValueId]| {
                         vs.iter().map(|&v| cx.ir.value_type(v).to_string()).collect::<Vec<_>>()
                     };

@@ -50,6 +50,12 @@ pub const SPECS: &[PassOptionSpec] = &[
         OptionKind::Enum(&["conservative", "balanced", "aggressive"]),
         "balanced",
     ),
+    spec(
+        "attention",
+        "Form attention regions (opt-level 2; lowered as today's kernels until a flash-attention kernel exists)",
+        OptionKind::Bool,
+        "true",
+    ),
     spec("rules", "A TOML or JSON file of force/forbid rules", OptionKind::String, ""),
     spec("precision-guard", "Ops not fused in f16/bf16 unless a rule forces them", OptionKind::List, ""),
     spec("target", "Target name or path to a target TOML file", OptionKind::String, DEFAULT_TARGET),
@@ -93,6 +99,8 @@ pub struct FusionOptions {
     pub ub_budget: u64,
     /// Strategy.
     pub strategy: Strategy,
+    /// Form attention regions (at opt-level 2).
+    pub attention: bool,
     /// Force/forbid rules.
     pub rules: Vec<Rule>,
     /// Ops not fused in f16/bf16 unless forced.
@@ -244,6 +252,7 @@ impl RawOptions {
             max_depth: self.uint("max-depth") as usize,
             ub_budget,
             strategy,
+            attention: matches!(self.get("attention"), "true" | "1"),
             rules,
             precision_guard: self.ops("precision-guard")?,
             target,

@@ -7,6 +7,7 @@ use kiln_compiler::pass::{parse_pipeline, Instrumentation};
 use kiln_compiler::syntax::parse_source;
 use kiln_compiler::verifier::verify;
 use kiln_compiler::{Context, Diagnostic, Module, OpId, SourceMgr};
+use kiln_dialects::fused::RegionKind;
 use kiln_dialects::hl::accessors::tensor_parts;
 use kiln_dialects::hl::interp::program::{dtype_of, run_function};
 use kiln_dialects::hl::interp::{random_tensor, Tensor};
@@ -32,6 +33,9 @@ pub struct Run {
     /// How many `fused.region`s the module holds after the pipeline.
     #[allow(dead_code)] // each test binary compiles this module; not all of them read it
     pub regions: usize,
+    /// How many of them are `attention` regions.
+    #[allow(dead_code)]
+    pub attention: usize,
 }
 
 fn first_func(m: &Module<'_>) -> OpId {
@@ -66,6 +70,10 @@ pub fn run(text: &str, pipeline: &str, seed: u64) -> Run {
     }
     let regions =
         m.ir.walk(m.top, WalkOrder::PreOrder).filter(|&o| m.ir.op(o).name == "fused.region").count();
+    let attention =
+        m.ir.walk(m.top, WalkOrder::PreOrder)
+            .filter(|&o| RegionKind::of_region(&m.ir, o) == Some(RegionKind::Attention))
+            .count();
     let func = first_func(&m);
     let entry = m.ir.entry_block(m.ir.regions(func)[0]).unwrap();
     let args: Vec<Tensor> =
@@ -79,7 +87,7 @@ pub fn run(text: &str, pipeline: &str, seed: u64) -> Run {
             })
             .collect();
     let results = run_function(&ctx, &m.ir, func, &args).unwrap_or_else(|d| fail(vec![d]));
-    Run { results, regions }
+    Run { results, regions, attention }
 }
 
 /// Bitwise equality (a NaN must stay the same NaN).
