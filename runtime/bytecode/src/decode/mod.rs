@@ -21,7 +21,8 @@ pub fn decode(bytes: &[u8]) -> Result<Module, LoadError> {
         (module, None) => Ok(module),
         (_, Some(_)) => Err(LoadError::at(
             12,
-            "this program was compiled for a shape class (it has a `shape class` section); load it              with `load_class`",
+            "this program was compiled for a shape class (it has a `shape class` section); load it \
+             with `load_class`",
         )),
     }
 }
