@@ -171,3 +171,43 @@ fn every_class_rule_is_an_error() {
         "bytecode: shape class: 1 input #2 dim entries for the program's 2"
     );
 }
+
+/// `bytes` (a static program's five sections) with a sixth section of `class` bytes.
+fn with_sixth_section(bytes: &[u8], class: &[u8]) -> Vec<u8> {
+    let u64_at = |at: usize| u64::from_le_bytes(bytes[at..at + 8].try_into().unwrap());
+    let mut out = bytes[..12].to_vec();
+    out.extend(6u32.to_le_bytes());
+    for i in 0..5 {
+        let entry = 16 + 24 * i;
+        out.extend(&bytes[entry..entry + 8]);
+        out.extend((u64_at(entry + 8) + 24).to_le_bytes());
+        out.extend(u64_at(entry + 16).to_le_bytes());
+    }
+    let end = (bytes.len() + 24).next_multiple_of(8);
+    out.extend(6u32.to_le_bytes());
+    out.extend(0u32.to_le_bytes());
+    out.extend((end as u64).to_le_bytes());
+    out.extend((class.len() as u64).to_le_bytes());
+    out.extend(&bytes[16 + 24 * 5..]);
+    out.resize(end, 0);
+    out.extend(class);
+    out
+}
+
+#[test]
+fn a_sixth_section_holding_a_static_class_is_refused() {
+    let bytes = encode(&common::sample());
+    // No symbols, inputs, temporaries, outputs, launches or kernels: the static class.
+    let e = decode_class(&with_sixth_section(&bytes, &[0; 24])).unwrap_err().to_string();
+    assert!(
+        e.ends_with("the `shape class` section holds a static class; a static program has no such section"),
+        "{e}"
+    );
+    // One symbol named by nothing: decodes, and validation refuses it.
+    let mut class = vec![1, 0, 0, 0, 1, 0, 0, 0, b'n'];
+    class.extend([0; 20]);
+    let p = decode_class(&with_sixth_section(&bytes, &class)).unwrap();
+    assert_eq!(p.class.symbols, vec!["n".to_string()]);
+    let e = validate_class(&p, &tiny()).unwrap_err().to_string();
+    assert_eq!(e, "bytecode: shape class: 0 input entries for the program's 3");
+}

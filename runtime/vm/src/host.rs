@@ -28,7 +28,7 @@
 use std::borrow::Cow;
 use std::sync::{Mutex, OnceLock, RwLock};
 
-use kiln_bytecode::isa::{Inst, NUM_REGS};
+use kiln_bytecode::isa::Inst;
 use kiln_bytecode::module::Kernel;
 use kiln_bytecode::module::{BufferRef, Core, Host, Module, TensorSpec};
 use kiln_bytecode::shape::{ClassModule, KernelClass, ShapeClass};
@@ -559,8 +559,9 @@ fn unread_temps(module: &Module, host: &Host) -> Vec<bool> {
 }
 
 /// What launch `li` of kernel `k` takes from a shape class: the kernel's class (when it has
-/// extents) and the launch's parameters, checked against the kernel's declaration: as many
-/// as it declares (in registers `r0..`), each in its range, and extents only on views.
+/// extents) and the launch's parameters, which [`ClassModule::bind`] computed and checked
+/// against the kernel's ranges. An extent must be on a load's or a store's view (the loader
+/// checks it; an unvalidated program fails here, before the launch, on every path).
 fn launch_class<'a>(
     class: Option<(&'a ShapeClass, &'a [Vec<i64>])>,
     kernel: &Kernel,
@@ -571,21 +572,6 @@ fn launch_class<'a>(
     let (Some(kc), Some(values)) = (class.kernels.get(k as usize), params.get(li)) else {
         return Err(format!("launch #{li}: the shape class does not cover it"));
     };
-    if values.len() != kc.params.len() || values.len() > NUM_REGS {
-        return Err(format!(
-            "launch #{li} gives {} parameters, the kernel takes {}",
-            values.len(),
-            kc.params.len()
-        ));
-    }
-    for (p, (&v, r)) in values.iter().zip(&kc.params).enumerate() {
-        if v < r.min || v > r.max {
-            return Err(format!(
-                "launch #{li} parameter {p} is {v}, outside the kernel's {}..={}",
-                r.min, r.max
-            ));
-        }
-    }
     for e in &kc.extents {
         if !matches!(kernel.code.get(e.inst as usize), Some(Inst::Load { .. } | Inst::Store { .. })) {
             return Err(format!(

@@ -29,19 +29,18 @@ pub fn decode(bytes: &[u8]) -> Result<Module, LoadError> {
 
 /// Decodes bytecode into a program for a shape class; a static program is the trivial class.
 pub fn decode_class(bytes: &[u8]) -> Result<ClassModule, LoadError> {
-    let sections = section_table(bytes)?;
     match decode_parts(bytes)? {
         (module, None) => Ok(ClassModule::from(module)),
-        (_, Some(class)) if class.is_static() => Err(LoadError::at(
-            sections[STATIC_SECTIONS].0,
+        (_, Some((at, class))) if class.is_static() => Err(LoadError::at(
+            at,
             "the `shape class` section holds a static class; a static program has no such section",
         )),
-        (module, Some(class)) => Ok(ClassModule { module, class }),
+        (module, Some((_, class))) => Ok(ClassModule { module, class }),
     }
 }
 
-/// The module and, when the file has its section, the shape class.
-fn decode_parts(bytes: &[u8]) -> Result<(Module, Option<ShapeClass>), LoadError> {
+/// The module and, when the file has its section, the shape class (with its offset).
+fn decode_parts(bytes: &[u8]) -> Result<(Module, Option<(usize, ShapeClass)>), LoadError> {
     let sections = section_table(bytes)?;
     let reader = |kind: usize| {
         let (start, end) = sections[kind];
@@ -64,11 +63,11 @@ fn decode_parts(bytes: &[u8]) -> Result<(Module, Option<ShapeClass>), LoadError>
     let constants = constants(&mut r)?;
     r.finish()?;
     let class = match sections.get(STATIC_SECTIONS) {
-        Some(_) => {
+        Some(&(at, _)) => {
             let mut r = reader(STATIC_SECTIONS);
             let class = crate::shape::codec::class(&mut r)?;
             r.finish()?;
-            Some(class)
+            Some((at, class))
         }
         None => None,
     };
