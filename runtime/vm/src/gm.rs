@@ -104,8 +104,9 @@ pub(crate) struct Resolved {
     start: i64,
     /// (size, stride) per dim, outermost first: the sizes this transfer moves.
     dims: Vec<(u64, i64)>,
-    /// The static size of each dim: where each element sits in the on-chip buffer.
-    layout: Vec<u64>,
+    /// The static size of each dim (the first `dims.len()`): where each element sits in the
+    /// on-chip buffer.
+    layout: [u64; MAX_VIEW_DIMS],
     /// Lowest and one past the highest element touched.
     pub lo: u64,
     /// One past the highest element touched.
@@ -161,7 +162,10 @@ pub(crate) fn resolve(
         ));
     }
     let dims = view.dims.iter().enumerate().map(|(i, d)| (u64::from(size(i)), d.stride)).collect();
-    let layout = view.dims.iter().map(|d| u64::from(d.size)).collect();
+    let mut layout = [1; MAX_VIEW_DIMS];
+    for (l, d) in layout.iter_mut().zip(&view.dims) {
+        *l = u64::from(d.size);
+    }
     let (lo, hi) = if numel == 0 { (0, 0) } else { (lo as u64, hi as u64 + 1) };
     Ok((buffer, Resolved { start, dims, layout, lo, hi }))
 }
@@ -201,7 +205,10 @@ impl Resolved {
     /// the whole view were checked; `offset` must stay within its first dim.
     pub(crate) fn slice(&self, offset: i64) -> Resolved {
         let dims = if self.dims.len() > 1 { self.dims[1..].to_vec() } else { vec![(1, 1)] };
-        let layout = dims.iter().map(|d| d.0).collect();
+        let mut layout = [1; MAX_VIEW_DIMS];
+        for (l, d) in layout.iter_mut().zip(&dims) {
+            *l = d.0;
+        }
         Resolved { start: self.start + offset, dims, layout, lo: self.lo, hi: self.hi }
     }
 }
