@@ -273,3 +273,44 @@ fn static_programs_run_unchanged_through_the_class_entry() {
     assert!(as_static.class.is_static());
     assert_eq!(kiln_bytecode::encode_class(&as_static), kiln_bytecode::encode(&program.module));
 }
+
+#[test]
+fn simulated_time_matches_the_specialized_static_kernel() {
+    // The static kernel a compiler would emit for a shape of whole tiles: the same code with
+    // its tiling data as constants and no extents, under the bound host program. Same
+    // results, and the simulated time within 10% (the extents cost nothing on the pipes).
+    use kiln_bytecode::isa::Inst;
+    use kiln_vm::cost::{simulate, simulate_class};
+    for target in targets() {
+        let program = softmax(&target, 16, 64);
+        for n in [64u64, 992] {
+            let x = input(n, 64, n);
+            let bound = program.bind(std::slice::from_ref(&x.spec)).unwrap();
+            let mut module = program.module.clone();
+            module.host = bound.host.clone();
+            let consts = bound.params[0]
+                .iter()
+                .enumerate()
+                .map(|(r, &value)| Inst::Const { dst: kiln_bytecode::isa::Reg(r as u8), value });
+            let code: Vec<Inst> = consts.chain(module.kernels[0].code.iter().cloned()).collect();
+            module.kernels[0].code = code;
+            let (fixed, fixed_cost) = simulate(&target, &module, std::slice::from_ref(&x), false)
+                .map_err(|e| e.to_string())
+                .unwrap_or_else(|e| panic!("{e}"));
+            let (dynamic, cost) = simulate_class(&target, &program, std::slice::from_ref(&x), false).unwrap();
+            let ratio = cost.total_ns / fixed_cost.total_ns;
+            eprintln!(
+                "{} n = {n}: static {:.0} ns, class {:.0} ns",
+                target.name, fixed_cost.total_ns, cost.total_ns
+            );
+            assert_eq!(fixed.tensors, dynamic.tensors, "{} n = {n}", target.name);
+            assert!(
+                (0.9..=1.1).contains(&ratio),
+                "{} n = {n}: class {} ns, static {} ns",
+                target.name,
+                cost.total_ns,
+                fixed_cost.total_ns
+            );
+        }
+    }
+}
