@@ -322,7 +322,9 @@ impl CoreState {
             }
             let inst = &code[pc];
             let sizes = match l.class {
-                Some(class) => self.extent_sizes(class, pc, inst).map_err(|m| locate(pc, m))?,
+                Some(class) => {
+                    crate::class::extent_sizes(class, pc, inst, &self.regs).map_err(|m| locate(pc, m))?
+                }
                 None => None,
             };
             // For the sink, from the registers before the instruction; a failure is reported
@@ -449,43 +451,6 @@ impl CoreState {
                 work,
             });
         }
-    }
-
-    /// The run-time sizes of the view of `inst` (at `pc`) when `class` gives it extents: each
-    /// from its register, which must hold `1..=` the dim's static size.
-    fn extent_sizes(&self, class: &KernelClass, pc: usize, inst: &Inst) -> Result<Option<Sizes>, String> {
-        let extents = class.extents_of(pc as u32);
-        let view = match inst {
-            _ if extents.is_empty() => return Ok(None),
-            Inst::Load { src: v, .. } | Inst::Store { dst: v, .. } => v,
-            _ => {
-                return Err(format!(
-                    "only a load's or a store's view takes an extent, not a {}'s",
-                    inst.mnemonic()
-                ))
-            }
-        };
-        let mut sizes: Sizes = [1; kiln_bytecode::isa::MAX_VIEW_DIMS];
-        for (s, d) in sizes.iter_mut().zip(&view.dims) {
-            *s = d.size;
-        }
-        for e in extents {
-            let d = e.dim as usize;
-            let (Some(dim), Some(size)) = (view.dims.get(d), sizes.get_mut(d)) else {
-                return Err(format!("an extent names view dim {d}, the view has {}", view.dims.len()));
-            };
-            let v = reg(&self.regs, e.reg)?;
-            if v < 1 || v > i64::from(dim.size) {
-                return Err(format!(
-                    "{}: view dim {d} takes its size from r{} = {v}, outside 1..={} (the dim's static maximum)",
-                    inst.mnemonic(),
-                    e.reg.0,
-                    dim.size
-                ));
-            }
-            *size = v as u32;
-        }
-        Ok(Some(sizes))
     }
 
     /// The byte ranges `inst` reads and writes (for the event stream), operand by operand in

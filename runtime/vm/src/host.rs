@@ -28,10 +28,8 @@
 use std::borrow::Cow;
 use std::sync::{Mutex, OnceLock, RwLock};
 
-use kiln_bytecode::isa::Inst;
-use kiln_bytecode::module::Kernel;
 use kiln_bytecode::module::{BufferRef, Core, Host, Module, TensorSpec};
-use kiln_bytecode::shape::{ClassModule, KernelClass, ShapeClass};
+use kiln_bytecode::shape::ShapeClass;
 use kiln_targets::Target;
 
 use crate::core::{CoreState, Kit, LaunchCtx};
@@ -178,54 +176,7 @@ impl Vm {
         self.execute(module, &inputs.iter().collect::<Vec<_>>(), Vec::new(), Some(sink))
     }
 
-    /// Runs a program compiled for a shape class on `inputs` of any shape the class admits:
-    /// binds the symbols from the inputs' shapes and computes the host program's sizes and
-    /// each launch's parameters ([`ClassModule::bind`]) before anything runs, then runs as
-    /// [`Vm::run`] does, each launch's parameters in registers `r0..` of its cores and each
-    /// extent's size checked as its instruction runs.
-    pub fn run_class(&self, program: &ClassModule, inputs: &[HostTensor]) -> Result<Outputs, VmError> {
-        self.execute_class(program, &inputs.iter().collect::<Vec<_>>(), Vec::new(), None)
-    }
-
-    /// [`Vm::run_class`], reporting every executed instruction to `sink` (the sync checker's
-    /// and the cost model's stream).
-    pub fn run_class_with(
-        &self,
-        program: &ClassModule,
-        inputs: &[HostTensor],
-        sink: &mut dyn FnMut(&Event),
-    ) -> Result<Outputs, VmError> {
-        self.execute_class(program, &inputs.iter().collect::<Vec<_>>(), Vec::new(), Some(sink))
-    }
-
-    /// [`Vm::run_class`] with the spares and inputs of [`Vm::run_borrowed`].
-    pub fn run_class_borrowed(
-        &self,
-        program: &ClassModule,
-        inputs: &[&HostTensor],
-        spare: Vec<Vec<u8>>,
-    ) -> Result<Outputs, VmError> {
-        self.execute_class(program, inputs, spare, None)
-    }
-
-    fn execute_class(
-        &self,
-        program: &ClassModule,
-        inputs: &[&HostTensor],
-        spare: Vec<Vec<u8>>,
-        sink: Option<&mut dyn FnMut(&Event)>,
-    ) -> Result<Outputs, VmError> {
-        if program.class.is_static() {
-            return self.execute(&program.module, inputs, spare, sink);
-        }
-        self.check_target(&program.module)?;
-        let specs: Vec<TensorSpec> = inputs.iter().map(|t| t.spec.clone()).collect();
-        let bound = program.bind(&specs).map_err(|e| VmError::host(e.0))?;
-        let class = Some((&program.class, &bound.params[..]));
-        self.execute_host(&program.module, &bound.host, class, inputs, spare, sink)
-    }
-
-    fn check_target(&self, module: &Module) -> Result<(), VmError> {
+    pub(crate) fn check_target(&self, module: &Module) -> Result<(), VmError> {
         if module.target != self.target.name {
             return Err(VmError::host(format!(
                 "the module was compiled for target `{}`, the vm runs `{}`",
@@ -235,7 +186,7 @@ impl Vm {
         Ok(())
     }
 
-    fn execute(
+    pub(crate) fn execute(
         &self,
         module: &Module,
         inputs: &[&HostTensor],
@@ -248,7 +199,7 @@ impl Vm {
 
     /// Runs `module`'s kernels under the host program `host` (the module's own, or a shape
     /// class's bound to the inputs, with its class and each launch's parameters).
-    fn execute_host(
+    pub(crate) fn execute_host(
         &self,
         module: &Module,
         host: &Host,
@@ -301,7 +252,8 @@ impl Vm {
                 return Err(at("block_dim is 0".into()));
             }
             let bound = launch.args.iter().map(|&r| index(r)).collect::<Result<Vec<_>, _>>()?;
-            let (kernel_class, params) = launch_class(class, kernel, launch.kernel, li).map_err(at)?;
+            let (kernel_class, params) =
+                crate::class::launch_class(class, kernel, launch.kernel, li).map_err(at)?;
             let ctx = LaunchCtx {
                 target: &self.target,
                 kernel,
@@ -556,31 +508,6 @@ fn unread_temps(module: &Module, host: &Host) -> Vec<bool> {
         }
     }
     unread
-}
-
-/// What launch `li` of kernel `k` takes from a shape class: the kernel's class (when it has
-/// extents) and the launch's parameters, which [`ClassModule::bind`] computed and checked
-/// against the kernel's ranges. An extent must be on a load's or a store's view (the loader
-/// checks it; an unvalidated program fails here, before the launch, on every path).
-fn launch_class<'a>(
-    class: Option<(&'a ShapeClass, &'a [Vec<i64>])>,
-    kernel: &Kernel,
-    k: u32,
-    li: usize,
-) -> Result<(Option<&'a KernelClass>, &'a [i64]), String> {
-    let Some((class, params)) = class else { return Ok((None, &[])) };
-    let (Some(kc), Some(values)) = (class.kernels.get(k as usize), params.get(li)) else {
-        return Err(format!("launch #{li}: the shape class does not cover it"));
-    };
-    for e in &kc.extents {
-        if !matches!(kernel.code.get(e.inst as usize), Some(Inst::Load { .. } | Inst::Store { .. })) {
-            return Err(format!(
-                "instruction #{} has an extent, but only a load or a store takes one",
-                e.inst
-            ));
-        }
-    }
-    Ok((Some(kc).filter(|kc| !kc.extents.is_empty()), values))
 }
 
 /// The byte length of a GM buffer after the run (0 when its lock was poisoned).

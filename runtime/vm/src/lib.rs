@@ -12,6 +12,7 @@
 
 mod approx;
 mod blocks;
+mod class;
 mod convert;
 mod core;
 pub mod cost;
