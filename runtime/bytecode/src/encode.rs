@@ -1,9 +1,10 @@
 //! The encoder: a [`Module`] to its canonical bytes (the layout is in [`crate::format`]).
 //! Deterministic: the bytes depend on the module only.
 
-use crate::format::{head, tag, Code, MAGIC, SECTIONS, SECTION_ALIGN, TABLE_END, VERSION};
+use crate::format::{head, table_end, tag, Code, MAGIC, SECTIONS, SECTION_ALIGN, STATIC_SECTIONS, VERSION};
 use crate::isa::{Buf, GmView, Inst, Scalar, Src, MAX_VIEW_DIMS};
 use crate::module::{BufferRef, Host, Kernel, Module, TensorSpec};
+use crate::shape::{ClassModule, ShapeClass};
 
 /// Encodes a module as bytecode.
 ///
@@ -12,12 +13,22 @@ use crate::module::{BufferRef, Host, Kernel, Module, TensorSpec};
 /// When a GM view has more than [`MAX_VIEW_DIMS`] dims (the one limit of the format that the
 /// types do not enforce; [`validate`](fn@crate::validate) reports it).
 pub fn encode(module: &Module) -> Vec<u8> {
-    encode_with_offsets(module).0
+    encode_with_offsets(module, None).0
 }
 
-/// Encodes a module and returns, per kernel, the byte offset of each instruction's head word
-/// (the loader's messages name them).
-pub(crate) fn encode_with_offsets(module: &Module) -> (Vec<u8>, Vec<Vec<usize>>) {
+/// Encodes a program compiled for a shape class: the module's five sections and the class's
+/// (none when the class is static, so that a static program has one encoding either way).
+///
+/// # Panics
+///
+/// As [`encode()`].
+pub fn encode_class(program: &ClassModule) -> Vec<u8> {
+    encode_with_offsets(&program.module, Some(&program.class)).0
+}
+
+/// Encodes a module (and a class that is not static) and returns, per kernel, the byte offset
+/// of each instruction's head word (the loader's messages name them).
+pub(crate) fn encode_with_offsets(module: &Module, class: Option<&ShapeClass>) -> (Vec<u8>, Vec<Vec<usize>>) {
     let mut names = Vec::new();
     put_u32(&mut names, (module.kernels.len() + 1) as u32);
     for kernel in &module.kernels {
@@ -38,13 +49,19 @@ pub(crate) fn encode_with_offsets(module: &Module) -> (Vec<u8>, Vec<Vec<usize>>)
         constants.extend_from_slice(data);
     }
 
-    let bodies: [&[u8]; SECTIONS.len()] = [&target, &names, &kernels, &host, &constants];
+    let mut shape = Vec::new();
+    let mut bodies: Vec<&[u8]> = vec![&target, &names, &kernels, &host, &constants];
+    if let Some(class) = class.filter(|c| !c.is_static()) {
+        crate::shape::codec::put_class(&mut shape, class);
+        bodies.push(&shape);
+    }
+    debug_assert!(bodies.len() == STATIC_SECTIONS || bodies.len() == SECTIONS.len());
     let mut out = Vec::new();
     out.extend_from_slice(&MAGIC);
     put_u32(&mut out, VERSION);
-    put_u32(&mut out, SECTIONS.len() as u32);
-    let mut offset = TABLE_END;
-    let mut starts = [0; SECTIONS.len()];
+    put_u32(&mut out, bodies.len() as u32);
+    let mut offset = table_end(bodies.len());
+    let mut starts = vec![0; bodies.len()];
     for (kind, body) in bodies.iter().enumerate() {
         offset = offset.next_multiple_of(SECTION_ALIGN);
         starts[kind] = offset;
@@ -54,7 +71,7 @@ pub(crate) fn encode_with_offsets(module: &Module) -> (Vec<u8>, Vec<Vec<usize>>)
         put_u64(&mut out, body.len() as u64);
         offset += body.len();
     }
-    for (body, start) in bodies.iter().zip(starts) {
+    for (body, &start) in bodies.iter().zip(&starts) {
         out.resize(start, 0);
         out.extend_from_slice(body);
     }
@@ -64,15 +81,15 @@ pub(crate) fn encode_with_offsets(module: &Module) -> (Vec<u8>, Vec<Vec<usize>>)
     (out, inst_offsets)
 }
 
-fn put_u32(out: &mut Vec<u8>, v: u32) {
+pub(crate) fn put_u32(out: &mut Vec<u8>, v: u32) {
     out.extend_from_slice(&v.to_le_bytes());
 }
 
-fn put_u64(out: &mut Vec<u8>, v: u64) {
+pub(crate) fn put_u64(out: &mut Vec<u8>, v: u64) {
     out.extend_from_slice(&v.to_le_bytes());
 }
 
-fn put_str(out: &mut Vec<u8>, s: &str) {
+pub(crate) fn put_str(out: &mut Vec<u8>, s: &str) {
     put_u32(out, s.len() as u32);
     out.extend_from_slice(s.as_bytes());
 }

@@ -10,13 +10,15 @@
 //! |--------|------|-------|
 //! | 0 | 8 | magic `KILNKBC\0` |
 //! | 8 | 4 | format version (`1`) |
-//! | 12 | 4 | section count (`5`) |
-//! | 16 | 24 x 5 | section table: `kind: u32`, `reserved: u32 = 0`, `offset: u64`, `length: u64` |
+//! | 12 | 4 | section count (`5`, or `6` for a shape class) |
+//! | 16 | 24 x count | section table: `kind: u32`, `reserved: u32 = 0`, `offset: u64`, `length: u64` |
 //!
 //! The sections follow the table in kind order: 1 target name, 2 names, 3 kernels, 4 host
-//! program, 5 constants. Each starts at the next multiple of 8 after the previous one's end
-//! (zero padding in between); the file ends where the last section ends. A section's
-//! contents fill it exactly.
+//! program, 5 constants and, only in a program compiled for a shape class
+//! ([`ClassModule`](crate::shape::ClassModule) with a class that is not static), 6 shape
+//! class. Each starts at the next multiple of 8 after the previous one's end (zero padding in
+//! between); the file ends where the last section ends. A section's contents fill it exactly.
+//! A static program has exactly the five sections it had before shape classes existed.
 //!
 //! # Byte sections
 //!
@@ -32,6 +34,16 @@
 //!   (the launch's argument list is its relocation table); `outputs: u32` entries, each a
 //!   tensor spec and a buffer reference.
 //! - **constants**: `count: u32` entries, each a tensor spec, `len: u64` and `len` data bytes.
+//! - **shape class** (see [`crate::shape`]): `symbols: u32` strings (the names); `inputs:
+//!   u32` entries, each `rank: u32` and per dim a `u32` (0: static, `k + 1`: symbol `k`);
+//!   `temps: u32` optional expressions; `outputs: u32` entries, each `rank: u32` optional
+//!   expressions; `launches: u32` entries, each `count: u32` expressions (its parameters);
+//!   `kernels: u32` entries, each `params: u32` ranges (`min: i64`, `max: i64`) and
+//!   `extents: u32` extents (`inst: u32`, `dim: u32`, `reg: u32`). An optional expression is
+//!   `0: u32`, or `1: u32` and the expression; an expression is `terms: u32` (1 to
+//!   [`MAX_EXPR_TERMS`](crate::shape::MAX_EXPR_TERMS)) terms, each a `u32` code (0 constant,
+//!   followed by its `i64`; 1 symbol, followed by its index as a `u32`; 2 and up the
+//!   operators in [`Term::OPERATORS`](crate::shape::Term::OPERATORS) order).
 //!
 //! # The kernels section (64-bit words)
 //!
@@ -90,18 +102,26 @@ pub const MAGIC: [u8; 8] = *b"KILNKBC\0";
 /// The format version this crate writes and reads.
 pub const VERSION: u32 = 1;
 
-/// The sections, in file order, by kind (1-based) and name.
-pub(crate) const SECTIONS: [&str; 5] = ["target name", "names", "kernels", "host program", "constants"];
+/// The sections, in file order, by kind (1-based) and name; a static program has the first
+/// [`STATIC_SECTIONS`].
+pub(crate) const SECTIONS: [&str; 6] =
+    ["target name", "names", "kernels", "host program", "constants", "shape class"];
+/// The sections of a static program.
+pub(crate) const STATIC_SECTIONS: usize = 5;
 /// Bytes of the header before the section table.
 pub(crate) const HEADER_BYTES: usize = 16;
 /// Bytes of one section table entry.
 pub(crate) const ENTRY_BYTES: usize = 24;
 /// Sections start at multiples of this.
 pub(crate) const SECTION_ALIGN: usize = 8;
-/// The end of the section table.
-pub(crate) const TABLE_END: usize = HEADER_BYTES + ENTRY_BYTES * SECTIONS.len();
-/// The offset of the first section (the target name).
-pub(crate) const FIRST_SECTION: usize = TABLE_END.next_multiple_of(SECTION_ALIGN);
+/// The end of a section table of `count` entries.
+pub(crate) const fn table_end(count: usize) -> usize {
+    HEADER_BYTES + ENTRY_BYTES * count
+}
+/// The offset of the first section (the target name) in a file of `count` sections.
+pub(crate) const fn first_section(count: usize) -> usize {
+    table_end(count).next_multiple_of(SECTION_ALIGN)
+}
 
 /// Bit positions of the head word's fields.
 pub(crate) mod head {

@@ -27,7 +27,7 @@ use kiln_compiler::{Diagnostic, Ir, OpId};
 use kiln_dialects::func;
 use kiln_targets::Target;
 
-pub use disasm::{disassemble, DisasmError};
+pub use disasm::{disassemble, disassemble_class, DisasmError};
 pub use kernel::{pitch, BASE_ATTR, PITCH_ATTR, REG_ATTR};
 
 /// Emits the planned `npuvec` module `module_op` as bytecode for `target`.

@@ -6,11 +6,12 @@
 use kiln_bytecode::isa::{Buf, DType, GmView, Inst, Operand, Pipe, Reg, ScalarOp, Space, Src, NUM_REGS};
 use kiln_bytecode::module::{Core, Kernel};
 use kiln_bytecode::opcode::Role;
+use kiln_bytecode::shape::KernelClass;
 use kiln_targets::Target;
 
 use crate::counters::Counters;
 use crate::event::{Access, Event, Work};
-use crate::gm::{self, Args};
+use crate::gm::{self, Args, Sizes};
 use crate::group::{Groups, Slots};
 use crate::lazy::{Lazy, Span};
 use crate::mem::Mem;
@@ -30,6 +31,10 @@ pub(crate) struct LaunchCtx<'a, 'g> {
     /// Run elementwise groups and defer loads ([`crate::group`], [`crate::lazy`]); else one
     /// instruction at a time with every load copied. The events are the same either way.
     pub fast: bool,
+    /// The launch's parameters (tiling data), written to registers `r0..` before each block.
+    pub params: &'a [i64],
+    /// What the kernel takes at launch in a shape class (its extents), if anything.
+    pub class: Option<&'a KernelClass>,
 }
 
 /// An open `For` or `If` region.
@@ -212,6 +217,9 @@ impl CoreState {
         counters: &mut Counters,
     ) -> Result<u64, VmError> {
         self.regs = [0; NUM_REGS];
+        for (r, &p) in self.regs.iter_mut().zip(l.params) {
+            *r = p;
+        }
         self.mem.clear(&self.extent);
         self.flags.fill(0);
         self.frames.clear();
@@ -286,7 +294,7 @@ impl CoreState {
                     // (no register moves them), so they are those of one-at-a-time execution.
                     let accesses = match &sink {
                         Some(_) => (pc..g.end)
-                            .map(|p| self.accesses(&code[p], &l.args))
+                            .map(|p| self.accesses(&code[p], None, &l.args))
                             .collect::<Result<Vec<_>, _>>()
                             .map(Some)
                             .map_err(|m| locate(pc, m))?,
@@ -313,10 +321,16 @@ impl CoreState {
                 return Err(locate(pc, format!("step budget of {budget} steps exhausted")));
             }
             let inst = &code[pc];
+            let sizes = match l.class {
+                Some(class) => {
+                    crate::class::extent_sizes(class, pc, inst, &self.regs).map_err(|m| locate(pc, m))?
+                }
+                None => None,
+            };
             // For the sink, from the registers before the instruction; a failure is reported
             // only if the instruction itself does not fail first, so that an observed run fails
             // as an unobserved one does.
-            let accesses = sink.as_ref().map(|_| self.accesses(inst, &l.args));
+            let accesses = sink.as_ref().map(|_| self.accesses(inst, sizes.as_ref(), &l.args));
             let work = match inst {
                 Inst::For { iv, lo, hi, step, body } => {
                     let at = pc;
@@ -382,7 +396,7 @@ impl CoreState {
                     if !self.lazy.is_empty() {
                         self.settle(other, &l.args).map_err(|m| locate(pc, m))?;
                     }
-                    self.exec(other, l, block, pc, l.fast).map_err(|m| locate(pc, m))?
+                    self.exec(other, sizes.as_ref(), l, block, pc, l.fast).map_err(|m| locate(pc, m))?
                 }
             };
             let accesses = accesses.transpose().map_err(|m| locate(pc, m))?.unwrap_or_default();
@@ -440,8 +454,9 @@ impl CoreState {
     }
 
     /// The byte ranges `inst` reads and writes (for the event stream), operand by operand in
-    /// the roles of the ISA's table; a gather's GM ranges depend on its indices.
-    fn accesses(&self, inst: &Inst, args: &Args) -> Result<Vec<Access>, String> {
+    /// the roles of the ISA's table; a gather's GM ranges depend on its indices. `sizes`: its
+    /// view's, from its extents.
+    fn accesses(&self, inst: &Inst, sizes: Option<&Sizes>, args: &Args) -> Result<Vec<Access>, String> {
         if let Inst::Gather { dst, table, indices, index } = inst {
             return gather::accesses(dst, table, indices, *index, &self.regs, args);
         }
@@ -452,7 +467,7 @@ impl CoreState {
             // than its buffer; `gm::load` checks the block against the buffer).
             let numel =
                 v.dims.iter().try_fold(1u64, |n, d| n.checked_mul(u64::from(d.size))).unwrap_or(u64::MAX);
-            let (_, r) = gm::resolve(v, &self.regs, args, dtype, numel)?;
+            let (_, r) = gm::resolve(v, sizes, &self.regs, args, dtype, numel)?;
             let eb = u64::from(dtype.bytes());
             Ok(Access { space: Space::Gm, gm_arg: v.arg, start: r.lo * eb, end: r.hi * eb, write })
         };
@@ -527,9 +542,11 @@ impl CoreState {
 
     /// Executes one non-control-flow instruction; with `defer`, a load may leave its copy to
     /// [`crate::lazy`].
+    #[allow(clippy::too_many_arguments)]
     fn exec(
         &mut self,
         inst: &Inst,
+        sizes: Option<&Sizes>,
         l: &LaunchCtx,
         block: u32,
         pc: usize,
@@ -556,14 +573,16 @@ impl CoreState {
                 Work::default()
             }
             Inst::Load { dst, src, zero_pad } => {
-                let loaded = gm::load(mem, dst, src, *zero_pad, &self.regs, &l.args, defer)?;
+                let loaded = gm::load(mem, dst, src, sizes, *zero_pad, &self.regs, &l.args, defer)?;
                 self.prefetch.observe(pc, loaded.transfer);
                 if let Some(d) = loaded.deferred {
                     self.lazy.push(mem, &l.args, d)?;
                 }
                 loaded.work
             }
-            Inst::Store { dst, src, atomic } => gm::store(mem, dst, src, *atomic, &self.regs, &l.args)?,
+            Inst::Store { dst, src, atomic } => {
+                gm::store(mem, dst, sizes, src, *atomic, &self.regs, &l.args)?
+            }
             Inst::Gather { dst, table, indices, index } => {
                 gather::gather(mem, dst, table, indices, *index, &self.regs, &l.args)?
             }

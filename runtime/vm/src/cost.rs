@@ -27,6 +27,7 @@ use std::fmt;
 
 use kiln_bytecode::isa::Pipe;
 use kiln_bytecode::module::Module;
+use kiln_bytecode::shape::ClassModule;
 use kiln_targets::Target;
 
 use crate::event::Event;
@@ -424,8 +425,28 @@ pub fn simulate(
     inputs: &[HostTensor],
     record: bool,
 ) -> Result<(Outputs, CostReport), VmError> {
+    modelled(target, module, record, |vm, sink| vm.run_with(module, inputs, sink))
+}
+
+/// [`simulate`] for a program compiled for a shape class, on inputs of one of its shapes.
+pub fn simulate_class(
+    target: &Target,
+    program: &ClassModule,
+    inputs: &[HostTensor],
+    record: bool,
+) -> Result<(Outputs, CostReport), VmError> {
+    modelled(target, &program.module, record, |vm, sink| vm.run_class_with(program, inputs, sink))
+}
+
+/// Runs `run` on a VM for `target` with the cost model of `module` as its event sink.
+fn modelled(
+    target: &Target,
+    module: &Module,
+    record: bool,
+    run: impl FnOnce(&Vm, &mut dyn FnMut(&Event)) -> Result<Outputs, VmError>,
+) -> Result<(Outputs, CostReport), VmError> {
     let mut model =
         if record { CostModel::recording(module, target) } else { CostModel::new(module, target) };
-    let outputs = Vm::new(target).run_with(module, inputs, &mut |e| model.event(e))?;
+    let outputs = run(&Vm::new(target), &mut |e| model.event(e))?;
     Ok((outputs, model.finish()))
 }

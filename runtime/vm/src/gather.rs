@@ -30,7 +30,7 @@ pub(crate) fn accesses(
     args: &Args,
 ) -> Result<Vec<Access>, String> {
     let gm = |v: &GmView, dtype: DType, numel: u64| -> Result<Access, String> {
-        let (_, r) = resolve(v, regs, args, dtype, numel)?;
+        let (_, r) = resolve(v, None, regs, args, dtype, numel)?;
         let eb = u64::from(dtype.bytes());
         Ok(Access { space: Space::Gm, gm_arg: v.arg, start: r.lo * eb, end: r.hi * eb, write: false })
     };
@@ -60,7 +60,7 @@ pub(crate) fn gather(
     let region = mem.region(dst)?;
     let rows = u64::from(dst.rows);
     // The indices first (and the lock released: `table` may be the same buffer).
-    let (buffer, view) = resolve(indices, regs, args, index, rows)?;
+    let (buffer, view) = resolve(indices, None, regs, args, index, rows)?;
     let mut picked = Vec::with_capacity(dst.rows as usize);
     {
         let gm = args.buffers[buffer].bytes.read().map_err(|_| "gm buffer lock poisoned")?;
@@ -79,7 +79,8 @@ pub(crate) fn gather(
     }
     let first = table.dims.first().ok_or("a gather table view without dims")?;
     let (size, stride) = (i64::from(first.size), first.stride);
-    let (buffer, view) = resolve(table, regs, args, dst.dtype, first.size as u64 * u64::from(dst.cols))?;
+    let (buffer, view) =
+        resolve(table, None, regs, args, dst.dtype, first.size as u64 * u64::from(dst.cols))?;
     let gm = args.buffers[buffer].bytes.read().map_err(|_| "gm buffer lock poisoned")?;
     let space = &mut mem.spaces[region.space];
     let eb = dst.dtype.bytes() as usize;

@@ -13,6 +13,10 @@
 //! signs of the strides, in `i128`) must lie inside the buffer. Contiguous inner runs (stride
 //! 1) are copied as slices.
 //!
+//! A view of a shape class may move fewer elements than its static sizes ([`Sizes`], from its
+//! extents): each moved element lands at its place in the full view (the *layout*), so a
+//! short tail tile fills the first rows of its buffer and leaves the rest as it was.
+//!
 //! Host caches: a plain store run of 4 KiB or more into a buffer of 16 MiB or more
 //! (`STREAM_BYTES`, past a core's share of the last-level cache) uses non-temporal stores, as
 //! large `memcpy`s do: the lines are not read into the cache just to be overwritten, and the
@@ -91,12 +95,18 @@ pub(crate) struct Args<'a, 'g> {
     pub bound: &'a [usize],
 }
 
+/// The run-time size of each dim of a view (the first `dims.len()` entries count).
+pub(crate) type Sizes = [u32; MAX_VIEW_DIMS];
+
 /// A view resolved against the registers and its buffer: first element, dims, extent.
 pub(crate) struct Resolved {
     /// Index of the first element.
     start: i64,
-    /// (size, stride) per dim, outermost first.
+    /// (size, stride) per dim, outermost first: the sizes this transfer moves.
     dims: Vec<(u64, i64)>,
+    /// The static size of each dim (the first `dims.len()`): where each element sits in the
+    /// on-chip buffer.
+    layout: [u64; MAX_VIEW_DIMS],
     /// Lowest and one past the highest element touched.
     pub lo: u64,
     /// One past the highest element touched.
@@ -104,9 +114,11 @@ pub(crate) struct Resolved {
 }
 
 /// `view` checked against the registers, the argument list, the buffer size (in elements of
-/// `dtype`) and the element count `numel` it must have.
+/// `dtype`) and the element count `numel` its static sizes must have; with `sizes` (at most
+/// the static ones, checked by the caller) it moves that many elements per dim instead.
 pub(crate) fn resolve(
     view: &GmView,
+    sizes: Option<&Sizes>,
     regs: &[i64; NUM_REGS],
     args: &Args,
     dtype: DType,
@@ -132,9 +144,10 @@ pub(crate) fn resolve(
             count.map_or("too many".into(), |c| c.to_string())
         ));
     }
+    let size = |i: usize| sizes.map_or(view.dims[i].size, |s| s[i]);
     let (mut lo, mut hi) = (i128::from(start), i128::from(start));
-    for d in &view.dims {
-        let span = i128::from(d.size.saturating_sub(1)) * i128::from(d.stride);
+    for (i, d) in view.dims.iter().enumerate() {
+        let span = i128::from(size(i).saturating_sub(1)) * i128::from(d.stride);
         if span < 0 {
             lo += span;
         } else {
@@ -148,12 +161,27 @@ pub(crate) fn resolve(
             hi
         ));
     }
-    let dims = view.dims.iter().map(|d| (u64::from(d.size), d.stride)).collect();
+    let dims = view.dims.iter().enumerate().map(|(i, d)| (u64::from(size(i)), d.stride)).collect();
+    let mut layout = [1; MAX_VIEW_DIMS];
+    for (l, d) in layout.iter_mut().zip(&view.dims) {
+        *l = u64::from(d.size);
+    }
     let (lo, hi) = if numel == 0 { (0, 0) } else { (lo as u64, hi as u64 + 1) };
-    Ok((buffer, Resolved { start, dims, lo, hi }))
+    Ok((buffer, Resolved { start, dims, layout, lo, hi }))
 }
 
 impl Resolved {
+    /// The elements the transfer moves.
+    pub(crate) fn count(&self) -> u64 {
+        self.dims.iter().map(|d| d.0).product()
+    }
+
+    /// Whether the moved elements are the first ones of the layout (every dim but the
+    /// outermost whole), so that they fill a prefix of the on-chip buffer.
+    pub(crate) fn fills_prefix(&self) -> bool {
+        self.dims.iter().zip(&self.layout).skip(1).all(|(d, &l)| d.0 == l)
+    }
+
     /// Whether the view's elements are one contiguous run in row-major order, from `lo`.
     pub(crate) fn is_contiguous(&self) -> bool {
         let mut expect = 1i64;
@@ -177,12 +205,17 @@ impl Resolved {
     /// the whole view were checked; `offset` must stay within its first dim.
     pub(crate) fn slice(&self, offset: i64) -> Resolved {
         let dims = if self.dims.len() > 1 { self.dims[1..].to_vec() } else { vec![(1, 1)] };
-        Resolved { start: self.start + offset, dims, lo: self.lo, hi: self.hi }
+        let mut layout = [1; MAX_VIEW_DIMS];
+        for (l, d) in layout.iter_mut().zip(&dims) {
+            *l = d.0;
+        }
+        Resolved { start: self.start + offset, dims, layout, lo: self.lo, hi: self.hi }
     }
 }
 
 /// Calls `run(gm_element, buffer_element, len)` for each contiguous run of the view, in
-/// row-major order (`buffer_element` counts the view's elements).
+/// row-major order (`buffer_element` is the element's place in the layout: the view's
+/// elements counted with its static sizes).
 pub(crate) fn runs(v: &Resolved, mut run: impl FnMut(usize, usize, usize)) {
     if v.lo == v.hi {
         // No elements (and strides of empty views are unchecked).
@@ -191,10 +224,15 @@ pub(crate) fn runs(v: &Resolved, mut run: impl FnMut(usize, usize, usize)) {
     let n = v.dims.len();
     let (inner_size, inner_stride) = v.dims[n - 1];
     let outer: u64 = v.dims[..n - 1].iter().map(|d| d.0).product();
+    // The layout's row-major strides.
+    let mut pitch = [1u64; MAX_VIEW_DIMS];
+    for d in (0..n - 1).rev() {
+        pitch[d] = pitch[d + 1] * v.layout[d + 1];
+    }
     let mut index = [0u64; MAX_VIEW_DIMS];
-    let mut e = 0usize;
     for _ in 0..outer {
         let base = v.start + v.dims[..n - 1].iter().zip(&index).map(|(d, &i)| i as i64 * d.1).sum::<i64>();
+        let e = index[..n - 1].iter().zip(&pitch).map(|(&i, &p)| i * p).sum::<u64>() as usize;
         if inner_stride == 1 {
             run(base as usize, e, inner_size as usize);
         } else {
@@ -202,7 +240,6 @@ pub(crate) fn runs(v: &Resolved, mut run: impl FnMut(usize, usize, usize)) {
                 run((base + j * inner_stride) as usize, e + j as usize, 1);
             }
         }
-        e += inner_size as usize;
         for d in (0..n - 1).rev() {
             index[d] += 1;
             if index[d] < v.dims[d].0 {
@@ -242,12 +279,15 @@ pub(crate) struct Loaded {
     pub deferred: Option<Deferred>,
 }
 
-/// `Load`: GM -> UB or L1, optionally zeroing the destination's `rows x pitch` first. With
-/// `defer`, a load of one contiguous GM run into a dense UB buffer is returned undone.
+/// `Load`: GM -> UB or L1, optionally zeroing the destination's `rows x pitch` first; `sizes`
+/// from the view's extents. With `defer`, a load of one contiguous GM run into a prefix of a
+/// dense UB buffer is returned undone.
+#[allow(clippy::too_many_arguments)]
 pub(crate) fn load(
     mem: &mut Mem,
     dst: &Buf,
     src: &GmView,
+    sizes: Option<&Sizes>,
     zero_pad: bool,
     regs: &[i64; NUM_REGS],
     args: &Args,
@@ -273,8 +313,8 @@ pub(crate) fn load(
             dst.rows, dst.cols
         ));
     }
-    let numel = rows * u64::from(cols);
-    let (buffer, view) = resolve(src, regs, args, dst.dtype, numel)?;
+    let (buffer, view) = resolve(src, sizes, regs, args, dst.dtype, rows * u64::from(cols))?;
+    let numel = view.count();
     let eb = dst.dtype.bytes() as usize;
     if zero_pad {
         let end = (region.addr as u64).saturating_add(dst.padded_bytes());
@@ -299,7 +339,14 @@ pub(crate) fn load(
     };
     let work = Work { gm_read: numel * eb as u64, dma: 1, ..Work::default() };
     // One contiguous GM run into a dense UB buffer can wait (see `crate::lazy`).
-    if defer && !zero_pad && dst.space == Space::Ub && dst.is_dense() && numel > 0 && view.is_contiguous() {
+    if defer
+        && !zero_pad
+        && dst.space == Space::Ub
+        && dst.is_dense()
+        && numel > 0
+        && view.is_contiguous()
+        && view.fills_prefix()
+    {
         let (at, n) = (view.lo as usize * eb, numel as usize * eb);
         let deferred = Deferred { at: Span::new(region.space, region.addr, n), buffer, gm: at };
         return Ok(Loaded { work, transfer, deferred: Some(deferred) });
@@ -339,10 +386,12 @@ fn rmw<T: Lane>(
     T::encode(dtype, g, gm);
 }
 
-/// `Store`: UB -> GM, plain or atomic (under the buffer's write lock).
+/// `Store`: UB -> GM, plain or atomic (under the buffer's write lock); `sizes` from the
+/// view's extents.
 pub(crate) fn store(
     mem: &Mem,
     dst: &GmView,
+    sizes: Option<&Sizes>,
     src: &Buf,
     atomic: Atomic,
     regs: &[i64; NUM_REGS],
@@ -350,8 +399,9 @@ pub(crate) fn store(
 ) -> Result<Work, String> {
     expect_space(src, &[Space::Ub], "store source")?;
     let region = mem.region(src)?;
-    let numel = u64::from(src.rows) * u64::from(src.cols);
-    let (buffer, view) = resolve(dst, regs, args, src.dtype, numel)?;
+    let (buffer, view) =
+        resolve(dst, sizes, regs, args, src.dtype, u64::from(src.rows) * u64::from(src.cols))?;
+    let numel = view.count();
     if args.buffers[buffer].read_only {
         return Err(format!("store to gm argument #{} bound to a constant", dst.arg));
     }

@@ -28,7 +28,8 @@
 use std::borrow::Cow;
 use std::sync::{Mutex, OnceLock, RwLock};
 
-use kiln_bytecode::module::{BufferRef, Core, Module, TensorSpec};
+use kiln_bytecode::module::{BufferRef, Core, Host, Module, TensorSpec};
+use kiln_bytecode::shape::ShapeClass;
 use kiln_targets::Target;
 
 use crate::core::{CoreState, Kit, LaunchCtx};
@@ -175,30 +176,46 @@ impl Vm {
         self.execute(module, &inputs.iter().collect::<Vec<_>>(), Vec::new(), Some(sink))
     }
 
-    fn execute(
-        &self,
-        module: &Module,
-        inputs: &[&HostTensor],
-        spare: Vec<Vec<u8>>,
-        mut sink: Option<&mut dyn FnMut(&Event)>,
-    ) -> Result<Outputs, VmError> {
+    pub(crate) fn check_target(&self, module: &Module) -> Result<(), VmError> {
         if module.target != self.target.name {
             return Err(VmError::host(format!(
                 "the module was compiled for target `{}`, the vm runs `{}`",
                 module.target, self.target.name
             )));
         }
-        let buffers = self.allocate(module, inputs, spare)?;
+        Ok(())
+    }
+
+    pub(crate) fn execute(
+        &self,
+        module: &Module,
+        inputs: &[&HostTensor],
+        spare: Vec<Vec<u8>>,
+        sink: Option<&mut dyn FnMut(&Event)>,
+    ) -> Result<Outputs, VmError> {
+        self.check_target(module)?;
+        self.execute_host(module, &module.host, None, inputs, spare, sink)
+    }
+
+    /// Runs `module`'s kernels under the host program `host` (the module's own, or a shape
+    /// class's bound to the inputs, with its class and each launch's parameters).
+    pub(crate) fn execute_host(
+        &self,
+        module: &Module,
+        host: &Host,
+        class: Option<(&ShapeClass, &[Vec<i64>])>,
+        inputs: &[&HostTensor],
+        spare: Vec<Vec<u8>>,
+        mut sink: Option<&mut dyn FnMut(&Event)>,
+    ) -> Result<Outputs, VmError> {
+        let buffers = self.allocate(module, host, inputs, spare)?;
         let index = |r: BufferRef| -> Result<usize, VmError> {
             let (n, base, count, what) = match r {
-                BufferRef::Input(n) => (n, 0, module.host.inputs.len(), "input"),
-                BufferRef::Const(n) => (n, module.host.inputs.len(), module.constants.len(), "constant"),
-                BufferRef::Temp(n) => (
-                    n,
-                    module.host.inputs.len() + module.constants.len(),
-                    module.host.temps.len(),
-                    "temporary",
-                ),
+                BufferRef::Input(n) => (n, 0, host.inputs.len(), "input"),
+                BufferRef::Const(n) => (n, host.inputs.len(), module.constants.len(), "constant"),
+                BufferRef::Temp(n) => {
+                    (n, host.inputs.len() + module.constants.len(), host.temps.len(), "temporary")
+                }
             };
             if n as usize >= count {
                 return Err(VmError::host(format!("{what} #{n} does not exist (the module has {count})")));
@@ -210,7 +227,7 @@ impl Vm {
             total: Counters::default(),
         };
         let mut budget = self.config.max_steps;
-        for (li, launch) in module.host.launches.iter().enumerate() {
+        for (li, launch) in host.launches.iter().enumerate() {
             let kernel = module.kernels.get(launch.kernel as usize).ok_or_else(|| {
                 VmError::host(format!(
                     "launch #{li} names kernel #{} of {}",
@@ -235,6 +252,8 @@ impl Vm {
                 return Err(at("block_dim is 0".into()));
             }
             let bound = launch.args.iter().map(|&r| index(r)).collect::<Result<Vec<_>, _>>()?;
+            let (kernel_class, params) =
+                crate::class::launch_class(class, kernel, launch.kernel, li).map_err(at)?;
             let ctx = LaunchCtx {
                 target: &self.target,
                 kernel,
@@ -243,6 +262,8 @@ impl Vm {
                 args: Args { buffers: &buffers, bound: &bound },
                 exact: self.config.exact_transcendentals,
                 fast: self.config.fast_paths,
+                params,
+                class: kernel_class,
             };
             let sink_now: Option<&mut (dyn FnMut(&Event) + '_)> = match &mut sink {
                 Some(s) => Some(&mut **s),
@@ -258,7 +279,7 @@ impl Vm {
             counters.total.merge(&c);
             counters.total.launches += 1;
         }
-        let refs = module.host.outputs.iter().map(|(_, r)| index(*r)).collect::<Result<Vec<_>, _>>()?;
+        let refs = host.outputs.iter().map(|(_, r)| index(*r)).collect::<Result<Vec<_>, _>>()?;
         let mut buffers: Vec<Option<Cow<[u8]>>> = buffers
             .into_iter()
             .map(|b| {
@@ -270,7 +291,7 @@ impl Vm {
             })
             .collect();
         let mut tensors = Vec::new();
-        for (i, ((spec, _), &b)) in module.host.outputs.iter().zip(&refs).enumerate() {
+        for (i, ((spec, _), &b)) in host.outputs.iter().zip(&refs).enumerate() {
             let len = buffer_len(&buffers[b]);
             let need = spec.checked_bytes().filter(|&n| n <= len).ok_or_else(|| {
                 VmError::host(format!(
@@ -299,10 +320,11 @@ impl Vm {
     fn allocate<'g>(
         &self,
         module: &'g Module,
+        host: &Host,
         inputs: &[&'g HostTensor],
         mut spare: Vec<Vec<u8>>,
     ) -> Result<Vec<GmBuffer<'g>>, VmError> {
-        let expected = &module.host.inputs;
+        let expected = &host.inputs;
         if inputs.len() != expected.len() {
             return Err(VmError::host(format!("expected {} inputs, got {}", expected.len(), inputs.len())));
         }
@@ -345,7 +367,7 @@ impl Vm {
             }
             charge(bytes.len() as u64, &|| format!("constant #{i}"))?;
         }
-        for (i, &bytes) in module.host.temps.iter().enumerate() {
+        for (i, &bytes) in host.temps.iter().enumerate() {
             charge(bytes, &|| format!("temporary #{i} ({bytes} bytes)"))?;
         }
         let buffer = |bytes: Cow<'g, [u8]>, read_only| GmBuffer {
@@ -357,8 +379,8 @@ impl Vm {
         let mut buffers: Vec<GmBuffer> =
             inputs.iter().map(|t| buffer(Cow::Borrowed(&t.bytes[..]), false)).collect();
         buffers.extend(module.constants.iter().map(|(_, b)| buffer(Cow::Borrowed(&b[..]), true)));
-        let unread = if spare.is_empty() { Vec::new() } else { unread_temps(module) };
-        for (t, &n) in module.host.temps.iter().enumerate() {
+        let unread = if spare.is_empty() { Vec::new() } else { unread_temps(module, host) };
+        for (t, &n) in host.temps.iter().enumerate() {
             let Some(i) = spare.iter().position(|v| v.len() as u64 == n) else {
                 buffers.push(buffer(Cow::Owned(zeroed(n as usize)), false));
                 continue;
@@ -470,9 +492,9 @@ impl Vm {
 
 /// For each temporary of `module`: whether no launch reads it, that is, no load, gather or
 /// atomic store of a kernel names an argument it is bound to (plain stores only write).
-fn unread_temps(module: &Module) -> Vec<bool> {
-    let mut unread = vec![true; module.host.temps.len()];
-    for launch in &module.host.launches {
+fn unread_temps(module: &Module, host: &Host) -> Vec<bool> {
+    let mut unread = vec![true; host.temps.len()];
+    for launch in &host.launches {
         // A launch of a kernel that does not exist fails the run before anything reads.
         let Some(kernel) = module.kernels.get(launch.kernel as usize) else { continue };
         for inst in &kernel.code {

@@ -6,12 +6,15 @@
 //! arithmetic bit-identical to the `hl` interpreter for exact ops) and returns the outputs
 //! with [`counters::Counters`]; [`Vm::run_with`] also reports each executed instruction as an
 //! [`event::Event`], the stream the sync checker, the cost model and the trace writer consume.
+//! [`Vm::run_class`] runs a program compiled for a shape class
+//! (`kiln_bytecode::shape::ClassModule`) on inputs of any shape of its class.
 //! The module need not be validated: every bad index, range or offset is a located
 //! [`VmError`], and a step budget stops endless loops.
 #![deny(missing_docs)]
 
 mod approx;
 mod blocks;
+mod class;
 mod convert;
 mod core;
 pub mod cost;

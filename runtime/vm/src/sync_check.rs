@@ -29,6 +29,7 @@ use std::fmt;
 
 use kiln_bytecode::isa::{Inst, Pipe, Space};
 use kiln_bytecode::module::Module;
+use kiln_bytecode::shape::ClassModule;
 use kiln_targets::Target;
 
 use crate::event::{Access, Event, Work};
@@ -425,7 +426,27 @@ fn access(c: &mut CoreCheck, a: &Access, p: usize, tick: u64, inst: u32, found: 
 /// error when it is not a deadlock the checker reports.
 pub fn check(target: &Target, module: &Module, inputs: &[HostTensor]) -> Result<Vec<SyncReport>, VmError> {
     let mut checker = SyncChecker::new(module, target);
-    if let Err(e) = Vm::new(target).run_with(module, inputs, &mut |e| checker.event(e)) {
+    let run = Vm::new(target).run_with(module, inputs, &mut |e| checker.event(e));
+    finish(checker, run)
+}
+
+/// [`check`] for a program compiled for a shape class, on inputs of one shape of the class.
+pub fn check_class(
+    target: &Target,
+    program: &ClassModule,
+    inputs: &[HostTensor],
+) -> Result<Vec<SyncReport>, VmError> {
+    let mut checker = SyncChecker::new(&program.module, target);
+    let run = Vm::new(target).run_class_with(program, inputs, &mut |e| checker.event(e));
+    finish(checker, run)
+}
+
+/// The checker's reports after a run; the run's error unless it is a deadlock they report.
+fn finish(
+    mut checker: SyncChecker,
+    run: Result<crate::Outputs, VmError>,
+) -> Result<Vec<SyncReport>, VmError> {
+    if let Err(e) = run {
         if !checker.vm_failed(&e) {
             return Err(e);
         }

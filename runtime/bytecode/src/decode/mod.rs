@@ -9,12 +9,38 @@
 mod inst;
 
 use crate::error::LoadError;
-use crate::format::{MAGIC, SECTIONS, SECTION_ALIGN, TABLE_END, VERSION};
+use crate::format::{table_end, MAGIC, SECTIONS, SECTION_ALIGN, STATIC_SECTIONS, VERSION};
 use crate::module::{BufferRef, Host, Launch, Module, TensorSpec};
 use crate::reader::Reader;
+use crate::shape::{ClassModule, ShapeClass};
 
-/// Decodes bytecode into a module.
+/// Decodes bytecode into a module. A program compiled for a shape class (with a `shape
+/// class` section) is an error: [`decode_class`] reads it.
 pub fn decode(bytes: &[u8]) -> Result<Module, LoadError> {
+    match decode_parts(bytes)? {
+        (module, None) => Ok(module),
+        (_, Some(_)) => Err(LoadError::at(
+            12,
+            "this program was compiled for a shape class (it has a `shape class` section); load it \
+             with `load_class`",
+        )),
+    }
+}
+
+/// Decodes bytecode into a program for a shape class; a static program is the trivial class.
+pub fn decode_class(bytes: &[u8]) -> Result<ClassModule, LoadError> {
+    match decode_parts(bytes)? {
+        (module, None) => Ok(ClassModule::from(module)),
+        (_, Some((at, class))) if class.is_static() => Err(LoadError::at(
+            at,
+            "the `shape class` section holds a static class; a static program has no such section",
+        )),
+        (module, Some((_, class))) => Ok(ClassModule { module, class }),
+    }
+}
+
+/// The module and, when the file has its section, the shape class (with its offset).
+fn decode_parts(bytes: &[u8]) -> Result<(Module, Option<(usize, ShapeClass)>), LoadError> {
     let sections = section_table(bytes)?;
     let reader = |kind: usize| {
         let (start, end) = sections[kind];
@@ -36,7 +62,16 @@ pub fn decode(bytes: &[u8]) -> Result<Module, LoadError> {
     let mut r = reader(4);
     let constants = constants(&mut r)?;
     r.finish()?;
-    Ok(Module { target, kernels, host, constants })
+    let class = match sections.get(STATIC_SECTIONS) {
+        Some(&(at, _)) => {
+            let mut r = reader(STATIC_SECTIONS);
+            let class = crate::shape::codec::class(&mut r)?;
+            r.finish()?;
+            Some((at, class))
+        }
+        None => None,
+    };
+    Ok((Module { target, kernels, host, constants }, class))
 }
 
 /// How truncation messages name each section.
@@ -46,10 +81,12 @@ const SECTION_CONTEXT: [&str; SECTIONS.len()] = [
     "section `kernels`",
     "section `host program`",
     "section `constants`",
+    "section `shape class`",
 ];
 
-/// Checks the header and the section table; returns each section's byte range.
-fn section_table(bytes: &[u8]) -> Result<[(usize, usize); SECTIONS.len()], LoadError> {
+/// Checks the header and the section table; returns each section's byte range (five, or six
+/// with a shape class).
+fn section_table(bytes: &[u8]) -> Result<Vec<(usize, usize)>, LoadError> {
     let mut r = Reader::new(bytes, 0, bytes.len(), "header");
     if !bytes.starts_with(&MAGIC) && !MAGIC.starts_with(bytes) {
         return Err(LoadError::at(
@@ -70,15 +107,18 @@ fn section_table(bytes: &[u8]) -> Result<[(usize, usize); SECTIONS.len()], LoadE
         ));
     }
     let count = r.u32("the section count")?;
-    if count as usize != SECTIONS.len() {
+    if count as usize != STATIC_SECTIONS && count as usize != SECTIONS.len() {
         return Err(LoadError::at(
             12,
-            format!("the section table lists {count} sections, expected {}", SECTIONS.len()),
+            format!(
+                "the section table lists {count} sections, expected {STATIC_SECTIONS} (or {} with a shape class)",
+                SECTIONS.len()
+            ),
         ));
     }
-    let mut ranges = [(0, 0); SECTIONS.len()];
-    let mut prev_end = TABLE_END;
-    for (i, name) in SECTIONS.iter().enumerate() {
+    let mut ranges = vec![(0, 0); count as usize];
+    let mut prev_end = table_end(count as usize);
+    for (i, name) in SECTIONS.iter().take(count as usize).enumerate() {
         let at = r.pos();
         let kind = r.u32("a section table entry")?;
         let reserved = r.u32("a section table entry")?;

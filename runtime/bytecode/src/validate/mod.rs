@@ -21,20 +21,44 @@
 //! zero and scalar overflow.
 
 mod inst;
+mod shape;
 
 use kiln_targets::Target;
 
 use crate::encode::encode_with_offsets;
 use crate::error::LoadError;
-use crate::format::FIRST_SECTION;
-use crate::isa::{Inst, MAX_VIEW_DIMS};
+use crate::format::{first_section, SECTIONS, STATIC_SECTIONS};
+use crate::isa::{Inst, Operand, MAX_VIEW_DIMS};
 use crate::module::{BufferRef, Core, Kernel, Module, TensorSpec};
+use crate::shape::{ClassModule, ShapeClass};
 
 /// Checks a decoded module against a target.
 pub fn validate(module: &Module, target: &Target) -> Result<(), LoadError> {
+    validate_module(module, None, target)
+}
+
+/// Checks a decoded program for a shape class against a target: its module as [`validate()`]
+/// does (every on-chip access in range with the static sizes, which bound every extent), then
+/// the class: distinct symbol names, each named by an input dim; entries parallel to the
+/// skeleton's inputs (of their ranks), temporaries, outputs, launches and kernels, with 0 in
+/// the skeleton wherever the class computes; well-formed expressions; as many parameters per
+/// launch as its kernel declares (at most one register each, ranges not empty); extents in
+/// order, one per dim, on the view of a `Load` or `Store`, from registers that exist.
+pub fn validate_class(program: &ClassModule, target: &Target) -> Result<(), LoadError> {
+    let class = Some(&program.class).filter(|c| !c.is_static());
+    validate_module(&program.module, class, target)?;
+    match class {
+        Some(c) => shape::check(&program.module, c).map_err(|e| e.locate(&program.module, c)),
+        None => Ok(()),
+    }
+}
+
+/// [`validate()`] of a module encoded with `class`'s section (its offsets shift).
+fn validate_module(module: &Module, class: Option<&ShapeClass>, target: &Target) -> Result<(), LoadError> {
+    let sections = if class.is_some() { SECTIONS.len() } else { STATIC_SECTIONS };
     if module.target != target.name {
         return Err(LoadError::at(
-            FIRST_SECTION,
+            first_section(sections),
             format!("bytecode was compiled for '{}', the target is '{}'", module.target, target.name),
         ));
     }
@@ -42,7 +66,7 @@ pub fn validate(module: &Module, target: &Target) -> Result<(), LoadError> {
         kernel_header(kernel, target).map_err(|reason| LoadError::place(reason, k, kernel, None))?;
         structure(&kernel.code).and_then(|()| inst::check_all(kernel, target)).map_err(|(i, reason)| {
             let mut e = LoadError::place(reason, k, kernel, Some(i));
-            e.offset = inst_offset(module, k, i);
+            e.offset = inst_offset(module, class, k, i);
             e
         })?;
     }
@@ -51,12 +75,12 @@ pub fn validate(module: &Module, target: &Target) -> Result<(), LoadError> {
 
 /// The byte offset of instruction `i` of kernel `k` in the module's encoding, when every view
 /// of the module can be encoded.
-fn inst_offset(module: &Module, k: usize, i: usize) -> Option<u64> {
-    let encodable = module.kernels.iter().flat_map(|k| &k.code).all(|inst| match inst {
-        Inst::Load { src: v, .. } | Inst::Store { dst: v, .. } => v.dims.len() <= MAX_VIEW_DIMS,
+pub(crate) fn inst_offset(module: &Module, class: Option<&ShapeClass>, k: usize, i: usize) -> Option<u64> {
+    let encodable = module.kernels.iter().flat_map(|k| &k.code).flat_map(Inst::operands).all(|o| match o {
+        Operand::View(v) => v.dims.len() <= MAX_VIEW_DIMS,
         _ => true,
     });
-    encodable.then(|| encode_with_offsets(module).1[k][i] as u64)
+    encodable.then(|| encode_with_offsets(module, class).1[k][i] as u64)
 }
 
 fn kernel_header(kernel: &Kernel, target: &Target) -> Result<(), String> {

@@ -253,3 +253,44 @@ pub fn every_variant() -> Module {
         constants: vec![(spec(DType::BF16, &[2]), vec![1, 2, 3, 4]), (spec(DType::I32, &[0]), vec![])],
     }
 }
+
+/// [`sample`] as a shape class: inputs 0 and 1 of `(n, 16)`, the temporary and the output
+/// sized from `n`, kernel 0 taking `n` and a tile count at launch, and its loads and stores
+/// sized from register r12.
+pub fn class_sample() -> kiln_bytecode::shape::ClassModule {
+    use kiln_bytecode::shape::{ClassModule, Expr, Extent, KernelClass, ParamRange, ShapeClass};
+    let mut module = sample();
+    module.host.inputs[0].shape[0] = 0;
+    module.host.inputs[1].shape[0] = 0;
+    module.host.temps[0] = 0;
+    module.host.outputs[0].0.shape[0] = 0;
+    let extents = module.kernels[0]
+        .code
+        .iter()
+        .enumerate()
+        .filter(|(_, i)| matches!(i, Inst::Load { .. } | Inst::Store { .. }))
+        .map(|(i, _)| Extent { inst: i as u32, dim: 0, reg: Reg(12) })
+        .collect();
+    let n = || Expr::sym(0);
+    let class = ShapeClass {
+        symbols: vec!["n".into()],
+        inputs: vec![vec![Some(0), None], vec![Some(0), None], vec![None, None]],
+        temps: vec![Some(n() * Expr::constant(64))],
+        outputs: vec![vec![Some(n()), None]],
+        launches: vec![
+            vec![n(), n().ceil_div(Expr::constant(8)).max(Expr::constant(1)) % Expr::constant(5)],
+            vec![],
+        ],
+        kernels: vec![
+            KernelClass {
+                params: vec![
+                    ParamRange { min: 1, max: 1 << 20 },
+                    ParamRange { min: i64::MIN, max: i64::MAX },
+                ],
+                extents,
+            },
+            KernelClass::default(),
+        ],
+    };
+    ClassModule { module, class }
+}

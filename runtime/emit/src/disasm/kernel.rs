@@ -11,6 +11,7 @@ use std::ops::Range;
 use kiln_bytecode::isa::{Atomic, Buf, DType, GmView, Inst, Reg, Scalar, Space, Src, NUM_REGS};
 use kiln_bytecode::module::Kernel;
 use kiln_bytecode::opcode::InstKind;
+use kiln_bytecode::shape::KernelClass;
 use kiln_compiler::{AttrKind, BlockId, FloatKind, OpDef, OpId, Type, ValueId};
 use kiln_dialects::npuvec::interfaces::op_of;
 use kiln_dialects::npuvec::{AtomicKind, CmpPredicate, Pipe as NpuPipe, ReduceKind, RoundMode};
@@ -21,6 +22,10 @@ use super::build::Builder;
 use super::DisasmError;
 use crate::kernel::{CMPI, SCALAR_OPS};
 use crate::REG_ATTR;
+
+/// The attribute of a load or store whose view dims take their sizes from registers (a shape
+/// class's extents): `array<i64: dim, reg, ...>`.
+pub const EXTENTS_ATTR: &str = "npuvec.extents";
 
 /// What a register holds at a point of the disassembly.
 #[derive(Clone, Copy)]
@@ -65,6 +70,8 @@ pub struct KernelDisasm<'b, 'a, 'c> {
     /// (its bounds included), which it must not write (SSA has no loop-carried registers
     /// without `iter_args`, and the emitter keeps them live for the whole loop).
     loops: Vec<(usize, Vec<u8>)>,
+    /// What the kernel takes at launch in a shape class (its extents), if anything.
+    class: Option<&'b KernelClass>,
 }
 
 fn key(b: &Buf) -> (Space, DType, u32, u32, u32, u32) {
@@ -72,21 +79,30 @@ fn key(b: &Buf) -> (Space, DType, u32, u32, u32, u32) {
 }
 
 impl<'b, 'a, 'c> KernelDisasm<'b, 'a, 'c> {
-    /// Disassembles `kernel` into `entry` (whose arguments are the GM arguments).
+    /// Disassembles `kernel` into `entry`, whose arguments are the GM arguments and then, in a
+    /// shape class, one `index` per launch parameter (the values of registers `r0..` when
+    /// the kernel starts).
     pub fn run(
         b: &'b mut Builder<'a, 'c>,
         kernel: &'b Kernel,
+        class: Option<&'b KernelClass>,
         entry: BlockId,
         target: &Target,
     ) -> Result<(), DisasmError> {
-        let args = b.ir.block_args(entry).to_vec();
+        let all = b.ir.block_args(entry).to_vec();
+        let gm = (kernel.num_args as usize).min(all.len());
+        let mut regs = [RegState::Undef; NUM_REGS];
+        for (r, &v) in regs.iter_mut().zip(&all[gm..]) {
+            *r = RegState::Val(v, 0);
+        }
         let mut d = KernelDisasm {
             b,
             kernel,
-            args,
+            args: all[..gm].to_vec(),
             bufs: HashMap::new(),
-            regs: [RegState::Undef; NUM_REGS],
+            regs,
             loops: Vec::new(),
+            class,
         };
         d.buffers(entry, target);
         d.seq(0, kernel.code.len(), entry, 0)?;
@@ -300,6 +316,27 @@ impl<'b, 'a, 'c> KernelDisasm<'b, 'a, 'c> {
         Ok((gm, offset, attrs))
     }
 
+    /// The extents of instruction `i` as `npuvec.extents = array<i64: dim, reg, ...>` (each
+    /// register must hold a value there, as any read).
+    fn extents(
+        &mut self,
+        i: usize,
+        attrs: &mut Vec<(&'static str, kiln_compiler::Attribute<'c>)>,
+    ) -> Result<(), DisasmError> {
+        let Some(class) = self.class else { return Ok(()) };
+        let extents = class.extents_of(i as u32);
+        if extents.is_empty() {
+            return Ok(());
+        }
+        let mut pairs = Vec::with_capacity(2 * extents.len());
+        for e in extents {
+            self.read(i, e.reg)?;
+            pairs.extend([i64::from(e.dim), i64::from(e.reg.0)]);
+        }
+        attrs.push((EXTENTS_ATTR, self.b.i64_array(&pairs)));
+        Ok(())
+    }
+
     fn plain(
         &mut self,
         block: BlockId,
@@ -376,6 +413,7 @@ impl<'b, 'a, 'c> KernelDisasm<'b, 'a, 'c> {
             }
             Inst::Load { dst, src, zero_pad } => {
                 let (gm, off, mut attrs) = self.view(i, block, src)?;
+                self.extents(i, &mut attrs)?;
                 if *zero_pad {
                     attrs.push(("zero_pad", unit));
                 }
@@ -384,6 +422,7 @@ impl<'b, 'a, 'c> KernelDisasm<'b, 'a, 'c> {
             }
             Inst::Store { dst, src, atomic } => {
                 let (gm, off, mut attrs) = self.view(i, block, dst)?;
+                self.extents(i, &mut attrs)?;
                 if *atomic != Atomic::None {
                     if let Some(k) = AtomicKind::of_isa(*atomic) {
                         attrs.push(("atomic", k.attr(self.b.ctx)));

@@ -18,6 +18,7 @@ use std::fmt;
 
 use bumpalo::Bump;
 use kiln_bytecode::module::Module;
+use kiln_bytecode::shape::{ClassModule, ShapeClass};
 use kiln_compiler::syntax::{print_op, PrintOptions};
 use kiln_compiler::Context;
 use kiln_targets::Target;
@@ -38,12 +39,30 @@ impl std::error::Error for DisasmError {}
 
 /// The `npuvec` IR text of `module` (generic form), for the target it was validated against.
 pub fn disassemble(module: &Module, target: &Target) -> Result<String, DisasmError> {
+    print(module, None, target)
+}
+
+/// The `npuvec` IR text of a program compiled for a shape class: its module's, with the class
+/// written out. A kernel's launch parameters are `index` arguments after its GM ones (the
+/// values of registers `r0..` when it starts) and its function carries their ranges
+/// (`npuvec.param_ranges = array<i64: min, max, ...>`); a load or store with extents carries
+/// `npuvec.extents = array<i64: dim, reg, ...>`; GM types have `?` where a dim or size is
+/// symbolic, and the host function, its temporaries and launches carry the symbols, size
+/// expressions and parameters as text (`npuvec.symbols`, `npuvec.input_symbols`,
+/// `npuvec.output_sizes`, `npuvec.size`, `npuvec.params`). The emitter does not read these
+/// yet: the text documents a class, it does not emit it again.
+pub fn disassemble_class(program: &ClassModule, target: &Target) -> Result<String, DisasmError> {
+    let class = Some(&program.class).filter(|c| !c.is_static());
+    print(&program.module, class, target)
+}
+
+fn print(module: &Module, class: Option<&ShapeClass>, target: &Target) -> Result<String, DisasmError> {
     let arena = Bump::new();
     let ctx = Context::new(&arena, kiln_dialects::all_dialects());
     ctx.set_allow_unregistered(true);
     let mut ir = kiln_compiler::Ir::new();
     let mut b = build::Builder { ctx: &ctx, ir: &mut ir };
-    let top = host::build_module(&mut b, module, target)?;
+    let top = host::build_module(&mut b, module, class, target)?;
     let opts = PrintOptions { generic: true, ..PrintOptions::default() };
     let mut text = print_op(&ctx, &ir, top, &opts);
     if !text.ends_with('\n') {
