@@ -1,24 +1,10 @@
 //! Reading size expressions back: `Expr::parse` inverts `Expr::render` (and `FromStr` inverts
 //! `Display`), and malformed text is refused with the column where it goes wrong.
 
+mod common;
+
+use common::SplitMix64 as Rng;
 use kiln_bytecode::shape::{Expr, Term, MAX_EXPR_TERMS};
-
-/// A seeded generator (SplitMix64): the cases are the same on every run.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-
-    fn below(&mut self, n: u64) -> u64 {
-        self.next() % n
-    }
-}
 
 /// A random well-formed expression of at most `budget` terms (odd, at least 1).
 fn random_expr(rng: &mut Rng, budget: usize, symbols: u32) -> Vec<Term> {
@@ -27,15 +13,15 @@ fn random_expr(rng: &mut Rng, budget: usize, symbols: u32) -> Vec<Term> {
             0 => Term::Const(i64::MIN + rng.below(2) as i64),
             1 => Term::Const(i64::MAX - rng.below(2) as i64),
             2 => Term::Const(-(rng.below(1000) as i64)),
-            3 | 4 if symbols > 0 => Term::Sym(rng.below(u64::from(symbols.max(1))) as u32),
+            3 | 4 if symbols > 0 => Term::Sym(rng.below(symbols.max(1) as usize) as u32),
             _ => Term::Const(rng.below(100_000) as i64),
         }];
     }
-    let left_budget = 1 + 2 * rng.below(((budget - 1) / 2) as u64) as usize;
+    let left_budget = 1 + 2 * rng.below((budget - 1) / 2);
     let mut terms = random_expr(rng, left_budget, symbols);
     let right = random_expr(rng, budget - 1 - terms.len(), symbols);
     terms.extend(right);
-    terms.push(Term::OPERATORS[rng.below(Term::OPERATORS.len() as u64) as usize]);
+    terms.push(Term::OPERATORS[rng.below(Term::OPERATORS.len())]);
     terms
 }
 

@@ -72,8 +72,8 @@ pub fn compile<'c>(
     target_spec: &str,
     opt_level: u8,
 ) -> Result<Module, Vec<Diagnostic<'c>>> {
-    codegen(ctx, ir, top, target_spec, opt_level)?;
-    crate::emit(ir, top, target).map_err(|d| vec![d])
+    let program = compile_class(ctx, ir, top, target, target_spec, opt_level)?;
+    crate::into_static(ir, top, program).map_err(|d| vec![d])
 }
 
 /// [`compile`] for a program of a shape class ([`crate::emit_class`]; a static program is
@@ -86,20 +86,8 @@ pub fn compile_class<'c>(
     target_spec: &str,
     opt_level: u8,
 ) -> Result<ClassModule, Vec<Diagnostic<'c>>> {
-    codegen(ctx, ir, top, target_spec, opt_level)?;
-    crate::emit_class(ir, top, target).map_err(|d| vec![d])
-}
-
-/// Runs [`pipeline`] when the module [`needs_codegen`].
-fn codegen<'c>(
-    ctx: &Context<'c>,
-    ir: &mut Ir<'c>,
-    top: OpId,
-    target_spec: &str,
-    opt_level: u8,
-) -> Result<(), Vec<Diagnostic<'c>>> {
     if needs_codegen(ir, top) {
         run_pipeline(ctx, ir, top, &pipeline(target_spec, opt_level))?;
     }
-    Ok(())
+    crate::emit_class(ir, top, target).map_err(|d| vec![d])
 }

@@ -44,7 +44,11 @@ pub use kernel::{pitch, BASE_ATTR, PITCH_ATTR, REG_ATTR};
 /// [`NUM_REGS`](kiln_bytecode::isa::NUM_REGS) registers at once is a located error, and so is
 /// IR of a shape class (see [`emit_class`]).
 pub fn emit<'c>(ir: &Ir<'c>, module_op: OpId, target: &Target) -> Result<Module, Diagnostic<'c>> {
-    let program = emit_class(ir, module_op, target)?;
+    into_static(ir, module_op, emit_class(ir, module_op, target)?)
+}
+
+/// The module of `program` emitted from `module_op`, which must be static.
+fn into_static<'c>(ir: &Ir<'c>, module_op: OpId, program: ClassModule) -> Result<Module, Diagnostic<'c>> {
     if !program.class.is_static() {
         return Err(Diagnostic::error(
             ir.op(module_op).loc,
