@@ -128,3 +128,28 @@ fn an_extent_belongs_on_a_load_or_store() {
     let e = emit_class_text(&bad).unwrap_err();
     assert!(e.contains("has `npuvec.extents`, which only a load or a store (a GM view) takes"), "{e}\n{bad}");
 }
+
+/// Class-form IR skips the IR verifier, so the emitter meets whatever parses: every text with
+/// one line of the chain's disassembly removed, or one attribute value swapped for another
+/// kind, is emitted or refused, never a panic.
+#[test]
+fn damaged_class_text_is_refused_not_a_panic() {
+    let text = kiln_emit::disassemble_class(&classes::chain(&tiny(), 8, 16), &tiny()).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    for skip in 0..lines.len() {
+        let damaged: Vec<&str> =
+            lines.iter().enumerate().filter(|&(i, _)| i != skip).map(|(_, l)| *l).collect();
+        let _ = emit_class_text(&damaged.join("\n"));
+    }
+    for (from, to) in [
+        ("array<i64: 0, 8>", "\"x\""),
+        ("[\"n\"]", "array<i64: 1>"),
+        ("npuvec.params = [\"n\", \"ceil_div(n, 8)\"]", "npuvec.params = [1]"),
+        ("npuvec.size = \"n * 64\"", "npuvec.size = 3"),
+        ("npuvec.param_ranges = array<i64: 1, 1099511627776, 1, 4294967296>", "npuvec.param_ranges = 1"),
+        (", index, index) -> ()", ", index, f32) -> ()"),
+    ] {
+        assert!(text.contains(from), "`{from}` not in\n{text}");
+        let _ = emit_class_text(&text.replace(from, to));
+    }
+}
