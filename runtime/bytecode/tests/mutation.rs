@@ -5,25 +5,9 @@
 
 mod common;
 
+use common::SplitMix64;
 use kiln_bytecode::{decode, encode, load, validate};
 use kiln_targets::Target;
-
-/// SplitMix64 (Steele, Lea and Flood), a fixed-seed generator.
-struct SplitMix64(u64);
-
-impl SplitMix64 {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
-    }
-
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-}
 
 #[derive(Default, Debug)]
 struct Tally {

@@ -2,6 +2,7 @@
 //! emitter, as `kiln-translate --emit-bytecode` does.
 
 use kiln_bytecode::module::Module;
+use kiln_bytecode::shape::ClassModule;
 use kiln_compiler::pass::{parse_pipeline, Instrumentation};
 use kiln_compiler::{Context, Diagnostic, Ir, OpId};
 use kiln_dialects::{func, fused, hl};
@@ -71,8 +72,22 @@ pub fn compile<'c>(
     target_spec: &str,
     opt_level: u8,
 ) -> Result<Module, Vec<Diagnostic<'c>>> {
+    let program = compile_class(ctx, ir, top, target, target_spec, opt_level)?;
+    crate::into_static(ir, top, program).map_err(|d| vec![d])
+}
+
+/// [`compile`] for a program of a shape class ([`crate::emit_class`]; a static program is
+/// the trivial class).
+pub fn compile_class<'c>(
+    ctx: &Context<'c>,
+    ir: &mut Ir<'c>,
+    top: OpId,
+    target: &Target,
+    target_spec: &str,
+    opt_level: u8,
+) -> Result<ClassModule, Vec<Diagnostic<'c>>> {
     if needs_codegen(ir, top) {
         run_pipeline(ctx, ir, top, &pipeline(target_spec, opt_level))?;
     }
-    crate::emit(ir, top, target).map_err(|d| vec![d])
+    crate::emit_class(ir, top, target).map_err(|d| vec![d])
 }

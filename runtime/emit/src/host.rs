@@ -16,9 +16,10 @@ use kiln_targets::Target;
 use crate::kernel::body;
 use crate::read::{self, Res};
 
-/// The GM tensor spec of memref value `v` used by `op`.
-fn spec<'c>(ir: &Ir<'c>, op: OpId, v: ValueId) -> Res<'c, TensorSpec> {
-    let m = read::memref(ir, op, ir.value_type(v))?;
+/// The GM tensor spec of memref value `v` used by `op` (0 where its type has `?`) and which
+/// of its dims are `?`.
+fn spec<'c>(ir: &Ir<'c>, op: OpId, v: ValueId) -> Res<'c, (TensorSpec, Vec<bool>)> {
+    let m = read::memref_dynamic(ir, op, ir.value_type(v))?;
     if m.space.is_some_and(|s| s != Space::Gm) {
         return Err(Diagnostic::op_error(
             ir,
@@ -26,7 +27,7 @@ fn spec<'c>(ir: &Ir<'c>, op: OpId, v: ValueId) -> Res<'c, TensorSpec> {
             format!("expects a GM memref, but got '{}'", ir.value_type(v)),
         ));
     }
-    Ok(TensorSpec { dtype: m.dtype, shape: m.shape })
+    Ok((TensorSpec { dtype: m.dtype, shape: m.shape }, m.dynamic))
 }
 
 /// The byte size of `spec`, bounded by the target's HBM.
@@ -64,13 +65,15 @@ fn constant_bytes<'c>(ir: &Ir<'c>, op: OpId, spec: &TensorSpec, target: &Target)
 /// Constant GM data: a shape and its little-endian bytes (as [`kiln_bytecode::module::Module`] keeps it).
 pub type Constants = Vec<(TensorSpec, Vec<u8>)>;
 
-/// The host program of entry `func`, its constants, given the kernels' names in order.
+/// The host program of entry `func`, its constants and the places a shape class may make
+/// symbolic, given the kernels' names in order.
 pub fn emit_host<'c>(
     ir: &Ir<'c>,
     func: OpId,
     kernels: &[String],
     target: &Target,
-) -> Res<'c, (Host, Constants)> {
+) -> Res<'c, (Host, Constants, Sites)> {
+    let mut sites = Sites::default();
     let name = ir.attr(func, "sym_name").and_then(|a| a.as_str()).unwrap_or_default();
     let mut host = Host { name: String::from_utf8_lossy(name).into_owned(), ..Host::default() };
     let mut constants = Vec::new();
@@ -79,9 +82,10 @@ pub fn emit_host<'c>(
     };
     let mut buffers: HashMap<ValueId, BufferRef> = HashMap::new();
     for (i, &arg) in ir.block_args(entry).iter().enumerate() {
-        let s = spec(ir, func, arg)?;
+        let (s, dynamic) = spec(ir, func, arg)?;
         bytes(ir, func, &s, target)?;
         host.inputs.push(s);
+        sites.inputs.push(dynamic);
         buffers.insert(arg, BufferRef::Input(i as u32));
     }
     let buffer = |buffers: &HashMap<ValueId, BufferRef>, op: OpId, i: usize, v: ValueId| {
@@ -94,12 +98,13 @@ pub fn emit_host<'c>(
         let is = |def: &'static OpDef| ir.is(op, def);
         match result {
             Some(v) if is(&memref::ALLOC_OP) && ir.operands(op).is_empty() => {
-                let s = spec(ir, op, v)?;
+                let (s, dynamic) = spec(ir, op, v)?;
                 host.temps.push(bytes(ir, op, &s, target)?);
+                sites.temps.push((op, dynamic.contains(&true)));
                 buffers.insert(v, BufferRef::Temp(host.temps.len() as u32 - 1));
             }
             Some(v) if is(&npuvec::CONSTANT_OP) => {
-                let s = spec(ir, op, v)?;
+                let s = static_spec(ir, op, v)?;
                 let data = constant_bytes(ir, op, &s, target)?;
                 constants.push((s, data));
                 buffers.insert(v, BufferRef::Const(constants.len() as u32 - 1));
@@ -126,11 +131,15 @@ pub fn emit_host<'c>(
                 })?;
                 let args = ir.operands(op).iter().enumerate().map(|(i, &v)| buffer(&buffers, op, i, v));
                 host.launches.push(Launch { kernel: kernel as u32, args: args.collect::<Res<'c, _>>()? });
+                sites.launches.push(op);
             }
             _ if is(&func::RETURN_OP) => {
                 for (i, &v) in ir.operands(op).iter().enumerate() {
-                    host.outputs.push((spec(ir, op, v)?, buffer(&buffers, op, i, v)?));
+                    let (s, dynamic) = spec(ir, op, v)?;
+                    host.outputs.push((s, buffer(&buffers, op, i, v)?));
+                    sites.outputs.push(dynamic);
                 }
+                sites.ret = Some(op);
             }
             _ => {
                 return Err(Diagnostic::op_error(
@@ -141,5 +150,31 @@ pub fn emit_host<'c>(
             }
         }
     }
-    Ok((host, constants))
+    Ok((host, constants, sites))
+}
+
+/// [`spec`] of a buffer whose shape must be static (a constant's).
+fn static_spec<'c>(ir: &Ir<'c>, op: OpId, v: ValueId) -> Res<'c, TensorSpec> {
+    let ty = ir.value_type(v);
+    match spec(ir, op, v)? {
+        (s, dynamic) if !dynamic.contains(&true) => Ok(s),
+        _ => Err(Diagnostic::op_error(ir, op, format!("needs a static shape, but got '{ty}'"))),
+    }
+}
+
+/// Where the host program may be symbolic in a shape class: which dims of its inputs and
+/// outputs are `?`, its temporaries (the `memref.alloc`, whether its size is `?`), its
+/// launches and its `func.return`.
+#[derive(Default)]
+pub struct Sites {
+    /// Per input, per dim: `?`.
+    pub inputs: Vec<Vec<bool>>,
+    /// Per temporary: its op and whether its type has `?`.
+    pub temps: Vec<(OpId, bool)>,
+    /// Per output, per dim: `?`.
+    pub outputs: Vec<Vec<bool>>,
+    /// Per launch: its op.
+    pub launches: Vec<OpId>,
+    /// The `func.return`.
+    pub ret: Option<OpId>,
 }

@@ -14,6 +14,7 @@ use kiln_bytecode::isa::{Atomic, Buf, Dim, GmView, Inst, Pipe, Reg, ScalarOp, Sr
 use kiln_bytecode::isa::{DType, Scalar, Space};
 use kiln_bytecode::module::{Core, Kernel};
 use kiln_bytecode::opcode::{InstKind, Opcode, Role};
+use kiln_bytecode::shape::{Extent, KernelClass};
 use kiln_compiler::ir::WalkOrder;
 use kiln_compiler::{Diagnostic, Ir, OpDef, OpId, TypeKind, ValueId};
 use kiln_dialects::npuvec::interfaces::instruction;
@@ -21,6 +22,7 @@ use kiln_dialects::npuvec::{AtomicKind, CmpPredicate, Pipe as NpuPipe, ReduceKin
 use kiln_dialects::{arith, func, npuvec, scf};
 use kiln_targets::Target;
 
+use crate::class::kernel as class;
 use crate::read::{self, array_attr, bounded_attr, enum_attr, has_attr, Res};
 use crate::regalloc::{self, Def, Positions};
 
@@ -118,14 +120,15 @@ fn register_defs<'c>(ir: &Ir<'c>, func: OpId) -> Res<'c, Vec<Def>> {
             None
         };
         if let Some(value) = value {
-            defs.push(Def { value, op, fixed: fixed_reg(ir, op)? });
+            defs.push(Def { value, op, fixed: fixed_reg(ir, op)?, reads: Vec::new() });
         }
     }
     Ok(defs)
 }
 
-/// Emits kernel `func`.
-pub fn emit_kernel<'c>(ir: &Ir<'c>, func: OpId, target: &Target) -> Res<'c, Kernel> {
+/// Emits kernel `func` and what it takes at launch in a shape class (nothing for a static
+/// kernel).
+pub fn emit_kernel<'c>(ir: &Ir<'c>, func: OpId, target: &Target) -> Res<'c, (Kernel, KernelClass)> {
     let name = ir.attr(func, "sym_name").and_then(|a| a.as_str()).unwrap_or_default();
     let name = String::from_utf8_lossy(name).into_owned();
     let core = enum_attr(ir, func, "npuvec.core", "core")?;
@@ -139,15 +142,22 @@ pub fn emit_kernel<'c>(ir: &Ir<'c>, func: OpId, target: &Target) -> Res<'c, Kern
     let Some(entry) = body(ir, func) else {
         return Err(Diagnostic::op_error(ir, func, "kernel has no body"));
     };
-    let params = ir.block_args(entry);
-    let num_args = u16::try_from(params.len())
+    let args = class::args(ir, func, entry)?;
+    let num_args = u16::try_from(args.gm.len())
         .map_err(|_| Diagnostic::op_error(ir, func, "kernel has more than 65535 arguments"))?;
     let at = Positions::new(ir, func);
-    let regs = regalloc::allocate(ir, func, &at, &register_defs(ir, func)?)?;
-    let args = params.iter().enumerate().map(|(i, &v)| (v, i as u16)).collect();
-    let mut e = Emitter { ir, target, args, regs, bufs: HashMap::new(), code: Vec::new() };
+    let params = args.params.iter().enumerate();
+    let mut defs: Vec<Def> =
+        params.map(|(k, &value)| Def { value, op: func, fixed: Some(k as u8), reads: Vec::new() }).collect();
+    defs.extend(register_defs(ir, func)?);
+    class::bind_extent_reads(ir, func, entry, &at, &mut defs)?;
+    let regs = regalloc::allocate(ir, func, &at, &defs)?;
+    let gm = args.gm.iter().enumerate().map(|(i, &v)| (v, i as u16)).collect();
+    let mut e =
+        Emitter { ir, target, args: gm, regs, bufs: HashMap::new(), code: Vec::new(), extents: Vec::new() };
     e.block(entry)?;
-    Ok(Kernel { name, core, block_dim, ub_bytes, num_args, code: e.code })
+    let kernel = Kernel { name, core, block_dim, ub_bytes, num_args, code: e.code };
+    Ok((kernel, KernelClass { params: args.ranges, extents: e.extents }))
 }
 
 /// The state of emitting one kernel.
@@ -158,6 +168,8 @@ struct Emitter<'a, 'c> {
     regs: HashMap<ValueId, Reg>,
     bufs: HashMap<ValueId, Buf>,
     code: Vec<Inst>,
+    /// The extents of the loads and stores emitted so far (a shape class's).
+    extents: Vec<Extent>,
 }
 
 impl<'c> Emitter<'_, 'c> {
@@ -316,6 +328,8 @@ impl<'c> Emitter<'_, 'c> {
         let ir = self.ir;
         if let Some(kind) = ir.op(op).def.and_then(instruction) {
             let inst = self.instruction(op, kind)?;
+            let extents = class::extents(ir, op, self.code.len())?;
+            self.extents.extend(extents);
             self.code.push(inst);
             return Ok(());
         }

@@ -90,24 +90,36 @@ pub fn dtype(ty: Type<'_>) -> Option<DType> {
 
 /// A memref's parts: static shape, element type and memory space (`None`: no space given).
 pub struct MemRef {
-    /// The dims.
+    /// The dims (0 where the type has `?`).
     pub shape: Vec<u64>,
+    /// Per dim, whether the type has `?` there.
+    pub dynamic: Vec<bool>,
     /// The element type.
     pub dtype: DType,
     /// The memory space.
     pub space: Option<Space>,
 }
 
-/// The parts of memref type `ty` of the value that `op` reads or defines, or a located error.
+/// The parts of memref type `ty` of the value that `op` reads or defines, or a located error
+/// (a `?` dim among them).
 pub fn memref<'c>(ir: &Ir<'c>, op: OpId, ty: Type<'c>) -> Res<'c, MemRef> {
+    let m = memref_dynamic(ir, op, ty)?;
+    if m.dynamic.contains(&true) {
+        return Err(Diagnostic::op_error(ir, op, format!("needs a static shape, but got '{ty}'")));
+    }
+    Ok(m)
+}
+
+/// [`memref`] where a dim may be `?` (a shape class's GM buffer): it reads as 0, marked in
+/// [`MemRef::dynamic`].
+pub fn memref_dynamic<'c>(ir: &Ir<'c>, op: OpId, ty: Type<'c>) -> Res<'c, MemRef> {
     let TypeKind::MemRef { shape, elem, memory_space, .. } = *ty.kind() else {
         return Err(Diagnostic::op_error(ir, op, format!("expects a memref, but got '{ty}'")));
     };
     let dtype = dtype(elem)
         .ok_or_else(|| Diagnostic::op_error(ir, op, format!("has unsupported element type '{elem}'")))?;
-    let shape: Option<Vec<u64>> = shape.iter().map(|&d| u64::try_from(d).ok()).collect();
-    let shape =
-        shape.ok_or_else(|| Diagnostic::op_error(ir, op, format!("needs a static shape, but got '{ty}'")))?;
+    let dynamic: Vec<bool> = shape.iter().map(|&d| d < 0).collect();
+    let shape: Vec<u64> = shape.iter().map(|&d| u64::try_from(d).unwrap_or(0)).collect();
     let space =
         match memory_space {
             None => None,
@@ -119,7 +131,7 @@ pub fn memref<'c>(ir: &Ir<'c>, op: OpId, ty: Type<'c>) -> Res<'c, MemRef> {
                 })?)
             }
         };
-    Ok(MemRef { shape, dtype, space })
+    Ok(MemRef { shape, dynamic, dtype, space })
 }
 
 /// The scalar an `arith.constant` of a float or integer type holds, as an immediate.

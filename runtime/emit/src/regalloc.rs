@@ -58,18 +58,21 @@ pub struct Def {
     pub value: ValueId,
     /// The op that writes it (an `scf.for` for an induction variable).
     pub op: OpId,
-    /// The register `npuvec.reg` asks for.
+    /// The register `npuvec.reg` asks for (for a launch parameter: its register).
     pub fixed: Option<u8>,
+    /// Ops that read the value's register without naming the value (a shape class's extents).
+    pub reads: Vec<OpId>,
 }
 
 /// The position after which `def` is dead.
 fn live_end(ir: &Ir<'_>, func: OpId, at: &Positions, def: &Def) -> usize {
     let start = at.of(def.op);
-    let is_iv = !ir.results(def.op).contains(&def.value);
+    let is_iv = ir.is(def.op, &scf::FOR_OP) && !ir.results(def.op).contains(&def.value);
     let mut end = if is_iv { at.end_of(def.op) } else { start };
-    for u in ir.uses(def.value) {
-        let mut p = if ir.is(u.op, &scf::FOR_OP) { at.end_of(u.op) } else { at.of(u.op) };
-        let mut a = ir.parent_op(u.op);
+    let users = ir.uses(def.value).iter().map(|u| u.op).chain(def.reads.iter().copied());
+    for user in users.collect::<Vec<_>>() {
+        let mut p = if ir.is(user, &scf::FOR_OP) { at.end_of(user) } else { at.of(user) };
+        let mut a = ir.parent_op(user);
         while let Some(anc) = a.filter(|&a| a != func) {
             if ir.is(anc, &scf::FOR_OP) && at.of(anc) > start {
                 p = p.max(at.end_of(anc));

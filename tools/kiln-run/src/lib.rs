@@ -1,12 +1,14 @@
 //! `kiln-run`: runs a function of an MLIR module on host tensors and prints (or saves) its
 //! results. By default the module is compiled (`kiln-fuse`, `kiln-codegen`, the emitter) and
-//! run on the VM, or a `.kbc` bytecode file is loaded and run; `--interpret` uses the `hl`
+//! run on the VM, or a `.kbc` bytecode file is loaded and run (a shape class's on inputs of
+//! any shape it admits, `--input` files or `--input-shape N=DIMS`); `--interpret` uses the `hl`
 //! reference interpreter, the oracle of every correctness test, and `--check` runs both and
 //! compares. Inputs come from `.npy` files or from a seed. A function with `?` dims is
 //! specialized to its inputs' shapes before it runs (see the `inputs` module).
 #![deny(missing_docs)]
 
 mod check;
+mod class;
 pub mod convert;
 mod format;
 mod inputs;
@@ -144,11 +146,6 @@ fn run(cli: &Cli) -> Result<(String, bool), String> {
         if cli.interpret || cli.check {
             return Err(
                 "kiln-run: error: --interpret and --check need the MLIR module, not bytecode\n".into()
-            );
-        }
-        if !cli.input_shapes.is_empty() {
-            return Err(
-                "kiln-run: error: --input-shape needs the MLIR module: bytecode has static inputs\n".into()
             );
         }
         return vm::run_bytecode(cli, &bytes).map(|out| (out, true));

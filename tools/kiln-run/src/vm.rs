@@ -39,10 +39,20 @@ pub fn keep_only_entry<'c>(ctx: &Context<'c>, ir: &mut Ir<'c>, top: OpId, entry:
         .map_err(|_| format!("kiln-run: error: symbol-dce failed: {diags:?}\n"))
 }
 
-/// Loads bytecode and runs it on seeded or given inputs.
+/// Loads bytecode and runs it on seeded or given inputs: a static module, or a program of a
+/// shape class on inputs of any shape it admits ([`crate::class`]).
 pub fn run_bytecode(cli: &Cli, bytes: &[u8]) -> Result<String, String> {
     let target = Target::load(&cli.target).map_err(|e| format!("kiln-run: error: {e}\n"))?;
-    let module = kiln_bytecode::load(bytes, &target).map_err(|e| format!("kiln-run: error: {e}\n"))?;
+    let program = kiln_bytecode::load_class(bytes, &target).map_err(|e| format!("kiln-run: error: {e}\n"))?;
+    if !program.class.is_static() {
+        return crate::class::run_class_file(cli, &target, &program);
+    }
+    if !cli.input_shapes.is_empty() {
+        return Err(
+            "kiln-run: error: --input-shape needs the MLIR module: bytecode has static inputs\n".into()
+        );
+    }
+    let module = program.module;
     let mut args = Vec::new();
     for (i, spec) in module.host.inputs.iter().enumerate() {
         let dtype = interp_type(spec.dtype);

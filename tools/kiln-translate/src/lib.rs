@@ -5,10 +5,14 @@
 //!   `builtin.module(hl-decompose, hl-canonicalize, cse, dce, kiln-fuse{opt-level=2},
 //!   kiln-codegen{target=T})`. The target is `--target`, else the module's `npuvec.target`,
 //!   else the default target. The emitted module is validated for the target before it is
-//!   written.
-//! - `kiln-translate --disassemble in.kbc [-o out.mlir]` loads bytecode (decode and validate
-//!   against the target the file names, or `--target`) and prints `npuvec` IR that
-//!   `--emit-bytecode` turns into the identical bytes.
+//!   written. IR of a shape class (the form `--disassemble` writes for one: kernels with
+//!   `npuvec.param_ranges`, a host function with `npuvec.symbols`; `docs/backend.md`,
+//!   "Dynamic shapes") is emitted as a class file, with its class section; it skips the IR
+//!   verifier, which refuses its `?` GM memrefs, and is checked by the emitter and the
+//!   validator.
+//! - `kiln-translate --disassemble in.kbc [-o out.mlir]` loads bytecode, static or of a shape
+//!   class (decode and validate against the target the file names, or `--target`) and prints
+//!   `npuvec` IR that `--emit-bytecode` turns into the identical bytes.
 //! - `kiln-translate --import-onnx model.onnx -o model.mlir [--input-shape name=1x128]...
 //!   [--initializers-as-args]` imports an ONNX model as an `hl` module (see `kiln_onnx`),
 //!   printed with its locations (the node names); an input's symbolic dims that no
@@ -145,11 +149,13 @@ fn load_target(spec: &str) -> Result<Target, String> {
     Target::load(spec).map_err(error)
 }
 
+/// The disassembly of a `.kbc` file: a static module's, or a shape class's (the class form,
+/// which `--emit-bytecode` reads back).
 fn disassemble(cli: &Cli, bytes: &[u8], name: &str) -> Result<String, String> {
-    let module = kiln_bytecode::decode(bytes).map_err(|e| error(format!("{name}: {e}")))?;
-    let target = load_target(cli.target.as_deref().unwrap_or(&module.target))?;
-    kiln_bytecode::validate(&module, &target).map_err(|e| error(format!("{name}: {e}")))?;
-    kiln_emit::disassemble(&module, &target).map_err(|e| error(format!("{name}: {e}")))
+    let program = kiln_bytecode::decode_class(bytes).map_err(|e| error(format!("{name}: {e}")))?;
+    let target = load_target(cli.target.as_deref().unwrap_or(&program.module.target))?;
+    kiln_bytecode::validate_class(&program, &target).map_err(|e| error(format!("{name}: {e}")))?;
+    kiln_emit::disassemble_class(&program, &target).map_err(|e| error(format!("{name}: {e}")))
 }
 
 /// The imported module printed (with locations), or compiled to bytecode with `--compile`.
@@ -206,16 +212,24 @@ fn compile<'c>(
     module: &mut kiln_compiler::Module<'c>,
     render: &dyn Fn(&[Diagnostic<'_>]) -> String,
 ) -> Result<Vec<u8>, String> {
-    verify(ctx, &module.ir, module.top).map_err(|d| render(&d))?;
+    // IR of a shape class has `?` GM memrefs that the verifiers refuse; the emitter and the
+    // bytecode validator check it instead.
+    if !kiln_emit::is_class_form(&module.ir, module.top) {
+        verify(ctx, &module.ir, module.top).map_err(|d| render(&d))?;
+    }
     let named = module.ir.attr(module.top, "npuvec.target").and_then(|a| a.as_str());
     let named = named.map(|n| String::from_utf8_lossy(n).into_owned());
     let spec = cli.target.clone().or(named).unwrap_or_else(|| kiln_targets::DEFAULT_TARGET.to_string());
     let target = load_target(&spec)?;
-    let compiled = kiln_emit::compile::compile(ctx, &mut module.ir, module.top, &target, &spec, 2)
+    let compiled = kiln_emit::compile::compile_class(ctx, &mut module.ir, module.top, &target, &spec, 2)
         .map_err(|d| render(&d))?;
-    kiln_bytecode::validate(&compiled, &target)
-        .map_err(|e| error(format!("the emitted bytecode does not validate for '{}': {e}", target.name)))?;
-    Ok(kiln_bytecode::encode(&compiled))
+    let invalid = |e| error(format!("the emitted bytecode does not validate for '{}': {e}", target.name));
+    if compiled.class.is_static() {
+        kiln_bytecode::validate(&compiled.module, &target).map_err(invalid)?;
+        return Ok(kiln_bytecode::encode(&compiled.module));
+    }
+    kiln_bytecode::validate_class(&compiled, &target).map_err(invalid)?;
+    Ok(kiln_bytecode::encode_class(&compiled))
 }
 
 /// Writes `data` to `path` (`None` or `-`: standard output) with [`kiln_cli::write_file`]:

@@ -193,6 +193,236 @@ impl Expr {
     }
 }
 
+/// Why text is not an [`Expr`]: the message and the 1-based column (in characters) where
+/// the text stops making sense.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ExprParseError {
+    /// The 1-based column.
+    pub column: usize,
+    /// What is wrong there.
+    pub message: String,
+}
+
+impl fmt::Display for ExprParseError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "column {}: {}", self.column, self.message)
+    }
+}
+
+impl std::error::Error for ExprParseError {}
+
+/// A token of the infix form and the column it starts at.
+#[derive(Clone, Debug, PartialEq)]
+enum Token {
+    Int(i64),
+    Ident(String),
+    Punct(char),
+    End,
+}
+
+/// The recursive-descent reader of [`Expr::parse`]: `sum := product (('+' | '-') product)*`,
+/// `product := atom ('*' atom)*`, `atom := int | '-' int | name | func '(' sum ',' sum ')' |
+/// '(' sum ')'`. Nesting is bounded by [`MAX_EXPR_TERMS`] (every level adds a term).
+struct Parser<'t> {
+    chars: Vec<char>,
+    pos: usize,
+    names: &'t [String],
+    out: Vec<Term>,
+    depth: usize,
+}
+
+impl Parser<'_> {
+    fn err<T>(&self, column: usize, message: impl Into<String>) -> Result<T, ExprParseError> {
+        Err(ExprParseError { column: column + 1, message: message.into() })
+    }
+
+    fn skip_space(&mut self) {
+        while self.chars.get(self.pos).is_some_and(|c| c.is_whitespace()) {
+            self.pos += 1;
+        }
+    }
+
+    /// The next token and its 0-based column, without consuming it.
+    fn peek(&mut self) -> Result<(Token, usize, usize), ExprParseError> {
+        self.skip_space();
+        let start = self.pos;
+        let Some(&c) = self.chars.get(start) else { return Ok((Token::End, start, start)) };
+        let run = |ok: fn(char) -> bool| start + self.chars[start..].iter().take_while(|&&c| ok(c)).count();
+        if c.is_ascii_digit() {
+            let end = run(|c| c.is_ascii_alphanumeric() || c == '_');
+            let text: String = self.chars[start..end].iter().collect();
+            return match text.parse::<i64>() {
+                Ok(v) => Ok((Token::Int(v), start, end)),
+                Err(_) if text.bytes().all(|b| b.is_ascii_digit()) => {
+                    self.err(start, format!("the constant {text} does not fit in 64 bits"))
+                }
+                Err(_) => self.err(start, format!("'{text}' is not a number")),
+            };
+        }
+        if c.is_alphabetic() || c == '_' {
+            let end = run(|c| c.is_alphanumeric() || c == '_');
+            return Ok((Token::Ident(self.chars[start..end].iter().collect()), start, end));
+        }
+        if "+-*(),".contains(c) {
+            return Ok((Token::Punct(c), start, start + 1));
+        }
+        self.err(start, format!("unexpected character '{c}'"))
+    }
+
+    fn next(&mut self) -> Result<(Token, usize), ExprParseError> {
+        let (t, start, end) = self.peek()?;
+        self.pos = end;
+        Ok((t, start))
+    }
+
+    fn expect(&mut self, want: char, what: &str) -> Result<(), ExprParseError> {
+        match self.next()? {
+            (Token::Punct(c), _) if c == want => Ok(()),
+            (t, at) => self.err(at, format!("expected '{want}' {what}, found {}", describe(&t))),
+        }
+    }
+
+    fn push(&mut self, t: Term, at: usize) -> Result<(), ExprParseError> {
+        if self.out.len() == MAX_EXPR_TERMS {
+            return self.err(at, format!("the expression has more than {MAX_EXPR_TERMS} terms"));
+        }
+        self.out.push(t);
+        Ok(())
+    }
+
+    fn sum(&mut self) -> Result<(), ExprParseError> {
+        self.depth += 1;
+        let (_, at, _) = self.peek()?;
+        if self.depth > MAX_EXPR_TERMS {
+            return self.err(at, format!("the expression nests deeper than {MAX_EXPR_TERMS} levels"));
+        }
+        self.product()?;
+        loop {
+            let op = match self.peek()? {
+                (Token::Punct('+'), at, _) => (Term::Add, at),
+                (Token::Punct('-'), at, _) => (Term::Sub, at),
+                _ => break,
+            };
+            self.next()?;
+            self.product()?;
+            self.push(op.0, op.1)?;
+        }
+        self.depth -= 1;
+        Ok(())
+    }
+
+    fn product(&mut self) -> Result<(), ExprParseError> {
+        self.atom()?;
+        while let (Token::Punct('*'), at, _) = self.peek()? {
+            self.next()?;
+            self.atom()?;
+            self.push(Term::Mul, at)?;
+        }
+        Ok(())
+    }
+
+    fn atom(&mut self) -> Result<(), ExprParseError> {
+        let (t, at) = self.next()?;
+        match t {
+            Token::Int(v) => self.push(Term::Const(v), at),
+            Token::Punct('-') => {
+                self.skip_space();
+                let start = self.pos;
+                let end = start + self.chars[start..].iter().take_while(|c| c.is_ascii_digit()).count();
+                if end == start {
+                    let (t, at2) = self.next()?;
+                    return self.err(at2, format!("expected a number after '-', found {}", describe(&t)));
+                }
+                let text: String =
+                    std::iter::once('-').chain(self.chars[start..end].iter().copied()).collect();
+                let Ok(v) = text.parse::<i64>() else {
+                    return self.err(at, format!("the constant {text} does not fit in 64 bits"));
+                };
+                self.pos = end;
+                self.push(Term::Const(v), at)
+            }
+            Token::Punct('(') => {
+                self.sum()?;
+                self.expect(')', "to close the '('")
+            }
+            Token::Ident(name) => {
+                if let (Token::Punct('('), _, _) = self.peek()? {
+                    let Some(op) =
+                        Term::OPERATORS.into_iter().find(|t| t.spelling() == (name.as_str(), false))
+                    else {
+                        return self.err(
+                            at,
+                            format!("unknown function '{name}' (floor_div, ceil_div, mod, min, max)"),
+                        );
+                    };
+                    self.next()?;
+                    self.sum()?;
+                    self.expect(',', &format!("between the operands of {name}"))?;
+                    self.sum()?;
+                    self.expect(')', &format!("after the operands of {name}"))?;
+                    return self.push(op, at);
+                }
+                let k = self.symbol(&name, at)?;
+                self.push(Term::Sym(k), at)
+            }
+            t => self
+                .err(at, format!("expected a number, a symbol, a function or '(', found {}", describe(&t))),
+        }
+    }
+
+    /// The symbol `name` stands for: its index in the names, or `K` of `sK` past their end
+    /// (as [`Expr::render`] writes a symbol without a name).
+    fn symbol(&self, name: &str, at: usize) -> Result<u32, ExprParseError> {
+        if let Some(k) = self.names.iter().position(|n| n == name) {
+            return Ok(k as u32);
+        }
+        let unnamed =
+            name.strip_prefix('s').filter(|d| d.bytes().all(|b| b.is_ascii_digit()) && !d.is_empty());
+        if let Some(k) =
+            unnamed.and_then(|d| d.parse::<u32>().ok()).filter(|&k| k as usize >= self.names.len())
+        {
+            return Ok(k);
+        }
+        let known = if self.names.is_empty() { "s0, s1, ...".to_string() } else { self.names.join(", ") };
+        self.err(at, format!("unknown symbol '{name}' (the symbols are {known})"))
+    }
+}
+
+fn describe(t: &Token) -> String {
+    match t {
+        Token::Int(v) => format!("the number {v}"),
+        Token::Ident(s) => format!("'{s}'"),
+        Token::Punct(c) => format!("'{c}'"),
+        Token::End => "the end of the text".into(),
+    }
+}
+
+impl Expr {
+    /// Reads the infix form that [`Expr::render`] writes, symbols by `names` (`sK` for a
+    /// symbol `K` past their end): integers (`-` before one makes it negative), symbols,
+    /// `a + b`, `a - b`, `a * b` (`*` binds tighter, all three to the left), parentheses,
+    /// and the functions `floor_div`, `ceil_div`, `mod`, `min`, `max` of two arguments.
+    /// `render` parenthesizes every compound operand of an infix operator, so its text reads
+    /// back as the same terms. An error gives the column where the text goes wrong.
+    pub fn parse(text: &str, names: &[String]) -> Result<Expr, ExprParseError> {
+        let mut p = Parser { chars: text.chars().collect(), pos: 0, names, out: Vec::new(), depth: 0 };
+        p.sum()?;
+        match p.next()? {
+            (Token::End, _) => Ok(Expr(p.out)),
+            (t, at) => p.err(at, format!("expected an operator or the end, found {}", describe(&t))),
+        }
+    }
+}
+
+impl std::str::FromStr for Expr {
+    type Err = ExprParseError;
+
+    /// [`Expr::parse`] with unnamed symbols (`s0`, `s1`, ... as [`Expr`]'s `Display` writes).
+    fn from_str(text: &str) -> Result<Expr, ExprParseError> {
+        Expr::parse(text, &[])
+    }
+}
+
 macro_rules! operators {
     ($($trait:ident $method:ident $term:ident),*) => {$(
         impl std::ops::$trait for Expr {

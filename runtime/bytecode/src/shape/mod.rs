@@ -34,7 +34,7 @@ pub(crate) mod codec;
 mod expr;
 
 pub use bind::{BindError, Binding};
-pub use expr::{Expr, Term, MAX_EXPR_TERMS};
+pub use expr::{Expr, ExprParseError, Term, MAX_EXPR_TERMS};
 
 use crate::isa::Reg;
 use crate::module::Module;

@@ -15,6 +15,10 @@ use kiln_targets::Target;
 use super::build::Builder;
 use super::kernel::{arg_dtypes, KernelDisasm};
 use super::DisasmError;
+use crate::class::host::{
+    INPUT_SYMBOLS_ATTR, LAUNCH_PARAMS_ATTR, OUTPUT_SIZES_ATTR, SIZE_ATTR, SYMBOLS_ATTR,
+};
+use crate::class::kernel::PARAMS_ATTR;
 
 /// The GM memref type of `spec`, `?` where `dynamic(dim)`.
 fn spec_type<'c>(b: &Builder<'_, 'c>, spec: &TensorSpec, dynamic: impl Fn(usize) -> bool) -> Type<'c> {
@@ -178,10 +182,6 @@ pub fn build_module<'c>(
     Ok(top)
 }
 
-/// A kernel's launch parameter ranges in a shape class: `array<i64: min0, max0, ...>` (its
-/// parameters are its `index` arguments after the GM ones).
-pub const PARAMS_ATTR: &str = "npuvec.param_ranges";
-
 /// `["expr", ...]`: size expressions as text (an empty string for a static size).
 fn exprs_attr<'c>(
     b: &Builder<'_, 'c>,
@@ -220,11 +220,11 @@ fn host_func<'c>(
     ];
     if let Some(c) = class {
         let names: Vec<_> = c.symbols.iter().map(|s| b.ctx.str_attr(s.as_bytes())).collect();
-        attrs.push(("npuvec.symbols", b.ctx.array_attr(&names)));
+        attrs.push((SYMBOLS_ATTR, b.ctx.array_attr(&names)));
         let syms: Vec<i64> = c.inputs.iter().flatten().map(|s| s.map_or(-1, i64::from)).collect();
-        attrs.push(("npuvec.input_symbols", b.i64_array(&syms)));
+        attrs.push((INPUT_SYMBOLS_ATTR, b.i64_array(&syms)));
         let outs: Vec<_> = c.outputs.iter().flatten().map(Option::as_ref).collect();
-        attrs.push(("npuvec.output_sizes", exprs_attr(b, c, &outs)));
+        attrs.push((OUTPUT_SIZES_ATTR, exprs_attr(b, c, &outs)));
     }
     let func = b.op(body, &func::FUNC_OP, &[], &attrs, &[], 1);
     let entry = b.block_in(func, 0);
@@ -250,7 +250,7 @@ fn host_func<'c>(
         });
         let mut attrs = vec![("operandSegmentSizes", segments)];
         if let Some((c, Some(e))) = class.map(|c| (c, c.temps.get(i).and_then(Option::as_ref))) {
-            attrs.push(("npuvec.size", b.ctx.str_attr(e.render(&c.symbols).as_bytes())));
+            attrs.push((SIZE_ATTR, b.ctx.str_attr(e.render(&c.symbols).as_bytes())));
         }
         let v = b.value(entry, &memref::ALLOC_OP, &[], &attrs, t);
         values.insert(BufferRef::Temp(i as u32), v);
@@ -262,7 +262,7 @@ fn host_func<'c>(
         if let Some(c) = class {
             let params: Vec<_> = c.launches.get(li).into_iter().flatten().map(Some).collect();
             if !params.is_empty() {
-                attrs.push(("npuvec.params", exprs_attr(b, c, &params)));
+                attrs.push((LAUNCH_PARAMS_ATTR, exprs_attr(b, c, &params)));
             }
         }
         b.op(entry, &npuvec::LAUNCH_OP, &args, &attrs, &[], 0);

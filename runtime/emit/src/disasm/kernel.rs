@@ -20,12 +20,9 @@ use kiln_targets::Target;
 
 use super::build::Builder;
 use super::DisasmError;
+use crate::class::kernel::EXTENTS_ATTR;
 use crate::kernel::{CMPI, SCALAR_OPS};
 use crate::REG_ATTR;
-
-/// The attribute of a load or store whose view dims take their sizes from registers (a shape
-/// class's extents): `array<i64: dim, reg, ...>`.
-pub const EXTENTS_ATTR: &str = "npuvec.extents";
 
 /// What a register holds at a point of the disassembly.
 #[derive(Clone, Copy)]

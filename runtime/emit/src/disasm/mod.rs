@@ -49,8 +49,8 @@ pub fn disassemble(module: &Module, target: &Target) -> Result<String, DisasmErr
 /// `npuvec.extents = array<i64: dim, reg, ...>`; GM types have `?` where a dim or size is
 /// symbolic, and the host function, its temporaries and launches carry the symbols, size
 /// expressions and parameters as text (`npuvec.symbols`, `npuvec.input_symbols`,
-/// `npuvec.output_sizes`, `npuvec.size`, `npuvec.params`). The emitter does not read these
-/// yet: the text documents a class, it does not emit it again.
+/// `npuvec.output_sizes`, `npuvec.size`, `npuvec.params`). [`emit_class`](crate::emit_class)
+/// reads the text back into an equal program.
 pub fn disassemble_class(program: &ClassModule, target: &Target) -> Result<String, DisasmError> {
     let class = Some(&program.class).filter(|c| !c.is_static());
     print(&program.module, class, target)

@@ -4,7 +4,10 @@
 use bumpalo::Bump;
 use kiln_compiler::syntax::parse_source;
 use kiln_compiler::{Context, SourceMgr};
+use kiln_compiler::{Diagnostic, Ir, OpId};
 use kiln_targets::Target;
+
+pub mod head;
 
 /// The tiny target the inputs are planned for.
 pub fn tiny() -> Target {
@@ -19,6 +22,19 @@ pub fn input(name: &str) -> String {
 
 /// Parses `text` and emits it, or returns the rendered error.
 pub fn emit_text(text: &str) -> Result<kiln_bytecode::module::Module, String> {
+    emit_with(text, |ir, top| kiln_emit::emit(ir, top, &tiny()))
+}
+
+/// Parses `text` and emits it as a program of a shape class, or returns the rendered error.
+pub fn emit_class_text(text: &str) -> Result<kiln_bytecode::shape::ClassModule, String> {
+    emit_with(text, |ir, top| kiln_emit::emit_class(ir, top, &tiny()))
+}
+
+/// Parses and verifies `text`, then runs `emit` on it; errors rendered.
+fn emit_with<T>(
+    text: &str,
+    emit: impl for<'c> FnOnce(&Ir<'c>, OpId) -> Result<T, Diagnostic<'c>>,
+) -> Result<T, String> {
     let arena = Bump::new();
     let ctx = Context::new(&arena, kiln_dialects::all_dialects());
     ctx.set_allow_unregistered(true);
@@ -27,7 +43,9 @@ pub fn emit_text(text: &str) -> Result<kiln_bytecode::module::Module, String> {
     let render = |d: &kiln_compiler::Diagnostic<'_>| sm.render(d);
     let module =
         parse_source(&ctx, text, "input.mlir").map_err(|ds| ds.iter().map(render).collect::<String>())?;
-    kiln_compiler::verifier::verify(&ctx, &module.ir, module.top)
-        .map_err(|ds| ds.iter().map(render).collect::<String>())?;
-    kiln_emit::emit(&module.ir, module.top, &tiny()).map_err(|d| render(&d))
+    if !kiln_emit::is_class_form(&module.ir, module.top) {
+        kiln_compiler::verifier::verify(&ctx, &module.ir, module.top)
+            .map_err(|ds| ds.iter().map(render).collect::<String>())?;
+    }
+    emit(&module.ir, module.top).map_err(|d| render(&d))
 }
