@@ -15,7 +15,9 @@
 //! ```
 //!
 //! The region's kind is the callee's `fused.kind` when that is `"vector"`, `"cube"` or
-//! `"mix"` and agrees with the body, else the kind the body needs; the callee's `fused.id` becomes the region's `id`. The region takes the call's location. A private
+//! `"mix"` (or `"attention"`) and agrees with the body, else the kind the body needs; the
+//! callee's `fused.id` becomes the region's `id`, and an attention kernel's `fused.parts` (its
+//! fallback kernels, when they number its ops) the region's `parts`. The region takes the call's location. A private
 //! kernel that nothing references any more is erased; public kernels stay.
 //! Runs on: `builtin.module` (it erases functions of the module).
 //! Assumes: verified IR.
@@ -33,7 +35,7 @@ use kiln_compiler::{
 };
 use kiln_dialects::func::{CALL_OP, FUNC_OP, RETURN_OP};
 use kiln_dialects::fused::verify::{check_body, summarize_body};
-use kiln_dialects::fused::{set_region_id, RegionKind, REGION_OP, YIELD_OP};
+use kiln_dialects::fused::{set_region_id, set_region_parts, RegionKind, REGION_OP, YIELD_OP};
 
 kiln_compiler::declare_pass! {
     struct Inline;
@@ -107,6 +109,20 @@ fn kernel_kind(ir: &Ir<'_>, func: OpId) -> Result<RegionKind, String> {
     Ok(declared.filter(|&k| check_body(ir, k, ops.iter().copied()).is_ok()).unwrap_or(summary.kind()))
 }
 
+/// The `fused.parts` of attention kernel `callee` (the fallback kernel of each body op, as
+/// `fused-outline` keeps them), when they number its ops as the region verifier requires.
+fn kernel_parts(ir: &Ir<'_>, callee: OpId, kind: RegionKind) -> Option<Vec<i64>> {
+    if kind != RegionKind::Attention {
+        return None;
+    }
+    let items = ir.attr(callee, "fused.parts")?.as_array()?;
+    let parts: Vec<i64> =
+        items.iter().map(|a| a.as_int().and_then(|v| i64::try_from(v).ok())).collect::<Option<_>>()?;
+    let body = ir.entry_block(ir.regions(callee)[0])?;
+    let ops = ir.block_ops(body).count().saturating_sub(1);
+    (parts.len() == ops && parts.iter().all(|&p| p >= -1)).then_some(parts)
+}
+
 /// Replaces `call` by a `fused.region` of `kind` holding a copy of `callee`'s body.
 fn inline_call<'c>(ctx: &Context<'c>, ir: &mut Ir<'c>, call: OpId, callee: OpId, kind: RegionKind) {
     let loc = ir.op(call).loc;
@@ -120,6 +136,9 @@ fn inline_call<'c>(ctx: &Context<'c>, ir: &mut Ir<'c>, call: OpId, callee: OpId,
     if let Some(id) = ir.attr(callee, "fused.id").and_then(|a| a.as_int()).and_then(|v| u64::try_from(v).ok())
     {
         set_region_id(ctx, ir, region, id);
+    }
+    if let Some(parts) = kernel_parts(ir, callee, kind) {
+        set_region_parts(ctx, ir, region, &parts);
     }
     let block = ir.create_block();
     ir.append_block(ir.regions(region)[0], block);

@@ -17,7 +17,8 @@
 //! The kernel takes the region's inputs and returns its results; its body is the region's
 //! body (moved, not copied) with `fused.yield` turned into `func.return`. It is marked with the
 //! unit attribute `fused.kernel` and carries the region kind as `fused.kind` (and its `id`, if
-//! any, as `fused.id`), which `fused-inline` uses to rebuild the region. The call and the kernel take the region's
+//! any, as `fused.id`; an attention region's `parts` as `fused.parts`), which `fused-inline`
+//! uses to rebuild the region. The call and the kernel take the region's
 //! location.
 //! Runs on: `builtin.module` (it adds functions to the module).
 //! Assumes: verified IR. Regions outside such functions are left alone.
@@ -98,6 +99,9 @@ fn outline<'c>(ctx: &Context<'c>, ir: &mut Ir<'c>, func: OpId, region: OpId, nam
         vec![(ctx.intern_str("fused.kernel"), ctx.unit_attr()), (ctx.intern_str("fused.kind"), kind)];
     if let Some(id) = ir.attr(region, "id") {
         state.attrs.push((ctx.intern_str("fused.id"), id));
+    }
+    if let Some(parts) = ir.attr(region, "parts") {
+        state.attrs.push((ctx.intern_str("fused.parts"), parts));
     }
     state.num_regions = 1;
     let kernel = ir.create_op(state);
