@@ -212,7 +212,7 @@ impl Matcher<'_, '_> {
                 self.mask_fits(if ops[1] == v { ops[2] } else { ops[1] }, u, shape)?;
                 self.masked = true;
             } else if ir.is(u, &SOFTMAX) {
-                return Err("the softmax is the composite 'hl.softmax' (run hl-decompose first)".into());
+                return Err("the softmax is the composite 'hl.softmax' (hl-decompose expands it when its shape is static)".into());
             } else if !scale && !ir.is(u, &CAST) {
                 return Ok(v);
             }
