@@ -34,6 +34,7 @@ use kiln_compiler::{
     AttrKind, Attribute, Context, Diagnostic, Ir, NamedAttr, OpId, OperationState, Severity, ValueId,
 };
 use kiln_dialects::func::{CALL_OP, FUNC_OP, RETURN_OP};
+use kiln_dialects::fused::kernel_attrs::{ID, KERNEL, KIND, PARTS};
 use kiln_dialects::fused::verify::{check_body, summarize_body};
 use kiln_dialects::fused::{set_region_id, set_region_parts, RegionKind, REGION_OP, YIELD_OP};
 
@@ -53,7 +54,7 @@ kiln_compiler::declare_pass! {
             .filter_map(|call| {
                 let callee = resolve(ir, call, ir.attr(call, "callee")?)?;
                 let is_kernel =
-                    ir.is(callee, &FUNC_OP) && ir.attr(callee, "fused.kernel").is_some();
+                    ir.is(callee, &FUNC_OP) && ir.attr(callee, KERNEL).is_some();
                 is_kernel.then_some((call, callee))
             })
             .collect();
@@ -105,7 +106,7 @@ fn kernel_kind(ir: &Ir<'_>, func: OpId) -> Result<RegionKind, String> {
         return Err("it returns no value".into());
     }
     let summary = summarize_body(ir, ops.iter().copied())?;
-    let declared = ir.attr(func, "fused.kind").and_then(|k| RegionKind::of(k));
+    let declared = ir.attr(func, KIND).and_then(|k| RegionKind::of(k));
     Ok(declared.filter(|&k| check_body(ir, k, ops.iter().copied()).is_ok()).unwrap_or(summary.kind()))
 }
 
@@ -115,7 +116,7 @@ fn kernel_parts(ir: &Ir<'_>, callee: OpId, kind: RegionKind) -> Option<Vec<i64>>
     if kind != RegionKind::Attention {
         return None;
     }
-    let items = ir.attr(callee, "fused.parts")?.as_array()?;
+    let items = ir.attr(callee, PARTS)?.as_array()?;
     let parts: Vec<i64> =
         items.iter().map(|a| a.as_int().and_then(|v| i64::try_from(v).ok())).collect::<Option<_>>()?;
     let body = ir.entry_block(ir.regions(callee)[0])?;
@@ -133,8 +134,7 @@ fn inline_call<'c>(ctx: &Context<'c>, ir: &mut Ir<'c>, call: OpId, callee: OpId,
     state.properties = Some(ctx.dict_attr(&[kind_attr]));
     state.num_regions = 1;
     let region = ir.create_op(state);
-    if let Some(id) = ir.attr(callee, "fused.id").and_then(|a| a.as_int()).and_then(|v| u64::try_from(v).ok())
-    {
+    if let Some(id) = ir.attr(callee, ID).and_then(|a| a.as_int()).and_then(|v| u64::try_from(v).ok()) {
         set_region_id(ctx, ir, region, id);
     }
     if let Some(parts) = kernel_parts(ir, callee, kind) {

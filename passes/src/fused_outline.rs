@@ -32,6 +32,7 @@ use kiln_compiler::ir::WalkOrder;
 use kiln_compiler::symbol_table::{is_symbol_table, symbol_name, symbols};
 use kiln_compiler::{Context, Ir, NamedAttr, OpId, OperationState, Type};
 use kiln_dialects::func::{CALL_OP, FUNC_OP, RETURN_OP};
+use kiln_dialects::fused::kernel_attrs::{ID, KERNEL, KIND, PARTS};
 use kiln_dialects::fused::{RegionKind, REGION_OP};
 
 kiln_compiler::declare_pass! {
@@ -95,13 +96,12 @@ fn outline<'c>(ctx: &Context<'c>, ir: &mut Ir<'c>, func: OpId, region: OpId, nam
         named("function_type", ctx.type_attr(ctx.function_type(&inputs, &results))),
         named("sym_visibility", ctx.str_attr(b"private")),
     ]));
-    state.attrs =
-        vec![(ctx.intern_str("fused.kernel"), ctx.unit_attr()), (ctx.intern_str("fused.kind"), kind)];
+    state.attrs = vec![(ctx.intern_str(KERNEL), ctx.unit_attr()), (ctx.intern_str(KIND), kind)];
     if let Some(id) = ir.attr(region, "id") {
-        state.attrs.push((ctx.intern_str("fused.id"), id));
+        state.attrs.push((ctx.intern_str(ID), id));
     }
     if let Some(parts) = ir.attr(region, "parts") {
-        state.attrs.push((ctx.intern_str("fused.parts"), parts));
+        state.attrs.push((ctx.intern_str(PARTS), parts));
     }
     state.num_regions = 1;
     let kernel = ir.create_op(state);

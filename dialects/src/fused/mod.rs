@@ -28,6 +28,20 @@ pub use ops::*;
 
 use kiln_compiler::Dialect;
 
+/// The discardable attributes `fused-outline` puts on a kernel function and `fused-inline`
+/// reads back to rebuild its region: the unit marker, the region kind, its `id`, and an
+/// attention region's `parts`.
+pub mod kernel_attrs {
+    /// The unit attribute marking a kernel function.
+    pub const KERNEL: &str = "fused.kernel";
+    /// The region kind (`#fused.kind<..>`).
+    pub const KIND: &str = "fused.kind";
+    /// The region's `id`.
+    pub const ID: &str = "fused.id";
+    /// An attention region's `parts`.
+    pub const PARTS: &str = "fused.parts";
+}
+
 /// The `fused` dialect.
 pub static FUSED: Dialect = Dialect {
     name: "fused",
