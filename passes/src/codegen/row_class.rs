@@ -29,7 +29,9 @@ use kiln_compiler::{Attribute, Context, Ir, NamedAttr, OpId, ValueId, DYNAMIC};
 use kiln_dialects::npuvec::MAX_VIEW_DIMS;
 use kiln_targets::Target;
 
-use super::build::{i64_array, i64_array_values, i64_attr, set_attr, Builder};
+use kiln_dialects::arith;
+
+use super::build::{i64_array, i64_array_values, i64_attr, set_attr, Build, Builder};
 use super::model::{VectorModel, STANDIN};
 use super::tiling::{TileDomain, Tiling};
 
@@ -42,9 +44,6 @@ pub const PARAMS_ATTR: &str = "npuvec.param_ranges";
 
 /// The row count the class tile is chosen for: more than any launch has (2^40 rows).
 pub const MAX_ROWS: i64 = 1 << 40;
-
-/// The register the extent of a tile's row dim is pinned to (the emitter's `npuvec.reg`).
-const EXTENT_REG: i64 = 15;
 
 /// A kernel's row class, as `npuvec.row_class = {rows, static_rows, axes}` records it.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -195,23 +194,24 @@ pub fn set_class<'c>(ctx: &Context<'c>, ir: &mut Ir<'c>, kernel: OpId, class: &R
     set_attr(ctx, ir, kernel, ROW_CLASS_ATTR, class.attr(ctx));
 }
 
-/// The extent of tile `t`'s row dim: `min(n - t * rows, rows)`, pinned to the register the
-/// bounded loads and stores name.
+/// The extent of tile `t`'s row dim: `min(n - t * rows, rows)`.
 pub fn extent(b: &mut Builder<'_, '_>, t: ValueId, n: ValueId, rows: i64) -> ValueId {
-    use super::build::Build;
-    use kiln_dialects::arith;
     let r = b.index(rows);
     let start = b.index_op(&arith::MULI_OP, t, r);
     let left = b.index_op(&arith::SUBI_OP, n, start);
-    let e = b.index_op(&arith::MINSI_OP, left, r);
-    if let Some(op) = b.ir.defining_op(e) {
-        set_attr(b.ctx, b.ir, op, "npuvec.reg", i64_attr(b.ctx, EXTENT_REG));
-    }
-    e
+    b.index_op(&arith::MINSI_OP, left, r)
 }
 
-/// Bounds the row dim (dim 0) of load or store `op` by the extent `e` ([`extent`]).
-pub fn bound_rows(b: &mut Builder<'_, '_>, op: OpId, _e: ValueId) {
-    let attr = i64_array(b.ctx, &[0, EXTENT_REG]);
-    set_attr(b.ctx, b.ir, op, "npuvec.extents", attr);
+/// Bounds the row dim (view dim 0) of load or store `op` by the extent `e` ([`extent`]): its
+/// trailing `extents` operand, with `extent_dims = [0]`.
+pub fn bound_rows(b: &mut Builder<'_, '_>, op: OpId, e: ValueId) {
+    let mut operands = b.ir.operands(op).to_vec();
+    operands.push(e);
+    b.ir.set_operands(op, &operands);
+    let name = b.ctx.intern_str("extent_dims");
+    let data = b.ir.op_mut(op);
+    let mut entries: Vec<NamedAttr<'_>> = data.properties.and_then(|p| p.as_dict()).unwrap_or(&[]).to_vec();
+    entries.push(NamedAttr { name, value: i64_array(b.ctx, &[0]) });
+    entries.sort_by_key(|e| e.name);
+    data.properties = Some(b.ctx.dict_attr(&entries));
 }
