@@ -194,13 +194,16 @@ fn has_dynamic_dims(ir: &kiln_compiler::Ir<'_>, op: OpId) -> bool {
         .any(|&v| tensor_parts(ir.value_type(v)).is_some_and(|(s, _)| s.contains(&kiln_compiler::DYNAMIC)))
 }
 
-/// Whether composite `op` (expanded as `how`) with `?` dims expands all the same: an
-/// elementwise one, or a softmax or a norm over a static axis (its expansion reduces that axis
+/// Whether composite `op` (expanded as `how`) with `?` dims expands all the same: its result
+/// has its operand's type, and it is an elementwise one, or a softmax or a norm over a static axis (its expansion reduces that axis
 /// and broadcasts back along the others, whatever their sizes: a row shape class).
 fn row_wise(ir: &kiln_compiler::Ir<'_>, op: OpId, how: Expansion) -> bool {
-    let Some((shape, _)) = ir.operands(op).first().and_then(|&x| tensor_parts(ir.value_type(x))) else {
+    let Some(&x) = ir.operands(op).first() else { return false };
+    let Some((shape, _)) = tensor_parts(ir.value_type(x)) else { return false };
+    // Its expansion has its operand's type, the declared result must be that.
+    if ir.results(op).first().is_none_or(|&r| ir.value_type(r) != ir.value_type(x)) {
         return false;
-    };
+    }
     let static_at = |axis: Option<usize>| axis.and_then(|a| shape.get(a)).is_some_and(|&d| d != kiln_compiler::DYNAMIC);
     let axis = ir.attr(op, "axis").and_then(|a| a.as_int()).unwrap_or(-1) as i64;
     match how {
