@@ -48,9 +48,7 @@ pub fn run_pipeline<'c>(
         .map_err(|e| vec![Diagnostic::error(ir.op(top).loc, e)])?;
     let mut diags = Vec::new();
     let mut instr = Instrumentation::default();
-    // The `npuvec` verifiers refuse the `?` GM buffers of a shape class (the emitter and the
-    // bytecode validator check that IR).
-    instr.verify_each = !has_dynamic_dims(ir, top);
+    instr.verify_each = true;
     let failed = pm.run(ctx, ir, top, &mut instr, &mut diags).is_err();
     diags.retain(|d| d.severity == kiln_compiler::Severity::Error);
     if failed || !diags.is_empty() {
