@@ -6,9 +6,10 @@
 //! (`hl-decompose, ..., kiln-fuse{opt-level=2}, kiln-codegen{target}`, the class emitter),
 //! encoded and loaded back through the validating loader, then run on 5 row counts: 1, an odd
 //! count under a tile, one row past a tile (a tail of 1), a tile and a half plus one (more
-//! rows than fit a tile, a tail), and more tiles than the kernel's cores when that stays
-//! under an element budget (always on `tiny-npu`; on `ascend910b` only for the widest tiles'
-//! programs it would need millions of rows: then two tiles per core and a bit, capped). The
+//! rows than fit a tile, a tail), and more tiles than the kernel's cores (`cores * rows + rows
+//! / 2 + 1`), every count capped at 2^17 elements per input (so on `ascend910b`, 48 cores of
+//! large tiles, the last count often stays under a tile per core; the test asserts that at
+//! least a tenth of the runs have more tiles than cores, and half a tail tile). The
 //! results must equal the interpreter's on the program specialized to each row count, element
 //! for element (NaN matches NaN), with the sync checker on and no unsynchronized access.
 
@@ -55,7 +56,8 @@ fn args_for(ir: &Ir<'_>, func: OpId, n: usize, seed: u64) -> Vec<Tensor> {
 }
 
 /// The fewest rows per tile and the most cores of the compiled class kernels (from their
-/// `npuvec.row_class` and `npuvec.block_dim`).
+/// `npuvec.row_class` and `npuvec.block_dim`); 8 rows on 1 core when no kernel has `?` dims
+/// (the program returns an input, say).
 fn tile_facts(ir: &Ir<'_>, top: OpId) -> (usize, usize) {
     let mut rows = usize::MAX;
     let mut cores = 1;
@@ -66,7 +68,7 @@ fn tile_facts(ir: &Ir<'_>, top: OpId) -> (usize, usize) {
         let b = ir.attr(op, "npuvec.block_dim").and_then(|a| a.as_int()).unwrap_or(1) as usize;
         cores = cores.max(b);
     }
-    (rows, cores)
+    (if rows == usize::MAX { 8 } else { rows }, cores)
 }
 
 /// The row counts a class with `rows` per tile on `cores` cores runs on, for `c` columns.
@@ -78,9 +80,23 @@ fn row_counts(rows: usize, cores: usize, c: usize, seed: u64) -> Vec<usize> {
     counts.into_iter().map(|n| n.min(cap)).collect()
 }
 
+/// What the runs of one program covered.
+#[derive(Default)]
+struct Covered {
+    /// Runs checked.
+    runs: usize,
+    /// Runs with a tail tile (rows not a multiple of the tile).
+    tails: usize,
+    /// Runs with more tiles than the kernel's cores.
+    many_tiles: usize,
+    /// Programs with a kernel compiled as a row class.
+    classes: usize,
+}
+
 /// Compiles `text` once as a shape class for `target_name` and runs it on each row count
-/// against the interpreter; returns how many runs it checked, or the first disagreement.
-fn check(text: &str, target_name: &str, seed: u64) -> Result<usize, String> {
+/// against the interpreter, counting what it covered into `covered`; `Err` is the first
+/// disagreement.
+fn check(text: &str, target_name: &str, seed: u64, covered: &mut Covered) -> Result<(), String> {
     let arena = Bump::new();
     let ctx = Context::new(&arena, kiln_dialects::all_dialects());
     let mut module = parse_bytes(&ctx, text.as_bytes(), "program").map_err(|d| format!("{d:?}"))?;
@@ -95,11 +111,15 @@ fn check(text: &str, target_name: &str, seed: u64) -> Result<usize, String> {
         return Err("the module compiled to static bytecode, not a shape class".into());
     }
     let (rows, cores) = tile_facts(&module.ir, module.top);
+    let has_class = module
+        .ir
+        .walk(module.top, kiln_compiler::ir::WalkOrder::PreOrder)
+        .any(|o| module.ir.attr(o, "npuvec.row_class").is_some());
+    covered.classes += usize::from(has_class);
     let bytes = kiln_bytecode::encode_class(&program);
     let loaded = kiln_bytecode::load_class(&bytes, &target).map_err(|e| format!("loader: {e}"))?;
     let c = text.split("%x: tensor<?x").nth(1).and_then(|t| t.split('x').next()).and_then(|t| t.parse().ok());
     let vm = Vm::with_config(&target, VmConfig { exact_transcendentals: true, ..VmConfig::default() });
-    let mut runs = 0;
     for n in row_counts(rows, cores, c.unwrap_or(1), seed) {
         let args = args_for(&reference_ir, func, n, seed);
         let mut specialized = reference_ir.clone();
@@ -126,7 +146,11 @@ fn check(text: &str, target_name: &str, seed: u64) -> Result<usize, String> {
             return Err(format!("sync at {n} rows: {r}"));
         }
         if outputs.tensors.len() != reference.len() {
-            return Err(format!("{} results, the interpreter gives {}", outputs.tensors.len(), reference.len()));
+            return Err(format!(
+                "{} results, the interpreter gives {}",
+                outputs.tensors.len(),
+                reference.len()
+            ));
         }
         for (i, (h, r)) in outputs.tensors.iter().zip(&reference).enumerate() {
             let v = from_host(h)?;
@@ -135,32 +159,57 @@ fn check(text: &str, target_name: &str, seed: u64) -> Result<usize, String> {
             }
             let (a, b) = (v.to_f64s(), r.to_f64s());
             if let Some(j) = (0..a.len()).find(|&j| !(a[j] == b[j] || (a[j].is_nan() && b[j].is_nan()))) {
-                return Err(format!("at {n} rows (tile {rows}), result #{i} element {j}: vm {}, interpreter {}", a[j], b[j]));
+                return Err(format!(
+                    "at {n} rows (tile {rows}), result #{i} element {j}: vm {}, interpreter {}",
+                    a[j], b[j]
+                ));
             }
         }
-        runs += 1;
+        covered.runs += 1;
+        covered.tails += usize::from(n % rows != 0);
+        covered.many_tiles += usize::from(n.div_ceil(rows) > cores);
     }
-    Ok(runs)
+    Ok(())
 }
 
 #[test]
 fn row_class_programs_compiled_once_agree_with_the_interpreter_on_every_row_count() {
-    let programs = std::env::var("KILN_ROW_CLASS_PROGRAMS").ok().and_then(|v| v.parse().ok()).unwrap_or(300u64);
+    let programs =
+        std::env::var("KILN_ROW_CLASS_PROGRAMS").ok().and_then(|v| v.parse().ok()).unwrap_or(300u64);
     let mut failures = Vec::new();
-    let mut runs = 0;
+    let mut c = Covered::default();
     for seed in 0..programs {
         let text = random_program(seed, &ROW_CLASS);
         for target in TARGETS {
-            match check(&text, target, seed) {
-                Ok(n) => runs += n,
-                Err(e) => {
-                    eprintln!("FAIL seed {seed} on {target}: {}", e.lines().next().unwrap_or(""));
-                    failures.push(format!("seed {seed} on {target}: {e}\n{text}"));
-                }
+            if let Err(e) = check(&text, target, seed, &mut c) {
+                eprintln!("FAIL seed {seed} on {target}: {}", e.lines().next().unwrap_or(""));
+                failures.push(format!("seed {seed} on {target}: {e}\n{text}"));
             }
         }
     }
-    eprintln!("{programs} row-class programs, {runs} runs, {} failures", failures.len());
-    assert!(failures.is_empty(), "{} of {programs} programs disagree; first:\n{}", failures.len(), failures[0]);
-    assert!(runs as u64 >= programs * 2 * 5, "only {runs} runs");
+    eprintln!(
+        "{programs} row-class programs: {} compiles with a class kernel, {} runs ({} with a tail tile, {} with more tiles than cores), {} failures",
+        c.classes,
+        c.runs,
+        c.tails,
+        c.many_tiles,
+        failures.len()
+    );
+    assert!(
+        failures.is_empty(),
+        "{} of {programs} programs disagree; first:\n{}",
+        failures.len(),
+        failures[0]
+    );
+    let (runs, compiles) = (c.runs as u64, programs * 2);
+    assert!(runs >= compiles * 5, "only {runs} runs");
+    assert!(
+        c.classes as u64 * 10 >= compiles * 9,
+        "only {} of {compiles} compiles have a class kernel",
+        c.classes
+    );
+    assert!(
+        c.tails as u64 * 2 >= runs && c.many_tiles as u64 * 10 >= runs,
+        "too few tails or multi-tile runs"
+    );
 }
