@@ -16,10 +16,15 @@
 //! launches use. With `ub-budget=N` the tiles are sized for N bytes of UB instead of the
 //! target's usable UB (the plan is still checked against the target by `kiln-codegen-plan-ub`).
 //!
+//! A kernel with `?` dims is tiled as a row shape class (`codegen/row_class.rs`): its tile is
+//! chosen for any row count, and it gets `npuvec.row_class` as well; a kernel with `?` dims
+//! that is not one (not a vector kernel, a reduction over a `?` axis, ...) is a located error
+//! naming the kernel ("kernel @k is not a row shape class: ...").
+//!
 //! Runs on: `builtin.module`. Assumes: `kiln-codegen-outline` ran. Guarantees: the IR is
-//! unchanged apart from the attribute; a kernel with a dynamic shape is a located error
-//! ("kiln-codegen needs static shapes"), as is one over a zero-size tensor, one over a tensor
-//! larger than the target's HBM, or one whose single row does not fit the UB.
+//! unchanged apart from the attributes; a kernel over a zero-size tensor, one over a tensor
+//! larger than the target's HBM, or one whose single row does not fit the UB is a located
+//! error.
 
 use kiln_compiler::ir::WalkOrder;
 use kiln_compiler::pass::PassFailed;
