@@ -102,8 +102,8 @@ fn row_axis(model: &VectorModel) -> Option<usize> {
 
 /// Checks that the vector kernel over `model` (inputs `args`, outputs `model.outputs`) is a
 /// row class, chooses its tile on `target` within the usable UB divided by `shrink`
-/// (`double_buffer`: it may be double-buffered, see [`buffered`]), and returns both. The
-/// errors say why it is not a row class.
+/// (`double_buffer`: it may be double-buffered, when that pays for many tiles per core), and
+/// returns both. The errors say why it is not a row class.
 pub fn choose<'c>(
     ctx: &Context<'c>,
     ir: &Ir<'c>,
