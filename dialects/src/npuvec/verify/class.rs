@@ -111,7 +111,8 @@ pub(crate) fn split_params<'a>(ir: &'a Ir<'_>, func: OpId) -> Result<KernelParam
 /// The strings of `op`'s attribute `name` (`["n", "m"]`), if present.
 pub fn string_list<'c>(ir: &Ir<'c>, op: OpId, name: &str) -> VResult<'c, Option<Vec<String>>> {
     let Some(attr) = ir.attr(op, name) else { return Ok(None) };
-    let items = attr.as_array().and_then(|items| items.iter().map(|&a| text(a)).collect::<Option<Vec<_>>>());
+    let items =
+        attr.as_array().and_then(|items| items.iter().map(|&a| attr_string(a)).collect::<Option<Vec<_>>>());
     match items {
         Some(items) => Ok(Some(items)),
         None => fail(ir, op, format!("expected `{name}` to be an array of strings, but got {attr}")),
@@ -119,7 +120,7 @@ pub fn string_list<'c>(ir: &Ir<'c>, op: OpId, name: &str) -> VResult<'c, Option<
 }
 
 /// The text of a string attribute.
-pub fn text(attr: Attribute<'_>) -> Option<String> {
+pub fn attr_string(attr: Attribute<'_>) -> Option<String> {
     attr.as_str().map(|s| String::from_utf8_lossy(s).into_owned())
 }
 
@@ -184,7 +185,7 @@ pub(crate) fn verify_op_attr<'c>(
         SIZE_ATTR if !ir.is(op, &memref::ALLOC_OP) => {
             fail(ir, op, format!("has `{name}`, an attribute of a `memref.alloc` (a host temporary)"))
         }
-        SIZE_ATTR if text(attr).is_none() => {
+        SIZE_ATTR if attr_string(attr).is_none() => {
             fail(ir, op, format!("expected `{name}` to be a string, but got {attr}"))
         }
         LAUNCH_PARAMS_ATTR if !ir.is(op, &LAUNCH_OP) => {
