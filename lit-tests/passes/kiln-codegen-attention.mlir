@@ -11,23 +11,29 @@
 // CHECK-SAME:    %[[WS:[a-z0-9]+]]: memref<1x16x16xf16, #npuvec.space<gm>>)
 // CHECK-SAME:    npuvec.core = #npuvec.core<mix>, npuvec.kind = "attention"
 // CHECK-SAME:    npuvec.tile = {block_dim = 1 : i64, k = 16 : i64, q = 16 : i64}
+// The key tiles are software-pipelined: the scores of tile j + 1 are computed on the cube
+// while the vector unit works on tile j; they are drained to UB once tile j's are consumed.
 // CHECK:         scf.for
 // CHECK:           npuvec.load {{.*}} outs(%{{.*}} : memref<16x16xf16, #npuvec.space<l1>>) sizes [16, 16] strides [64, 1] {zero_pad}
-// CHECK:           npuvec.fill
+// CHECK:           npuvec.load {{.*}} outs(%[[K1:.*]] : memref<16x16xf16, #npuvec.space<l1>>) sizes [16, 16] strides [1, 64] {zero_pad}
+// CHECK:           npuvec.mmad
+// CHECK:           npuvec.fixpipe ins(%[[SC:.*]] : memref<16x16xf32, #npuvec.space<l0c>>) outs(%[[S:.*]] : memref<16x16xf16, #npuvec.space<ub>>)
 // CHECK:           scf.for
-// CHECK:             npuvec.load {{.*}} outs(%{{.*}} : memref<16x16xf16, #npuvec.space<l1>>) sizes [16, 16] strides [1, 64] {zero_pad}
-// CHECK:             npuvec.mmad
-// CHECK:             npuvec.fixpipe ins(%{{.*}} : memref<16x16xf32, #npuvec.space<l0c>>) outs(%{{.*}} : memref<16x16xf16, #npuvec.space<ub>>)
-// CHECK:             npuvec.mul
-// CHECK:             npuvec.cast rint ins(%{{.*}} : memref<16x16xf16, #npuvec.space<ub>>) outs(%{{.*}} : memref<16x16xf32, #npuvec.space<ub>>)
+// CHECK:             npuvec.load {{.*}} outs(%[[K1]] : {{.*}}) sizes [16, 16] strides [1, 64] {zero_pad}
+// CHECK:             npuvec.mmad ins({{.*}}) outs(%[[SC]] :
+// CHECK:             npuvec.mul ins(%[[S]],
+// CHECK:             npuvec.cast rint ins(%[[S]] : memref<16x16xf16, #npuvec.space<ub>>) outs(%{{.*}} : memref<16x16xf32, #npuvec.space<ub>>)
 // CHECK:             npuvec.reduce max
 // CHECK:             npuvec.exp
 // CHECK:             npuvec.reduce sum
 // CHECK:             npuvec.store ins(%{{.*}} : memref<16x16xf16, #npuvec.space<ub>>) outs(%[[WS]][
+// CHECK:             npuvec.fixpipe ins(%[[SC]] : {{.*}}) outs(%[[S]] :
 // CHECK:             npuvec.load ins(%[[WS]][
 // CHECK:             npuvec.mmad
 // CHECK:             npuvec.fixpipe ins(%{{.*}} : memref<16x16xf32, #npuvec.space<l0c>>) outs(%{{.*}} : memref<16x16xf32, #npuvec.space<ub>>)
 // CHECK:           }
+// CHECK:           npuvec.store ins(%{{.*}} : memref<16x16xf16, #npuvec.space<ub>>) outs(%[[WS]][
+// CHECK:           npuvec.mmad
 // CHECK:           npuvec.div
 // CHECK:           npuvec.cast
 // CHECK:           npuvec.store ins(%{{.*}} : memref<16x16xf16, #npuvec.space<ub>>) outs(%{{.*}}) sizes [16, 16] strides [64, 1]

@@ -28,6 +28,7 @@ use kiln_dialects::fused::attention::find_attention;
 use kiln_dialects::hl;
 use kiln_dialects::hl::accessors::{bool_attr, int_list};
 use kiln_dialects::hl::canonicalize::{splat_element, splat_value};
+use rustc_hash::FxHashMap;
 
 use super::model::dense_strides;
 use super::store_view::{is_chain_op, regroup, Cols, Factors, StoreView};
@@ -101,6 +102,8 @@ pub struct AttentionForm {
     pub score_ops: Vec<OpId>,
     /// The leaves the score ops read.
     pub leaves: Vec<(ValueId, GmOperand)>,
+    /// The score op results written in place over an operand: the value whose buffer they use.
+    pub homes: FxHashMap<ValueId, ValueId>,
     /// The softmax's input.
     pub scores: ValueId,
     /// Whether NaN probabilities are replaced by 0.
@@ -186,6 +189,7 @@ impl AttentionForm {
             scale,
             score_ops: Vec::new(),
             leaves: Vec::new(),
+            homes: FxHashMap::default(),
             scores,
             guard: false,
             batch: s_shape[..rank - 2].to_vec(),
@@ -196,6 +200,7 @@ impl AttentionForm {
         };
         form.visit(ir, &set, scores)?;
         form.score_ops.sort_by_key(|o| ops.iter().position(|x| x == o));
+        form.place_in_operands(ir);
         form.guard = guard(ir, &members)?;
         // The head merge: views and transposes from PV's result to the output.
         let mut cur = ir.results(m.pv)[0];
@@ -240,6 +245,47 @@ impl AttentionForm {
         Ok(())
     }
 
+    /// A score op writes over an operand of the same full tile and type that only it reads
+    /// (QK^T's result or another score op's): [`AttentionForm::homes`].
+    fn place_in_operands(&mut self, ir: &Ir<'_>) {
+        let qk = ir.results(self.qk)[0];
+        let full = (Ext::Queries, Ext::Keys);
+        for &op in &self.score_ops {
+            let v = ir.results(op)[0];
+            let reuse = ir.operands(op).iter().copied().find(|&o| {
+                let computed = o == qk || ir.defining_op(o).is_some_and(|d| self.score_ops.contains(&d));
+                computed
+                    && self.extents(ir, o) == full
+                    && self.extents(ir, v) == full
+                    && elem_of(ir, o) == elem_of(ir, v)
+                    && ir.uses(o).len() == 1
+            });
+            if let Some(o) = reuse {
+                let home = self.home(o);
+                self.homes.insert(v, home);
+            }
+        }
+    }
+
+    /// The value whose UB buffer holds `v`.
+    pub fn home(&self, v: ValueId) -> ValueId {
+        self.homes.get(&v).copied().unwrap_or(v)
+    }
+
+    /// The extents of `v`'s tile: QK^T's result is a full tile; another value has the rows and
+    /// cols its shape (right-aligned to the scores) does not broadcast.
+    fn extents(&self, ir: &Ir<'_>, v: ValueId) -> (Ext, Ext) {
+        if v == ir.results(self.qk)[0] {
+            return (Ext::Queries, Ext::Keys);
+        }
+        let s = shape_of(ir, v);
+        let dim = |back: usize| s.len().checked_sub(back).map_or(1, |i| s[i]);
+        (
+            if dim(2) != 1 { Ext::Queries } else { Ext::One },
+            if dim(1) != 1 { Ext::Keys } else { Ext::One },
+        )
+    }
+
     /// The output's layout: the head merge composed, or dense.
     pub fn store_view(&self, ir: &Ir<'_>) -> Result<StoreView, String> {
         if self.merge.is_empty() {
@@ -258,21 +304,13 @@ impl AttentionForm {
     pub fn tile_buffers<'c>(&self, ctx: &Context<'c>, ir: &Ir<'c>) -> Vec<(Slot, Ext, Ext, Type<'c>)> {
         let f32t = ctx.float_type(FloatKind::F32);
         let i1 = ctx.int_type(1);
-        let ext = |v: ValueId| {
-            let s = shape_of(ir, v);
-            let dim = |back: usize| s.len().checked_sub(back).map_or(1, |i| s[i]);
-            (
-                if dim(2) != 1 { Ext::Queries } else { Ext::One },
-                if dim(1) != 1 { Ext::Keys } else { Ext::One },
-            )
-        };
         let qk = ir.results(self.qk)[0];
         let mut out = Vec::new();
         let values = std::iter::once(qk)
             .chain(self.leaves.iter().map(|(v, _)| *v))
             .chain(self.score_ops.iter().map(|&o| ir.results(o)[0]));
-        for v in values {
-            let (r, c) = if v == qk { (Ext::Queries, Ext::Keys) } else { ext(v) };
+        for v in values.filter(|v| !self.homes.contains_key(v)) {
+            let (r, c) = self.extents(ir, v);
             out.push((Slot::Value(v), r, c, elem_of(ir, v)));
         }
         if elem_of(ir, self.scores) != f32t {

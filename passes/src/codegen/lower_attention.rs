@@ -229,6 +229,10 @@ fn store(b: &mut Builder<'_, '_>, src: ValueId, gm: ValueId, off: ValueId, sizes
 impl Kernel<'_> {
     /// The UB buffer of `slot` at `vq` query rows and `vk` keys.
     fn buf(&self, slot: Slot, vq: i64, vk: i64) -> ValueId {
+        let slot = match slot {
+            Slot::Value(v) => Slot::Value(self.form.home(v)),
+            other => other,
+        };
         self.ub.get(&(slot, vq, vk)).or_else(|| self.ub.get(&(slot, vq, 0))).copied().expect("allocated")
     }
 
@@ -258,14 +262,23 @@ impl Kernel<'_> {
             let imm = b.scalar(f32t, v);
             b.op(&npuvec::FILL_OP, &[imm, dst], &[], &[], 0);
         }
+        // The key tiles, software-pipelined: step j computes the scores of tile j + 1 on the
+        // cube while the vector unit works on tile j.
         let (full, tail) = (form.skv / t.k, form.skv % t.k);
-        if full >= 1 {
-            let (zero, end, one) = (b.index(0), b.index(full), b.index(1));
-            b.for_loop([zero, end, one], |lb, j| self.key_tile(lb, bi, qi, j, vq, t.k))?;
+        let keys = |j: i64| if j < full { t.k } else { tail };
+        let n = full + i64::from(tail > 0);
+        let zero = b.index(0);
+        self.scores(b, bi, zero, vq, keys(0));
+        if full >= 2 {
+            let (end, one) = (b.index(full - 1), b.index(1));
+            b.for_loop([zero, end, one], |lb, j| {
+                let next = lb.index_op(&arith::ADDI_OP, j, one);
+                self.key_tile(lb, bi, qi, j, vq, t.k, Some((next, t.k)))
+            })?;
         }
-        if tail > 0 {
-            let j = b.index(full);
-            self.key_tile(b, bi, qi, j, vq, tail)?;
+        for j in (full - 1).max(0)..n {
+            let (at, next) = (b.index(j), (j + 1 < n).then(|| b.index(j + 1)));
+            self.key_tile(b, bi, qi, at, vq, keys(j), next.map(|x| (x, keys(j + 1))))?;
         }
         b.op(&npuvec::DIV_OP, &[acc, l, acc], &[], &[], 0);
         if form.guard {
@@ -292,7 +305,29 @@ impl Kernel<'_> {
         Ok(())
     }
 
-    /// One key tile `j` of `vk` keys for the query tile of `vq` rows.
+    /// The scores of key tile `j` (`vk` keys) on the cube, into L0C.
+    fn scores(&self, b: &mut Builder<'_, '_>, bi: Option<ValueId>, j: ValueId, vq: i64, vk: i64) {
+        let (form, t, c) = (self.form, self.t, &self.cube);
+        let nb = form.batch.len();
+        let mut terms = batch_terms(b, bi, &form.batch, &form.kt.dims[..nb]);
+        terms.push((Some(j), t.k * form.kt.stride(1)));
+        let off = b.linear(&terms, 0);
+        load(b, form.kt.src, off, c.k1, &[form.d, vk], &[form.kt.stride(0), form.kt.stride(1)], true);
+        b.op(&npuvec::MOVE_OP, &[c.k1, c.kb], &[], &[], 0);
+        b.op(&npuvec::MMAD_OP, &[c.qa, c.kb, c.sc], &[], &[], 0);
+        self.drain_scores(b, vq, vk);
+    }
+
+    /// The scores in L0C to their UB tile of `vq x vk`.
+    fn drain_scores(&self, b: &mut Builder<'_, '_>, vq: i64, vk: i64) {
+        let s = self.buf(Slot::Value(b.ir.results(self.form.qk)[0]), vq, vk);
+        b.op(&npuvec::FIXPIPE_OP, &[self.cube.sc, s], &[], &[], 0);
+    }
+
+    /// One key tile `j` of `vk` keys for the query tile of `vq` rows, its scores already in
+    /// UB; with `next` (the next tile and its keys), the next tile's scores computed on the
+    /// cube meanwhile, drained to UB once this tile's are consumed.
+    #[allow(clippy::too_many_arguments)]
     fn key_tile(
         &self,
         b: &mut Builder<'_, '_>,
@@ -301,20 +336,26 @@ impl Kernel<'_> {
         j: ValueId,
         vq: i64,
         vk: i64,
+        next: Option<(ValueId, i64)>,
     ) -> Result<(), String> {
         let (form, t, c) = (self.form, self.t, &self.cube);
         let f32t = b.ctx.float_type(FloatKind::F32);
         let nb = form.batch.len();
-        // S = Q K^T.
-        let mut terms = batch_terms(b, bi, &form.batch, &form.kt.dims[..nb]);
-        terms.push((Some(j), t.k * form.kt.stride(1)));
+        if let Some((jn, _)) = next {
+            let mut terms = batch_terms(b, bi, &form.batch, &form.kt.dims[..nb]);
+            terms.push((Some(jn), t.k * form.kt.stride(1)));
+            let off = b.linear(&terms, 0);
+            let vn = next.map_or(vk, |n| n.1);
+            load(b, form.kt.src, off, c.k1, &[form.d, vn], &[form.kt.stride(0), form.kt.stride(1)], true);
+            b.op(&npuvec::MOVE_OP, &[c.k1, c.kb], &[], &[], 0);
+            b.op(&npuvec::MMAD_OP, &[c.qa, c.kb, c.sc], &[], &[], 0);
+        }
+        let mut terms = batch_terms(b, bi, &form.batch, &form.v.dims[..nb]);
+        terms.push((Some(j), t.k * form.v.stride(0)));
         let off = b.linear(&terms, 0);
-        load(b, form.kt.src, off, c.k1, &[form.d, vk], &[form.kt.stride(0), form.kt.stride(1)], true);
-        b.op(&npuvec::MOVE_OP, &[c.k1, c.kb], &[], &[], 0);
-        b.op(&npuvec::MMAD_OP, &[c.qa, c.kb, c.sc], &[], &[], 0);
+        load(b, form.v.src, off, c.v1, &[vk, form.dv], &[form.v.stride(0), form.v.stride(1)], true);
         let qk = b.ir.results(form.qk)[0];
         let s = self.buf(Slot::Value(qk), vq, vk);
-        b.op(&npuvec::FIXPIPE_OP, &[c.sc, s], &[], &[], 0);
         if let Some(scale) = form.scale {
             let imm = b.scalar(elem_of(b.ir, qk), scale);
             b.op(&npuvec::MUL_OP, &[s, imm, s], &[], &[], 0);
@@ -375,11 +416,10 @@ impl Kernel<'_> {
         // P through this core's GM workspace tile into L1.
         let slot = b.linear(&[(Some(self.bid), t.q * t.k)], 0);
         store(b, p, self.workspace, slot, &[vq, vk], &[t.k, 1]);
+        if let Some((_, vn)) = next {
+            self.drain_scores(b, vq, vn);
+        }
         load(b, self.workspace, slot, c.p1, &[vq, vk], &[t.k, 1], true);
-        let mut terms = batch_terms(b, bi, &form.batch, &form.v.dims[..nb]);
-        terms.push((Some(j), t.k * form.v.stride(0)));
-        let off = b.linear(&terms, 0);
-        load(b, form.v.src, off, c.v1, &[vk, form.dv], &[form.v.stride(0), form.v.stride(1)], true);
         b.op(&npuvec::MOVE_OP, &[c.p1, c.pa], &[], &[], 0);
         b.op(&npuvec::MOVE_OP, &[c.v1, c.vb], &[], &[], 0);
         b.op(&npuvec::MMAD_OP, &[c.pa, c.vb, c.oc], &[], &[], 0);

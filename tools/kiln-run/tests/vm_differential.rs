@@ -32,7 +32,7 @@ use kiln_compiler::Context;
 use kiln_dialects::hl::interp::generator::{attention_program, coverage_program, random_program, BACKEND};
 use kiln_dialects::hl::interp::program::run_function_within;
 use kiln_dialects::hl::interp::Budget;
-use kiln_emit::compile::{cleanup, pipeline};
+use kiln_emit::compile::{cleanup, pipeline, pipeline_with};
 
 const TARGETS: [&str; 2] = ["tiny-npu", "ascend910b"];
 
@@ -259,7 +259,7 @@ fn attention_programs_agree_with_the_interpreter() {
     let first = env_u64("KILN_ATTENTION_FIRST", 0);
     let seeds = first..first + env_u64("KILN_ATTENTION_PROGRAMS", 200);
     let parts = |text: &str, target: &str, level: u8, seed: u64, mlir: bool| {
-        let pipeline = pipeline(target, level).replace("kiln-codegen{", "kiln-codegen{flash-attention=false ");
+        let pipeline = pipeline_with(target, level, false);
         let ran = run_both(text, target, &pipeline, seed, mlir)?;
         if ran.kinds.iter().any(|k| k == "attention") {
             return Err("an attention kernel under flash-attention=false".into());
