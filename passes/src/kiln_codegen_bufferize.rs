@@ -35,8 +35,8 @@ use kiln_dialects::npuvec::Space;
 
 use crate::codegen::build::{i32_array, memref_type};
 use crate::codegen::lower_attention::workspace_type;
-use kiln_compiler::symbol_table::resolve;
 use crate::kiln_codegen_tile::{kernel_kind, kernels};
+use kiln_compiler::symbol_table::resolve;
 use kiln_dialects::memref::ALLOC_OP;
 
 kiln_compiler::declare_pass! {

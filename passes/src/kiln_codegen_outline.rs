@@ -16,7 +16,7 @@
 //!   makes again), with a remark "attention region lowered as 1 kernel"; otherwise (or with
 //!   `flash-attention=false`) it is unwrapped and each of its `parts` (the kernels `kiln-fuse`
 //!   would have formed of its ops) lowered as a region of that part's ops would be, with a
-//!   remark "attention region lowered as N kernels: <why not one>";
+//!   remark "attention region lowered as N kernels: why not one";
 //! - each compute op outside regions (an elementwise op, a reduction, a matmul, a
 //!   transpose, slice, concat, pad or broadcast, a gather) becomes a kernel of its own, but a slice
 //!   whose users are vector kernels (the parts of a split, the taps of a pool) is copied into
@@ -56,8 +56,8 @@ use kiln_dialects::npuvec::Core;
 use crate::codegen::attention_form::AttentionForm;
 use crate::codegen::epilogue::Epilogue;
 use crate::codegen::model::{Unsupported, VectorModel};
-use crate::codegen::store_view::StoreView;
 use crate::codegen::options::{load_target, OUTLINE_SPECS};
+use crate::codegen::store_view::StoreView;
 use crate::codegen::tiling::{AttentionTiling, MatmulShape};
 use kiln_targets::Target;
 
@@ -158,7 +158,7 @@ impl KernelKind {
             KernelKind::Attention,
         ]
         .into_iter()
-            .find(|k| k.name().as_bytes() == s)
+        .find(|k| k.name().as_bytes() == s)
     }
 }
 

@@ -29,8 +29,8 @@ use kiln_dialects::hl::interfaces::num_bytes;
 use kiln_dialects::{func, hl};
 use kiln_targets::Target;
 
-use crate::codegen::build::{i64_attr, set_attr};
 use crate::codegen::attention_form::AttentionForm;
+use crate::codegen::build::{i64_attr, set_attr};
 use crate::codegen::conv_plan::ConvShape;
 use crate::codegen::epilogue::Epilogue;
 use crate::codegen::lower_gather::{gather_op, GatherShape, GatherTiling};

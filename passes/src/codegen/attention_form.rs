@@ -174,7 +174,10 @@ impl AttentionForm {
             .copied()
             .find(|&o| {
                 ir.is(o, &hl::REDUCE_MAX)
-                    && ir.uses(ir.operands(o)[0]).iter().any(|u| ir.is(u.op, &hl::SUB) && members.contains(&u.op))
+                    && ir
+                        .uses(ir.operands(o)[0])
+                        .iter()
+                        .any(|u| ir.is(u.op, &hl::SUB) && members.contains(&u.op))
             })
             .ok_or("no softmax found")?;
         let scores = ir.operands(max)[0];
@@ -280,10 +283,7 @@ impl AttentionForm {
         }
         let s = shape_of(ir, v);
         let dim = |back: usize| s.len().checked_sub(back).map_or(1, |i| s[i]);
-        (
-            if dim(2) != 1 { Ext::Queries } else { Ext::One },
-            if dim(1) != 1 { Ext::Keys } else { Ext::One },
-        )
+        (if dim(2) != 1 { Ext::Queries } else { Ext::One }, if dim(1) != 1 { Ext::Keys } else { Ext::One })
     }
 
     /// The output's layout: the head merge composed, or dense.
@@ -369,7 +369,7 @@ fn guard(ir: &Ir<'_>, members: &HashSet<OpId>) -> Result<bool, String> {
             continue;
         }
         match splat_value(ir, ir.operands(op)[1]) {
-            Some(f) if f == 0.0 => found = true,
+            Some(0.0) => found = true,
             _ => return Err("the probabilities' NaN guard fills another value than 0".into()),
         }
     }
@@ -434,7 +434,10 @@ fn operand_view(
         let to = shape_of(ir, ir.results(op)[0]);
         dims = if ir.is(op, &hl::TRANSPOSE) {
             let perm = int_list(ir.attr(op, "perm"))?;
-            perm.iter().map(|&p| dims.get(p as usize).cloned()).collect::<Option<_>>().ok_or_else(|| bad(op))?
+            perm.iter()
+                .map(|&p| dims.get(p as usize).cloned())
+                .collect::<Option<_>>()
+                .ok_or_else(|| bad(op))?
         } else if ir.is(op, &hl::BROADCAST_TO) {
             let from = shape_of(ir, ir.operands(op)[0]);
             let off = to.len().checked_sub(from.len()).ok_or_else(|| bad(op))?;

@@ -37,7 +37,7 @@ use kiln_dialects::{arith, bufferization, func, npuvec};
 use rustc_hash::FxHashMap;
 
 use super::attention_form::{elem_of, AttentionForm, GmOperand, Slot};
-use super::build::{i64_array, memref_type, Build, Builder};
+use super::build::{i64_array, memref_type, split_index, Build, Builder};
 use super::lower_matmul::{variants, with_tail};
 use super::store_view::Factors;
 use super::tiling::{cdiv, AttentionExtent as Ext, AttentionTiling};
@@ -64,7 +64,8 @@ const TILE_SUM: usize = 6;
 
 /// Lowers the attention kernel `kernel` in place.
 pub fn lower_attention_kernel<'c>(ctx: &Context<'c>, ir: &mut Ir<'c>, kernel: OpId) -> Result<(), String> {
-    let body = ir.regions(kernel).first().and_then(|&r| ir.entry_block(r)).ok_or("a kernel without a body")?;
+    let body =
+        ir.regions(kernel).first().and_then(|&r| ir.entry_block(r)).ok_or("a kernel without a body")?;
     let t = ir
         .attr(kernel, "npuvec.tile")
         .and_then(AttentionTiling::from_attr)
@@ -73,7 +74,9 @@ pub fn lower_attention_kernel<'c>(ctx: &Context<'c>, ir: &mut Ir<'c>, kernel: Op
     let form = AttentionForm::of_ops(ir, &old)?;
     let out_gm = old
         .iter()
-        .find(|&&o| ir.is(o, &bufferization::MATERIALIZE_IN_DESTINATION_OP) && ir.operands(o)[0] == form.output)
+        .find(|&&o| {
+            ir.is(o, &bufferization::MATERIALIZE_IN_DESTINATION_OP) && ir.operands(o)[0] == form.output
+        })
         .map(|&o| ir.operands(o)[1])
         .ok_or("the attention's output is not stored")?;
     let workspace = *ir.block_args(body).last().ok_or("a kernel without arguments")?;
@@ -171,7 +174,7 @@ struct Kernel<'k> {
 }
 
 /// `(index, scale)` terms of the GM offset of batch element `bi` (the scores' batch dims
-/// flattened) in a view whose batch dims are `dims`.
+/// flattened) in a view whose batch dims are `dims`: each dim's index split into its factors.
 fn batch_terms(
     b: &mut Builder<'_, '_>,
     bi: Option<ValueId>,
@@ -180,39 +183,27 @@ fn batch_terms(
 ) -> Vec<(Option<ValueId>, i64)> {
     let Some(bi) = bi else { return vec![] };
     let mut terms = Vec::new();
-    let mut inner = 1i64;
-    for d in (0..batch.len()).rev() {
-        let live: Vec<usize> = (0..dims[d].len()).filter(|&i| dims[d][i].1 != 0).collect();
-        if batch[d] > 1 && !live.is_empty() {
-            let mut idx = bi;
-            if inner > 1 {
-                let c = b.index(inner);
-                idx = b.index_op(&arith::DIVUI_OP, idx, c);
-            }
-            let c = b.index(batch[d]);
-            idx = b.index_op(&arith::REMUI_OP, idx, c);
-            for i in live {
-                let (size, stride) = dims[d][i];
-                let below: i64 = dims[d][i + 1..].iter().map(|f| f.0).product();
-                let mut sub = idx;
-                if below > 1 {
-                    let c = b.index(below);
-                    sub = b.index_op(&arith::DIVUI_OP, sub, c);
-                }
-                if i > 0 {
-                    let c = b.index(size);
-                    sub = b.index_op(&arith::REMUI_OP, sub, c);
-                }
-                terms.push((Some(sub), stride));
+    for (d, idx) in split_index(b, bi, batch) {
+        let sizes: Vec<i64> = dims[d].iter().map(|f| f.0).collect();
+        for (i, sub) in split_index(b, idx, &sizes) {
+            if dims[d][i].1 != 0 {
+                terms.push((Some(sub), dims[d][i].1));
             }
         }
-        inner *= batch[d];
     }
     terms
 }
 
 /// `npuvec.load` of `sizes` elements of `gm` at `off` with `strides` into `dst`.
-fn load(b: &mut Builder<'_, '_>, gm: ValueId, off: ValueId, dst: ValueId, sizes: &[i64], strides: &[i64], pad: bool) {
+fn load(
+    b: &mut Builder<'_, '_>,
+    gm: ValueId,
+    off: ValueId,
+    dst: ValueId,
+    sizes: &[i64],
+    strides: &[i64],
+    pad: bool,
+) {
     let mut attrs = vec![("sizes", i64_array(b.ctx, sizes)), ("strides", i64_array(b.ctx, strides))];
     if pad {
         attrs.push(("zero_pad", b.ctx.unit_attr()));
@@ -341,6 +332,12 @@ impl Kernel<'_> {
         let (form, t, c) = (self.form, self.t, &self.cube);
         let f32t = b.ctx.float_type(FloatKind::F32);
         let nb = form.batch.len();
+        // The mask leaves first: the vector unit needs them before the cube needs K and V.
+        for (v, leaf) in &form.leaves {
+            let dst = self.buf(Slot::Value(*v), vq, vk);
+            let shape = b.ir.value_type(dst).shape().unwrap_or(&[]).to_vec();
+            self.load_leaf(b, bi, qi, j, leaf, dst, &shape);
+        }
         if let Some((jn, _)) = next {
             let mut terms = batch_terms(b, bi, &form.batch, &form.kt.dims[..nb]);
             terms.push((Some(jn), t.k * form.kt.stride(1)));
@@ -360,26 +357,20 @@ impl Kernel<'_> {
             let imm = b.scalar(elem_of(b.ir, qk), scale);
             b.op(&npuvec::MUL_OP, &[s, imm, s], &[], &[], 0);
         }
-        // The mask leaves and the score ops.
-        for (v, leaf) in &form.leaves {
-            let dst = self.buf(Slot::Value(*v), vq, vk);
-            let shape = b.ir.value_type(dst).shape().unwrap_or(&[]).to_vec();
-            self.load_leaf(b, bi, qi, j, leaf, dst, &shape);
-        }
+        // The score ops.
         for &op in &form.score_ops {
-            let srcs: Vec<ValueId> = b
-                .ir
-                .operands(op)
-                .to_vec()
-                .into_iter()
-                .map(|x| match splat_element(b.ir, x) {
-                    Some(s) => {
-                        let elem = elem_of(b.ir, x);
-                        b.immediate(elem, s)
-                    }
-                    None => self.buf(Slot::Value(x), vq, vk),
-                })
-                .collect();
+            let srcs: Vec<ValueId> =
+                b.ir.operands(op)
+                    .to_vec()
+                    .into_iter()
+                    .map(|x| match splat_element(b.ir, x) {
+                        Some(s) => {
+                            let elem = elem_of(b.ir, x);
+                            b.immediate(elem, s)
+                        }
+                        None => self.buf(Slot::Value(x), vq, vk),
+                    })
+                    .collect();
             let dst = self.buf(Slot::Value(b.ir.results(op)[0]), vq, vk);
             lower_op(b, &TileOp { op, srcs: &srcs, dst, temp: None })?;
         }

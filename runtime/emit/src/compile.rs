@@ -90,10 +90,7 @@ pub fn compile_with<'c>(
     target: &Target,
     pipeline: &str,
 ) -> Result<Module, Vec<Diagnostic<'c>>> {
-    if needs_codegen(ir, top) {
-        run_pipeline(ctx, ir, top, pipeline)?;
-    }
-    let program = crate::emit_class(ir, top, target).map_err(|d| vec![d])?;
+    let program = compile_class_with(ctx, ir, top, target, pipeline)?;
     crate::into_static(ir, top, program).map_err(|d| vec![d])
 }
 
@@ -107,8 +104,19 @@ pub fn compile_class<'c>(
     target_spec: &str,
     opt_level: u8,
 ) -> Result<ClassModule, Vec<Diagnostic<'c>>> {
+    compile_class_with(ctx, ir, top, target, &pipeline(target_spec, opt_level))
+}
+
+/// [`compile_class`] by the textual `pipeline`.
+fn compile_class_with<'c>(
+    ctx: &Context<'c>,
+    ir: &mut Ir<'c>,
+    top: OpId,
+    target: &Target,
+    pipeline: &str,
+) -> Result<ClassModule, Vec<Diagnostic<'c>>> {
     if needs_codegen(ir, top) {
-        run_pipeline(ctx, ir, top, &pipeline(target_spec, opt_level))?;
+        run_pipeline(ctx, ir, top, pipeline)?;
     }
     crate::emit_class(ir, top, target).map_err(|d| vec![d])
 }

@@ -192,8 +192,8 @@ fn run(cli: &Cli) -> Result<(String, bool), String> {
     let target = kiln_targets::Target::load(&cli.target).map_err(|e| format!("kiln-run: error: {e}\n"))?;
     let level = if cli.no_fuse { 0 } else { cli.opt_level };
     let pipeline = kiln_emit::compile::pipeline_with(&cli.target, level, !cli.no_flash_attention);
-    let program =
-        kiln_emit::compile::compile_with(&ctx, &mut module.ir, module.top, &target, &pipeline).map_err(render)?;
+    let program = kiln_emit::compile::compile_with(&ctx, &mut module.ir, module.top, &target, &pipeline)
+        .map_err(render)?;
     let (results, mut out) = vm::run_program(cli, &target, &program, &args)?;
     out.insert_str(0, &print_results(cli, &results)?);
     let mut agree = true;

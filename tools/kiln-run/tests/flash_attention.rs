@@ -97,7 +97,14 @@ fn flash_attention_agrees_with_the_interpreter() {
         Ok(())
     };
     let combos = [("tiny-npu", 2), ("ascend910b", 2)];
-    run_generated("flash attention", first..first + count, 2, |s| attention_program(s).text, |_| &combos[..], &check);
+    run_generated(
+        "flash attention",
+        first..first + count,
+        2,
+        |s| attention_program(s).text,
+        |_| &combos[..],
+        &check,
+    );
     let fused = fused.into_inner();
     eprintln!("{fused} of {} runs lowered as one attention kernel", 2 * count);
     assert!(fused >= count, "only {fused} of {} runs became one attention kernel", 2 * count);

@@ -47,7 +47,13 @@ fn check_at(text: &str, target_name: &str, opt_level: u8, seed: u64, with_mlir: 
 }
 
 /// [`check`] compiled by `pipeline`.
-fn check_with(text: &str, target_name: &str, pipeline: &str, seed: u64, with_mlir: bool) -> Result<(), String> {
+fn check_with(
+    text: &str,
+    target_name: &str,
+    pipeline: &str,
+    seed: u64,
+    with_mlir: bool,
+) -> Result<(), String> {
     equal(&run_both(text, target_name, pipeline, seed, with_mlir)?)
 }
 
@@ -266,7 +272,14 @@ fn attention_programs_agree_with_the_interpreter() {
         }
         equal(&ran)
     };
-    run_generated("attention", seeds, 2, |seed| attention_program(seed).text, |_| &ATTENTION_COMBOS[..], &parts);
+    run_generated(
+        "attention",
+        seeds,
+        2,
+        |seed| attention_program(seed).text,
+        |_| &ATTENTION_COMBOS[..],
+        &parts,
+    );
 }
 
 #[test]

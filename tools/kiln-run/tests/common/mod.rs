@@ -99,7 +99,13 @@ pub struct Ran {
 /// Runs one program, compiled by `pipeline` (textual, on `builtin.module`), on the VM and on
 /// the interpreter (the cleaned-up program, arguments from `seed`); `Err` for any failure on
 /// the way (see `vm_differential.rs`'s header for the checks).
-pub fn run_both(text: &str, target_name: &str, pipeline: &str, seed: u64, with_mlir: bool) -> Result<Ran, String> {
+pub fn run_both(
+    text: &str,
+    target_name: &str,
+    pipeline: &str,
+    seed: u64,
+    with_mlir: bool,
+) -> Result<Ran, String> {
     let arena = Bump::new();
     let ctx = Context::new(&arena, kiln_dialects::all_dialects());
     let mut module = parse_bytes(&ctx, text.as_bytes(), "program").map_err(|d| format!("{d:?}"))?;
