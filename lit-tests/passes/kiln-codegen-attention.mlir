@@ -12,16 +12,18 @@
 // CHECK-SAME:    npuvec.core = #npuvec.core<mix>, npuvec.kind = "attention"
 // CHECK-SAME:    npuvec.tile = {block_dim = 1 : i64, k = 16 : i64, q = 16 : i64}
 // The key tiles are software-pipelined: the scores of tile j + 1 are computed on the cube
-// while the vector unit works on tile j; they are drained to UB once tile j's are consumed.
+// while the vector unit works on tile j (issued after tile j's score ops, so the vector unit's
+// wait for its mask covers no K or V load); they are drained to UB once tile j's are consumed,
+// and tile j's PV is added to the output during tile j + 1's softmax.
 // CHECK:         scf.for
 // CHECK:           npuvec.load {{.*}} outs(%{{.*}} : memref<16x16xf16, #npuvec.space<l1>>) sizes [16, 16] strides [64, 1] {zero_pad}
 // CHECK:           npuvec.load {{.*}} outs(%[[K1:.*]] : memref<16x16xf16, #npuvec.space<l1>>) sizes [16, 16] strides [1, 64] {zero_pad}
 // CHECK:           npuvec.mmad
 // CHECK:           npuvec.fixpipe ins(%[[SC:.*]] : memref<16x16xf32, #npuvec.space<l0c>>) outs(%[[S:.*]] : memref<16x16xf16, #npuvec.space<ub>>)
 // CHECK:           scf.for
+// CHECK:             npuvec.mul ins(%[[S]],
 // CHECK:             npuvec.load {{.*}} outs(%[[K1]] : {{.*}}) sizes [16, 16] strides [1, 64] {zero_pad}
 // CHECK:             npuvec.mmad ins({{.*}}) outs(%[[SC]] :
-// CHECK:             npuvec.mul ins(%[[S]],
 // CHECK:             npuvec.cast rint ins(%[[S]] : memref<16x16xf16, #npuvec.space<ub>>) outs(%{{.*}} : memref<16x16xf32, #npuvec.space<ub>>)
 // CHECK:             npuvec.reduce max
 // CHECK:             npuvec.exp

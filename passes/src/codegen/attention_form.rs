@@ -77,8 +77,8 @@ pub enum Slot {
 }
 
 /// The row states: running max, running sum, tile max, new max, subtracted max, rescale, tile
-/// sum.
-pub const ROWS: usize = 7;
+/// sum, the previous tile's rescale.
+pub const ROWS: usize = 8;
 
 /// A flash-attention kernel's reading of its ops (see the module documentation).
 pub struct AttentionForm {

@@ -11,7 +11,7 @@
 //!     m' = max(m, rowmax(S)); z = (m' == -inf) ? 0 : m'; a = exp(m - z)
 //!     P = exp(S - z); l = l * a + rowsum(P); m = m'
 //!     store P (PV's type) -> workspace[block_idx]; load -> L1 -> L0A; load V[j] -> L1 -> L0B
-//!     mmad -> L0C; fixpipe -> PV (UB, f32); O = O * a + PV
+//!     mmad -> L0C; fixpipe -> PV (UB, f32); O = O * a + PV (during the next tile's softmax)
 //!   O = O / l; [NaN guard: O = (O != O) ? 0 : O]; cast; store through the head merge
 //! }
 //! ```
@@ -61,6 +61,7 @@ const NEW_MAX: usize = 3;
 const SUB_MAX: usize = 4;
 const RESCALE: usize = 5;
 const TILE_SUM: usize = 6;
+const PREV_RESCALE: usize = 7;
 
 /// Lowers the attention kernel `kernel` in place.
 pub fn lower_attention_kernel<'c>(ctx: &Context<'c>, ir: &mut Ir<'c>, kernel: OpId) -> Result<(), String> {
@@ -260,17 +261,24 @@ impl Kernel<'_> {
         let n = full + i64::from(tail > 0);
         let zero = b.index(0);
         self.scores(b, bi, zero, vq, keys(0));
+        let mut first = 0;
         if full >= 2 {
-            let (end, one) = (b.index(full - 1), b.index(1));
-            b.for_loop([zero, end, one], |lb, j| {
-                let next = lb.index_op(&arith::ADDI_OP, j, one);
-                self.key_tile(lb, bi, qi, j, vq, t.k, Some((next, t.k)))
-            })?;
+            let one = b.index(1);
+            self.key_tile(b, bi, qi, zero, vq, t.k, Some((one, t.k)), false)?;
+            if full >= 3 {
+                let end = b.index(full - 1);
+                b.for_loop([one, end, one], |lb, j| {
+                    let next = lb.index_op(&arith::ADDI_OP, j, one);
+                    self.key_tile(lb, bi, qi, j, vq, t.k, Some((next, t.k)), true)
+                })?;
+            }
+            first = full - 1;
         }
-        for j in (full - 1).max(0)..n {
+        for j in first..n {
             let (at, next) = (b.index(j), (j + 1 < n).then(|| b.index(j + 1)));
-            self.key_tile(b, bi, qi, at, vq, keys(j), next.map(|x| (x, keys(j + 1))))?;
+            self.key_tile(b, bi, qi, at, vq, keys(j), next.map(|x| (x, keys(j + 1))), j > 0)?;
         }
+        self.accumulate(b, vq, RESCALE);
         b.op(&npuvec::DIV_OP, &[acc, l, acc], &[], &[], 0);
         if form.guard {
             let mask = self.buf(Slot::GuardMask, vq, 0);
@@ -315,9 +323,18 @@ impl Kernel<'_> {
         b.op(&npuvec::FIXPIPE_OP, &[self.cube.sc, s], &[], &[], 0);
     }
 
+    /// `O = O * rescale + PV` of the previous key tile, its rescale in row state `rescale`.
+    fn accumulate(&self, b: &mut Builder<'_, '_>, vq: i64, rescale: usize) {
+        let (pv, acc) = (self.buf(Slot::Pv, vq, 0), self.buf(Slot::Acc, vq, 0));
+        b.op(&npuvec::MUL_OP, &[acc, self.row(rescale, vq), acc], &[], &[], 0);
+        b.op(&npuvec::ADD_OP, &[acc, pv, acc], &[], &[], 0);
+    }
+
     /// One key tile `j` of `vk` keys for the query tile of `vq` rows, its scores already in
     /// UB; with `next` (the next tile and its keys), the next tile's scores computed on the
-    /// cube meanwhile, drained to UB once this tile's are consumed.
+    /// cube meanwhile, drained to UB once this tile's are consumed; with `prev`, the previous
+    /// tile's PV (computed on the cube during this tile's softmax) added to the output after
+    /// the softmax. The last tile's PV is added by the caller.
     #[allow(clippy::too_many_arguments)]
     fn key_tile(
         &self,
@@ -328,6 +345,7 @@ impl Kernel<'_> {
         vq: i64,
         vk: i64,
         next: Option<(ValueId, i64)>,
+        prev: bool,
     ) -> Result<(), String> {
         let (form, t, c) = (self.form, self.t, &self.cube);
         let f32t = b.ctx.float_type(FloatKind::F32);
@@ -338,19 +356,6 @@ impl Kernel<'_> {
             let shape = b.ir.value_type(dst).shape().unwrap_or(&[]).to_vec();
             self.load_leaf(b, bi, qi, j, leaf, dst, &shape);
         }
-        if let Some((jn, _)) = next {
-            let mut terms = batch_terms(b, bi, &form.batch, &form.kt.dims[..nb]);
-            terms.push((Some(jn), t.k * form.kt.stride(1)));
-            let off = b.linear(&terms, 0);
-            let vn = next.map_or(vk, |n| n.1);
-            load(b, form.kt.src, off, c.k1, &[form.d, vn], &[form.kt.stride(0), form.kt.stride(1)], true);
-            b.op(&npuvec::MOVE_OP, &[c.k1, c.kb], &[], &[], 0);
-            b.op(&npuvec::MMAD_OP, &[c.qa, c.kb, c.sc], &[], &[], 0);
-        }
-        let mut terms = batch_terms(b, bi, &form.batch, &form.v.dims[..nb]);
-        terms.push((Some(j), t.k * form.v.stride(0)));
-        let off = b.linear(&terms, 0);
-        load(b, form.v.src, off, c.v1, &[vk, form.dv], &[form.v.stride(0), form.v.stride(1)], true);
         let qk = b.ir.results(form.qk)[0];
         let s = self.buf(Slot::Value(qk), vq, vk);
         if let Some(scale) = form.scale {
@@ -374,6 +379,21 @@ impl Kernel<'_> {
             let dst = self.buf(Slot::Value(b.ir.results(op)[0]), vq, vk);
             lower_op(b, &TileOp { op, srcs: &srcs, dst, temp: None })?;
         }
+        // The next tile's scores and this tile's V: in the cube's queue after the score ops
+        // (a flag is set where its wait is, so the vector unit waits for nothing loaded here).
+        if let Some((jn, _)) = next {
+            let mut terms = batch_terms(b, bi, &form.batch, &form.kt.dims[..nb]);
+            terms.push((Some(jn), t.k * form.kt.stride(1)));
+            let off = b.linear(&terms, 0);
+            let vn = next.map_or(vk, |n| n.1);
+            load(b, form.kt.src, off, c.k1, &[form.d, vn], &[form.kt.stride(0), form.kt.stride(1)], true);
+            b.op(&npuvec::MOVE_OP, &[c.k1, c.kb], &[], &[], 0);
+            b.op(&npuvec::MMAD_OP, &[c.qa, c.kb, c.sc], &[], &[], 0);
+        }
+        let mut terms = batch_terms(b, bi, &form.batch, &form.v.dims[..nb]);
+        terms.push((Some(j), t.k * form.v.stride(0)));
+        let off = b.linear(&terms, 0);
+        load(b, form.v.src, off, c.v1, &[vk, form.dv], &[form.v.stride(0), form.v.stride(1)], true);
         let mut x = self.buf(Slot::Value(form.scores), vq, vk);
         if elem_of(b.ir, form.scores) != f32t {
             let wide = self.buf(Slot::Wide, vq, vk);
@@ -381,8 +401,11 @@ impl Kernel<'_> {
             b.op(&npuvec::CAST_OP, &[x, wide], &[("round", rint)], &[], 0);
             x = wide;
         }
-        // The online softmax.
+        // The online softmax (the previous tile's rescale kept for its PV).
         let r = |i| self.row(i, vq);
+        if prev {
+            b.op(&npuvec::COPY_OP, &[r(RESCALE), r(PREV_RESCALE)], &[], &[], 0);
+        }
         reduce_partial(b, ReduceKind::Max, x, r(TILE_MAX), false);
         b.op(&npuvec::MAX_OP, &[r(M), r(TILE_MAX), r(NEW_MAX)], &[], &[], 0);
         let mask = self.buf(Slot::RowMask, vq, 0);
@@ -410,14 +433,14 @@ impl Kernel<'_> {
         if let Some((_, vn)) = next {
             self.drain_scores(b, vq, vn);
         }
+        if prev {
+            self.accumulate(b, vq, PREV_RESCALE);
+        }
         load(b, self.workspace, slot, c.p1, &[vq, vk], &[t.k, 1], true);
         b.op(&npuvec::MOVE_OP, &[c.p1, c.pa], &[], &[], 0);
         b.op(&npuvec::MOVE_OP, &[c.v1, c.vb], &[], &[], 0);
         b.op(&npuvec::MMAD_OP, &[c.pa, c.vb, c.oc], &[], &[], 0);
-        let (pv, acc) = (self.buf(Slot::Pv, vq, 0), self.buf(Slot::Acc, vq, 0));
-        b.op(&npuvec::FIXPIPE_OP, &[c.oc, pv], &[], &[], 0);
-        b.op(&npuvec::MUL_OP, &[acc, r(RESCALE), acc], &[], &[], 0);
-        b.op(&npuvec::ADD_OP, &[acc, pv, acc], &[], &[], 0);
+        b.op(&npuvec::FIXPIPE_OP, &[c.oc, self.buf(Slot::Pv, vq, 0)], &[], &[], 0);
         Ok(())
     }
 
