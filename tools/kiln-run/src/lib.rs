@@ -7,7 +7,7 @@
 //! specialized to its inputs' shapes before it runs (see the `inputs` module).
 #![deny(missing_docs)]
 
-mod check;
+pub mod check;
 mod class;
 pub mod convert;
 mod format;

@@ -6,7 +6,8 @@
 //! logits; f32, f16 and bf16), each on `tiny-npu` and `ascend910b` through `kiln-fuse`,
 //! `kiln-codegen` (flash-attention on), the validating loader and the VM with the sync checker;
 //! then handwritten programs for logits near 1e4, a boolean mask masking whole rows and the
-//! NaN guard of `scaled_dot_product_attention` exports.
+//! NaN guard of `scaled_dot_product_attention` exports; and the examples holding an attention
+//! (whole transformer blocks after it: within `kiln-run --check`'s tolerance).
 //!
 //! **Tolerance.** The kernel computes the interpreter's scores bit for bit (the same matmul
 //! order, the score ops in their own types) unless a scale of Q moves onto the scores; it then
@@ -30,6 +31,7 @@ mod common;
 use common::{run_both, run_generated};
 use kiln_dialects::hl::interp::generator::{attention_program, Attention, Scale};
 use kiln_emit::compile::pipeline;
+use kiln_run::check::first_difference;
 
 /// Unit roundoff of an element type.
 fn unit(dtype: &str) -> f64 {
@@ -169,6 +171,27 @@ fn large_logits_and_masked_rows() {
                 Ok(true) => {}
                 Ok(false) => panic!("case #{i} on {target}: not one attention kernel\n{text}"),
                 Err(e) => panic!("case #{i} on {target}: {e}\n{text}"),
+            }
+        }
+    }
+}
+
+/// The examples with an attention (a LLaMA block, a transformer encoder layer): each one
+/// attention kernel on both targets, the block's results within `kiln-run --check`'s tolerance
+/// (the layers after the attention carry its reordering on; f32 `rtol 1e-4, atol 1e-5`).
+#[test]
+fn examples_with_attention_agree_within_the_check_tolerance() {
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../../examples");
+    for name in ["llama_block.mlir", "transformer_encoder.mlir"] {
+        let text = std::fs::read_to_string(format!("{dir}/{name}")).expect("the example");
+        for (i, target) in ["tiny-npu", "ascend910b"].into_iter().enumerate() {
+            let ran = run_both(&text, target, &pipeline(target, 2), i as u64, true)
+                .unwrap_or_else(|e| panic!("{name} on {target}: {e}"));
+            assert!(ran.kinds.iter().any(|k| k == "attention"), "{name} on {target}: no attention kernel");
+            for (j, (v, r)) in ran.pairs.iter().enumerate() {
+                if let Some(d) = first_difference(j, v, r) {
+                    panic!("{name} on {target}: {d}");
+                }
             }
         }
     }
