@@ -7,7 +7,7 @@
 //! specialized to its inputs' shapes before it runs (see the `inputs` module).
 #![deny(missing_docs)]
 
-mod check;
+pub mod check;
 mod class;
 pub mod convert;
 mod format;
@@ -61,6 +61,10 @@ struct Cli {
     /// horizontal fusion (kiln-fuse's opt-level).
     #[arg(long, value_name = "0|1|2", default_value_t = 2, value_parser = clap::value_parser!(u8).range(0..=2))]
     opt_level: u8,
+    /// Lower attention regions as their parts instead of one flash-attention kernel
+    /// (`kiln-codegen{flash-attention=false}`), to compare the two.
+    #[arg(long)]
+    no_flash_attention: bool,
     /// Run the VM N times after one warm-up and print the median, min and max wall time.
     #[arg(long, value_name = "N")]
     repeat: Option<usize>,
@@ -186,15 +190,10 @@ fn run(cli: &Cli) -> Result<(String, bool), String> {
     }
     vm::keep_only_entry(&ctx, &mut module.ir, module.top, func)?;
     let target = kiln_targets::Target::load(&cli.target).map_err(|e| format!("kiln-run: error: {e}\n"))?;
-    let program = kiln_emit::compile::compile(
-        &ctx,
-        &mut module.ir,
-        module.top,
-        &target,
-        &cli.target,
-        if cli.no_fuse { 0 } else { cli.opt_level },
-    )
-    .map_err(render)?;
+    let level = if cli.no_fuse { 0 } else { cli.opt_level };
+    let pipeline = kiln_emit::compile::pipeline_with(&cli.target, level, !cli.no_flash_attention);
+    let program = kiln_emit::compile::compile_with(&ctx, &mut module.ir, module.top, &target, &pipeline)
+        .map_err(render)?;
     let (results, mut out) = vm::run_program(cli, &target, &program, &args)?;
     out.insert_str(0, &print_results(cli, &results)?);
     let mut agree = true;
