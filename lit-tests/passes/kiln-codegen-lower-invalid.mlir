@@ -13,9 +13,11 @@
 // TRACE-NEXT: } -> FAILURE : pattern failed to match
 // TRACE:      * Pattern : 'GatherKernel' {
 // TRACE-NEXT: } -> FAILURE : pattern failed to match
+// TRACE-NEXT: * Pattern : 'AttentionKernel' {
+// TRACE-NEXT: } -> FAILURE : pattern failed to match
 // TRACE-NEXT: } -> FAILURE : no matched legalization pattern
 // expected-error@+3 {{failed to legalize operation 'func.func' that was explicitly marked illegal}}
-// expected-note@+2 {{patterns tried: AssemblingKernel, VectorKernel, ConvKernel, CubeKernel, GatherKernel}}
+// expected-note@+2 {{patterns tried: AssemblingKernel, VectorKernel, ConvKernel, CubeKernel, GatherKernel, AttentionKernel}}
 // expected-note@+1 {{'ConvKernel' declined: a conv2d kernel holds one conv2d and its one result}}
 func.func private @conv_epilogue_kernel0(%x: tensor<1x4x6x6xf32>, %w: tensor<4x4x3x3xf32>) -> tensor<1x4x4x4xf32> attributes {npuvec.core = #npuvec.core<aic>, npuvec.kind = "matmul"} {
   %0 = hl.conv2d %x, %w : tensor<1x4x6x6xf32>, tensor<4x4x3x3xf32> -> tensor<1x4x4x4xf32>

@@ -1,11 +1,16 @@
-// RUN: %kiln-opt %s --split-input-file -p 'builtin.module(kiln-fuse{opt-level=2}, kiln-codegen-outline)' | FileCheck %s
-// RUN: %kiln-opt %s --split-input-file -p 'builtin.module(kiln-fuse{opt-level=2 attention=false}, kiln-codegen-outline)' | FileCheck %s
-// RUN: %kiln-opt %s --split-input-file -p 'builtin.module(kiln-fuse{opt-level=2}, kiln-codegen-outline)' -o /dev/null 2>&1 | FileCheck %s --check-prefix=REMARK
-// Until a flash-attention kernel exists, an attention region is lowered as the kernels of its
-// `parts`, each as a region of its ops would be: the same kernels as without attention regions
-// (both RUN lines check the same output).
+// RUN: %kiln-opt %s --split-input-file -p 'builtin.module(kiln-fuse{opt-level=2}, kiln-codegen-outline{flash-attention=false})' | FileCheck %s
+// RUN: %kiln-opt %s --split-input-file -p 'builtin.module(kiln-fuse{opt-level=2 attention=false}, kiln-codegen-outline{flash-attention=false})' | FileCheck %s
+// RUN: %kiln-opt %s --split-input-file -p 'builtin.module(kiln-fuse{opt-level=2}, kiln-codegen-outline{flash-attention=false})' -o /dev/null 2>&1 | FileCheck %s --check-prefix=REMARK
+// RUN: %kiln-opt %s --split-input-file -p 'builtin.module(kiln-fuse{opt-level=2}, kiln-codegen-outline)' | FileCheck %s --check-prefix=FLASH
+// With flash-attention=false, an attention region is lowered as the kernels of its `parts`,
+// each as a region of its ops would be: the same kernels as without attention regions (the
+// first two RUN lines check the same output). By default it is one attention kernel (FLASH;
+// the kernel itself: kiln-codegen-attention.mlir).
 
-// REMARK: remark: attention region lowered as 4 kernels (no flash-attention kernel yet)
+// REMARK: remark: attention region lowered as 4 kernels: flash-attention=false
+// FLASH-LABEL: func.func private @padding_kernel0(
+// FLASH-SAME:    npuvec.core = #npuvec.core<mix>, npuvec.kind = "attention"
+// FLASH-NOT:   func.func private @padding_kernel1(
 // CHECK-LABEL: func.func private @padding_kernel0(
 // CHECK-SAME:    npuvec.kind = "layout"
 // CHECK-LABEL: func.func private @padding_kernel1(
@@ -33,7 +38,10 @@ func.func @padding(%q: tensor<1x2x8x16xf32>, %k: tensor<1x2x8x16xf32>, %v: tenso
 // -----
 
 // An attention region without `parts` (written by hand): every op a kernel of its own.
-// REMARK: remark: attention region lowered as 7 kernels (no flash-attention kernel yet)
+// REMARK: remark: attention region lowered as 7 kernels: flash-attention=false
+// FLASH-LABEL: func.func private @no_parts_kernel0(
+// FLASH-SAME:    npuvec.kind = "attention"
+// FLASH-NOT:   func.func private @no_parts_kernel1(
 // CHECK-LABEL: func.func private @no_parts_kernel0(
 // CHECK-SAME:    npuvec.kind = "matmul"
 // CHECK-COUNT-5: npuvec.kind = "vector"

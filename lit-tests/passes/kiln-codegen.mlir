@@ -64,24 +64,33 @@
 // MLP-NEXT:    npuvec.launch @mlp_kernel1(%[[H]], %arg3, %arg4, %arg0, %[[OUT]])
 // MLP-NEXT:    return %[[OUT]] : memref<8x256xf32, #npuvec.space<gm>>
 
-// Twelve kernels: the halves of the swiglu are slices that its consumer reads as views.
+// Ten kernels: the halves of the swiglu are slices that its consumer reads as views, the
+// attention is one flash-attention kernel.
 // LLAMA: module attributes {npuvec.target = "tiny-npu"} {
-// LLAMA:       func.func private @llama_block_kernel11(
+// LLAMA:       func.func private @llama_block_kernel4(
+// LLAMA-SAME:    npuvec.kind = "attention"
+// LLAMA:       func.func private @llama_block_kernel9(
 // LLAMA-LABEL: func.func @llama_block(
 // LLAMA-NEXT:    memref.alloc() : memref<16x64xf32, #npuvec.space<gm>>
 // LLAMA-NEXT:    npuvec.launch @llama_block_kernel0(
-// LLAMA:         npuvec.launch @llama_block_kernel11(
+// LLAMA:         npuvec.launch @llama_block_kernel9(
 // LLAMA:         return %{{.*}} : memref<16x64xf32, #npuvec.space<gm>>
 
 // ENC: module attributes {npuvec.target = "tiny-npu"} {
-// ENC:       func.func private @encoder_kernel10(
+// ENC:       func.func private @encoder_kernel8(
 // ENC-LABEL: func.func @encoder(
 // The Q projection stores its heads ([4, 16, 16]) directly: no layout kernel after it.
 // ENC-NEXT:    %[[Q:.*]] = memref.alloc() : memref<4x16x16xf32, #npuvec.space<gm>>
 // ENC-NEXT:    npuvec.launch @encoder_kernel0(%arg0, %arg1, %[[Q]])
 // ENC-NEXT:    %[[K:.*]] = memref.alloc() : memref<4x16x16xf32, #npuvec.space<gm>>
 // ENC-NEXT:    npuvec.launch @encoder_kernel1(%arg0, %arg2, %[[K]])
-// ENC:         npuvec.launch @encoder_kernel10(
+// The attention: one kernel, its probabilities through a workspace of one tile per core.
+// ENC-NEXT:    memref.alloc() : memref<4x16x16xf32, #npuvec.space<gm>>
+// ENC-NEXT:    npuvec.launch @encoder_kernel2(
+// ENC-NEXT:    %[[ATT:.*]] = memref.alloc() : memref<16x64xf32, #npuvec.space<gm>>
+// ENC-NEXT:    %[[WS:.*]] = memref.alloc() : memref<1x16x16xf32, #npuvec.space<gm>>
+// ENC-NEXT:    npuvec.launch @encoder_kernel3(%{{.*}}, %{{.*}}, %{{.*}}, %[[ATT]], %[[WS]])
+// ENC:         npuvec.launch @encoder_kernel8(
 // ENC:         return %{{.*}} : memref<16x64xf32, #npuvec.space<gm>>
 
 // 910B: module attributes {npuvec.target = "ascend910b"} {

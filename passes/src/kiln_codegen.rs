@@ -4,8 +4,9 @@
 //! Runs, in order: `kiln-codegen-outline`, `kiln-codegen-tile`, `kiln-codegen-bufferize`,
 //! `kiln-codegen-lower`, `kiln-codegen-plan-ub`, `kiln-codegen-insert-sync`, then `cse` and
 //! `canonicalize` to share the index arithmetic the tile loops repeat. The steps that depend on
-//! the hardware (tile, plan-ub, insert-sync) take the pipeline's `target`; `double-buffer`
-//! (default true) and `ub-budget` go to the tile step. The module gets
+//! the hardware (outline, tile, plan-ub, insert-sync) take the pipeline's `target`;
+//! `double-buffer` (default true) and `ub-budget` go to the tile step, `flash-attention`
+//! (default true) to the outline step. The module gets
 //! `npuvec.target = "<name>"`.
 //!
 //! Overflow: plan-ub first drops a kernel's second copy of its buffers (double buffering) when
@@ -25,7 +26,7 @@ use kiln_compiler::{Diagnostic, Ir, OpId};
 use kiln_targets::Target;
 
 use crate::codegen::build::set_attr;
-use crate::codegen::options::{load_target, tile_target, TILE_SPECS};
+use crate::codegen::options::{load_target, tile_target, CODEGEN_SPECS};
 use crate::kiln_codegen_plan_ub::plan_module;
 use crate::kiln_codegen_tile::tile_module;
 
@@ -46,7 +47,7 @@ kiln_compiler::declare_pass! {
     description: "outline, tile, bufferize, lower, plan-ub, insert-sync (each kiln-codegen-<step>), then cse \
                   and canonicalize; a kernel whose UB plan overflows is retiled smaller.",
     anchor: "builtin.module",
-    options: TILE_SPECS,
+    options: CODEGEN_SPECS,
     create(o) {
         let target = load_target("kiln-codegen", o)?;
         // The steps' pipelines are built once (building insert-sync loads the target again).
@@ -57,7 +58,10 @@ kiln_compiler::declare_pass! {
             tile_target: tile_target(&target, o),
             target,
             double_buffer: o.get_bool("double-buffer"),
-            outline: steps("kiln-codegen-outline")?,
+            outline: steps(&format!(
+                "kiln-codegen-outline{{target={spec} flash-attention={}}}",
+                o.get_bool("flash-attention")
+            ))?,
             bufferize_lower: steps("kiln-codegen-bufferize, kiln-codegen-lower")?,
             finish: steps(&format!("kiln-codegen-insert-sync{{target={spec}}}, cse, canonicalize"))?,
         })

@@ -6,9 +6,11 @@
 //! - a kernel's results become trailing output arguments: `func.return %v` becomes
 //!   `bufferization.materialize_in_destination %v, %out` and an empty return; its arguments
 //!   become GM memrefs, which its (still tensor) body reads through
-//!   `bufferization.to_tensor` (the source materialization);
+//!   `bufferization.to_tensor` (the source materialization); an attention kernel gets a last
+//!   argument, its GM workspace (`codegen/lower_attention.rs`);
 //! - in a host function: the signature's tensors become GM memrefs; `func.call @kernel`
-//!   becomes a `memref.alloc` per result (GM) and `npuvec.launch @kernel(inputs, outputs)`;
+//!   becomes a `memref.alloc` per result and per workspace (GM) and
+//!   `npuvec.launch @kernel(inputs, outputs, workspaces)`;
 //!   `hl.constant` becomes `npuvec.constant`; views (`hl.reshape`, `hl.expand_dims`,
 //!   `hl.squeeze`) become `npuvec.reshape` of the buffer; the return returns buffers.
 //!
@@ -36,7 +38,9 @@ use kiln_dialects::npuvec::Space;
 
 use crate::codegen::build::{i32_array, memref_type};
 use crate::codegen::class_host;
+use crate::codegen::lower_attention::workspace_type;
 use crate::kiln_codegen_tile::{kernel_kind, kernels};
+use kiln_compiler::symbol_table::resolve;
 use kiln_dialects::memref::ALLOC_OP;
 
 kiln_compiler::declare_pass! {
@@ -136,11 +140,16 @@ fn results_to_outputs<'c>(ctx: &Context<'c>, ir: &mut Ir<'c>, kernel: OpId) {
             _ => t,
         })
         .collect();
+    let workspace = workspace_type(ctx, ir, kernel);
     let mut all = inputs.to_vec();
     all.extend(&outs);
+    all.extend(workspace);
     set_signature(ctx, ir.op_mut(kernel), &all, &[]);
     let loc = ir.op(kernel).loc;
     let out_args: Vec<ValueId> = outs.iter().map(|&t| ir.add_block_arg(body, t, Some(loc))).collect();
+    if let Some(t) = workspace {
+        ir.add_block_arg(body, t, Some(loc));
+    }
     let term = ir.last_op(body).expect("kernels end in a return");
     let values = ir.operands(term).to_vec();
     for (&v, &out) in values.iter().zip(&out_args) {
@@ -176,8 +185,12 @@ impl ConversionPattern for Call {
         let Some(outs) = results.iter().map(|&t| rw.convert_type(t)).collect::<Option<Vec<_>>>() else {
             return false;
         };
+        // A kernel's arguments past its inputs and outputs are its workspaces.
+        let callee_op = callee.and_then(|c| resolve(rw.ir(), op, c));
+        let mut extra = callee_op.and_then(|k| signature(rw.ir(), k)).map_or(vec![], |(i, _)| i.to_vec());
+        extra.drain(..(operands.len() + outs.len()).min(extra.len()));
         let mut buffers = Vec::new();
-        for ty in outs {
+        for ty in outs.iter().copied().chain(extra) {
             let state = gm_alloc(rw.ctx, ty, loc);
             let a = rw.create_before(op, state);
             buffers.push(rw.ir().results(a)[0]);
@@ -186,6 +199,7 @@ impl ConversionPattern for Call {
         let mut launch = OperationState::of(rw.ctx, &npuvec::LAUNCH_OP, loc, &attrs);
         launch.operands = operands.iter().chain(&buffers).copied().collect();
         rw.create_before(op, launch);
+        buffers.truncate(results.len());
         rw.replace_op(op, &buffers)
     }
 }

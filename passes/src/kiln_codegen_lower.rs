@@ -1,7 +1,7 @@
 //! `kiln-codegen-lower`: lowers the `hl` body of every kernel to `npuvec` tiles.
 //!
 //! Rewrites, with the dialect conversion framework: a bufferized kernel (`npuvec.kind` =
-//! `vector` / `layout` / `matmul` / `mix` / `gather`, with the `npuvec.tile` of
+//! `vector` / `layout` / `matmul` / `mix` / `gather` / `attention`, with the `npuvec.tile` of
 //! `kiln-codegen-tile`) is illegal while its body holds an `hl` op or a `bufferization` bridge;
 //! one conversion pattern per way of lowering a kernel, each rooted on `func.func` and matching
 //! the kernels of its kind, gives it a body of `npuvec` ops on unplanned UB / L1 / L0 buffers
@@ -15,7 +15,9 @@
 //! - `ConvKernel`: a matmul kernel holding an `hl.conv2d` (`codegen/lower_conv.rs`);
 //! - `CubeKernel`: matmul and mix kernels (`codegen/lower_matmul.rs`, the epilogue in
 //!   `codegen/epilogue.rs`);
-//! - `GatherKernel`: gather kernels (`codegen/lower_gather.rs`).
+//! - `GatherKernel`: gather kernels (`codegen/lower_gather.rs`);
+//! - `AttentionKernel`: attention kernels, one flash-attention loop
+//!   (`codegen/lower_attention.rs`).
 //!
 //! The kinds are disjoint, so at most one pattern matches a kernel. A pattern that matches but
 //! cannot lower says why (`notify_match_failure`): the reason is a note on the error, and a
@@ -38,6 +40,7 @@ use kiln_dialects::bufferization::BUFFERIZATION;
 use kiln_dialects::func::FUNC_OP;
 use kiln_dialects::hl;
 
+use crate::codegen::lower_attention::lower_attention_kernel;
 use crate::codegen::lower_conv::lower_conv_kernel;
 use crate::codegen::lower_gather::lower_gather_kernel;
 use crate::codegen::lower_layout::{assembling_op, lower_layout_kernel};
@@ -87,7 +90,7 @@ struct KernelPattern {
 }
 
 /// The kernel patterns, one per lowering (their kinds are disjoint).
-const KERNEL_PATTERNS: [KernelPattern; 5] = [
+const KERNEL_PATTERNS: [KernelPattern; 6] = [
     KernelPattern {
         name: "AssemblingKernel",
         matches: |ir, op, kind| kind == KernelKind::Layout && assembles(ir, op),
@@ -114,6 +117,11 @@ const KERNEL_PATTERNS: [KernelPattern; 5] = [
         name: "GatherKernel",
         matches: |_, _, kind| kind == KernelKind::Gather,
         lower: lower_gather_kernel,
+    },
+    KernelPattern {
+        name: "AttentionKernel",
+        matches: |_, _, kind| kind == KernelKind::Attention,
+        lower: lower_attention_kernel,
     },
 ];
 

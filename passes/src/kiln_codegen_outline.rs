@@ -10,9 +10,13 @@
 //!   its cube ops become kernels of their own and the rest one vector kernel when the
 //!   model takes it and the cube ops use nothing the rest computes (a conv and its
 //!   batch_norm / relu epilogue), else every op is outlined on its own (a remark says why);
-//! - an `attention` region (no flash-attention kernel yet) is unwrapped and each of its
-//!   `parts` (the kernels `kiln-fuse` would have formed of its ops) lowered as a region of
-//!   that part's ops would be, with a remark "attention region lowered as N kernels";
+//! - an `attention` region becomes one flash-attention kernel (`npuvec.kind = "attention"`,
+//!   `codegen/lower_attention.rs`) when `codegen/attention_form.rs` reads it and its smallest
+//!   tiles fit the target's buffers (`AttentionTiling::fit`, the choice `kiln-codegen-tile`
+//!   makes again), with a remark "attention region lowered as 1 kernel"; otherwise (or with
+//!   `flash-attention=false`) it is unwrapped and each of its `parts` (the kernels `kiln-fuse`
+//!   would have formed of its ops) lowered as a region of that part's ops would be, with a
+//!   remark "attention region lowered as N kernels: why not one";
 //! - each compute op outside regions (an elementwise op, a reduction, a matmul, a
 //!   transpose, slice, concat, pad or broadcast, a gather) becomes a kernel of its own, but a slice
 //!   whose users are vector kernels (the parts of a split, the taps of a pool) is copied into
@@ -24,6 +28,9 @@
 //! an immediate there), except where the cube or a gather reads it (they read operands from GM). Kernels carry `npuvec.core = #npuvec.core<aiv>` (vector) or `<aic>`
 //! (cube work) and `npuvec.kind = "vector" | "matmul" | "mix" | "layout" | "gather"` (which
 //! lowering applies).
+//!
+//! Options: `target` (whose buffers an attention kernel's tiles must fit) and `flash-attention`
+//! (default true).
 //!
 //! Runs on: `builtin.module`. Assumes: verified IR after `kiln-fuse` (or none: every op is
 //! then its own kernel). `?` dims are outlined like static ones (`kiln-codegen-tile` decides
@@ -46,19 +53,26 @@ use kiln_dialects::hl::interfaces::{hl_op, FusionCategory, Movement};
 use kiln_dialects::hl::GATHER;
 use kiln_dialects::npuvec::Core;
 
+use crate::codegen::attention_form::AttentionForm;
 use crate::codegen::epilogue::Epilogue;
 use crate::codegen::model::{Unsupported, VectorModel};
+use crate::codegen::options::{load_target, OUTLINE_SPECS};
 use crate::codegen::store_view::StoreView;
-use crate::codegen::tiling::MatmulShape;
+use crate::codegen::tiling::{AttentionTiling, MatmulShape};
+use kiln_targets::Target;
 
 kiln_compiler::declare_pass! {
-    struct Outline;
+    struct Outline { target: Target, flash: bool }
     name: "kiln-codegen-outline",
     summary: "Outline fused regions and lone compute ops into kernel functions",
     description: "Each fused.region (or, when it cannot be one kernel, each of its ops) and each compute \
                   op outside regions becomes a private kernel function marked npuvec.core, called \
                   from the host function.",
     anchor: "builtin.module",
+    options: OUTLINE_SPECS,
+    create(o) {
+        Ok(Outline { target: load_target("kiln-codegen-outline", o)?, flash: o.get_bool("flash-attention") })
+    }
 
     fn run(&mut self, cx, root) {
         let ir = &*cx.ir;
@@ -72,8 +86,9 @@ kiln_compiler::declare_pass! {
             })
             .collect();
         let mut kernels = 0;
+        let flash = self.flash.then_some(&self.target);
         for host in hosts {
-            kernels += outline_host(cx.ctx, cx.ir, cx.diagnostics, host);
+            kernels += outline_host(cx.ctx, cx.ir, cx.diagnostics, host, flash);
         }
         cx.add_statistic("num-kernels", "Number of kernels outlined", kernels);
         Ok(())
@@ -94,6 +109,8 @@ pub enum KernelKind {
     Layout,
     /// One `hl.gather` as indexed DMA (`codegen/lower_gather.rs`).
     Gather,
+    /// An attention region as one flash-attention kernel (`codegen/lower_attention.rs`).
+    Attention,
 }
 
 impl KernelKind {
@@ -105,14 +122,22 @@ impl KernelKind {
             KernelKind::Mix => "mix",
             KernelKind::Layout => "layout",
             KernelKind::Gather => "gather",
+            KernelKind::Attention => "attention",
         }
     }
 
     /// The kind named `s`.
     pub fn from_name(s: &[u8]) -> Option<KernelKind> {
-        [KernelKind::Vector, KernelKind::Matmul, KernelKind::Mix, KernelKind::Layout, KernelKind::Gather]
-            .into_iter()
-            .find(|k| k.name().as_bytes() == s)
+        [
+            KernelKind::Vector,
+            KernelKind::Matmul,
+            KernelKind::Mix,
+            KernelKind::Layout,
+            KernelKind::Gather,
+            KernelKind::Attention,
+        ]
+        .into_iter()
+        .find(|k| k.name().as_bytes() == s)
     }
 }
 
@@ -208,8 +233,15 @@ fn lone_kind(ir: &Ir<'_>, op: OpId) -> Option<KernelKind> {
     }
 }
 
-/// Outlines the kernels of one host function; returns how many.
-fn outline_host<'c>(ctx: &Context<'c>, ir: &mut Ir<'c>, diags: &mut Vec<Diagnostic<'c>>, host: OpId) -> u64 {
+/// Outlines the kernels of one host function (attention regions as one kernel each where they
+/// fit `flash`, the target, when given); returns how many.
+fn outline_host<'c>(
+    ctx: &Context<'c>,
+    ir: &mut Ir<'c>,
+    diags: &mut Vec<Diagnostic<'c>>,
+    host: OpId,
+    flash: Option<&Target>,
+) -> u64 {
     let table = ir.parent_op(host).expect("hosts sit in a symbol table");
     let mut taken: std::collections::HashSet<Vec<u8>> =
         symbols(ir, table).keys().map(|k| k.to_vec()).collect();
@@ -223,15 +255,27 @@ fn outline_host<'c>(ctx: &Context<'c>, ir: &mut Ir<'c>, diags: &mut Vec<Diagnost
                 let parts = int_list(ir.attr(op, "parts")).ok();
                 let loc = ir.op(op).loc;
                 let ops = unwrap_region(ir, op);
+                let one = match flash {
+                    Some(target) => flash_kernel(ctx, ir, &ops, target),
+                    None => Err("flash-attention=false".into()),
+                };
                 let before = groups.len();
-                attention_kernels(ir, diags, ops, parts, &mut groups);
+                let why = match one {
+                    Ok(()) => {
+                        groups.push((ops, KernelKind::Attention));
+                        String::new()
+                    }
+                    Err(why) => {
+                        attention_kernels(ir, diags, ops, parts, &mut groups);
+                        format!(": {why}")
+                    }
+                };
+                let n = groups.len() - before;
+                let what = if n == 1 { "kernel" } else { "kernels" };
                 diags.push(Diagnostic::new(
                     Severity::Remark,
                     loc,
-                    format!(
-                        "attention region lowered as {} kernels (no flash-attention kernel yet)",
-                        groups.len() - before
-                    ),
+                    format!("attention region lowered as {n} {what}{why}"),
                 ));
                 continue;
             }
@@ -299,8 +343,15 @@ fn region_kernels<'c>(
     }
 }
 
+/// Whether the attention of `ops` (an unwrapped attention region) is one flash-attention
+/// kernel on `target`; `Err`: why not.
+fn flash_kernel<'c>(ctx: &Context<'c>, ir: &Ir<'c>, ops: &[OpId], target: &Target) -> Result<(), String> {
+    let form = AttentionForm::of_ops(ir, ops)?;
+    AttentionTiling::fit(&form.shape(ctx, ir), target, 1).map(|_| ())
+}
+
 /// The kernels of an attention region's `ops` (unwrapped into the host, in program order) onto
-/// `groups`, until a flash-attention kernel exists: each part of `parts` (the region's
+/// `groups`, when they are not one flash-attention kernel: each part of `parts` (the region's
 /// `parts`, one per op; see `fusion/attention.rs`) as a region of its kind would be lowered
 /// (a part of one op as that op alone), in the order of their last ops; an op of part -1 alone
 /// when it is a kernel at all. Without valid `parts` every op is a kernel of its own.
@@ -449,7 +500,7 @@ fn outline<'c>(ctx: &Context<'c>, ir: &mut Ir<'c>, host: OpId, ops: &[OpId], kin
     ]));
     let core = match kind {
         KernelKind::Matmul => Core::Aic,
-        KernelKind::Mix => Core::Mix,
+        KernelKind::Mix | KernelKind::Attention => Core::Mix,
         _ => Core::Aiv,
     };
     state.attrs = vec![

@@ -12,7 +12,8 @@
 //! tile; see `kiln-codegen-plan-ub`). Matmul kernels get `npuvec.tile = {m, n, k, block_dim}`
 //! (fractal multiples of the target's cube; a conv2d's contraction is `[O / groups, K] x [K,
 //! OW]`, see `codegen/conv_plan.rs`). Gather kernels get `npuvec.tile = {block_dim, rows}`
-//! (indices per tile, see `codegen/lower_gather.rs`). Every kernel gets `npuvec.block_dim`, the cores its
+//! (indices per tile, see `codegen/lower_gather.rs`). Attention kernels get `npuvec.tile = {q, k,
+//! block_dim}` (query rows and keys per tile, `AttentionTiling` in `codegen/tiling.rs`). Every kernel gets `npuvec.block_dim`, the cores its
 //! launches use. With `ub-budget=N` the tiles are sized for N bytes of UB instead of the
 //! target's usable UB (the plan is still checked against the target by `kiln-codegen-plan-ub`).
 //!
@@ -33,6 +34,7 @@ use kiln_dialects::hl::interfaces::num_bytes;
 use kiln_dialects::{func, hl};
 use kiln_targets::Target;
 
+use crate::codegen::attention_form::AttentionForm;
 use crate::codegen::build::{i64_attr, set_attr};
 use crate::codegen::conv_plan::ConvShape;
 use crate::codegen::epilogue::Epilogue;
@@ -41,7 +43,7 @@ use crate::codegen::lower_layout::{assembling_op, output_model};
 use crate::codegen::model::VectorModel;
 use crate::codegen::options::{load_target, tile_target, TILE_SPECS};
 use crate::codegen::row_class::{self, any_dynamic};
-use crate::codegen::tiling::{MatmulTiling, Tiling};
+use crate::codegen::tiling::{AttentionTiling, MatmulTiling, Tiling};
 use crate::kiln_codegen_outline::KernelKind;
 
 kiln_compiler::declare_pass! {
@@ -180,6 +182,11 @@ pub fn tile_kernel<'c>(
             // The fixpipe's output and the epilogue's UB buffers share the UB.
             let (_, epilogue) = Epilogue::of_kernel(ir, body)?;
             MatmulTiling::choose(ir, body, target, shrink * epilogue.ub_buffers())?.attr(ctx)
+        }
+        Some(KernelKind::Attention) => {
+            let ops: Vec<OpId> = ir.block_ops(body).collect();
+            let form = AttentionForm::of_ops(ir, &ops)?;
+            AttentionTiling::fit(&form.shape(ctx, ir), target, shrink)?.attr(ctx)
         }
         None => return Ok(()),
     };

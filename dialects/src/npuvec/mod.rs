@@ -30,7 +30,7 @@ mod verify;
 pub use attrs::{AtomicKind, CmpPredicate, Core, Pipe, ReduceKind, RoundMode, Space};
 pub use ops::*;
 pub use verify::class::{
-    kernel_params, string_list, symbols, text, KernelParams, INPUT_SYMBOLS_ATTR, LAUNCH_PARAMS_ATTR,
+    attr_string, kernel_params, string_list, symbols, KernelParams, INPUT_SYMBOLS_ATTR, LAUNCH_PARAMS_ATTR,
     OUTPUT_SIZES_ATTR, PARAM_RANGES_ATTR, SIZE_ATTR, SYMBOLS_ATTR,
 };
 pub use verify::dma::view_extents;

@@ -876,6 +876,153 @@ func.func @host(%x: memref<1024xf32, #npuvec.space<gm>>) {
 // -----
 
 //===----------------------------------------------------------------------===//
+// The attributes of a shape class (verify/class.rs)
+//===----------------------------------------------------------------------===//
+
+// A kernel with launch parameters (trailing `index` arguments) is launched with its GM
+// arguments only; this one is valid.
+func.func private @k(%x: memref<?x16xf32, #npuvec.space<gm>>, %n: index) attributes {npuvec.block_dim = 1 : i64, npuvec.core = #npuvec.core<aiv>, npuvec.param_ranges = array<i64: 1, 64>} {
+  return
+}
+func.func @host(%x: memref<?x16xf32, #npuvec.space<gm>>) attributes {npuvec.input_symbols = array<i64: 0, -1>, npuvec.output_sizes = [], npuvec.symbols = ["n"]} {
+  %t = "memref.alloc"() <{operandSegmentSizes = array<i32: 0, 0>}> {npuvec.size = "n * 64"} : () -> memref<?x16xf32, #npuvec.space<gm>>
+  npuvec.launch @k(%x) {npuvec.params = ["n"]} : (memref<?x16xf32, #npuvec.space<gm>>) -> ()
+  return
+}
+
+// -----
+
+// Launch parameters need their ranges.
+// expected-note @+1 {{kernel defined here}}
+func.func private @k(%x: memref<?x16xf32, #npuvec.space<gm>>, %n: index) attributes {npuvec.block_dim = 1 : i64, npuvec.core = #npuvec.core<aiv>} {
+  return
+}
+func.func @host(%x: memref<?x16xf32, #npuvec.space<gm>>) {
+  // expected-error @+1 {{'npuvec.launch' op @k is not a valid kernel: has 1 launch parameters (`index` arguments) but no `npuvec.param_ranges` for their ranges}}
+  npuvec.launch @k(%x) : (memref<?x16xf32, #npuvec.space<gm>>) -> ()
+  return
+}
+
+// -----
+
+// A min and a max per parameter.
+// expected-error @+1 {{'func.func' op has 1 launch parameters (`index` arguments) but `npuvec.param_ranges` gives 3 values, expected a min and a max for each}}
+func.func private @k(%x: memref<?x16xf32, #npuvec.space<gm>>, %n: index) attributes {npuvec.block_dim = 1 : i64, npuvec.core = #npuvec.core<aiv>, npuvec.param_ranges = array<i64: 1, 2, 3>} {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{'func.func' op `npuvec.param_ranges`: parameter 0 has the range 9..=1, whose min exceeds its max}}
+func.func private @k(%x: memref<?x16xf32, #npuvec.space<gm>>, %n: index) attributes {npuvec.block_dim = 1 : i64, npuvec.core = #npuvec.core<aiv>, npuvec.param_ranges = array<i64: 9, 1>} {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{'func.func' op expected `npuvec.param_ranges` to be an `array<i64: ...>`}}
+func.func private @k(%x: memref<?x16xf32, #npuvec.space<gm>>, %n: index) attributes {npuvec.block_dim = 1 : i64, npuvec.core = #npuvec.core<aiv>, npuvec.param_ranges = [1, 2]} {
+  return
+}
+
+// -----
+
+// The parameters come after the GM arguments.
+// expected-error @+1 {{'func.func' op argument #1 ('memref<?x16xf32, #npuvec.space<gm>>') follows a launch parameter: the `index` arguments come after the GM ones}}
+func.func private @k(%n: index, %x: memref<?x16xf32, #npuvec.space<gm>>) attributes {npuvec.block_dim = 1 : i64, npuvec.core = #npuvec.core<aiv>, npuvec.param_ranges = array<i64: 1, 2>} {
+  return
+}
+
+// -----
+
+// Ranges belong on a kernel.
+// expected-error @+1 {{'func.func' op has `npuvec.param_ranges`, an attribute of a kernel (a `func.func` with `npuvec.core`)}}
+func.func @host(%n: index) attributes {npuvec.param_ranges = array<i64: 1, 2>} {
+  return
+}
+
+// -----
+
+// Symbols belong on the host function.
+// expected-error @+1 {{'func.func' op has `npuvec.symbols`, an attribute of the host function (a `func.func` without `npuvec.core`)}}
+func.func private @k(%x: memref<?x16xf32, #npuvec.space<gm>>) attributes {npuvec.block_dim = 1 : i64, npuvec.core = #npuvec.core<aiv>, npuvec.symbols = ["n"]} {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{'func.func' op `npuvec.symbols`: symbol 1 ('n') is empty or named twice}}
+func.func @host(%x: memref<?x16xf32, #npuvec.space<gm>>) attributes {npuvec.symbols = ["n", "n"]} {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{'func.func' op expected `npuvec.symbols` to be an array of strings, but got ["n", 1]}}
+func.func @host(%x: memref<?x16xf32, #npuvec.space<gm>>) attributes {npuvec.symbols = ["n", 1]} {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{'func.func' op expected `npuvec.input_symbols` to be an `array<i64: ...>` of symbols or -1, but got array<i64: 0, -2>}}
+func.func @host(%x: memref<?x16xf32, #npuvec.space<gm>>) attributes {npuvec.input_symbols = array<i64: 0, -2>} {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{'func.func' op expected `npuvec.output_sizes` to be an array of strings, but got "n"}}
+func.func @host(%x: memref<?x16xf32, #npuvec.space<gm>>) attributes {npuvec.output_sizes = "n"} {
+  return
+}
+
+// -----
+
+func.func @host() {
+  // expected-error @+1 {{'memref.alloc' op expected `npuvec.size` to be a string, but got 64 : i64}}
+  %t = "memref.alloc"() <{operandSegmentSizes = array<i32: 0, 0>}> {npuvec.size = 64} : () -> memref<?x16xf32, #npuvec.space<gm>>
+  return
+}
+
+// -----
+
+func.func @host() {
+  // expected-error @+1 {{'npuvec.block_idx' op has `npuvec.size`, an attribute of a `memref.alloc` (a host temporary)}}
+  %i = npuvec.block_idx {npuvec.size = "1"} : index
+  return
+}
+
+// -----
+
+// Without `npuvec.size`, a `?` dim needs its operand.
+func.func @host() {
+  // expected-error @+1 {{'memref.alloc' op incorrect number of dynamic sizes, has 0, expected 1}}
+  %t = "memref.alloc"() <{operandSegmentSizes = array<i32: 0, 0>}> : () -> memref<?x16xf32, #npuvec.space<gm>>
+  return
+}
+
+// -----
+
+func.func private @k(%x: memref<?x16xf32, #npuvec.space<gm>>, %n: index) attributes {npuvec.block_dim = 1 : i64, npuvec.core = #npuvec.core<aiv>, npuvec.param_ranges = array<i64: 1, 64>} {
+  return
+}
+func.func @host(%x: memref<?x16xf32, #npuvec.space<gm>>) {
+  // expected-error @+1 {{'npuvec.launch' op expected `npuvec.params` to be an array of strings, but got [1]}}
+  npuvec.launch @k(%x) {npuvec.params = [1]} : (memref<?x16xf32, #npuvec.space<gm>>) -> ()
+  return
+}
+
+// -----
+
+func.func @host() {
+  // expected-error @+1 {{'func.return' op has `npuvec.params`, an attribute of an `npuvec.launch`}}
+  return {npuvec.params = ["n"]}
+}
+
+// -----
+
+//===----------------------------------------------------------------------===//
 // Custom forms
 //===----------------------------------------------------------------------===//
 

@@ -1,11 +1,16 @@
 // An elementwise chain over (n, 16) in the class form: 2 * max(x * y + x, 0.5), tiled by 4
-// rows over the cores with a tail tile whose rows (`%9`, an SSA value that gets its register from
-// the allocator) are the extent of every load and store. The launch
-// parameters are n and ceil_div(n, 4). Emitted once, run on 3 and 10 rows (y = 1, x = the row
-// index: row 0 gives 1, row r gives 4r), and refused when the inputs disagree on n.
+// rows over the cores with a tail tile whose rows (`%9`, an SSA value that gets its register
+// from the allocator) are the extent of every load and store. The launch parameters are n and
+// ceil_div(n, 4). Emitted once (from this generic form and from kiln-opt's custom form, to the
+// same bytes), run on 3 and 10 rows (y = 1, x = the row index: row 0 gives 1, row r gives
+// 4r), and refused when the inputs disagree on n.
 // RUN: rm -rf %t && mkdir -p %t
 // RUN: %kiln-translate --emit-bytecode %s -o %t/chain.kbc
 // RUN: %kiln-translate --disassemble %t/chain.kbc | FileCheck %s --check-prefix=DIS
+// RUN: %kiln-opt %s -o %t/custom.mlir
+// RUN: FileCheck %s --check-prefix=CUSTOM < %t/custom.mlir
+// RUN: %kiln-translate --emit-bytecode %t/custom.mlir -o %t/custom.kbc
+// RUN: cmp %t/chain.kbc %t/custom.kbc
 // RUN: %kiln-run --target tiny-npu %t/chain.kbc --input %S/Inputs/rows3x16.npy --input %S/Inputs/ones3x16.npy | FileCheck %s --check-prefix=THREE
 // RUN: %kiln-run --target tiny-npu %t/chain.kbc --input %S/Inputs/rows10x16.npy --input %S/Inputs/ones10x16.npy | FileCheck %s --check-prefix=TEN
 // RUN: not %kiln-run --target tiny-npu %t/chain.kbc --input %S/Inputs/rows10x16.npy --input %S/Inputs/ones3x16.npy 2>&1 | FileCheck %s --check-prefix=DISAGREE
@@ -14,6 +19,10 @@
 // DIS: "npuvec.load"(%{{.*}}, %{{.*}}, %{{.*}}, %[[ROWS]]) <{extent_dims = array<i64: 0>
 // DIS: "npuvec.load"(%{{.*}}, %{{.*}}, %{{.*}}, %[[ROWS]]) <{extent_dims = array<i64: 0>
 // DIS: "npuvec.store"(%{{.*}}, %{{.*}}, %{{.*}}, %[[ROWS]]) <{extent_dims = array<i64: 0>
+// The IR verifies, and its custom form (extents [%rows] dims [0]) emits the same bytes.
+// CUSTOM: %[[ROWS:.*]] = arith.minsi
+// CUSTOM-COUNT-2: sizes [4, 16] strides [16, 1] extents [%[[ROWS]]] dims [0]
+// CUSTOM: npuvec.store {{.*}} sizes [4, 16] strides [16, 1] extents [%[[ROWS]]] dims [0]
 // DIS: npuvec.param_ranges = array<i64: 1, 1099511627776, 1, 4294967296>
 // DIS: {npuvec.params = ["n", "ceil_div(n, 4)"]}
 // THREE: result #0: tensor<3x16xf32> (48 elements, min 1, max 8, mean 4.33

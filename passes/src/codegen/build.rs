@@ -101,6 +101,29 @@ impl<'c> Build<'c> for Builder<'_, 'c> {
     }
 }
 
+/// The index along each of `dims` (row-major) of the flattened index `flat`: `(flat / inner) %
+/// dim`, without the division for the innermost dim and the remainder for the outermost. The
+/// ops are built innermost first; the indices come back in that order, with their dims'
+/// positions.
+pub fn split_index(b: &mut Builder<'_, '_>, flat: ValueId, dims: &[i64]) -> Vec<(usize, ValueId)> {
+    let mut out = Vec::with_capacity(dims.len());
+    let mut inner = 1i64;
+    for (j, &dim) in dims.iter().enumerate().rev() {
+        let mut i = flat;
+        if inner > 1 {
+            let d = b.index(inner);
+            i = b.index_op(&arith::DIVUI_OP, i, d);
+        }
+        if j > 0 {
+            let d = b.index(dim);
+            i = b.index_op(&arith::REMUI_OP, i, d);
+        }
+        out.push((j, i));
+        inner *= dim;
+    }
+    out
+}
+
 /// The attribute of a scalar of type `elem` holding `v` (floats rounded to the type; integers
 /// and `i1` from the integral value).
 pub fn scalar_attr<'c>(ctx: &Context<'c>, elem: Type<'c>, v: f64) -> Attribute<'c> {

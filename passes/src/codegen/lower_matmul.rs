@@ -21,7 +21,7 @@ use kiln_compiler::{Attribute, Context, FloatKind, Ir, OpId, Type, ValueId};
 use kiln_dialects::npuvec::Space;
 use kiln_dialects::{arith, bufferization, func, npuvec, scf};
 
-use super::build::{i64_array, memref_type, Build, Builder};
+use super::build::{i64_array, memref_type, split_index, Build, Builder};
 use super::epilogue::{Epilogue, Operand as EpOperand};
 use super::store_view::{Cols, StoreView};
 use super::tiling::{cdiv, MatmulShape, MatmulTiling};
@@ -389,19 +389,8 @@ impl Grid {
             (Some(bi), []) => terms.push((Some(bi), s.m * s.n)),
             (Some(bi), strides) => {
                 // The flattened batch index split into the batch dims (row-major).
-                let mut inner = 1i64;
-                for (j, (&dim, &stride)) in s.batch.iter().zip(strides).enumerate().rev() {
-                    let mut i = bi;
-                    if inner > 1 {
-                        let d = b.index(inner);
-                        i = b.index_op(&arith::DIVUI_OP, i, d);
-                    }
-                    if j > 0 {
-                        let d = b.index(dim);
-                        i = b.index_op(&arith::REMUI_OP, i, d);
-                    }
-                    terms.push((Some(i), stride));
-                    inner *= dim;
+                for (j, i) in split_index(b, bi, &s.batch) {
+                    terms.push((Some(i), strides[j]));
                 }
             }
             (None, _) => {}

@@ -4,11 +4,13 @@
 //! the eager direct path (`kiln-eager`'s `direct.rs`) makes its decisions with.
 
 pub mod access;
+pub mod attention_form;
 pub mod build;
 pub mod class_host;
 pub mod conv_plan;
 pub mod double_buffer;
 pub mod epilogue;
+pub mod lower_attention;
 pub mod lower_conv;
 pub mod lower_gather;
 pub mod lower_layout;

@@ -29,6 +29,20 @@ pub const TILE_SPECS: &[PassOptionSpec] = &[
     },
 ];
 
+/// `flash-attention=<bool>`: an attention region may be one flash-attention kernel.
+pub const FLASH_SPEC: PassOptionSpec = PassOptionSpec {
+    name: "flash-attention",
+    help: "Lower an attention region as one flash-attention kernel when its tiles fit (else as its parts)",
+    kind: OptionKind::Bool,
+    default: "true",
+};
+
+/// `target=<name or path> flash-attention=<bool>` (`kiln-codegen-outline`).
+pub const OUTLINE_SPECS: &[PassOptionSpec] = &[TARGET_SPECS[0], FLASH_SPEC];
+
+/// The options of the named pipeline `kiln-codegen`: [`TILE_SPECS`] and `flash-attention`.
+pub const CODEGEN_SPECS: &[PassOptionSpec] = &[TILE_SPECS[0], TILE_SPECS[1], TILE_SPECS[2], FLASH_SPEC];
+
 /// Loads the target an instance of pass `pass` was given.
 pub fn load_target(pass: &str, options: &PassOptions) -> Result<Target, String> {
     Target::load(options.get_str("target")).map_err(|e| format!("{pass}: {e}"))

@@ -46,7 +46,7 @@ pub struct StoreView {
 }
 
 /// One dim as `(size, stride)` factors, outer first (none for a dim of size 1).
-type Factors = Vec<(i64, i64)>;
+pub type Factors = Vec<(i64, i64)>;
 
 /// Whether `op` is a view or transpose a store can absorb.
 pub fn is_chain_op(ir: &Ir<'_>, op: OpId) -> bool {
@@ -143,7 +143,7 @@ impl StoreView {
 /// The factors of a reshape's source dims (`x_shape`) from its result's `dims`: both walk the
 /// same row-major order, so the result's factors are consumed outer first, a factor split where
 /// a source dim takes only its outer part.
-fn regroup(dims: &[Factors], x_shape: &[i64]) -> Option<Vec<Factors>> {
+pub fn regroup(dims: &[Factors], x_shape: &[i64]) -> Option<Vec<Factors>> {
     let mut flat: std::collections::VecDeque<(i64, i64)> = dims.iter().flatten().copied().collect();
     let mut out = Vec::with_capacity(x_shape.len());
     for &dx in x_shape {

@@ -30,11 +30,18 @@ pub fn needs_codegen(ir: &Ir<'_>, top: OpId) -> bool {
 /// The pipeline that takes `hl` to planned `npuvec` for `target`, with `kiln-fuse` at
 /// `opt_level` (1 or 2; 0 runs no `kiln-fuse`: every op is its own kernel).
 pub fn pipeline(target: &str, opt_level: u8) -> String {
+    pipeline_with(target, opt_level, true)
+}
+
+/// [`pipeline`] with attention regions lowered as one flash-attention kernel (`flash`) or as
+/// their parts (`kiln-codegen`'s `flash-attention`).
+pub fn pipeline_with(target: &str, opt_level: u8, flash: bool) -> String {
     let fusion = match opt_level {
         0 => String::new(),
         n => format!("kiln-fuse{{opt-level={n} target={target}}}, "),
     };
-    format!("builtin.module({CLEANUP}, {fusion}kiln-codegen{{target={target}}})")
+    let codegen = if flash { String::new() } else { " flash-attention=false".into() };
+    format!("builtin.module({CLEANUP}, {fusion}kiln-codegen{{target={target}{codegen}}})")
 }
 
 /// Runs `pipeline` (textual, anchored on `builtin.module`) on module `top`.
@@ -85,7 +92,18 @@ pub fn compile<'c>(
     target_spec: &str,
     opt_level: u8,
 ) -> Result<Module, Vec<Diagnostic<'c>>> {
-    let program = compile_class(ctx, ir, top, target, target_spec, opt_level)?;
+    compile_with(ctx, ir, top, target, &pipeline(target_spec, opt_level))
+}
+
+/// [`compile`] by the textual `pipeline` (see [`pipeline_with`]).
+pub fn compile_with<'c>(
+    ctx: &Context<'c>,
+    ir: &mut Ir<'c>,
+    top: OpId,
+    target: &Target,
+    pipeline: &str,
+) -> Result<Module, Vec<Diagnostic<'c>>> {
+    let program = compile_class_with(ctx, ir, top, target, pipeline)?;
     crate::into_static(ir, top, program).map_err(|d| vec![d])
 }
 
@@ -99,8 +117,19 @@ pub fn compile_class<'c>(
     target_spec: &str,
     opt_level: u8,
 ) -> Result<ClassModule, Vec<Diagnostic<'c>>> {
+    compile_class_with(ctx, ir, top, target, &pipeline(target_spec, opt_level))
+}
+
+/// [`compile_class`] by the textual `pipeline`.
+pub fn compile_class_with<'c>(
+    ctx: &Context<'c>,
+    ir: &mut Ir<'c>,
+    top: OpId,
+    target: &Target,
+    pipeline: &str,
+) -> Result<ClassModule, Vec<Diagnostic<'c>>> {
     if needs_codegen(ir, top) {
-        run_pipeline(ctx, ir, top, &pipeline(target_spec, opt_level))?;
+        run_pipeline(ctx, ir, top, pipeline)?;
     }
     crate::emit_class(ir, top, target).map_err(|d| vec![d])
 }

@@ -327,7 +327,7 @@ impl<'c> Emitter<'_, 'c> {
         let ir = self.ir;
         if let Some(kind) = ir.op(op).def.and_then(instruction) {
             let inst = self.instruction(op, kind)?;
-            let extents = class::extents(ir, op, self.code.len(), &self.regs)?;
+            let extents = class::extents(ir, op, self.code.len(), |i| self.reg(op, i))?;
             self.extents.extend(extents);
             self.code.push(inst);
             return Ok(());

@@ -7,7 +7,8 @@
 //! interp| <= atol + rtol * |interp|`, NaN where the interpreter has NaN, infinities of the
 //! same sign: f32 `rtol 1e-4, atol 1e-5`, f16 `1e-2, 1e-3`, bf16 `5e-2, 1e-2`. The tolerance
 //! covers the VM's approximated transcendentals; with exact transcendentals the VM agrees bit
-//! for bit (the differential test checks that).
+//! for bit (the differential test checks that), but for the flash-attention kernel, which
+//! reorders the softmax's sums (its bound: `tests/flash_attention.rs`).
 
 use kiln_dialects::hl::interp::{DType, Tensor};
 

@@ -7,7 +7,7 @@
 //! specialized to its inputs' shapes before it runs (see the `inputs` module).
 #![deny(missing_docs)]
 
-mod check;
+pub mod check;
 mod class;
 pub mod convert;
 mod format;
@@ -67,6 +67,10 @@ struct Cli {
     /// horizontal fusion (kiln-fuse's opt-level).
     #[arg(long, value_name = "0|1|2", default_value_t = 2, value_parser = clap::value_parser!(u8).range(0..=2))]
     opt_level: u8,
+    /// Lower attention regions as their parts instead of one flash-attention kernel
+    /// (`kiln-codegen{flash-attention=false}`), to compare the two.
+    #[arg(long)]
+    no_flash_attention: bool,
     /// Run the VM N times after one warm-up and print the median, min and max wall time.
     #[arg(long, value_name = "N")]
     repeat: Option<usize>,
@@ -196,19 +200,13 @@ fn run(cli: &Cli) -> Result<(String, String, bool), String> {
         return Ok((print_results(cli, &results)?, String::new(), true));
     }
     let target = kiln_targets::Target::load(&cli.target).map_err(|e| format!("kiln-run: error: {e}\n"))?;
-    let opt_level = if cli.no_fuse { 0 } else { cli.opt_level };
+    let level = if cli.no_fuse { 0 } else { cli.opt_level };
+    let pipeline = kiln_emit::compile::pipeline_with(&cli.target, level, !cli.no_flash_attention);
     let mut note = String::new();
     let class = match class_ir {
         Some(mut ir) => {
             vm::keep_only_entry(&ctx, &mut ir, module.top, func)?;
-            match kiln_emit::compile::compile_class(
-                &ctx,
-                &mut ir,
-                module.top,
-                &target,
-                &cli.target,
-                opt_level,
-            ) {
+            match kiln_emit::compile::compile_class_with(&ctx, &mut ir, module.top, &target, &pipeline) {
                 Ok(program) => {
                     let specs: Result<Vec<_>, _> =
                         args.iter().map(|a| convert::to_host(a).map(|h| h.spec)).collect();
@@ -238,7 +236,7 @@ fn run(cli: &Cli) -> Result<(String, String, bool), String> {
         Some(program) => program,
         None => {
             vm::keep_only_entry(&ctx, &mut module.ir, module.top, func)?;
-            kiln_emit::compile::compile(&ctx, &mut module.ir, module.top, &target, &cli.target, opt_level)
+            kiln_emit::compile::compile_with(&ctx, &mut module.ir, module.top, &target, &pipeline)
                 .map_err(render)?
                 .into()
         }

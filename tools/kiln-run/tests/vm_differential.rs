@@ -22,73 +22,19 @@
 //! `cargo test -p kiln-run --test vm_differential -- --ignored` runs the long variant
 //! (`KILN_DIFF_PROGRAMS`, default 10000 programs).
 
+mod common;
+
 use bumpalo::Bump;
+use common::{entry, equal, random_args, run_both, run_generated};
 use kiln_compiler::syntax::parse_bytes;
 use kiln_compiler::verifier::verify;
 use kiln_compiler::Context;
 use kiln_dialects::hl::interp::generator::{attention_program, coverage_program, random_program, BACKEND};
 use kiln_dialects::hl::interp::program::run_function_within;
 use kiln_dialects::hl::interp::Budget;
-use kiln_emit::compile::{cleanup, compile};
-use kiln_run::convert::to_host;
-use kiln_targets::Target;
-use kiln_vm::sync_check::SyncChecker;
-use kiln_vm::{Vm, VmConfig};
-
-mod common;
-
-use common::{agree, entry, random_args};
+use kiln_emit::compile::{cleanup, pipeline, pipeline_with};
 
 const TARGETS: [&str; 2] = ["tiny-npu", "ascend910b"];
-
-const MLIR_OPT: &str = "/usr/lib/llvm-22/bin/mlir-opt";
-
-/// The compiled module: no `hl` / `fused` op, prints and reparses to the same text, and (with
-/// `with_mlir`) mlir-opt 22 accepts its generic form after `npuvec-lower-memory-spaces`.
-fn check_lowered<'c>(
-    ctx: &Context<'c>,
-    module: &mut kiln_compiler::Module<'c>,
-    with_mlir: bool,
-) -> Result<(), String> {
-    use kiln_compiler::syntax::{print_module, PrintOptions};
-    let ir = &module.ir;
-    if let Some(op) = ir.walk(module.top, kiln_compiler::ir::WalkOrder::PreOrder).find(|&o| {
-        let n = ir.op(o).name;
-        n.starts_with("hl.") || n.starts_with("fused.")
-    }) {
-        return Err(format!("'{}' is left after kiln-codegen", ir.op(op).name));
-    }
-    let text = print_module(ctx, module, &PrintOptions::default());
-    let again = parse_bytes(ctx, text.as_bytes(), "lowered").map_err(|d| format!("reparse: {d:?}"))?;
-    verify(ctx, &again.ir, again.top).map_err(|d| format!("reverify: {d:?}"))?;
-    if print_module(ctx, &again, &PrintOptions::default()) != text {
-        return Err("the lowered module does not print back identically".into());
-    }
-    if !with_mlir || !std::path::Path::new(MLIR_OPT).exists() {
-        return Ok(());
-    }
-    let mut pm = kiln_compiler::pass::parse_pipeline(
-        "builtin.module(npuvec-lower-memory-spaces)",
-        &kiln_passes::registry(),
-    )?;
-    let mut diags = Vec::new();
-    pm.run(ctx, &mut module.ir, module.top, &mut kiln_compiler::pass::Instrumentation::default(), &mut diags)
-        .map_err(|_| format!("npuvec-lower-memory-spaces: {diags:?}"))?;
-    let generic = print_module(ctx, module, &PrintOptions { generic: true, ..PrintOptions::default() });
-    let mut child = std::process::Command::new(MLIR_OPT)
-        .args(["--allow-unregistered-dialect", "-o", "/dev/null"])
-        .stdin(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .map_err(|e| e.to_string())?;
-    std::io::Write::write_all(child.stdin.as_mut().expect("piped"), generic.as_bytes())
-        .map_err(|e| e.to_string())?;
-    let out = child.wait_with_output().map_err(|e| e.to_string())?;
-    if !out.status.success() {
-        return Err(format!("mlir-opt rejects the generic form: {}", String::from_utf8_lossy(&out.stderr)));
-    }
-    Ok(())
-}
 
 /// Runs one program on the VM and the interpreter; `Err` describes the first disagreement.
 fn check(text: &str, target_name: &str, seed: u64, with_mlir: bool) -> Result<(), String> {
@@ -97,50 +43,18 @@ fn check(text: &str, target_name: &str, seed: u64, with_mlir: bool) -> Result<()
 
 /// [`check`] with `kiln-fuse` at `opt_level` (0: none).
 fn check_at(text: &str, target_name: &str, opt_level: u8, seed: u64, with_mlir: bool) -> Result<(), String> {
-    let arena = Bump::new();
-    let ctx = Context::new(&arena, kiln_dialects::all_dialects());
-    let mut module = parse_bytes(&ctx, text.as_bytes(), "program").map_err(|d| format!("{d:?}"))?;
-    verify(&ctx, &module.ir, module.top).map_err(|d| format!("{d:?}"))?;
-    cleanup(&ctx, &mut module.ir, module.top).map_err(|d| format!("{d:?}"))?;
-    let func = entry(&module.ir, module.top);
-    let args = random_args(&module.ir, func, 1, seed);
-    let reference = run_function_within(&ctx, &module.ir, func, &args, &mut Budget::new(1 << 30))
-        .map_err(|d| format!("interpreter: {}", d.message))?;
-    let target = Target::load(target_name).map_err(|e| e.to_string())?;
-    let program = compile(&ctx, &mut module.ir, module.top, &target, target_name, opt_level)
-        .map_err(|d| d.iter().map(|d| d.message.clone()).collect::<Vec<_>>().join("; "))?;
-    check_lowered(&ctx, &mut module, with_mlir)?;
-    let bytes = kiln_bytecode::encode(&program);
-    let loaded = kiln_bytecode::load(&bytes, &target).map_err(|e| format!("loader: {e}"))?;
-    // Compared as bytes: a NaN immediate is not equal to itself as a value.
-    if kiln_bytecode::encode(&loaded) != bytes {
-        return Err("the loaded module differs from the emitted one".into());
-    }
-    if with_mlir {
-        // Disassembly re-emits the identical bytes.
-        let text = kiln_emit::disassemble(&loaded, &target).map_err(|e| format!("disassemble: {e}"))?;
-        let dis = parse_bytes(&ctx, text.as_bytes(), "disassembly").map_err(|d| format!("{d:?}"))?;
-        verify(&ctx, &dis.ir, dis.top).map_err(|d| format!("{d:?}"))?;
-        let again = kiln_emit::emit(&dis.ir, dis.top, &target).map_err(|d| d.message)?;
-        if kiln_bytecode::encode(&again) != bytes {
-            return Err("the disassembly does not re-emit the identical bytes".into());
-        }
-    }
-    let inputs: Vec<_> = args.iter().map(to_host).collect::<Result<_, _>>()?;
-    let vm = Vm::with_config(&target, VmConfig { exact_transcendentals: true, ..VmConfig::default() });
-    let mut checker = SyncChecker::new(&loaded, &target);
-    let outputs = vm.run_with(&loaded, &inputs, &mut |e| checker.event(e)).map_err(|e| format!("vm: {e}"))?;
-    if let Some(r) = checker.finish().first() {
-        return Err(format!("sync: {r}"));
-    }
-    // A run with every temporary recycled from a buffer full of other bytes (as `--repeat`
-    // gives them) has the same results and counters: one a launch reads is zeroed first, one
-    // no launch reads is not.
-    let spare = loaded.host.temps.iter().map(|&n| vec![0xA5u8; n as usize]).collect();
-    if vm.run_recycling(&loaded, &inputs, spare).map_err(|e| format!("vm, recycling: {e}"))? != outputs {
-        return Err("a run on recycled buffers differs".into());
-    }
-    agree(&outputs.tensors, &reference)
+    check_with(text, target_name, &pipeline(target_name, opt_level), seed, with_mlir)
+}
+
+/// [`check`] compiled by `pipeline`.
+fn check_with(
+    text: &str,
+    target_name: &str,
+    pipeline: &str,
+    seed: u64,
+    with_mlir: bool,
+) -> Result<(), String> {
+    equal(&run_both(text, target_name, pipeline, seed, with_mlir)?.pairs)
 }
 
 fn run_random(count: u64) {
@@ -167,7 +81,8 @@ fn examples_agree_with_the_interpreter() {
     for path in names {
         let text = std::fs::read_to_string(&path).unwrap();
         for (i, target) in TARGETS.iter().enumerate() {
-            if let Err(e) = check(&text, target, i as u64, true) {
+            // Attention as its parts: the flash-attention kernel has its own differential.
+            if let Err(e) = check_with(&text, target, &pipeline_with(target, 2, false), i as u64, true) {
                 panic!("{}: {target}: {e}", path.display());
             }
             checked += 1;
@@ -305,50 +220,8 @@ fn run_coverage(first: u64, count: u64, threads: u64, all_combos: bool) {
             &COMBOS[one..=one]
         }
     };
-    run_generated("coverage", first..first + count, threads, |seed| coverage_program(seed).text, combos);
-}
-
-/// The programs `program(s)` for `s` in `seeds` on `threads` threads, each at the (target,
-/// opt-level) pairs `combos(s)` (every 50th through mlir-opt); prints the count, the failures
-/// (with their seeds) and the time, and fails if any program does.
-fn run_generated<'a>(
-    what: &str,
-    seeds: std::ops::Range<u64>,
-    threads: u64,
-    program: impl Fn(u64) -> String + Sync,
-    combos: impl Fn(u64) -> &'a [(&'a str, u8)] + Sync,
-) {
-    let start = std::time::Instant::now();
-    let (program, combos) = (&program, &combos);
-    let failures: Vec<String> = std::thread::scope(|scope| {
-        let workers: Vec<_> = (0..threads)
-            .map(|t| {
-                let seeds = seeds.clone();
-                scope.spawn(move || {
-                    let mut failures = Vec::new();
-                    for seed in (seeds.start + t..seeds.end).step_by(threads as usize) {
-                        let text = program(seed);
-                        for &(target, level) in combos(seed) {
-                            if let Err(e) = check_at(&text, target, level, seed, seed % 50 == 0) {
-                                eprintln!(
-                                    "FAIL seed {seed} on {target} at opt-level {level}: {}",
-                                    e.lines().next().unwrap_or("")
-                                );
-                                failures.push(format!(
-                                    "seed {seed} on {target} at opt-level {level}: {e}\n{text}"
-                                ));
-                            }
-                        }
-                    }
-                    failures
-                })
-            })
-            .collect();
-        workers.into_iter().flat_map(|w| w.join().expect("a worker panicked")).collect()
-    });
-    let count = seeds.end - seeds.start;
-    eprintln!("{count} {what} programs, {} failures, {:.1} s", failures.len(), start.elapsed().as_secs_f64());
-    assert!(failures.is_empty(), "{} of {count} programs fail; first:\n{}", failures.len(), failures[0]);
+    let program = |seed| coverage_program(seed).text;
+    run_generated("coverage", first..first + count, threads, program, combos, &check_at);
 }
 
 #[test]
@@ -367,19 +240,36 @@ fn env_u64(name: &str, default: u64) -> u64 {
     std::env::var(name).ok().and_then(|s| s.parse().ok()).unwrap_or(default)
 }
 
-/// Today's pipeline for attention (issue 42): `kiln-fuse` at opt-level 2 on both targets.
+/// The attention programs on both targets at `kiln-fuse` opt-level 2.
 const ATTENTION_COMBOS: [(&str, u8); 2] = [("tiny-npu", 2), ("ascend910b", 2)];
 
 /// Programs of `generator::attention_program` (QK^T, scale, masks, softmax, PV, grouped-query
-/// heads, f32 / f16 / bf16, rows with every key masked), each on both targets: 200 from seed
-/// 0, or `KILN_ATTENTION_PROGRAMS` from `KILN_ATTENTION_FIRST`. The results must equal the
-/// interpreter's as every differential here requires (NaN matching NaN: a row of scores all
-/// -inf is NaN in both).
+/// heads, f32 / f16 / bf16, rows with every key masked), each on both targets, with attention
+/// regions lowered as their parts (`flash-attention=false`; the flash-attention kernel, which
+/// reorders the softmax's sums, has its own differential in `flash_attention.rs`): 200 from
+/// seed 0, or `KILN_ATTENTION_PROGRAMS` from `KILN_ATTENTION_FIRST`. The results must equal
+/// the interpreter's as every differential here requires (NaN matching NaN: a row of scores
+/// all -inf is NaN in both).
 #[test]
 fn attention_programs_agree_with_the_interpreter() {
     let first = env_u64("KILN_ATTENTION_FIRST", 0);
     let seeds = first..first + env_u64("KILN_ATTENTION_PROGRAMS", 200);
-    run_generated("attention", seeds, 2, |seed| attention_program(seed).text, |_| &ATTENTION_COMBOS[..]);
+    let parts = |text: &str, target: &str, level: u8, seed: u64, mlir: bool| {
+        let pipeline = pipeline_with(target, level, false);
+        let ran = run_both(text, target, &pipeline, seed, mlir)?;
+        if ran.kinds.iter().any(|k| k == "attention") {
+            return Err("an attention kernel under flash-attention=false".into());
+        }
+        equal(&ran.pairs)
+    };
+    run_generated(
+        "attention",
+        seeds,
+        2,
+        |seed| attention_program(seed).text,
+        |_| &ATTENTION_COMBOS[..],
+        &parts,
+    );
 }
 
 #[test]
@@ -663,7 +553,7 @@ fn model_op_decompositions_are_exact() {
         let mut module = parse_bytes(&ctx, text.as_bytes(), "program").expect("parses");
         verify(&ctx, &module.ir, module.top).expect("verifies");
         let func = entry(&module.ir, module.top);
-        let args = random_args(&module.ir, func, 1, seed as u64 * 10);
+        let args = random_args(&module.ir, func, seed as u64 * 10);
         let before =
             run_function_within(&ctx, &module.ir, func, &args, &mut Budget::new(1 << 30)).expect("runs");
         cleanup(&ctx, &mut module.ir, module.top).expect("cleans up");

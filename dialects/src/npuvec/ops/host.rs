@@ -11,12 +11,16 @@ kiln_compiler::op_def! {
     ///
     /// `callee` is a `func.func` with the kernel attributes (`npuvec.core`,
     /// `npuvec.block_dim >= 1`, optionally `npuvec.ub_bytes >= 0`) that returns nothing; the
-    /// operands have its argument types. Launches run in program order. Its effects are the
-    /// kernel's (unknown to the declaration, as a `func.call`'s).
+    /// operands have its GM argument types. A shape class's kernel also takes launch
+    /// parameters (trailing `index` arguments, with `npuvec.param_ranges`), which the launch
+    /// gives as expressions over the class's symbols in `npuvec.params`, not as operands.
+    /// Launches run in program order. Its effects are the kernel's (unknown to the
+    /// declaration, as a `func.call`'s).
     ///
     /// ```mlir
     /// npuvec.launch @kernel(%x, %y) : (memref<16x64xf32, #npuvec.space<gm>>, memref<16x64xf32, #npuvec.space<gm>>) -> ()
     /// "npuvec.launch"(%x, %y) <{callee = @kernel}> : (memref<16x64xf32, #npuvec.space<gm>>, memref<16x64xf32, #npuvec.space<gm>>) -> ()
+    /// npuvec.launch @tiles(%x, %y) {npuvec.params = ["n", "ceil_div(n, 4)"]} : (memref<?x16xf32, #npuvec.space<gm>>, memref<?x16xf32, #npuvec.space<gm>>) -> ()
     /// ```
     pub static LAUNCH_OP: OpDef = OpDef {
         name: "npuvec.launch",

@@ -15,7 +15,7 @@
 //! (`kiln_emit::emit_class`), which reads them through the functions here.
 
 use kiln_bytecode::isa::NUM_REGS;
-use kiln_compiler::{Attribute, Context, Ir, OpId, TypeKind, ValueId};
+use kiln_compiler::{Attribute, Context, Diagnostic, Ir, OpId, TypeKind, ValueId};
 
 use super::{fail, VResult};
 use crate::func;
@@ -49,6 +49,11 @@ pub struct KernelParams<'a> {
 /// The arguments of kernel `func` split into GM ones and launch parameters (its trailing
 /// `index` arguments), with the parameters' ranges from `npuvec.param_ranges`.
 pub fn kernel_params<'a, 'c>(ir: &'a Ir<'c>, func: OpId) -> VResult<'c, KernelParams<'a>> {
+    split_params(ir, func).map_err(|message| Diagnostic::op_error(ir, func, message))
+}
+
+/// [`kernel_params`], its error a message about `func`.
+pub(crate) fn split_params<'a>(ir: &'a Ir<'_>, func: OpId) -> Result<KernelParams<'a>, String> {
     let Some(entry) = ir.regions(func).first().and_then(|&r| ir.entry_block(r)) else {
         return Ok(KernelParams { gm: &[], params: &[], ranges: Vec::new() });
     };
@@ -62,14 +67,10 @@ pub fn kernel_params<'a, 'c>(ir: &'a Ir<'c>, func: OpId) -> VResult<'c, KernelPa
             gm_len + i,
             ir.value_type(params[i])
         );
-        return fail(ir, func, message);
+        return Err(message);
     }
     if params.len() > NUM_REGS {
-        return fail(
-            ir,
-            func,
-            format!("has {} launch parameters, more than the {NUM_REGS} registers", params.len()),
-        );
+        return Err(format!("has {} launch parameters, more than the {NUM_REGS} registers", params.len()));
     }
     let values = match ir.attr(func, PARAM_RANGES_ATTR) {
         None if params.is_empty() => Vec::new(),
@@ -78,13 +79,11 @@ pub fn kernel_params<'a, 'c>(ir: &'a Ir<'c>, func: OpId) -> VResult<'c, KernelPa
                 "has {} launch parameters (`index` arguments) but no `{PARAM_RANGES_ATTR}` for their ranges",
                 params.len()
             );
-            return fail(ir, func, message);
+            return Err(message);
         }
         Some(a) => match i64_array(a) {
             Some(values) => values,
-            None => {
-                return fail(ir, func, format!("expected `{PARAM_RANGES_ATTR}` to be an `array<i64: ...>`"))
-            }
+            None => return Err(format!("expected `{PARAM_RANGES_ATTR}` to be an `array<i64: ...>`")),
         },
     };
     if values.len() != 2 * params.len() {
@@ -93,7 +92,7 @@ pub fn kernel_params<'a, 'c>(ir: &'a Ir<'c>, func: OpId) -> VResult<'c, KernelPa
             params.len(),
             values.len()
         );
-        return fail(ir, func, message);
+        return Err(message);
     }
     let mut ranges = Vec::with_capacity(params.len());
     for (k, pair) in values.chunks_exact(2).enumerate() {
@@ -102,7 +101,7 @@ pub fn kernel_params<'a, 'c>(ir: &'a Ir<'c>, func: OpId) -> VResult<'c, KernelPa
             let message = format!(
                 "`{PARAM_RANGES_ATTR}`: parameter {k} has the range {min}..={max}, whose min exceeds its max"
             );
-            return fail(ir, func, message);
+            return Err(message);
         }
         ranges.push((min, max));
     }
@@ -112,7 +111,8 @@ pub fn kernel_params<'a, 'c>(ir: &'a Ir<'c>, func: OpId) -> VResult<'c, KernelPa
 /// The strings of `op`'s attribute `name` (`["n", "m"]`), if present.
 pub fn string_list<'c>(ir: &Ir<'c>, op: OpId, name: &str) -> VResult<'c, Option<Vec<String>>> {
     let Some(attr) = ir.attr(op, name) else { return Ok(None) };
-    let items = attr.as_array().and_then(|items| items.iter().map(|&a| text(a)).collect::<Option<Vec<_>>>());
+    let items =
+        attr.as_array().and_then(|items| items.iter().map(|&a| attr_string(a)).collect::<Option<Vec<_>>>());
     match items {
         Some(items) => Ok(Some(items)),
         None => fail(ir, op, format!("expected `{name}` to be an array of strings, but got {attr}")),
@@ -120,7 +120,7 @@ pub fn string_list<'c>(ir: &Ir<'c>, op: OpId, name: &str) -> VResult<'c, Option<
 }
 
 /// The text of a string attribute.
-pub fn text(attr: Attribute<'_>) -> Option<String> {
+pub fn attr_string(attr: Attribute<'_>) -> Option<String> {
     attr.as_str().map(|s| String::from_utf8_lossy(s).into_owned())
 }
 
@@ -185,7 +185,7 @@ pub(crate) fn verify_op_attr<'c>(
         SIZE_ATTR if !ir.is(op, &memref::ALLOC_OP) => {
             fail(ir, op, format!("has `{name}`, an attribute of a `memref.alloc` (a host temporary)"))
         }
-        SIZE_ATTR if text(attr).is_none() => {
+        SIZE_ATTR if attr_string(attr).is_none() => {
             fail(ir, op, format!("expected `{name}` to be a string, but got {attr}"))
         }
         LAUNCH_PARAMS_ATTR if !ir.is(op, &LAUNCH_OP) => {

@@ -11,7 +11,7 @@
 use kiln_compiler::symbol_table::resolve;
 use kiln_compiler::{AttrKind, Context, Diagnostic, Ir, OpId};
 
-use super::class::kernel_params;
+use super::class::split_params;
 use super::{check_gm, dims, fail, gm_operand, VResult};
 use crate::func::verify::{signature, verify_call_operands};
 use crate::npuvec::attrs::Core;
@@ -63,9 +63,9 @@ pub(crate) fn verify_launch<'c>(_: &Context<'c>, ir: &Ir<'c>, op: OpId) -> VResu
     }
     // A shape class's kernel takes its launch parameters (trailing `index` arguments) from
     // `npuvec.params`, not from operands.
-    let params = match kernel_params(ir, kernel) {
+    let params = match split_params(ir, kernel) {
         Ok(p) => p.params.len(),
-        Err(d) => return note(d.message),
+        Err(message) => return note(message),
     };
     verify_call_operands(ir, op, &inputs[..inputs.len().saturating_sub(params)])
 }

@@ -11,8 +11,8 @@ use kiln_bytecode::module::Host;
 use kiln_bytecode::shape::{Expr, KernelClass, ShapeClass};
 use kiln_compiler::{Diagnostic, Ir, OpId};
 use kiln_dialects::npuvec::{
-    string_list as strings, symbols, text, INPUT_SYMBOLS_ATTR, LAUNCH_PARAMS_ATTR, OUTPUT_SIZES_ATTR,
-    SIZE_ATTR,
+    attr_string as text, string_list as strings, symbols, INPUT_SYMBOLS_ATTR, LAUNCH_PARAMS_ATTR,
+    OUTPUT_SIZES_ATTR, SIZE_ATTR,
 };
 
 use crate::host::Sites;

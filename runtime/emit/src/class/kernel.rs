@@ -6,8 +6,6 @@
 //! allocator keeps it live up to its load or store, and the instruction's extent reads the
 //! register it was given there.
 
-use std::collections::HashMap;
-
 use kiln_bytecode::isa::Reg;
 use kiln_bytecode::shape::{Extent, ParamRange};
 use kiln_compiler::{Diagnostic, Ir, OpId, ValueId};
@@ -33,22 +31,23 @@ pub fn args<'c>(ir: &Ir<'c>, func: OpId) -> Res<'c, Args> {
     Ok(Args { gm: k.gm.to_vec(), params: k.params.to_vec(), ranges })
 }
 
-/// The extents of the instruction at index `inst` emitted from load or store `op`: each
-/// `extents` operand's register (`regs`, the allocation) for the view dim `extent_dims`
-/// names.
-pub fn extents<'c>(ir: &Ir<'c>, op: OpId, inst: usize, regs: &HashMap<ValueId, Reg>) -> Res<'c, Vec<Extent>> {
+/// The extents of the instruction at index `inst` emitted from load or store `op`: for each
+/// `extents` operand (the trailing ones), the view dim `extent_dims` names and the register
+/// `reg` gives for its operand index (the allocation's).
+pub fn extents<'c>(
+    ir: &Ir<'c>,
+    op: OpId,
+    inst: usize,
+    reg: impl Fn(usize) -> Res<'c, Reg>,
+) -> Res<'c, Vec<Extent>> {
     let pairs = view_extents(ir, op)?;
     if pairs.is_empty() {
         return Ok(Vec::new());
     }
     let inst = u32::try_from(inst).map_err(|_| Diagnostic::op_error(ir, op, "is past instruction 2^32"))?;
-    let extent = |(k, (dim, v)): (usize, (usize, ValueId))| {
-        let dim =
-            u8::try_from(dim).map_err(|_| Diagnostic::op_error(ir, op, format!("has extent dim {dim}")))?;
-        let reg = regs.get(&v).copied().ok_or_else(|| {
-            Diagnostic::op_error(ir, op, format!("extent #{k} is not a scalar register value"))
-        })?;
-        Ok(Extent { inst, dim, reg })
-    };
-    pairs.into_iter().enumerate().map(extent).collect()
+    let first = ir.operands(op).len() - pairs.len();
+    // A dim is below `MAX_VIEW_DIMS` (`view_extents` checks it against the view).
+    let extent =
+        |(k, &(dim, _)): (usize, &(usize, _))| Ok(Extent { inst, dim: dim as u8, reg: reg(first + k)? });
+    pairs.iter().enumerate().map(extent).collect()
 }
