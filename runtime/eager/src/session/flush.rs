@@ -316,8 +316,8 @@ impl Inner {
                 Ok((out, cost.finish().total_ns))
             })?
         } else {
-            let spare = self.pool.take(&entry.module.host.temps);
-            self.stats.buffers_reused += spare.len() as u64;
+            let (spare, reused) = self.pool.take(&entry.module.host.temps);
+            self.stats.buffers_reused += reused as u64;
             let out = contain(ErrorKind::Run, || {
                 let refs: SmallVec<[&HostTensor; 8]> = values.iter().map(|v| &**v).collect();
                 vm.run_borrowed(&entry.module, &refs, spare).map_err(run_error)

@@ -204,7 +204,7 @@ impl Session {
     }
 
     /// A tensor of `shape` and `dtype` holding a copy of little-endian `bytes`: one copy, into
-    /// a spare buffer of the session's pool when one has the size (memory already mapped, so
+    /// a spare buffer of the session's pool when one has room (memory already mapped, so
     /// the copy runs at `memcpy` speed on warm pages), else into fresh memory.
     pub fn tensor_from_slice(
         &self,
@@ -212,7 +212,7 @@ impl Session {
         shape: &[usize],
         dtype: kiln_bytecode::isa::DType,
     ) -> Result<Tensor> {
-        let spare = self.inner.borrow_mut().pool.take(&[bytes.len() as u64]).pop();
+        let spare = self.inner.borrow_mut().pool.take_one(bytes.len());
         let owned = match spare {
             Some(mut buffer) => {
                 buffer.copy_from_slice(bytes);
