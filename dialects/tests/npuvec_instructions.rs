@@ -6,6 +6,7 @@
 use kiln_bytecode::isa::{BinaryOp, UnaryOp};
 use kiln_bytecode::opcode::{InstKind, Opcode, Role, OPCODES};
 use kiln_compiler::dialect::effects::{EffectKind, EffectOn, MemoryEffects};
+use kiln_compiler::dialect::ValueKind;
 use kiln_compiler::Arity;
 use kiln_dialects::npuvec::interfaces::{instruction, op_of};
 use kiln_dialects::npuvec::NPUVEC;
@@ -20,7 +21,13 @@ fn declared_effects_are_the_opcode_roles() {
             continue;
         }
         let Arity::Named(operands) = def.operands else { panic!("'{}' has no named operands", def.name) };
-        let arity = operands.len();
+        // A load's or store's trailing `extents` are a shape class's, not the instruction's.
+        let arity = operands.iter().filter(|o| o.name != "extents").count();
+        if arity < operands.len() {
+            let last = operands.last().map(|o| (o.name, o.kind));
+            assert_eq!(last, Some(("extents", ValueKind::Variadic)), "'{}': extents come last", def.name);
+            assert!(matches!(kind.opcode(), Opcode::Load | Opcode::Store), "'{}' has extents", def.name);
+        }
         assert_eq!(
             arity,
             roles.len(),

@@ -23,9 +23,28 @@ func.func @iconv(%x: tensor<1x2x4x4xi32>, %w: tensor<3x2x3x3xi32>) -> tensor<1x3
 
 // -----
 
-// A dynamic shape stops the pipeline at kiln-codegen-tile, located at the op.
-func.func @dynamic(%x: tensor<?x64xf32>) -> tensor<?x64xf32> {
-  // expected-error@+1 {{kiln-codegen needs static shapes}}
-  %0 = hl.exp %x : tensor<?x64xf32>
+// `?` dims compile to a row shape class only in vector kernels: a matmul over a `?` dim is
+// refused at kiln-codegen-tile, naming the kernel and why.
+func.func @dynamic_matmul(%x: tensor<?x64xf32>, %w: tensor<64x64xf32>) -> tensor<?x64xf32> {
+  // expected-error@+1 {{kernel @dynamic_matmul_kernel0 is not a row shape class: it is a matmul kernel with `?` dims (only vector kernels have a class)}}
+  %0 = hl.matmul %x, %w : tensor<?x64xf32>, tensor<64x64xf32> -> tensor<?x64xf32>
   return %0 : tensor<?x64xf32>
+}
+
+// -----
+
+// A reduction over a `?` axis is not row-wise.
+func.func @dynamic_reduce(%x: tensor<?x64xf32>) -> tensor<64xf32> {
+  // expected-error@+1 {{kernel @dynamic_reduce_kernel0 is not a row shape class: it reduces axis 0, which is `?` (a row class reduces static trailing axes)}}
+  %0 = hl.reduce_sum %x {axes = [0]} : tensor<?x64xf32> -> tensor<64xf32>
+  return %0 : tensor<64xf32>
+}
+
+// -----
+
+// The rows of a row class flatten: a value with rows must span every kept axis.
+func.func @dynamic_partial(%x: tensor<?x4x16xf32>, %y: tensor<4x16xf32>) -> tensor<?x4x16xf32> {
+  // expected-error@+1 {{kernel @dynamic_partial_kernel0 is not a row shape class: a value of type tensor<4x16xf32> spans only some of the kept axes (the rows of a row class flatten)}}
+  %0 = hl.add %x, %y : tensor<?x4x16xf32>, tensor<4x16xf32> -> tensor<?x4x16xf32>
+  return %0 : tensor<?x4x16xf32>
 }

@@ -5,10 +5,11 @@
 // A target whose UB cannot hold one vector repeat is refused when it loads, naming the fields.
 // SMALL: error: invalid pass pipeline: kiln-codegen-tile: target file '{{.*}}small-ub.toml': field `memory.ub_usable_bytes` (128) cannot hold one vector repeat (`vector.repeat_bytes` = 256)
 
-// expected-error@+1 {{kiln-codegen needs static shapes}}
-func.func private @dyn_kernel0(%a: tensor<?x64xf32>) -> tensor<?x64xf32> attributes {npuvec.core = #npuvec.core<aiv>, npuvec.kind = "vector"} {
-  %e = hl.exp %a : tensor<?x64xf32>
-  return %e : tensor<?x64xf32>
+// A layout kernel with `?` dims has no shape class.
+// expected-error@+1 {{kernel @dyn_kernel0 is not a row shape class: it is a layout kernel with `?` dims (only vector kernels have a class)}}
+func.func private @dyn_kernel0(%a: tensor<?x64xf32>) -> tensor<64x?xf32> attributes {npuvec.core = #npuvec.core<aiv>, npuvec.kind = "layout"} {
+  %e = hl.transpose %a {perm = [1, 0]} : tensor<?x64xf32> -> tensor<64x?xf32>
+  return %e : tensor<64x?xf32>
 }
 
 // -----

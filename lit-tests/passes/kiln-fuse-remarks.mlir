@@ -22,12 +22,15 @@ func.func @opaque_and_layout(%a: tensor<8x64xf32>) -> tensor<8x4xf32> {
 
 // -----
 
-func.func @dynamic(%a: tensor<?x64xf32>) -> tensor<?x64xf32> {
-  // expected-remark @+1 {{not fused 'hl.exp': dynamic shape (UB footprint unknown)}}
+// Vector ops fuse over `?` dims (the UB budget is a tile's, whatever the rows: a row shape
+// class); a cube op does not.
+func.func @dynamic(%a: tensor<?x64xf32>, %w: tensor<64x64xf32>) -> tensor<?x64xf32> {
+  // expected-remark @+1 {{fused 'hl.exp' -> 'hl.neg' into region 0 (vector, 2 ops, est. UB 0%, saves 512 B HBM traffic)}}
   %0 = hl.exp %a : tensor<?x64xf32>
-  // expected-remark @+1 {{not fused 'hl.neg': dynamic shape (UB footprint unknown)}}
   %1 = hl.neg %0 : tensor<?x64xf32>
-  return %1 : tensor<?x64xf32>
+  // expected-remark @+1 {{not fused 'hl.matmul': dynamic shape (only vector ops fuse with `?` dims: a row shape class)}}
+  %2 = hl.matmul %1, %w : tensor<?x64xf32>, tensor<64x64xf32> -> tensor<?x64xf32>
+  return %2 : tensor<?x64xf32>
 }
 
 // -----

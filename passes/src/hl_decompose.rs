@@ -19,7 +19,9 @@
 //!
 //! Means keep dims so they broadcast back. Composites with dynamic dims are kept as they are
 //! (their expansions would need run-time slice bounds, and their primitive types could differ
-//! from the declared ones); a statistic counts them. Assumes verified IR; guarantees verified
+//! from the declared ones); a statistic counts them. The row-wise ones expand all the same:
+//! `gelu`, `silu`, `dropout`, and a softmax, log-softmax, layer or RMS norm whose reduced axis
+//! is static (the back end compiles them as a row shape class, `codegen/row_class.rs`). Assumes verified IR; guarantees verified
 //! IR whose results equal the composites' reference semantics up to the rounding of the
 //! intermediate primitives (f16/bf16 intermediates round after each op, as the device would).
 
@@ -143,7 +145,7 @@ kiln_compiler::declare_pass! {
             .collect();
         let mut failed = false;
         for (op, how) in targets {
-            if has_dynamic_dims(cx.ir, op) {
+            if has_dynamic_dims(cx.ir, op) && !row_wise(cx.ir, op, how) {
                 cx.add_statistic("num-dynamic-kept", "Composites kept because their shapes are dynamic", 1);
                 continue;
             }
@@ -190,6 +192,28 @@ fn has_dynamic_dims(ir: &kiln_compiler::Ir<'_>, op: OpId) -> bool {
         .iter()
         .chain(ir.results(op))
         .any(|&v| tensor_parts(ir.value_type(v)).is_some_and(|(s, _)| s.contains(&kiln_compiler::DYNAMIC)))
+}
+
+/// Whether composite `op` (expanded as `how`) with `?` dims expands all the same: its result
+/// has its operand's type, and it is an elementwise one, or a softmax or a norm over a static axis (its expansion reduces that axis
+/// and broadcasts back along the others, whatever their sizes: a row shape class).
+fn row_wise(ir: &kiln_compiler::Ir<'_>, op: OpId, how: Expansion) -> bool {
+    let Some(&x) = ir.operands(op).first() else { return false };
+    let Some((shape, _)) = tensor_parts(ir.value_type(x)) else { return false };
+    // Its expansion has its operand's type, the declared result must be that.
+    if ir.results(op).first().is_none_or(|&r| ir.value_type(r) != ir.value_type(x)) {
+        return false;
+    }
+    let static_at = |axis: Option<usize>| axis.and_then(|a| shape.get(a)).is_some_and(|&d| d != kiln_compiler::DYNAMIC);
+    let axis = ir.attr(op, "axis").and_then(|a| a.as_int()).unwrap_or(-1) as i64;
+    match how {
+        Expansion::Composite(Composite::Gelu | Composite::Silu | Composite::Dropout) => true,
+        Expansion::Composite(Composite::Softmax | Composite::LogSoftmax) => {
+            static_at(normalize_axis(axis, shape.len().max(1)).ok())
+        }
+        Expansion::Composite(Composite::LayerNorm | Composite::RmsNorm) => static_at(shape.len().checked_sub(1)),
+        _ => false,
+    }
 }
 
 /// Builds the expansion of composite `op` (a `kind` op) before it.

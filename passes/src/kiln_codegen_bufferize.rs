@@ -12,6 +12,9 @@
 //!   `hl.constant` becomes `npuvec.constant`; views (`hl.reshape`, `hl.expand_dims`,
 //!   `hl.squeeze`) become `npuvec.reshape` of the buffer; the return returns buffers.
 //!
+//! A host function with `?` dims gets the attributes of its shape class (symbols, `?` buffer
+//! sizes, launch parameters: `codegen/class_host.rs`), or an error when it is not one.
+//!
 //! Values inside kernels stay tensors: `kiln-codegen-lower` gives them UB buffers tile by tile.
 //!
 //! Runs on: `builtin.module`. Assumes: `kiln-codegen-outline` ran. Guarantees: no tensor in a
@@ -32,6 +35,7 @@ use kiln_dialects::npuvec;
 use kiln_dialects::npuvec::Space;
 
 use crate::codegen::build::{i32_array, memref_type};
+use crate::codegen::class_host;
 use crate::kiln_codegen_tile::{kernel_kind, kernels};
 use kiln_dialects::memref::ALLOC_OP;
 
@@ -72,7 +76,19 @@ kiln_compiler::declare_pass! {
         apply_partial_conversion(cx.ctx, cx.ir, root, &target, &patterns, Some(&types)).map_err(|d| {
             cx.diagnostics.push(d);
             PassFailed
-        })
+        })?;
+        let hosts: Vec<OpId> = cx
+            .ir
+            .walk(root, kiln_compiler::ir::WalkOrder::PreOrder)
+            .filter(|&op| cx.ir.is(op, &FUNC_OP) && kernel_kind(cx.ir, op).is_none())
+            .collect();
+        for host in hosts {
+            if let Err((op, message)) = class_host::annotate(cx.ctx, cx.ir, host) {
+                cx.diagnostics.push(kiln_compiler::Diagnostic::op_error(cx.ir, op, message));
+                return Err(PassFailed);
+            }
+        }
+        Ok(())
     }
 }
 

@@ -26,8 +26,8 @@
 //! lowering applies).
 //!
 //! Runs on: `builtin.module`. Assumes: verified IR after `kiln-fuse` (or none: every op is
-//! then its own kernel). A host function with a dynamic shape is a located error ("kiln-codegen
-//! needs static shapes": the back end compiles per concrete shape). Guarantees: verified IR computing the same values (the interpreter
+//! then its own kernel). `?` dims are outlined like static ones (`kiln-codegen-tile` decides
+//! whether a kernel with `?` dims is a row shape class, `codegen/row_class.rs`). Guarantees: verified IR computing the same values (the interpreter
 //! runs it: kernels are ordinary functions); no `fused.region` left in host functions;
 //! deterministic names and order.
 
@@ -71,27 +71,6 @@ kiln_compiler::declare_pass! {
                     && ir.attr(op, "npuvec.core").is_none()
             })
             .collect();
-        // The back end compiles per concrete shape (the eager JIT makes that cheap).
-        let mut dynamic = false;
-        for &host in &hosts {
-            let ir = &*cx.ir;
-            let is_dynamic = |v: ValueId| ir.value_type(v).shape().is_some_and(|s| s.contains(&kiln_compiler::DYNAMIC));
-            // The first op with a dynamic result, else the function when an argument is dynamic.
-            let ops: Vec<OpId> = ir.walk(host, WalkOrder::PreOrder).collect();
-            let args = ir.regions(host).iter().flat_map(|&r| ir.region_blocks(r)).flat_map(|b| ir.block_args(b).to_vec());
-            let at = ops
-                .iter()
-                .copied()
-                .find(|&op| ir.results(op).iter().any(|&v| is_dynamic(v)))
-                .or_else(|| args.into_iter().any(is_dynamic).then_some(host));
-            if let Some(op) = at {
-                cx.diagnostics.push(Diagnostic::op_error(ir, op, "kiln-codegen needs static shapes"));
-                dynamic = true;
-            }
-        }
-        if dynamic {
-            return Err(kiln_compiler::pass::PassFailed);
-        }
         let mut kernels = 0;
         for host in hosts {
             kernels += outline_host(cx.ctx, cx.ir, cx.diagnostics, host);

@@ -34,6 +34,7 @@ use crate::codegen::epilogue::Epilogue;
 use crate::codegen::lower_gather::{gather_op, GatherShape, GatherTiling};
 use crate::codegen::lower_layout::{assembling_op, output_model};
 use crate::codegen::model::VectorModel;
+use crate::codegen::row_class::{self, any_dynamic};
 use crate::codegen::options::{load_target, tile_target, TILE_SPECS};
 use crate::codegen::tiling::{MatmulTiling, Tiling};
 use crate::kiln_codegen_outline::KernelKind;
@@ -138,12 +139,16 @@ pub fn tile_kernel<'c>(
             "kiln-codegen cannot tile a kernel over {huge}: it is larger than the target's HBM ({hbm} bytes, hbm.capacity_bytes)"
         ));
     }
+    let args = ir.block_args(body).to_vec();
+    let values = ir.block_ops(body).flat_map(|o| ir.results(o).to_vec()).chain(args.iter().copied());
+    if any_dynamic(ir, values.collect::<Vec<_>>()) {
+        return class_tile(ctx, ir, kernel, body, target, shrink);
+    }
     let attr = match kernel_kind(ir, kernel) {
         Some(kind @ (KernelKind::Vector | KernelKind::Layout)) => {
             for t in &types {
                 check_elem(t.element_type().ok_or("a non-tensor value")?, target)?;
             }
-            let args = ir.block_args(body).to_vec();
             let model = match assembling_op(ir, body).filter(|_| kind == KernelKind::Layout) {
                 Some(op) => output_model(ir, op)?,
                 None => VectorModel::analyze(ir, body, &args)?,
@@ -173,8 +178,42 @@ pub fn tile_kernel<'c>(
         }
         None => return Ok(()),
     };
+    set_tile(ctx, ir, kernel, attr);
+    Ok(())
+}
+
+/// Attaches tile `attr` and its `block_dim` to `kernel`.
+fn set_tile<'c>(ctx: &Context<'c>, ir: &mut Ir<'c>, kernel: OpId, attr: kiln_compiler::Attribute<'c>) {
     let block_dim = attr.dict_get("block_dim").and_then(|a| a.as_int()).unwrap_or(1) as i64;
     set_attr(ctx, ir, kernel, "npuvec.tile", attr);
     set_attr(ctx, ir, kernel, "npuvec.block_dim", i64_attr(ctx, block_dim));
+}
+
+/// Tiles `kernel` (entry block `body`), which has `?` dims, as a row class
+/// (`codegen/row_class.rs`): its tile and `npuvec.row_class`, or why it is not one.
+fn class_tile<'c>(
+    ctx: &Context<'c>,
+    ir: &mut Ir<'c>,
+    kernel: OpId,
+    body: kiln_compiler::BlockId,
+    target: &Target,
+    shrink: u64,
+) -> Result<(), String> {
+    let name = String::from_utf8_lossy(ir.attr(kernel, "sym_name").and_then(|a| a.as_str()).unwrap_or_default())
+        .into_owned();
+    let not_class = |why: String| format!("kernel @{name} is not a row shape class: {why}");
+    let kind = kernel_kind(ir, kernel);
+    if kind != Some(KernelKind::Vector) {
+        let kind = kind.map_or("unknown", |k| k.name());
+        return Err(not_class(format!("it is a {kind} kernel with `?` dims (only vector kernels have a class)")));
+    }
+    let args = ir.block_args(body).to_vec();
+    let model = VectorModel::analyze(ir, body, &args).map_err(&not_class)?;
+    for v in &args {
+        check_elem(ir.value_type(*v).element_type().ok_or("a non-tensor value")?, target)?;
+    }
+    let (tiling, class) = row_class::choose(ctx, ir, &model, &args, target, shrink).map_err(&not_class)?;
+    set_tile(ctx, ir, kernel, tiling.attr(ctx));
+    row_class::set_class(ctx, ir, kernel, &class);
     Ok(())
 }

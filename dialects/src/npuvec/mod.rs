@@ -2,7 +2,8 @@
 //! `docs/backend.md` and `kiln_bytecode::isa`), each on a fixed pipe.
 //!
 //! Memory spaces are memref memory spaces (`memref<8x64xf32, #npuvec.space<ub>>`): GM buffers
-//! are static memrefs in `gm`; on-chip buffers are static 2-D memrefs (`R` rows of `C`
+//! are memrefs in `gm`, static but for the `?` dims of a shape class's (`npuvec.load` /
+//! `npuvec.store` with extents); on-chip buffers are static 2-D memrefs (`R` rows of `C`
 //! elements) in `ub`, `l1`, `l0a`, `l0b` or `l0c`. Ops are in destination style (sources,
 //! then the destination) and carry memory effects on their operands' spaces; a kernel is a
 //! `func.func` with `npuvec.core`, `npuvec.block_dim` and (once planned) `npuvec.ub_bytes`,

@@ -348,7 +348,7 @@ func.func @case(%t: memref<50x16xf32, #npuvec.space<gm>>, %i: memref<7xi32, #npu
 
 // `npuvec.load` reads GM.
 func.func @case(%x: memref<8x64xf32, #npuvec.space<ub>>, %o: index, %b: memref<8x64xf32, #npuvec.space<ub>>) {
-  // expected-error @+1 {{'npuvec.load' op operand #0 ('source') must be a static memref in #npuvec.space<gm>, but got 'memref<8x64xf32, #npuvec.space<ub>>'}}
+  // expected-error @+1 {{'npuvec.load' op operand #0 ('source') must be a memref in #npuvec.space<gm>, but got 'memref<8x64xf32, #npuvec.space<ub>>'}}
   npuvec.load ins(%x[%o] : memref<8x64xf32, #npuvec.space<ub>>) outs(%b : memref<8x64xf32, #npuvec.space<ub>>) sizes [8, 64] strides [64, 1]
   return
 }
@@ -364,10 +364,82 @@ func.func @case(%x: memref<16x64xf32, #npuvec.space<gm>>, %o: index, %b: memref<
 
 // -----
 
-// A GM buffer is static.
-func.func @case(%x: memref<?x64xf32, #npuvec.space<gm>>, %o: index, %b: memref<8x64xf32, #npuvec.space<ub>>) {
-  // expected-error @+1 {{'npuvec.load' op operand #0 ('source') must be a static memref in #npuvec.space<gm>, but got 'memref<?x64xf32, #npuvec.space<gm>>'}}
-  npuvec.load ins(%x[%o] : memref<?x64xf32, #npuvec.space<gm>>) outs(%b : memref<8x64xf32, #npuvec.space<ub>>) sizes [8, 64] strides [64, 1]
+// The GM buffer of a view has an identity layout.
+func.func @case(%x: memref<?x64xf32, strided<[64, 1]>, #npuvec.space<gm>>, %o: index, %b: memref<8x64xf32, #npuvec.space<ub>>) {
+  // expected-error @+1 {{'npuvec.load' op operand #0 ('source') must be a memref in #npuvec.space<gm>, but got 'memref<?x64xf32, strided<[64, 1]>, #npuvec.space<gm>>'}}
+  npuvec.load ins(%x[%o] : memref<?x64xf32, strided<[64, 1]>, #npuvec.space<gm>>) outs(%b : memref<8x64xf32, #npuvec.space<ub>>) sizes [8, 64] strides [64, 1]
+  return
+}
+
+// -----
+
+// One extent dim per extent operand.
+func.func @case(%x: memref<?x64xf32, #npuvec.space<gm>>, %o: index, %n: index, %b: memref<8x64xf32, #npuvec.space<ub>>) {
+  // expected-error @+1 {{'npuvec.load' op expected 1 'extent_dims' (one per extent operand), but got 2}}
+  npuvec.load ins(%x[%o] : memref<?x64xf32, #npuvec.space<gm>>) outs(%b : memref<8x64xf32, #npuvec.space<ub>>) sizes [8, 64] strides [64, 1] extents [%n] dims [0, 1]
+  return
+}
+
+// -----
+
+// Extents need their dims.
+func.func @case(%y: memref<?x64xf32, #npuvec.space<gm>>, %o: index, %n: index, %b: memref<8x64xf32, #npuvec.space<ub>>) {
+  // expected-error @+1 {{'npuvec.store' op expected 1 'extent_dims' (one per extent operand), but got 0}}
+  "npuvec.store"(%b, %y, %o, %n) <{sizes = array<i64: 8, 64>, strides = array<i64: 64, 1>}> : (memref<8x64xf32, #npuvec.space<ub>>, memref<?x64xf32, #npuvec.space<gm>>, index, index) -> ()
+  return
+}
+
+// -----
+
+// Extent dims are strictly increasing.
+func.func @case(%x: memref<?x64xf32, #npuvec.space<gm>>, %o: index, %n: index, %b: memref<8x64xf32, #npuvec.space<ub>>) {
+  // expected-error @+1 {{'npuvec.load' op expected strictly increasing 'extent_dims', but got [1, 0]}}
+  npuvec.load ins(%x[%o] : memref<?x64xf32, #npuvec.space<gm>>) outs(%b : memref<8x64xf32, #npuvec.space<ub>>) sizes [8, 64] strides [64, 1] extents [%n, %n] dims [1, 0]
+  return
+}
+
+// -----
+
+// A dim is not given twice.
+func.func @case(%y: memref<?x64xf32, #npuvec.space<gm>>, %o: index, %n: index, %b: memref<8x64xf32, #npuvec.space<ub>>) {
+  // expected-error @+1 {{'npuvec.store' op expected strictly increasing 'extent_dims', but got [0, 0]}}
+  npuvec.store ins(%b : memref<8x64xf32, #npuvec.space<ub>>) outs(%y[%o] : memref<?x64xf32, #npuvec.space<gm>>) sizes [8, 64] strides [64, 1] extents [%n, %n] dims [0, 0]
+  return
+}
+
+// -----
+
+// An extent dim is a dim of the view.
+func.func @case(%x: memref<?x64xf32, #npuvec.space<gm>>, %o: index, %n: index, %b: memref<8x64xf32, #npuvec.space<ub>>) {
+  // expected-error @+1 {{'npuvec.load' op expected 'extent_dims' to be dims of the view (0 to 1), but got 2}}
+  npuvec.load ins(%x[%o] : memref<?x64xf32, #npuvec.space<gm>>) outs(%b : memref<8x64xf32, #npuvec.space<ub>>) sizes [8, 64] strides [64, 1] extents [%n] dims [2]
+  return
+}
+
+// -----
+
+// Not a negative one either.
+func.func @case(%x: memref<?x64xf32, #npuvec.space<gm>>, %o: index, %n: index, %b: memref<8x64xf32, #npuvec.space<ub>>) {
+  // expected-error @+1 {{'npuvec.load' op expected 'extent_dims' to be dims of the view (0 to 1), but got -1}}
+  npuvec.load ins(%x[%o] : memref<?x64xf32, #npuvec.space<gm>>) outs(%b : memref<8x64xf32, #npuvec.space<ub>>) sizes [8, 64] strides [64, 1] extents [%n] dims [-1]
+  return
+}
+
+// -----
+
+// The extent dims are an `array<i64>`.
+func.func @case(%x: memref<?x64xf32, #npuvec.space<gm>>, %o: index, %n: index, %b: memref<8x64xf32, #npuvec.space<ub>>) {
+  // expected-error @+1 {{'npuvec.load' op attribute 'extent_dims' failed to satisfy constraint: i64 dense array attribute}}
+  "npuvec.load"(%x, %o, %b, %n) <{extent_dims = [0], sizes = array<i64: 8, 64>, strides = array<i64: 64, 1>}> : (memref<?x64xf32, #npuvec.space<gm>>, index, memref<8x64xf32, #npuvec.space<ub>>, index) -> ()
+  return
+}
+
+// -----
+
+// An extent is an `index`.
+func.func @case(%x: memref<?x64xf32, #npuvec.space<gm>>, %o: index, %n: i64, %b: memref<8x64xf32, #npuvec.space<ub>>) {
+  // expected-error @+1 {{'npuvec.load' op operand #3 must be variadic of index, but got 'i64'}}
+  "npuvec.load"(%x, %o, %b, %n) <{extent_dims = array<i64: 0>, sizes = array<i64: 8, 64>, strides = array<i64: 64, 1>}> : (memref<?x64xf32, #npuvec.space<gm>>, index, memref<8x64xf32, #npuvec.space<ub>>, i64) -> ()
   return
 }
 
@@ -465,7 +537,7 @@ func.func @case(%y: memref<16x64xf32, #npuvec.space<gm>>, %o: index, %b: memref<
 
 // `npuvec.store` writes GM.
 func.func @case(%y: memref<8x64xf32, #npuvec.space<ub>>, %o: index, %b: memref<8x64xf32, #npuvec.space<ub>>) {
-  // expected-error @+1 {{'npuvec.store' op operand #1 ('dst') must be a static memref in #npuvec.space<gm>, but got 'memref<8x64xf32, #npuvec.space<ub>>'}}
+  // expected-error @+1 {{'npuvec.store' op operand #1 ('dst') must be a memref in #npuvec.space<gm>, but got 'memref<8x64xf32, #npuvec.space<ub>>'}}
   npuvec.store ins(%b : memref<8x64xf32, #npuvec.space<ub>>) outs(%y[%o] : memref<8x64xf32, #npuvec.space<ub>>) sizes [8, 64] strides [64, 1]
   return
 }

@@ -45,6 +45,23 @@ func.func @dma(%x: memref<16x64xf32, #npuvec.space<gm>>, %y: memref<16x64xf32, #
   return
 }
 
+// Extents: a view dim sized at run time (`%rows` rows of at most 4), over a GM buffer with a
+// `?` dim; the generic form reads back as the custom one.
+// CHECK-LABEL: func.func @extents(
+// CHECK-SAME:  %[[X:[0-9a-z_]+]]: memref<?x16xf32, #npuvec.space<gm>>, %[[O:[0-9a-z_]+]]: index, %[[R:[0-9a-z_]+]]: index, %[[C:[0-9a-z_]+]]: index, %[[B:[0-9a-z_]+]]: memref<4x16xf32, #npuvec.space<ub>>) {
+// CHECK-NEXT:  npuvec.load ins(%[[X]][%[[O]]] : memref<?x16xf32, #npuvec.space<gm>>) outs(%[[B]] : memref<4x16xf32, #npuvec.space<ub>>) sizes [4, 16] strides [16, 1] extents [%[[R]]] dims [0]
+// CHECK-NEXT:  npuvec.load ins(%[[X]][%[[O]]] : memref<?x16xf32, #npuvec.space<gm>>) outs(%[[B]] : memref<4x16xf32, #npuvec.space<ub>>) sizes [4, 16] strides [16, 1] extents [%[[R]], %[[C]]] dims [0, 1] {zero_pad}
+// CHECK-NEXT:  npuvec.store add ins(%[[B]] : memref<4x16xf32, #npuvec.space<ub>>) outs(%[[X]][%[[O]]] : memref<?x16xf32, #npuvec.space<gm>>) sizes [4, 16] strides [16, 1] extents [%[[C]]] dims [1]
+// CHECK-NEXT:  npuvec.store ins(%[[B]] : memref<4x16xf32, #npuvec.space<ub>>) outs(%[[X]][%[[O]]] : memref<?x16xf32, #npuvec.space<gm>>) sizes [4, 16] strides [16, 1] extents [%[[R]]] dims [0]
+// CHECK-NEXT:  return
+func.func @extents(%x: memref<?x16xf32, #npuvec.space<gm>>, %off: index, %rows: index, %cols: index, %b: memref<4x16xf32, #npuvec.space<ub>>) {
+  npuvec.load ins(%x[%off] : memref<?x16xf32, #npuvec.space<gm>>) outs(%b : memref<4x16xf32, #npuvec.space<ub>>) sizes [4, 16] strides [16, 1] extents [%rows] dims [0]
+  "npuvec.load"(%x, %off, %b, %rows, %cols) <{extent_dims = array<i64: 0, 1>, sizes = array<i64: 4, 16>, strides = array<i64: 16, 1>, zero_pad}> : (memref<?x16xf32, #npuvec.space<gm>>, index, memref<4x16xf32, #npuvec.space<ub>>, index, index) -> ()
+  npuvec.store add ins(%b : memref<4x16xf32, #npuvec.space<ub>>) outs(%x[%off] : memref<?x16xf32, #npuvec.space<gm>>) sizes [4, 16] strides [16, 1] extents [%cols] dims [1]
+  "npuvec.store"(%b, %x, %off, %rows) <{extent_dims = array<i64: 0>, sizes = array<i64: 4, 16>, strides = array<i64: 16, 1>}> : (memref<4x16xf32, #npuvec.space<ub>>, memref<?x16xf32, #npuvec.space<gm>>, index, index) -> ()
+  return
+}
+
 // CHECK-LABEL: func.func @gather(
 // CHECK-SAME:  %[[T:[0-9a-z_]+]]: memref<50x16xf32, #npuvec.space<gm>>, %[[I:[0-9a-z_]+]]: memref<2x7xi64, #npuvec.space<gm>>, %[[J:[0-9a-z_]+]]: memref<i32, #npuvec.space<gm>>, %[[O:[0-9a-z_]+]]: index, %[[B:[0-9a-z_]+]]: memref<7x16xf32, #npuvec.space<ub>>, %[[C:[0-9a-z_]+]]: memref<1x4xf32, #npuvec.space<ub>>) {
 // CHECK-NEXT:  npuvec.gather ins(%[[T]][%[[O]]], %[[I]][%[[O]]] : memref<50x16xf32, #npuvec.space<gm>>, memref<2x7xi64, #npuvec.space<gm>>) outs(%[[B]] : memref<7x16xf32, #npuvec.space<ub>>) sizes [50, 16] strides [16, 1] {index_sizes = array<i64: 7>, index_strides = array<i64: 1>}

@@ -87,6 +87,7 @@ pub fn lower_layout_kernel<'c>(ctx: &Context<'c>, ir: &mut Ir<'c>, kernel: OpId)
             feeds: &feeds,
             out_gm: &io.out_gm,
             out_views: &out_views,
+            params: None,
         };
         tile_loop.emit(&mut b)?;
     }

@@ -19,7 +19,10 @@ use rustc_hash::FxHashMap;
 
 use kiln_compiler::{Context, Ir, OpId, ValueId};
 
+use kiln_dialects::func::conversion::set_signature;
+
 use super::build::{i64_array, memref_type, Build, Builder};
+use super::row_class::{self, RowClass, MAX_ROWS, PARAMS_ATTR};
 use super::model::{is_view, merge_dims, Buffers, VectorModel, View};
 use super::tiling::{cdiv, Tiling};
 use super::vector_ops::{lower_op, TileOp};
@@ -98,6 +101,7 @@ impl KernelIo {
 pub fn lower_vector_kernel<'c>(ctx: &Context<'c>, ir: &mut Ir<'c>, kernel: OpId) -> Result<(), String> {
     let (io, tiling) = KernelIo::of(ir, kernel)?;
     let model = VectorModel::analyze_ops(ir, io.ops.clone(), &io.inputs, io.outputs.clone())?;
+    let params = RowClass::of(ir, kernel).map(|class| launch_params(ctx, ir, kernel, &class));
     let feeds: FxHashMap<ValueId, Feed> = io.gm_of.iter().map(|(&v, &gm)| (v, Feed::Gm(gm))).collect();
     let mut b = Builder::new(ctx, ir, InsertPoint::Before(io.old[0]), ir.op(kernel).loc);
     let tile_loop = TileLoop {
@@ -106,10 +110,26 @@ pub fn lower_vector_kernel<'c>(ctx: &Context<'c>, ir: &mut Ir<'c>, kernel: OpId)
         feeds: &feeds,
         out_gm: &io.out_gm,
         out_views: &FxHashMap::default(),
+        params,
     };
     tile_loop.emit(&mut b)?;
     io.erase(ir);
     Ok(())
+}
+
+/// Gives row-class `kernel` its launch parameters `N` and the tile count (trailing `index`
+/// arguments, with `npuvec.param_ranges`: `1..=MAX_ROWS` rows, as many tiles as they take).
+fn launch_params<'c>(ctx: &Context<'c>, ir: &mut Ir<'c>, kernel: OpId, class: &RowClass) -> [ValueId; 2] {
+    let body = ir.regions(kernel)[0];
+    let entry = ir.entry_block(body).expect("a lowered kernel has a body");
+    let loc = ir.op(kernel).loc;
+    let index = ctx.index_type();
+    let params = [ir.add_block_arg(entry, index, Some(loc)), ir.add_block_arg(entry, index, Some(loc))];
+    let inputs: Vec<_> = ir.block_args(entry).iter().map(|&v| ir.value_type(v)).collect();
+    set_signature(ctx, ir.op_mut(kernel), &inputs, &[]);
+    let ranges = i64_array(ctx, &[1, MAX_ROWS, 1, cdiv(MAX_ROWS, class.rows)]);
+    super::build::set_attr(ctx, ir, kernel, PARAMS_ATTR, ranges);
+    params
 }
 
 /// Where a tile loop's input comes from.
@@ -134,6 +154,9 @@ pub(super) struct TileLoop<'m> {
     /// Outputs stored through a view of their GM buffer (a part of a layout kernel's output);
     /// the others are stored densely.
     pub(super) out_views: &'m FxHashMap<ValueId, View>,
+    /// A row class's launch parameters, `N` and the tile count (`row_class.rs`): the tile
+    /// loop runs to the count, and bounds its row loads and stores by the tile's extent.
+    pub(super) params: Option<[ValueId; 2]>,
 }
 
 impl TileLoop<'_> {
@@ -147,7 +170,7 @@ impl TileLoop<'_> {
         if outputs.iter().any(|o| !bufs.of.contains_key(o)) {
             return Err("a kernel output that is a constant".into());
         }
-        let geo = Geometry::new(model, tiling);
+        let geo = Geometry::new(model, tiling, self.params.is_some());
         let loc = b.loc;
 
         // Buffers: one per (spec, rows, cols) variant of a tile: body and tail rows, whole rows
@@ -210,13 +233,17 @@ impl TileLoop<'_> {
         // The tile loop.
         let bid = b.value(&npuvec::BLOCK_IDX_OP, &[], &[], ctx.index_type());
         let nb = b.value(&npuvec::BLOCK_NUM_OP, &[], &[], ctx.index_type());
-        let tiles = b.index(geo.tiles);
+        let tiles = match self.params {
+            Some([_, tiles]) => tiles,
+            None => b.index(geo.tiles),
+        };
         let for_op = b.op(&scf::FOR_OP, &[bid, tiles, nb], &[], &[], 1);
         let lb = b.ir.create_block();
         b.ir.append_block(b.ir.regions(for_op)[0], lb);
         let t = b.ir.add_block_arg(lb, ctx.index_type(), Some(loc));
         let mut lbuild = b.at_end(lb);
         let (j, outer) = geo.indices(&mut lbuild, t);
+        let extent = self.params.map(|[n, _]| row_class::extent(&mut lbuild, t, n, geo.rows));
         // GM offsets of each row value, by stride vector.
         let mut offsets: FxHashMap<Strides, ValueId> = FxHashMap::default();
         let mut row_values: Vec<(ValueId, bool)> = model
@@ -233,8 +260,15 @@ impl TileLoop<'_> {
                 e.insert(off);
             }
         }
-        let tile =
-            Tile { model, geo: &geo, inputs: &model.inputs, outputs, feeds: &feeds, out_gm: self.out_gm };
+        let tile = Tile {
+            model,
+            geo: &geo,
+            inputs: &model.inputs,
+            outputs,
+            feeds: &feeds,
+            out_gm: self.out_gm,
+            extent,
+        };
         let emit = |bb: &mut Builder<'_, 'c>, rows: i64| -> Result<(), String> {
             if staged {
                 let sets: Vec<(i64, Vec<ValueId>)> =
@@ -265,7 +299,7 @@ impl TileLoop<'_> {
 }
 
 /// Brings input `v` into `dst`: a load of the view (`sizes`, `strides` from `offset`) of its GM
-/// buffer, or a fill.
+/// buffer (returned), or a fill.
 pub(super) fn feed(
     b: &mut Builder<'_, '_>,
     v: ValueId,
@@ -274,16 +308,16 @@ pub(super) fn feed(
     dst: ValueId,
     sizes: &[i64],
     strides: &[i64],
-) -> Result<(), String> {
+) -> Result<Option<OpId>, String> {
     match feed {
-        Feed::Gm(gm) => load(b, gm, offset, dst, sizes, strides),
+        Feed::Gm(gm) => Ok(Some(load(b, gm, offset, dst, sizes, strides))),
         Feed::Fill(x) => {
             let elem = b.ir.value_type(v).element_type().ok_or("a non-tensor value")?;
             let scalar = b.immediate(elem, x);
             b.op(&npuvec::FILL_OP, &[scalar, dst], &[], &[], 0);
+            Ok(None)
         }
     }
-    Ok(())
 }
 
 /// `predicate = 0` (`eq`) of `arith.cmpi`.
@@ -299,9 +333,9 @@ pub(super) fn load(
     dst: ValueId,
     sizes: &[i64],
     strides: &[i64],
-) {
+) -> OpId {
     let (s, t) = (i64_array(b.ctx, sizes), i64_array(b.ctx, strides));
-    b.op(&npuvec::LOAD_OP, &[gm, offset, dst], &[("sizes", s), ("strides", t)], &[], 0);
+    b.op(&npuvec::LOAD_OP, &[gm, offset, dst], &[("sizes", s), ("strides", t)], &[], 0)
 }
 
 /// The shape of the tile grid.
@@ -324,11 +358,20 @@ pub(super) struct Geometry {
     tail_block: i64,
     /// Tiles in all.
     tiles: i64,
+    /// A row class's tile (`row_class.rs`): the kept axes flatten into one row axis whose
+    /// length comes at launch, `rows` of it at a time (no tail variant, no outer axes).
+    class: bool,
 }
 
 impl Geometry {
-    fn new(model: &VectorModel, tiling: &Tiling) -> Geometry {
+    fn new(model: &VectorModel, tiling: &Tiling, class: bool) -> Geometry {
         let key = tiling.key;
+        if class {
+            let (rows, outer) = (tiling.block, Vec::new());
+            let (key_blocks, tail_rows, tail_block, tiles) = (1, 0, 0, 0);
+            let (outer_dims, block) = (Vec::new(), rows);
+            return Geometry { outer, outer_dims, key, block, key_blocks, rows, tail_rows, tail_block, tiles, class };
+        }
         let key_len = model.domain.get(key).copied().unwrap_or(1);
         let block = tiling.block.min(key_len).max(1);
         let outer: Vec<usize> = model.kept.iter().copied().filter(|&a| a < key).collect();
@@ -340,11 +383,14 @@ impl Geometry {
         let tiles = outer.iter().map(|&a| model.domain[a]).product::<i64>() * key_blocks;
         let (rows, tail_rows) = if key_is_kept { (block * inner, tail_block * inner) } else { (inner, 0) };
         let outer_dims = outer.iter().map(|&a| model.domain[a]).collect();
-        Geometry { outer, outer_dims, key, block, key_blocks, rows, tail_rows, tail_block, tiles }
+        Geometry { outer, outer_dims, key, block, key_blocks, rows, tail_rows, tail_block, tiles, class }
     }
 
     /// The key-axis block index and the outer axes' indices (outermost first) of tile `t`.
     fn indices(&self, b: &mut Builder<'_, '_>, t: ValueId) -> (ValueId, Vec<ValueId>) {
+        if self.class {
+            return (t, Vec::new());
+        }
         let kb = b.index(self.key_blocks);
         let j = b.index_op(&arith::REMUI_OP, t, kb);
         if self.outer.is_empty() {
@@ -392,7 +438,9 @@ impl Geometry {
         chunk: Option<i64>,
     ) -> (Vec<i64>, Vec<i64>) {
         let mut dims: Vec<(i64, i64)> = Vec::new();
-        if with_rows {
+        // A row class's row dim stays a dim of its own: the tile's extent bounds it.
+        let row_dim = (self.class && with_rows).then_some((self.rows, strides[self.key]));
+        if with_rows && !self.class {
             for &a in &model.kept {
                 let size = if a < self.key {
                     1
@@ -424,7 +472,7 @@ impl Geometry {
                 }
             }
         }
-        let mut merged = merge_dims(dims);
+        let mut merged: Vec<(i64, i64)> = row_dim.into_iter().chain(merge_dims(dims)).collect();
         if merged.is_empty() {
             merged.push((1, 1));
         }
@@ -440,6 +488,8 @@ pub(super) struct Tile<'m> {
     pub(super) outputs: &'m [ValueId],
     pub(super) feeds: &'m FxHashMap<ValueId, Feed>,
     pub(super) out_gm: &'m [ValueId],
+    /// A row class's extent of the tile's rows, bounding its row loads and stores.
+    pub(super) extent: Option<ValueId>,
 }
 
 impl Tile<'_> {
@@ -460,7 +510,10 @@ impl Tile<'_> {
             if spec.rows {
                 let strides = strides_of(b.ir, v, false);
                 let (sizes, st) = self.geo.view(self.model, &strides, true, spec.cols, rows, None);
-                feed(b, v, self.feeds[&v], offsets[&strides], set[k], &sizes, &st)?;
+                let load = feed(b, v, self.feeds[&v], offsets[&strides], set[k], &sizes, &st)?;
+                if let (Some(op), Some(e)) = (load, self.extent) {
+                    row_class::bound_rows(b, op, e);
+                }
             }
         }
         for &op in &self.model.ops {
@@ -500,7 +553,10 @@ impl Tile<'_> {
                 _ => b.index(strides.last().copied().unwrap_or(0)),
             };
             let (s, t) = (i64_array(b.ctx, &sizes), i64_array(b.ctx, &st));
-            b.op(&npuvec::STORE_OP, &[set[k], gm, offset], &[("sizes", s), ("strides", t)], &[], 0);
+            let store = b.op(&npuvec::STORE_OP, &[set[k], gm, offset], &[("sizes", s), ("strides", t)], &[], 0);
+            if let Some(e) = self.extent.filter(|_| spec.rows) {
+                row_class::bound_rows(b, store, e);
+            }
         }
         Ok(())
     }

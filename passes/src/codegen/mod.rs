@@ -5,6 +5,7 @@
 
 pub mod access;
 pub mod build;
+pub mod class_host;
 pub mod conv_plan;
 pub mod double_buffer;
 pub mod epilogue;
@@ -16,6 +17,7 @@ pub mod lower_vector;
 pub mod model;
 pub mod options;
 pub mod placement;
+pub mod row_class;
 pub mod staged;
 pub mod store_view;
 pub mod sync;

@@ -20,7 +20,7 @@ use kiln_dialects::hl;
 use rustc_hash::FxHashMap;
 
 use kiln_bytecode::isa::DType;
-use kiln_compiler::{BlockId, Context, FloatKind, Ir, OpId, Type, ValueId};
+use kiln_compiler::{BlockId, Context, FloatKind, Ir, OpId, Type, ValueId, DYNAMIC};
 use kiln_dialects::hl::accessors::{bool_attr, int_list, normalize_axis, tensor_parts};
 use kiln_dialects::hl::canonicalize::{splat_element, Splat};
 use kiln_dialects::hl::interfaces::{hl_op, FusionCategory, Movement};
@@ -339,12 +339,28 @@ pub fn is_elementwise(ir: &Ir<'_>, op: OpId) -> bool {
         || ir.is_any(op, &[&hl::CAST, &hl::CMP, &hl::SELECT, &hl::CLAMP])
 }
 
+/// The size the model gives a `?` dim: a stand-in that ties it to its domain axis like any
+/// dim longer than 1 (a `?` is never broadcast from 1, see `row_class.rs`). Only the row class
+/// of a kernel uses it, and it refuses a kernel where a static dim has this size.
+pub const STANDIN: i64 = 65_521;
+
+/// `shape` with each `?` dim the [`STANDIN`], or an error when an element count over it
+/// would not stay far from overflow.
+pub fn model_shape(shape: &[i64]) -> Result<Vec<i64>, Unsupported> {
+    let shape: Vec<i64> = shape.iter().map(|&d| if d == DYNAMIC { STANDIN } else { d }).collect();
+    if shape.iter().any(|&d| d < 0) {
+        return Err("a negative dim".into());
+    }
+    let count = shape.iter().try_fold(1i64, |n, &d| n.checked_mul(d.max(1)).filter(|&n| n < 1 << 56));
+    if count.is_none() {
+        return Err("too many `?` dims in one value (a row shape class takes at most three)".into());
+    }
+    Ok(shape)
+}
+
 fn dims(ir: &Ir<'_>, v: ValueId) -> Result<Vec<i64>, Unsupported> {
     let (shape, _) = tensor_parts(ir.value_type(v)).ok_or("a value is not a ranked tensor")?;
-    if shape.iter().any(|&d| d < 0) {
-        return Err("kiln-codegen needs static shapes".into());
-    }
-    Ok(shape.to_vec())
+    model_shape(shape)
 }
 
 /// Right-aligned axes of a value of `shape` in a domain of rank `n` (size-1 dims untied).
@@ -592,7 +608,7 @@ impl VectorModel {
     /// domain axis (0 where `v` does not span it), then the element offset of its first
     /// element: through `view` when it is read or written through one, else dense.
     pub fn gm_strides(&self, ir: &Ir<'_>, v: ValueId, view: Option<&View>) -> Vec<i64> {
-        let shape = ir.value_type(v).shape().unwrap_or(&[]).to_vec();
+        let shape = model_shape(ir.value_type(v).shape().unwrap_or(&[])).unwrap_or_default();
         let (own, base) = match view {
             Some(view) => (view.strides.clone(), view.base),
             None => (dense_strides(&shape), 0),

@@ -110,8 +110,13 @@ pub fn classify<'c>(ir: &Ir<'c>, op: OpId, opts: &FusionOptions) -> OpInfo {
         Gate::Closed(format!("target '{}' cannot transpose in UB", opts.target.name))
     } else if cat == FusionCategory::Layout(Movement::Copy) {
         Gate::Closed("layout op (only reshape, expand_dims, squeeze and transpose fuse)".into())
-    } else if dynamic {
-        Gate::Closed("dynamic shape (UB footprint unknown)".into())
+    } else if dynamic
+        && !matches!(
+            cat,
+            FusionCategory::Elementwise | FusionCategory::Broadcast | FusionCategory::Reduce | FusionCategory::Layout(Movement::View)
+        )
+    {
+        Gate::Closed("dynamic shape (only vector ops fuse with `?` dims: a row shape class)".into())
     } else if !ir.operands(op).iter().chain(ir.results(op)).all(|&v| size_representable(ir.value_type(v))) {
         Gate::Closed("a shape whose byte size does not fit in 64 bits".into())
     } else {

@@ -1,6 +1,10 @@
 //! The DMA ops: `npuvec.load` (GM -> UB or L1, pipe MTE2), `npuvec.gather` (GM rows picked by
 //! GM indices -> UB, pipe MTE2), `npuvec.store` (UB -> GM, pipe MTE3) and `npuvec.move` (L1 ->
 //! L0A or L0B, pipe MTE1).
+//!
+//! A load's or store's view may have *extents* (a shape class's, see `docs/backend.md`,
+//! "Dynamic shapes"): trailing `index` operands, one per dim that `extent_dims` names, whose
+//! run-time values are those dims' sizes; `sizes` holds each dim's maximum.
 
 use kiln_compiler::dialect::effects::MemoryEffects;
 use kiln_compiler::{Arity, AttrConstraint, AttrSpec, OpDef, TypeConstraint as C, ValueDef};
@@ -17,6 +21,13 @@ const VIEW: [AttrSpec; 2] = [
     AttrSpec { name: "strides", constraint: AttrConstraint::Any, optional: false },
 ];
 
+/// The view dims whose sizes the `extents` operands give (strictly increasing).
+const EXTENT_DIMS: AttrSpec =
+    AttrSpec { name: "extent_dims", constraint: AttrConstraint::Any, optional: true };
+
+/// The run-time sizes of the view dims `extent_dims` names, one `index` each.
+const EXTENTS: ValueDef = ValueDef::variadic("extents", C::Index);
+
 kiln_compiler::op_def! {
     /// `npuvec.load`: DMA from a strided view of a GM buffer into a UB or L1 buffer (pipe
     /// MTE2, instruction `Load`).
@@ -27,9 +38,17 @@ kiln_compiler::op_def! {
     /// `product(sizes)` equals `dst`'s `R * C`; `source` and `dst` have one element type. With
     /// `zero_pad`, `dst`'s padded rows are zeroed first. Effects: reads `source`, writes `dst`.
     ///
+    /// The trailing `extents` (`index`, optional) make the view's size dynamic: dim
+    /// `extent_dims[i]` (strictly increasing dims of `sizes`, one per extent) has `extents[i]`
+    /// elements at run time, `1 <= extents[i] <= sizes[extent_dims[i]]`; the elements moved
+    /// land where they are in the full view (a tail tile of 3 rows fills the first 3 rows of
+    /// `dst`). `source` may then have `?` dims.
+    ///
     /// ```mlir
     /// npuvec.load ins(%x[%off] : memref<16x64xf32, #npuvec.space<gm>>) outs(%b : memref<8x64xf32, #npuvec.space<ub>>) sizes [8, 64] strides [64, 1]
     /// "npuvec.load"(%x, %off, %b) <{sizes = array<i64: 8, 64>, strides = array<i64: 64, 1>}> : (memref<16x64xf32, #npuvec.space<gm>>, index, memref<8x64xf32, #npuvec.space<ub>>) -> ()
+    /// npuvec.load ins(%g[%off] : memref<?x16xf32, #npuvec.space<gm>>) outs(%t : memref<4x16xf32, #npuvec.space<ub>>) sizes [4, 16] strides [16, 1] extents [%rows] dims [0]
+    /// "npuvec.load"(%g, %off, %t, %rows) <{extent_dims = array<i64: 0>, sizes = array<i64: 4, 16>, strides = array<i64: 16, 1>}> : (memref<?x16xf32, #npuvec.space<gm>>, index, memref<4x16xf32, #npuvec.space<ub>>, index) -> ()
     /// ```
     pub static LOAD_OP: OpDef = OpDef {
         name: "npuvec.load",
@@ -38,8 +57,14 @@ kiln_compiler::op_def! {
             ValueDef::single("source", C::AnyMemRef),
             ValueDef::single("offset", C::Index),
             ValueDef::single("dst", C::AnyMemRef),
+            EXTENTS,
         ]),
-        attrs: &[VIEW[0], VIEW[1], AttrSpec { name: "zero_pad", constraint: AttrConstraint::Unit, optional: true }],
+        attrs: &[
+            VIEW[0],
+            VIEW[1],
+            AttrSpec { name: "zero_pad", constraint: AttrConstraint::Unit, optional: true },
+            EXTENT_DIMS,
+        ],
         verify: Some(v::verify_load),
         syntax: Some(&syntax::DPS_SYNTAX),
         interfaces: &[&MemoryEffects(&[read(0), write(2)]), &Instruction(InstKind::Op(Opcode::Load))],
@@ -91,14 +116,18 @@ kiln_compiler::op_def! {
     /// `npuvec.store`: DMA from a UB buffer into a strided view of a GM buffer (pipe MTE3,
     /// instruction `Store`).
     ///
-    /// The view is written as `npuvec.load`'s (`offset`, `sizes`, `strides`); `src` and `dst`
-    /// have one element type. With `atomic` (`#npuvec.atomic<add|max|min>`) the store is a
-    /// read-modify-write of GM. Effects: reads `src`, writes `dst`.
+    /// The view is written as `npuvec.load`'s (`offset`, `sizes`, `strides`, and optionally
+    /// `extents` with `extent_dims`: the elements stored are those of the dynamic view, taken
+    /// from their place in the full `src`); `src` and `dst` have one element type. With
+    /// `atomic` (`#npuvec.atomic<add|max|min>`) the store is a read-modify-write of GM.
+    /// Effects: reads `src`, writes `dst`.
     ///
     /// ```mlir
     /// npuvec.store ins(%b : memref<8x64xf32, #npuvec.space<ub>>) outs(%y[%off] : memref<16x64xf32, #npuvec.space<gm>>) sizes [8, 64] strides [64, 1]
     /// npuvec.store add ins(%b : memref<8x64xf32, #npuvec.space<ub>>) outs(%y[%off] : memref<16x64xf32, #npuvec.space<gm>>) sizes [8, 64] strides [64, 1]
     /// "npuvec.store"(%b, %y, %off) <{atomic = #npuvec.atomic<add>, sizes = array<i64: 8, 64>, strides = array<i64: 64, 1>}> : (memref<8x64xf32, #npuvec.space<ub>>, memref<16x64xf32, #npuvec.space<gm>>, index) -> ()
+    /// npuvec.store ins(%t : memref<4x16xf32, #npuvec.space<ub>>) outs(%g[%off] : memref<?x16xf32, #npuvec.space<gm>>) sizes [4, 16] strides [16, 1] extents [%rows] dims [0]
+    /// "npuvec.store"(%t, %g, %off, %rows) <{extent_dims = array<i64: 0>, sizes = array<i64: 4, 16>, strides = array<i64: 16, 1>}> : (memref<4x16xf32, #npuvec.space<ub>>, memref<?x16xf32, #npuvec.space<gm>>, index, index) -> ()
     /// ```
     pub static STORE_OP: OpDef = OpDef {
         name: "npuvec.store",
@@ -107,11 +136,13 @@ kiln_compiler::op_def! {
             ValueDef::single("src", C::AnyMemRef),
             ValueDef::single("dst", C::AnyMemRef),
             ValueDef::single("offset", C::Index),
+            EXTENTS,
         ]),
         attrs: &[
             VIEW[0],
             VIEW[1],
             AttrSpec { name: "atomic", constraint: AttrConstraint::DialectAttr(&ATOMIC_KIND), optional: true },
+            EXTENT_DIMS,
         ],
         verify: Some(v::verify_store),
         syntax: Some(&syntax::DPS_SYNTAX),

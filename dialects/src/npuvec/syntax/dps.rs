@@ -4,6 +4,7 @@
 //! npuvec.add ins(%a, %cst : memref<8x64xf32, #npuvec.space<ub>>, f32) outs(%c : memref<8x64xf32, #npuvec.space<ub>>)
 //! npuvec.cmp lt ins(%a, %b : ...) outs(%m : ...)
 //! npuvec.load ins(%x[%off] : memref<16x64xf32, #npuvec.space<gm>>) outs(%b : ...) sizes [8, 64] strides [64, 1]
+//! npuvec.store ins(%b : ...) outs(%y[%off] : memref<?x64xf32, #npuvec.space<gm>>) sizes [8, 64] strides [64, 1] extents [%rows] dims [0]
 //! npuvec.mmad ins(%a, %b : ...) outs(%c : ...) {accumulate}
 //! ```
 //!
@@ -12,9 +13,11 @@
 //! another operand is written as its subscript (`%x[%off]`, the start of a GM view) and takes
 //! no entry in the type list. The op's enum attribute (the first one it declares: `predicate`,
 //! `kind`, `round`, `atomic`) is a bare keyword after the op name; `sizes` and `strides` of a
-//! GM view follow `outs`; other attributes (`zero_pad`, `accumulate`, `relu`) are in the
-//! trailing dictionary.
+//! GM view follow `outs`, then a load's or store's `extents` operands and their
+//! `extent_dims` (`extents [%rows] dims [0]`); other attributes (`zero_pad`, `accumulate`,
+//! `relu`) are in the trailing dictionary.
 
+use kiln_compiler::dialect::operand_group;
 use kiln_compiler::syntax::custom::{CustomSyntax, OpAsmParser, OpAsmPrinter, PResult, UnresolvedOperand};
 use kiln_compiler::{AttrConstraint, AttrDef, OpDef, OpId, OperationState, Type, TypeKind, ValueId};
 
@@ -33,6 +36,10 @@ fn enum_spec(def: Option<&'static OpDef>) -> Option<(&'static str, &'static Attr
 
 fn has_view(def: Option<&'static OpDef>) -> bool {
     def.is_some_and(|d| d.attr_spec("sizes").is_some())
+}
+
+fn has_extents(def: Option<&'static OpDef>) -> bool {
+    def.is_some_and(|d| d.attr_spec("extent_dims").is_some())
 }
 
 fn expect_keyword(p: &mut dyn OpAsmParser<'_, '_>, keyword: &str) -> PResult<()> {
@@ -112,6 +119,23 @@ fn parse<'a, 'c>(p: &mut dyn OpAsmParser<'a, 'c>, state: &mut OperationState<'c>
         let ctx = p.context();
         state.attrs.extend([(ctx.intern_str("sizes"), sizes), (ctx.intern_str("strides"), strides)]);
     }
+    if has_extents(state.def) && p.parse_optional_keyword("extents") {
+        p.parse_punct("[")?;
+        if !p.parse_optional_punct("]") {
+            loop {
+                operands.push(p.parse_operand()?);
+                types.push(p.context().index_type());
+                if !p.parse_optional_punct(",") {
+                    break;
+                }
+            }
+            p.parse_punct("]")?;
+        }
+        if p.parse_optional_keyword("dims") {
+            let extent_dims = parse_i64_list(p)?;
+            state.attrs.push((p.context().intern_str("extent_dims"), extent_dims));
+        }
+    }
     p.parse_optional_attr_dict(state)?;
     p.move_inherent(state);
     state.operands = p.resolve_operands(&operands, &types, at)?;
@@ -164,7 +188,9 @@ fn print(pr: &mut OpAsmPrinter<'_, '_>, op: OpId) {
             elided.push(name);
         }
     }
-    let operands = ir.operands(op);
+    let all = ir.operands(op);
+    let extents = operand_group(ir, op, "extents").filter(|e| !e.is_empty() && has_extents(def));
+    let operands = &all[..all.len() - extents.map_or(0, <[_]>::len)];
     let subscript = |i: usize| i > 0 && matches!(ir.value_type(operands[i]).kind(), TypeKind::Index);
     let dst = (0..operands.len()).rev().find(|&i| !subscript(i)).unwrap_or(0);
     pr.write(" ins");
@@ -175,6 +201,20 @@ fn print(pr: &mut OpAsmPrinter<'_, '_>, op: OpId) {
     if let (true, (Some(sizes), Some(strides))) = (has_view(def), view) {
         pr.write(&format!(" sizes {sizes} strides {strides}"));
         elided.extend(["sizes", "strides"]);
+    }
+    if let Some(extents) = extents {
+        pr.write(" extents [");
+        for (k, &v) in extents.iter().enumerate() {
+            if k > 0 {
+                pr.write(", ");
+            }
+            pr.print_operand(v);
+        }
+        pr.write("]");
+        if let Some(extent_dims) = ir.attr(op, "extent_dims").and_then(i64_list) {
+            pr.write(&format!(" dims {extent_dims}"));
+            elided.push("extent_dims");
+        }
     }
     pr.print_optional_attr_dict(&attrs, &elided);
 }

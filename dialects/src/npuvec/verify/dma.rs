@@ -1,18 +1,23 @@
 //! Verifiers of the DMA ops: `npuvec.load` (GM -> UB or L1) and `npuvec.store` (UB -> GM)
-//! through a strided GM view, and `npuvec.move` (L1 -> L0A or L0B).
+//! through a strided GM view (whose GM buffer may have `?` dims, and whose dims may take their
+//! sizes from `extents`), and `npuvec.move` (L1 -> L0A or L0B).
 
+use kiln_compiler::dialect::operand_group;
 use kiln_compiler::{Context, Ir, OpId, Signedness, TypeKind};
 
 use super::{
-    buffer, dims, fail, gm_operand, i64_array_attr, operand_name, same_elem, same_shape, Buf, VResult,
+    buffer, dims, fail, gm_operand, gm_view_operand, i64_array_attr, operand_name, same_elem, same_shape,
+    Buf, VResult,
 };
 use crate::npuvec::attrs::Space;
 use crate::npuvec::MAX_VIEW_DIMS;
 
-/// The view attributes `sizes` / `strides` (see [`view_attrs`]) against the on-chip buffer
-/// `buf`: as many elements as the buffer holds (a zero-padded view: a block within it).
+/// The view attributes `sizes` / `strides` (see [`view_attrs`]) and the extents (see
+/// [`verify_extents`]) against the on-chip buffer `buf`: as many elements as the buffer holds
+/// (a zero-padded view: a block within it).
 fn verify_view<'c>(ir: &Ir<'c>, op: OpId, buf: &Buf<'c>) -> VResult<'c> {
     let sizes = view_attrs(ir, op, "sizes", "strides")?;
+    verify_extents(ir, op, &sizes)?;
     if ir.attr(op, "zero_pad").is_some() {
         // A block at the buffer's top left: the last size is its cols, the rest its rows.
         let cols = *sizes.last().expect("at least one size");
@@ -43,6 +48,38 @@ fn verify_view<'c>(ir: &Ir<'c>, op: OpId, buf: &Buf<'c>) -> VResult<'c> {
                 buf.rows,
                 buf.cols
             ),
+        );
+    }
+    Ok(())
+}
+
+/// The extents of a load or store against its view's `sizes`: one `extent_dims` entry per
+/// `extents` operand, strictly increasing dims of the view.
+fn verify_extents<'c>(ir: &Ir<'c>, op: OpId, sizes: &[i64]) -> VResult<'c> {
+    let count = operand_group(ir, op, "extents").map_or(0, <[_]>::len);
+    let extent_dims = match ir.attr(op, "extent_dims") {
+        None => Vec::new(),
+        Some(_) => i64_array_attr(ir, op, "extent_dims")?,
+    };
+    if extent_dims.len() != count {
+        return fail(
+            ir,
+            op,
+            format!("expected {count} 'extent_dims' (one per extent operand), but got {}", extent_dims.len()),
+        );
+    }
+    if extent_dims.windows(2).any(|w| w[0] >= w[1]) {
+        return fail(
+            ir,
+            op,
+            format!("expected strictly increasing 'extent_dims', but got {}", dims(&extent_dims)),
+        );
+    }
+    if let Some(d) = extent_dims.iter().find(|&&d| d < 0 || d >= sizes.len() as i64) {
+        return fail(
+            ir,
+            op,
+            format!("expected 'extent_dims' to be dims of the view (0 to {}), but got {d}", sizes.len() - 1),
         );
     }
     Ok(())
@@ -117,18 +154,18 @@ pub(crate) fn verify_gather<'c>(_: &Context<'c>, ir: &Ir<'c>, op: OpId) -> VResu
     Ok(())
 }
 
-/// `npuvec.load %gm, %offset, %dst`: GM -> UB or L1, one element type.
+/// `npuvec.load %gm, %offset, %dst, %extents...`: GM -> UB or L1, one element type.
 pub(crate) fn verify_load<'c>(_: &Context<'c>, ir: &Ir<'c>, op: OpId) -> VResult<'c> {
-    let (_, elem) = gm_operand(ir, op, 0)?;
+    let elem = gm_view_operand(ir, op, 0)?;
     let dst = buffer(ir, op, 2, &[Space::Ub, Space::L1])?;
     same_elem(ir, op, &operand_name(ir, op, 2), dst.elem, elem)?;
     verify_view(ir, op, &dst)
 }
 
-/// `npuvec.store %src, %gm, %offset`: UB -> GM, one element type.
+/// `npuvec.store %src, %gm, %offset, %extents...`: UB -> GM, one element type.
 pub(crate) fn verify_store<'c>(_: &Context<'c>, ir: &Ir<'c>, op: OpId) -> VResult<'c> {
     let src = buffer(ir, op, 0, &[Space::Ub])?;
-    let (_, elem) = gm_operand(ir, op, 1)?;
+    let elem = gm_view_operand(ir, op, 1)?;
     same_elem(ir, op, &operand_name(ir, op, 0), src.elem, elem)?;
     verify_view(ir, op, &src)
 }

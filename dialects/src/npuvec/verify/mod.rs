@@ -61,9 +61,15 @@ pub(crate) fn space_of(ty: Type<'_>) -> Option<Space> {
 
 /// The static identity-layout memref `ty` in one of `spaces`, with its shape and element type.
 fn static_memref<'c>(ty: Type<'c>, spaces: &[Space]) -> Option<(&'c [i64], Type<'c>)> {
+    memref_in(ty, spaces).filter(|(shape, _)| shape.iter().all(|&d| d != DYNAMIC))
+}
+
+/// The identity-layout memref `ty` in one of `spaces` (`?` dims allowed), with its shape and
+/// element type.
+fn memref_in<'c>(ty: Type<'c>, spaces: &[Space]) -> Option<(&'c [i64], Type<'c>)> {
     match *ty.kind() {
         TypeKind::MemRef { shape, elem, layout: None, .. }
-            if shape.iter().all(|&d| d != DYNAMIC) && space_of(ty).is_some_and(|s| spaces.contains(&s)) =>
+            if space_of(ty).is_some_and(|s| spaces.contains(&s)) =>
         {
             Some((shape, elem))
         }
@@ -99,6 +105,20 @@ pub(crate) fn buffer<'c>(ir: &Ir<'c>, op: OpId, i: usize, spaces: &[Space]) -> V
 pub(crate) fn gm_operand<'c>(ir: &Ir<'c>, op: OpId, i: usize) -> VResult<'c, (&'c [i64], Type<'c>)> {
     let ty = ir.value_type(ir.operands(op)[i]);
     check_gm(ir, op, &operand_name(ir, op, i), ty)
+}
+
+/// Operand `i` as a memref in GM whose dims may be `?` (the GM view of a load or store, whose
+/// size a shape class's extents bound at run time): its element type.
+pub(crate) fn gm_view_operand<'c>(ir: &Ir<'c>, op: OpId, i: usize) -> VResult<'c, Type<'c>> {
+    let ty = ir.value_type(ir.operands(op)[i]);
+    match memref_in(ty, &[Space::Gm]) {
+        Some((_, elem)) => Ok(elem),
+        None => fail(
+            ir,
+            op,
+            format!("{} must be a memref in #npuvec.space<gm>, but got '{ty}'", operand_name(ir, op, i)),
+        ),
+    }
 }
 
 /// Checks that `ty` (described by `what`) is a static memref in GM.
