@@ -1,15 +1,15 @@
 //! Running a bytecode file of a shape class: inputs of any shape the class admits (`--input`
 //! files, or seeded random ones of the `--input-shape` dims), bound by the class before the
 //! run (`ClassModule::bind`, whose error names the input and the dim), then run on the VM
-//! (`Vm::run_class`).
+//! (`Vm::run_class`, with `--stats` and `--repeat` as a static file).
 
 use kiln_bytecode::module::TensorSpec;
 use kiln_bytecode::shape::ClassModule;
 use kiln_dialects::hl::interp::{random_tensor, read_npy, Tensor};
 use kiln_targets::Target;
-use kiln_vm::{HostTensor, Vm};
+use kiln_vm::HostTensor;
 
-use crate::convert::{from_host, interp_type, to_host};
+use crate::convert::{interp_type, to_host};
 use crate::Cli;
 
 fn fail(msg: impl std::fmt::Display) -> String {
@@ -69,19 +69,12 @@ fn inputs(cli: &Cli, program: &ClassModule) -> Result<Vec<Tensor>, String> {
 /// Loads nothing (the caller did), binds `program` to the inputs and runs it; returns what to
 /// print.
 pub fn run_class_file(cli: &Cli, target: &Target, program: &ClassModule) -> Result<String, String> {
-    if cli.stats || cli.trace.is_some() || cli.repeat.is_some() {
-        return Err(fail("--stats, --trace and --repeat run static bytecode; this file is a shape class"));
-    }
     let args = inputs(cli, program)?;
     let host: Vec<HostTensor> = args.iter().map(to_host).collect::<Result<_, _>>().map_err(fail)?;
     let specs: Vec<TensorSpec> = host.iter().map(|h| h.spec.clone()).collect();
     program.bind(&specs).map_err(|e| fail(format!("the inputs do not fit the shape class: {e}")))?;
-    let config = kiln_vm::VmConfig {
-        max_gm_bytes: cli.max_memory,
-        max_steps: cli.max_steps,
-        ..kiln_vm::VmConfig::default()
-    };
-    let outputs = Vm::with_config(target, config).run_class(program, &host).map_err(fail)?;
-    let results = outputs.tensors.iter().map(from_host).collect::<Result<Vec<_>, _>>().map_err(fail)?;
-    crate::print_results(cli, &results)
+    let (results, stats) = crate::vm::run_program(cli, target, program, &args)?;
+    let mut out = crate::print_results(cli, &results)?;
+    out.push_str(&stats);
+    Ok(out)
 }

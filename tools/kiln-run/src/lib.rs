@@ -32,11 +32,13 @@ use kiln_dialects::hl::interp::{encode_npy, Budget, Tensor};
 /// Dynamic shapes: a function whose arguments have `?` dims runs on inputs of any conforming
 /// shape, given as `--input FILE.npy` or, for a random input, as `--input-shape NAME=DIMS`.
 /// Before anything runs, every input is checked against the signature (its rank, every static
-/// dim, its element type), and the module is specialized to the inputs' shapes: the
-/// function's arguments take them, shape inference makes every `?` static, and the module is
-/// verified again. The VM, the interpreter (`--interpret`) and `--check` then run the static
-/// module. Each launch compiles for its own shapes: one kernel per shape class, with its tiling
-/// computed at launch, is not implemented yet.
+/// dim, its element type). With `--dynamic-shape=true` (the default) the module is compiled
+/// once, as a shape class (one kernel per row shape class, its tiling computed at launch), and
+/// run on the inputs' shapes; a module that is not a row class falls back to specialization,
+/// with a note on standard error. Specialization (`--dynamic-shape=false`): the function's
+/// arguments take the inputs' shapes, shape inference makes every `?` static, and the module
+/// is verified again and compiled for them. The interpreter (`--interpret`) and `--check`'s
+/// reference run the specialized module.
 #[derive(Parser, Debug)]
 #[command(name = "kiln-run", version)]
 struct Cli {
@@ -52,6 +54,10 @@ struct Cli {
     /// Print the VM's counters and the simulated device time.
     #[arg(long)]
     stats: bool,
+    /// A function with `?` dims compiles once as a shape class and runs on the inputs' shapes
+    /// (true, the default), or is specialized to them and compiled for them (false).
+    #[arg(long, value_name = "BOOL", default_value_t = true, action = clap::ArgAction::Set)]
+    dynamic_shape: bool,
     /// Compile every op as its own kernel (no kiln-fuse), to compare with the fused program;
     /// the same as `--opt-level=0`.
     #[arg(long, conflicts_with = "opt_level")]
@@ -125,14 +131,15 @@ pub fn run_captured(args: impl IntoIterator<Item = OsString>) -> (ExitCode, Stri
         Err(code) => return (code, String::new(), String::new()),
     };
     match run(&cli) {
-        Ok((out, true)) => (ExitCode::SUCCESS, out, String::new()),
-        Ok((out, false)) => (ExitCode::FAILURE, out, String::new()),
+        Ok((out, note, true)) => (ExitCode::SUCCESS, out, note),
+        Ok((out, note, false)) => (ExitCode::FAILURE, out, note),
         Err(message) => (ExitCode::FAILURE, String::new(), message),
     }
 }
 
-/// Runs the command; returns what to print and whether `--check` found agreement.
-fn run(cli: &Cli) -> Result<(String, bool), String> {
+/// Runs the command; returns what to print, the notes for standard error and whether
+/// `--check` found agreement.
+fn run(cli: &Cli) -> Result<(String, String, bool), String> {
     let name = cli.input.display().to_string();
     let bytes = if name == "-" {
         let mut b = Vec::new();
@@ -148,7 +155,7 @@ fn run(cli: &Cli) -> Result<(String, bool), String> {
                 "kiln-run: error: --interpret and --check need the MLIR module, not bytecode\n".into()
             );
         }
-        return vm::run_bytecode(cli, &bytes).map(|out| (out, true));
+        return vm::run_bytecode(cli, &bytes).map(|out| (out, String::new(), true));
     }
     let arena = Bump::new();
     let ctx = Context::new(&arena, kiln_dialects::all_dialects());
@@ -162,6 +169,9 @@ fn run(cli: &Cli) -> Result<(String, bool), String> {
     let func = find_entry(&module.ir, module.top, cli.entry.as_deref())?;
     let mut budget = Budget::new(cli.max_memory);
     let args = inputs::inputs(&module.ir, func, cli, &budget)?;
+    // The module as written, for a shape class (the interpreter runs the specialized one).
+    let class_ir = (cli.dynamic_shape && !cli.interpret && kiln_emit::compile::has_dynamic_dims(&module.ir, module.top))
+        .then(|| module.ir.clone());
     inputs::specialize(&ctx, &mut module.ir, func, &args).map_err(|d| {
         let shapes: Vec<String> = args.iter().map(|a| format!("{:?}", a.shape())).collect();
         format!(
@@ -182,19 +192,36 @@ fn run(cli: &Cli) -> Result<(String, bool), String> {
     };
     if cli.interpret {
         let results = reference.expect("interpreted");
-        return Ok((print_results(cli, &results)?, true));
+        return Ok((print_results(cli, &results)?, String::new(), true));
     }
-    vm::keep_only_entry(&ctx, &mut module.ir, module.top, func)?;
     let target = kiln_targets::Target::load(&cli.target).map_err(|e| format!("kiln-run: error: {e}\n"))?;
-    let program = kiln_emit::compile::compile(
-        &ctx,
-        &mut module.ir,
-        module.top,
-        &target,
-        &cli.target,
-        if cli.no_fuse { 0 } else { cli.opt_level },
-    )
-    .map_err(render)?;
+    let opt_level = if cli.no_fuse { 0 } else { cli.opt_level };
+    let mut note = String::new();
+    let class = match class_ir {
+        Some(mut ir) => {
+            vm::keep_only_entry(&ctx, &mut ir, module.top, func)?;
+            match kiln_emit::compile::compile_class(&ctx, &mut ir, module.top, &target, &cli.target, opt_level) {
+                Ok(program) => Some(program),
+                Err(d) => {
+                    note = format!(
+                        "kiln-run: note: not compiled as a shape class, specialized to the inputs' shapes instead:\n{}",
+                        render(d)
+                    );
+                    None
+                }
+            }
+        }
+        None => None,
+    };
+    let program = match class {
+        Some(program) => program,
+        None => {
+            vm::keep_only_entry(&ctx, &mut module.ir, module.top, func)?;
+            kiln_emit::compile::compile(&ctx, &mut module.ir, module.top, &target, &cli.target, opt_level)
+                .map_err(render)?
+                .into()
+        }
+    };
     let (results, mut out) = vm::run_program(cli, &target, &program, &args)?;
     out.insert_str(0, &print_results(cli, &results)?);
     let mut agree = true;
@@ -214,7 +241,7 @@ fn run(cli: &Cli) -> Result<(String, bool), String> {
             }
         }
     }
-    Ok((out, agree))
+    Ok((out, note, agree))
 }
 
 /// The results as printed (and written with `--output-dir`).

@@ -4,6 +4,7 @@
 use std::time::Instant;
 
 use kiln_bytecode::module::Module;
+use kiln_bytecode::shape::ClassModule;
 use kiln_compiler::{Context, Ir, OpId};
 use kiln_dialects::hl::interp::{random_tensor, Tensor};
 use kiln_targets::Target;
@@ -73,20 +74,21 @@ pub fn run_bytecode(cli: &Cli, bytes: &[u8]) -> Result<String, String> {
         };
         args.push(t);
     }
-    let (results, stats) = run_program(cli, &target, &module, &args)?;
+    let (results, stats) = run_program(cli, &target, &module.into(), &args)?;
     let mut out = crate::print_results(cli, &results)?;
     out.push_str(&stats);
     Ok(out)
 }
 
-/// Runs `module` on `args`; returns the results and what `--stats` / `--repeat` / `--check`
-/// print.
+/// Runs `program` (a static module or a shape class, bound to the inputs' shapes) on `args`;
+/// returns the results and what `--stats` / `--repeat` / `--check` print.
 pub fn run_program(
     cli: &Cli,
     target: &Target,
-    module: &Module,
+    program: &ClassModule,
     args: &[Tensor],
 ) -> Result<(Vec<Tensor>, String), String> {
+    let module = &program.module;
     let inputs: Vec<HostTensor> =
         args.iter().map(to_host).collect::<Result<_, _>>().map_err(|e| format!("kiln-run: error: {e}\n"))?;
     let config = kiln_vm::VmConfig {
@@ -105,7 +107,7 @@ pub fn run_program(
             CostModel::new(module, target)
         };
         let outputs = vm
-            .run_with(module, &inputs, &mut |e| {
+            .run_class_with(program, &inputs, &mut |e| {
                 checker.event(e);
                 cost.event(e);
             })
@@ -134,7 +136,7 @@ pub fn run_program(
         }
         outputs
     } else {
-        vm.run(module, &inputs).map_err(|e| format!("kiln-run: error: {e}\n"))?
+        vm.run_class(program, &inputs).map_err(|e| format!("kiln-run: error: {e}\n"))?
     };
     if let Some(n) = cli.repeat {
         // Each repeat runs the whole program on the same (borrowed) inputs; the previous
@@ -143,8 +145,10 @@ pub fn run_program(
         let mut spare = Vec::new();
         for _ in 0..n {
             let start = Instant::now();
-            let repeated =
-                vm.run_recycling(module, &inputs, spare).map_err(|e| format!("kiln-run: error: {e}\n"))?;
+            let borrowed: Vec<&HostTensor> = inputs.iter().collect();
+            let repeated = vm
+                .run_class_borrowed(program, &borrowed, spare)
+                .map_err(|e| format!("kiln-run: error: {e}\n"))?;
             times.push(start.elapsed().as_secs_f64() * 1e3);
             spare = repeated.tensors.into_iter().map(|t| t.bytes).collect();
         }

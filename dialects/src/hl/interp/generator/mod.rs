@@ -4,7 +4,8 @@
 //! A program is a function over `[r, c]` tensors: values are full `[r, c]`, rows `[r, 1]`
 //! (from reductions) or the `[c]` parameter; ops pick operands anywhere in the pool, so values
 //! get several consumers and diamonds form; it returns the last value and one or two earlier
-//! ones. A [`Profile`] fixes the shapes, element types and ops drawn from.
+//! ones. A [`Profile`] fixes the shapes, element types and ops drawn from ([`ROW_CLASS`]: a
+//! `?` row count, for the row shape class of the back end).
 //!
 //! Two more generators: [`coverage_program`] draws over the back end's space case by case,
 //! [`attention_program`] draws attention as exporters write it.
@@ -37,6 +38,10 @@ pub struct Profile {
     /// and a slice of another, or a pad of a slice (with the value 0, or 1 on floats), along
     /// either axis (the shape stays).
     pub layout: bool,
+    /// Whether the row count is `?` in the program (a row shape class, compiled once for every
+    /// row count): then `rows` is unused, and `matmul_cols` must be 0 and `conv` and `layout`
+    /// off (they are not row-wise).
+    pub dynamic_rows: bool,
 }
 
 /// The fusion tests' profile: small shapes, f32 and f16.
@@ -47,6 +52,7 @@ pub const FUSION: Profile = Profile {
     matmul_cols: usize::MAX,
     conv: false,
     layout: false,
+    dynamic_rows: false,
 };
 
 /// The back end's profile: odd shapes, size-1 dims, rows longer than a small target's UB,
@@ -58,16 +64,32 @@ pub const BACKEND: Profile = Profile {
     matmul_cols: 64,
     conv: true,
     layout: true,
+    dynamic_rows: false,
+};
+
+/// The row shape class profile: the back end's element types and columns a row of which fits
+/// a small target's UB, a `?` row count, only row-wise ops (elementwise, row reductions,
+/// broadcasts of rows and of the `[c]` parameter).
+pub const ROW_CLASS: Profile = Profile {
+    rows: &[],
+    cols: &[1, 7, 16, 33, 64, 130, 257],
+    dtypes: &["f32", "f32", "f16", "bf16", "i32"],
+    matmul_cols: 0,
+    conv: false,
+    layout: false,
+    dynamic_rows: true,
 };
 
 /// The program of `seed` under `profile` (MLIR text of one `func.func @f`).
 pub fn random_program(seed: u64, profile: &Profile) -> String {
     let mut rng = SplitMix64(seed);
-    let (r, c) = (profile.rows[rng.below(profile.rows.len())], profile.cols[rng.below(profile.cols.len())]);
+    let r = if profile.dynamic_rows { 0 } else { profile.rows[rng.below(profile.rows.len())] };
+    let c = profile.cols[rng.below(profile.cols.len())];
     let dt = profile.dtypes[rng.below(profile.dtypes.len())];
     let int = dt.starts_with('i');
-    let full = format!("tensor<{r}x{c}x{dt}>");
-    let row = format!("tensor<{r}x1x{dt}>");
+    let rows = if profile.dynamic_rows { "?".to_string() } else { r.to_string() };
+    let full = format!("tensor<{rows}x{c}x{dt}>");
+    let row = format!("tensor<{rows}x1x{dt}>");
     let par = format!("tensor<{c}x{dt}>");
     let w = format!("tensor<{c}x{c}x{dt}>");
     let matmul = c <= profile.matmul_cols && !int;
@@ -274,5 +296,13 @@ mod tests {
             count("hl.pad")
         );
         assert!((0..100).all(|s| !random_program(s, &FUSION).contains("hl.slice")));
+    }
+
+    #[test]
+    fn row_class_programs_verify_with_a_dynamic_row_count_and_only_row_wise_ops() {
+        assert_programs_verify(0..200, |s| random_program(s, &ROW_CLASS));
+        let programs: Vec<String> = (0..200).map(|s| random_program(s, &ROW_CLASS)).collect();
+        assert!(programs.iter().all(|p| p.contains("%x: tensor<?x") && !p.contains("hl.matmul")));
+        assert!(programs.iter().filter(|p| p.contains("hl.reduce_")).count() >= 100);
     }
 }
