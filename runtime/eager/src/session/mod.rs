@@ -16,6 +16,7 @@ use kiln_targets::Target;
 use kiln_vm::{HostTensor, Vm, VmConfig};
 
 use crate::cache::{fold, fold_node, Cache, Entry};
+use crate::class::ClassTable;
 use crate::compile::Compiler;
 use crate::error::{EagerError, ErrorKind, Result};
 use crate::flags::{Flags, FusionKey};
@@ -27,6 +28,7 @@ use crate::tensor::{Arg, Tensor};
 mod flush;
 mod follow;
 mod limits;
+mod program;
 mod record;
 
 /// Interned bytes past which the session's context starts a new generation.
@@ -120,6 +122,8 @@ pub(crate) struct Inner {
     owner: OwnedContext,
     compiler: Option<Compiler>,
     cache: Cache,
+    /// The shape classes met (`--dynamic_shape`).
+    classes: ClassTable,
     /// The entry of the segment run last (whose successor the next segment run becomes).
     last: Option<Rc<Entry>>,
     /// The flags' part of the cache key (rebuilt when the flags change).
@@ -170,6 +174,7 @@ impl Session {
             owner,
             compiler: None,
             cache: Cache::default(),
+            classes: ClassTable::default(),
             last: None,
             checked: Default::default(),
             stats: Stats::default(),

@@ -1,0 +1,146 @@
+//! The program of a segment that missed the cache, by the first way that gives one:
+//!
+//! 1. the direct path ([`direct`]): a plain elementwise segment is emitted per exact shape. It
+//!    stays per shape under `--dynamic_shape`: its emission is a tiling computation already
+//!    (about 2.5 us, a few percent of a call), so a class would save nothing worth its binding;
+//! 2. the segment's shape class (`--dynamic_shape`, [`crate::class`]): compiled once per class
+//!    key, bound to each new shape ([`ClassModule::bind`]); a class the pipeline refuses is
+//!    remembered and its shapes go on to
+//! 3. the pipeline for the exact shapes ([`Compiler::compile`]).
+//!
+//! A class program whose run fails (a launch the VM refuses for a shape the binding took) is
+//! given up the same way ([`Inner::unclass`]): its class is refused and the shape compiles
+//! exactly.
+//!
+//! Every compile's time counts in `Stats::compile_time`; `Stats::cache_misses` counts the
+//! compiles that gave a program, a class hit is not one.
+
+use std::rc::Rc;
+use std::time::Instant;
+
+use kiln_bytecode::module::TensorSpec;
+use kiln_bytecode::shape::ClassModule;
+
+use super::flush::contain;
+use super::Inner;
+use crate::cache::{Entry, SegmentKey};
+use crate::class::{class_key, ClassSlot};
+use crate::compile::Compiler;
+use crate::direct;
+use crate::error::{ErrorKind, Result};
+use crate::node::TensorType;
+
+/// A program and the byte sizes of its GM temporaries for the shapes it runs on.
+type Program = (Rc<ClassModule>, Box<[u64]>);
+
+impl Inner {
+    /// The program of exact key `key`, which the cache missed.
+    pub(super) fn program(&mut self, key: &SegmentKey) -> Result<Program> {
+        let started = Instant::now();
+        let target = &self.target;
+        if let Some(module) = contain(ErrorKind::Compile, || Ok(direct::compile(key, target)))? {
+            self.stats.direct_compiles += 1;
+            return Ok(self.compiled(ClassModule::from(module), started));
+        }
+        if self.flags.dynamic_shape {
+            if let Some(program) = class_key(key).and_then(|class| self.class_program(key, class)) {
+                return Ok(program);
+            }
+        }
+        let started = Instant::now();
+        let module = self.pipeline(key, Compiler::compile)?;
+        Ok(self.compiled(ClassModule::from(module), started))
+    }
+
+    /// `module`, compiled since `started`, counted as a compile.
+    fn compiled(&mut self, module: ClassModule, started: Instant) -> Program {
+        self.stats.cache_misses += 1;
+        self.stats.compile_time += started.elapsed();
+        let temps = module.module.host.temps.clone().into_boxed_slice();
+        (Rc::new(module), temps)
+    }
+
+    /// The program of shape class `class` bound to exact key `key`'s shapes (the class
+    /// compiled on its first shape); `None` when the pipeline refuses the class (now or
+    /// before) or the class does not take `key`'s shapes.
+    fn class_program(&mut self, key: &SegmentKey, class: SegmentKey) -> Option<Program> {
+        let (program, hit) = match self.classes.get(&class) {
+            Some(ClassSlot::Refused) => return None,
+            Some(ClassSlot::Compiled(program)) => (program, true),
+            None => {
+                let started = Instant::now();
+                let compiled = self.pipeline(&class, Compiler::compile_class);
+                self.stats.compile_time += started.elapsed();
+                let capacity = self.flags.cache_size;
+                let Ok(program) = compiled else {
+                    self.stats.class_refusals += 1;
+                    self.classes.insert(class, ClassSlot::Refused, capacity);
+                    return None;
+                };
+                let program = Rc::new(program);
+                self.stats.class_compiles += 1;
+                self.stats.cache_misses += 1;
+                self.classes.insert(class, ClassSlot::Compiled(Rc::clone(&program)), capacity);
+                (program, false)
+            }
+        };
+        let temps = bind(&program, key)?;
+        self.stats.class_hits += u64::from(hit);
+        Some((program, temps))
+    }
+
+    /// Gives up the shape class of `entry` (bound to its class, its run failed): the class
+    /// is refused from now on, and `entry` replaced in the cache by its exact shapes' program,
+    /// which is returned.
+    pub(super) fn unclass(&mut self, entry: &Rc<Entry>) -> Result<Rc<Entry>> {
+        if let Some(class) = class_key(&entry.key) {
+            if !matches!(self.classes.get(&class), Some(ClassSlot::Refused)) {
+                self.stats.class_refusals += 1;
+                self.classes.insert(class, ClassSlot::Refused, self.flags.cache_size);
+            }
+        }
+        self.cache.remove(entry);
+        let started = Instant::now();
+        let module = self.pipeline(&entry.key, Compiler::compile)?;
+        let program = self.compiled(ClassModule::from(module), started);
+        let (exact, evicted) = self.cache.insert(entry.key.clone(), program, self.flags.cache_size);
+        self.stats.cache_evictions += evicted;
+        Ok(exact)
+    }
+
+    /// Runs `compile` (a [`Compiler`] method) on `key` with the pipelines of `key`'s flags,
+    /// writing the dumps with `--dump_as_text`; a panic in the compiler is an error.
+    fn pipeline<T>(
+        &mut self,
+        key: &SegmentKey,
+        compile: fn(
+            &mut Compiler,
+            &mut kiln_compiler::OwnedContext,
+            &SegmentKey,
+            &kiln_targets::Target,
+            Option<(&std::path::Path, &str)>,
+        ) -> Result<T>,
+    ) -> Result<T> {
+        let compiler = match &mut self.compiler {
+            Some(c) if *c.fusion() == *key.fusion => c,
+            slot => slot.insert(Compiler::new(&key.fusion, &self.target.name)?),
+        };
+        let stem = format!("segment_{:04}", self.compiled);
+        self.compiled += 1;
+        let dump = self.flags.dump_as_text.then_some((self.flags.dump_dir.as_path(), stem.as_str()));
+        let (owner, target) = (&mut self.owner, &self.target);
+        contain(ErrorKind::Compile, || compile(compiler, owner, key, target, dump))
+    }
+}
+
+/// The byte sizes of `program`'s temporaries for exact key `key`'s shapes; `None` when its
+/// class does not take them (a binding error: a dim out of range, an overflowing size) or
+/// gives outputs of other types than the segment's.
+fn bind(program: &ClassModule, key: &SegmentKey) -> Option<Box<[u64]>> {
+    let inputs: Vec<TensorSpec> = key.inputs.iter().map(TensorType::spec).collect();
+    let bound = program.bind(&inputs).ok()?;
+    let outputs = key.outputs.iter().map(|&o| key.nodes[o as usize].ty.spec());
+    let same = bound.host.outputs.len() == key.outputs.len()
+        && bound.host.outputs.iter().zip(outputs).all(|((spec, _), want)| *spec == want);
+    same.then(|| bound.host.temps.into_boxed_slice())
+}
