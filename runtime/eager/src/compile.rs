@@ -1,14 +1,11 @@
 //! Compiling a segment: its nodes become an `hl` function built with the IR builder (no text,
 //! no parser), then `hl` clean-up and `kiln-fuse` (stage 1), `kiln-codegen` (stage 2) and the
-//! emitter give a bytecode module ([`Compiler::compile`]), or, for a shape class key (`?`
-//! dims, [`crate::class`]), a class module ([`Compiler::compile_class`]: the same stages, then
-//! `kiln_emit::emit_class`). With `--dump_as_text` the `hl`, fused and `npuvec` IR of each
+//! emitter give a bytecode module, or, for a shape class key (`?` dims, [`crate::class`]), a
+//! class module (the same stages, then `kiln_emit::emit_class`). With `--dump_as_text` the `hl`, fused and `npuvec` IR of each
 //! compiled segment is written to the dump dir.
 
 use std::path::Path;
 
-use kiln_bytecode::module::Module;
-use kiln_bytecode::shape::ClassModule;
 use kiln_compiler::pass::{parse_pipeline, Instrumentation, PassManager};
 use kiln_compiler::syntax::{print_op, PrintOptions};
 use kiln_compiler::{Context, Diagnostic, Ir, NamedAttr, OpId, OperationState, OwnedContext, ValueId};
@@ -20,6 +17,9 @@ use crate::cache::SegmentKey;
 use crate::error::{EagerError, ErrorKind, Result};
 use crate::flags::FusionKey;
 use crate::node::Operand;
+
+/// An emitter: the bytecode of a module compiled through both stages.
+pub(crate) type Emit<T> = for<'c> fn(&Ir<'c>, OpId, &Target) -> std::result::Result<T, Diagnostic<'c>>;
 
 /// The pass managers of one set of fusion flags.
 pub(crate) struct Compiler {
@@ -50,35 +50,20 @@ impl Compiler {
         &self.fusion
     }
 
-    /// Compiles the segment `key` for `target`; `dump`: the directory and file stem its IR
-    /// is written to.
-    pub(crate) fn compile(
+    /// Compiles the segment `key` for `target` and emits it with `emit` (`kiln_emit::emit`
+    /// for its exact shapes, `kiln_emit::emit_class` for a shape class key, which fails
+    /// when the class is not one the pipeline compiles); `dump`: the directory and file stem
+    /// its IR is written to.
+    pub(crate) fn compile<T>(
         &mut self,
         owner: &mut OwnedContext,
         key: &SegmentKey,
         target: &Target,
         dump: Option<(&Path, &str)>,
-    ) -> Result<Module> {
+        emit: Emit<T>,
+    ) -> Result<T> {
         let (stage1, stage2) = (&mut self.stage1, &mut self.stage2);
-        owner.with(|ctx| {
-            compile_in(ctx, key, dump, stage1, stage2, |ir, top| kiln_emit::emit(ir, top, target))
-        })
-    }
-
-    /// Compiles the shape class key `key` (`?` where a dim was erased) for `target` into a
-    /// program for every shape of the class; an error when the pipeline does not compile the
-    /// class (it is not a row class) or emits no class for it.
-    pub(crate) fn compile_class(
-        &mut self,
-        owner: &mut OwnedContext,
-        key: &SegmentKey,
-        target: &Target,
-        dump: Option<(&Path, &str)>,
-    ) -> Result<ClassModule> {
-        let (stage1, stage2) = (&mut self.stage1, &mut self.stage2);
-        owner.with(|ctx| {
-            compile_in(ctx, key, dump, stage1, stage2, |ir, top| kiln_emit::emit_class(ir, top, target))
-        })
+        owner.with(|ctx| compile_in(ctx, key, dump, stage1, stage2, |ir, top| emit(ir, top, target)))
     }
 }
 

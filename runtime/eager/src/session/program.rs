@@ -6,7 +6,7 @@
 //! 2. the segment's shape class (`--dynamic_shape`, [`crate::class`]): compiled once per class
 //!    key, bound to each new shape ([`ClassModule::bind`]); a class the pipeline refuses is
 //!    remembered and its shapes go on to
-//! 3. the pipeline for the exact shapes ([`Compiler::compile`]).
+//! 3. the pipeline for the exact shapes.
 //!
 //! A class program whose run fails (a launch the VM refuses for a shape the binding took) is
 //! given up the same way ([`Inner::unclass`]): its class is refused and the shape compiles
@@ -25,7 +25,7 @@ use super::flush::contain;
 use super::Inner;
 use crate::cache::{Entry, SegmentKey};
 use crate::class::{class_key, ClassSlot};
-use crate::compile::Compiler;
+use crate::compile::{Compiler, Emit};
 use crate::direct;
 use crate::error::{ErrorKind, Result};
 use crate::node::TensorType;
@@ -48,7 +48,7 @@ impl Inner {
             }
         }
         let started = Instant::now();
-        let module = self.pipeline(key, Compiler::compile)?;
+        let module = self.pipeline(key, kiln_emit::emit)?;
         Ok(self.compiled(ClassModule::from(module), started))
     }
 
@@ -69,7 +69,7 @@ impl Inner {
             Some(ClassSlot::Compiled(program)) => (program, true),
             None => {
                 let started = Instant::now();
-                let compiled = self.pipeline(&class, Compiler::compile_class);
+                let compiled = self.pipeline(&class, kiln_emit::emit_class);
                 self.stats.compile_time += started.elapsed();
                 let capacity = self.flags.cache_size;
                 let Ok(program) = compiled else {
@@ -101,26 +101,16 @@ impl Inner {
         }
         self.cache.remove(entry);
         let started = Instant::now();
-        let module = self.pipeline(&entry.key, Compiler::compile)?;
+        let module = self.pipeline(&entry.key, kiln_emit::emit)?;
         let program = self.compiled(ClassModule::from(module), started);
         let (exact, evicted) = self.cache.insert(entry.key.clone(), program, self.flags.cache_size);
         self.stats.cache_evictions += evicted;
         Ok(exact)
     }
 
-    /// Runs `compile` (a [`Compiler`] method) on `key` with the pipelines of `key`'s flags,
-    /// writing the dumps with `--dump_as_text`; a panic in the compiler is an error.
-    fn pipeline<T>(
-        &mut self,
-        key: &SegmentKey,
-        compile: fn(
-            &mut Compiler,
-            &mut kiln_compiler::OwnedContext,
-            &SegmentKey,
-            &kiln_targets::Target,
-            Option<(&std::path::Path, &str)>,
-        ) -> Result<T>,
-    ) -> Result<T> {
+    /// Compiles `key` with the pipelines of its flags and emits it with `emit`, writing the
+    /// dumps with `--dump_as_text`; a panic in the compiler is an error.
+    fn pipeline<T>(&mut self, key: &SegmentKey, emit: Emit<T>) -> Result<T> {
         let compiler = match &mut self.compiler {
             Some(c) if *c.fusion() == *key.fusion => c,
             slot => slot.insert(Compiler::new(&key.fusion, &self.target.name)?),
@@ -129,7 +119,7 @@ impl Inner {
         self.compiled += 1;
         let dump = self.flags.dump_as_text.then_some((self.flags.dump_dir.as_path(), stem.as_str()));
         let (owner, target) = (&mut self.owner, &self.target);
-        contain(ErrorKind::Compile, || compile(compiler, owner, key, target, dump))
+        contain(ErrorKind::Compile, || compiler.compile(owner, key, target, dump, emit))
     }
 }
 
