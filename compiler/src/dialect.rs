@@ -219,6 +219,11 @@ pub enum FoldResult<'c> {
 /// [`Diagnostic::op_error`], with notes pointing at related places).
 pub type VerifyFn = for<'c> fn(&Context<'c>, &Ir<'c>, OpId) -> Result<(), Diagnostic<'c>>;
 
+/// Verifies discardable attribute `name` = `attr` of a dialect on op `op` (see
+/// [`Dialect::verify_op_attr`]).
+pub type VerifyOpAttrFn =
+    for<'c> fn(&Context<'c>, &Ir<'c>, OpId, &str, Attribute<'c>) -> Result<(), Diagnostic<'c>>;
+
 /// The default value of an op's inherent attribute `name`, if it has one.
 pub type DefaultAttrFn = for<'c> fn(&Context<'c>, &str) -> Option<Attribute<'c>>;
 
@@ -390,6 +395,9 @@ pub struct Dialect {
     pub materialize_constant: Option<MaterializeFn>,
     /// Canonicalization patterns that concern the dialect as a whole (not one op).
     pub canonicalize: Option<PopulateFn>,
+    /// Verifies a discardable attribute of the dialect (`<dialect>.<name>`) on any op, MLIR's
+    /// `Dialect::verifyOperationAttribute`.
+    pub verify_op_attr: Option<VerifyOpAttrFn>,
 }
 
 /// The known dialects and ops, in registration order.

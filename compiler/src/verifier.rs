@@ -16,7 +16,9 @@
 //! 2. traits: a `Terminator` ends its block; `SingleBlock` regions have at most one block;
 //! 3. successors name blocks of the same region;
 //! 4. the op's own verifier hook, then the trait `SameOperandsAndResultType`: one element type
-//!    and compatible shapes (a dynamic dim matches any) for all operands and results.
+//!    and compatible shapes (a dynamic dim matches any) for all operands and results;
+//! 5. each discardable attribute `<dialect>.<name>` by its dialect's `verify_op_attr` hook
+//!    (MLIR's `verifyOperationAttribute`), registered op or not.
 //!
 //! A block, on entrance, is not empty unless its region may go without a terminator (one block
 //! whose op is unregistered or has `NoTerminator`), and only its last op has successors; on
@@ -216,15 +218,32 @@ impl<'c> Verifier<'_, 'c> {
             self.errors.truncate(before + 1);
             return;
         }
-        let Some(def) = self.ir.op(op).def else { return };
-        if let Some(hook) = def.verify {
-            if let Err(diagnostic) = hook(self.ctx, self.ir, op) {
-                self.error_at_op(op, diagnostic);
+        if let Some(def) = self.ir.op(op).def {
+            if let Some(hook) = def.verify {
+                if let Err(diagnostic) = hook(self.ctx, self.ir, op) {
+                    self.error_at_op(op, diagnostic);
+                    return;
+                }
+            }
+            if !same_types(self.ir, op, def) {
+                self.error(op, "requires the same type for all operands and results".into());
                 return;
             }
         }
-        if !same_types(self.ir, op, def) {
-            self.error(op, "requires the same type for all operands and results".into());
+        self.verify_dialect_attrs(op);
+    }
+
+    /// Each discardable attribute `<dialect>.<name>` of `op` whose dialect is registered with a
+    /// hook, by that hook (up to the first failure).
+    fn verify_dialect_attrs(&mut self, op: OpId) {
+        let registry = self.ctx.registry();
+        for (&name, &attr) in &self.ir.op(op).attrs {
+            let dialect = name.split_once('.').and_then(|(d, _)| registry.dialect(d));
+            let Some(hook) = dialect.and_then(|d| d.verify_op_attr) else { continue };
+            if let Err(diagnostic) = hook(self.ctx, self.ir, op, name, attr) {
+                self.error_at_op(op, diagnostic);
+                return;
+            }
         }
     }
 

@@ -22,6 +22,7 @@ static TOY: Dialect = Dialect {
     ops: &[&TOY_ADD, &TOY_NEG, &TOY_LOOP],
     materialize_constant: None,
     canonicalize: None,
+    verify_op_attr: None,
     attrs: &[],
     types: &[],
 };
@@ -31,6 +32,7 @@ static BUILTIN: Dialect = Dialect {
     ops: &[&UNREALIZED_CONVERSION_CAST],
     materialize_constant: None,
     canonicalize: None,
+    verify_op_attr: None,
     attrs: &[],
     types: &[],
 };

@@ -52,6 +52,7 @@ static TDL: Dialect = Dialect {
     types: &[&BUF],
     materialize_constant: None,
     canonicalize: None,
+    verify_op_attr: None,
 };
 
 fn parse_pair<'c>(p: &mut dyn DialectAsmParser<'c>) -> PResult<Vec<Attribute<'c>>> {

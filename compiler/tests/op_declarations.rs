@@ -63,6 +63,7 @@ static TEST: Dialect = Dialect {
     ops: &[&SEG, &OPT, &WRITE, &READ, &ALLOC, &UNKNOWN],
     materialize_constant: None,
     canonicalize: None,
+    verify_op_attr: None,
     attrs: &[],
     types: &[],
 };

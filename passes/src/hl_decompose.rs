@@ -204,14 +204,17 @@ fn row_wise(ir: &kiln_compiler::Ir<'_>, op: OpId, how: Expansion) -> bool {
     if ir.results(op).first().is_none_or(|&r| ir.value_type(r) != ir.value_type(x)) {
         return false;
     }
-    let static_at = |axis: Option<usize>| axis.and_then(|a| shape.get(a)).is_some_and(|&d| d != kiln_compiler::DYNAMIC);
+    let static_at =
+        |axis: Option<usize>| axis.and_then(|a| shape.get(a)).is_some_and(|&d| d != kiln_compiler::DYNAMIC);
     let axis = ir.attr(op, "axis").and_then(|a| a.as_int()).unwrap_or(-1) as i64;
     match how {
         Expansion::Composite(Composite::Gelu | Composite::Silu | Composite::Dropout) => true,
         Expansion::Composite(Composite::Softmax | Composite::LogSoftmax) => {
             static_at(normalize_axis(axis, shape.len().max(1)).ok())
         }
-        Expansion::Composite(Composite::LayerNorm | Composite::RmsNorm) => static_at(shape.len().checked_sub(1)),
+        Expansion::Composite(Composite::LayerNorm | Composite::RmsNorm) => {
+            static_at(shape.len().checked_sub(1))
+        }
         _ => false,
     }
 }

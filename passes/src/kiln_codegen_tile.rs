@@ -34,8 +34,8 @@ use crate::codegen::epilogue::Epilogue;
 use crate::codegen::lower_gather::{gather_op, GatherShape, GatherTiling};
 use crate::codegen::lower_layout::{assembling_op, output_model};
 use crate::codegen::model::VectorModel;
-use crate::codegen::row_class::{self, any_dynamic};
 use crate::codegen::options::{load_target, tile_target, TILE_SPECS};
+use crate::codegen::row_class::{self, any_dynamic};
 use crate::codegen::tiling::{MatmulTiling, Tiling};
 use crate::kiln_codegen_outline::KernelKind;
 
@@ -199,13 +199,16 @@ fn class_tile<'c>(
     target: &Target,
     shrink: u64,
 ) -> Result<(), String> {
-    let name = String::from_utf8_lossy(ir.attr(kernel, "sym_name").and_then(|a| a.as_str()).unwrap_or_default())
-        .into_owned();
+    let name =
+        String::from_utf8_lossy(ir.attr(kernel, "sym_name").and_then(|a| a.as_str()).unwrap_or_default())
+            .into_owned();
     let not_class = |why: String| format!("kernel @{name} is not a row shape class: {why}");
     let kind = kernel_kind(ir, kernel);
     if kind != Some(KernelKind::Vector) {
         let kind = kind.map_or("unknown", |k| k.name());
-        return Err(not_class(format!("it is a {kind} kernel with `?` dims (only vector kernels have a class)")));
+        return Err(not_class(format!(
+            "it is a {kind} kernel with `?` dims (only vector kernels have a class)"
+        )));
     }
     let args = ir.block_args(body).to_vec();
     let model = VectorModel::analyze(ir, body, &args).map_err(&not_class)?;

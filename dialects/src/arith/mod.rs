@@ -260,4 +260,5 @@ pub static ARITH: Dialect = Dialect {
     types: &[],
     materialize_constant: Some(fold::materialize),
     canonicalize: None,
+    verify_op_attr: None,
 };

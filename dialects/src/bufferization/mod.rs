@@ -56,6 +56,7 @@ pub static BUFFERIZATION: Dialect = Dialect {
     ops: &[&TO_TENSOR_OP, &MATERIALIZE_IN_DESTINATION_OP],
     materialize_constant: None,
     canonicalize: None,
+    verify_op_attr: None,
     attrs: &[],
     types: &[],
 };

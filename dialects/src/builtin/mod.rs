@@ -46,4 +46,5 @@ pub static BUILTIN: Dialect = Dialect {
     types: &[],
     materialize_constant: None,
     canonicalize: None,
+    verify_op_attr: None,
 };

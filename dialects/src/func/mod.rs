@@ -98,4 +98,5 @@ pub static FUNC: Dialect = Dialect {
     types: &[],
     materialize_constant: None,
     canonicalize: None,
+    verify_op_attr: None,
 };

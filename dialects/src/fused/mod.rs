@@ -51,4 +51,5 @@ pub static FUSED: Dialect = Dialect {
     types: &[],
     materialize_constant: None,
     canonicalize: None,
+    verify_op_attr: None,
 };

@@ -32,4 +32,5 @@ pub static HL: Dialect = Dialect {
     types: &[],
     materialize_constant: Some(fold::materialize),
     canonicalize: Some(canonicalize::populate),
+    verify_op_attr: None,
 };

@@ -111,6 +111,7 @@ pub static MEMREF: Dialect = Dialect {
     ops: &[&ALLOC_OP, &DEALLOC_OP, &LOAD_OP, &STORE_OP],
     materialize_constant: None,
     canonicalize: None,
+    verify_op_attr: None,
     attrs: &[],
     types: &[],
 };

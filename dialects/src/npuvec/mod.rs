@@ -29,6 +29,11 @@ mod verify;
 
 pub use attrs::{AtomicKind, CmpPredicate, Core, Pipe, ReduceKind, RoundMode, Space};
 pub use ops::*;
+pub use verify::class::{
+    kernel_params, string_list, symbols, text, KernelParams, INPUT_SYMBOLS_ATTR, LAUNCH_PARAMS_ATTR,
+    OUTPUT_SIZES_ATTR, PARAM_RANGES_ATTR, SIZE_ATTR, SYMBOLS_ATTR,
+};
+pub use verify::dma::view_extents;
 pub use verify::host::{BLOCK_DIM_ATTR, CORE_ATTR, UB_BYTES_ATTR};
 
 use kiln_compiler::{Dialect, OpDef};
@@ -113,4 +118,5 @@ pub static NPUVEC: Dialect = Dialect {
     types: &[],
     materialize_constant: None,
     canonicalize: None,
+    verify_op_attr: Some(verify::class::verify_op_attr),
 };

@@ -124,4 +124,5 @@ pub static SCF: Dialect = Dialect {
     types: &[],
     materialize_constant: None,
     canonicalize: None,
+    verify_op_attr: None,
 };

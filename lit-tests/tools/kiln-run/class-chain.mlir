@@ -1,6 +1,6 @@
 // An elementwise chain over (n, 16) in the class form: 2 * max(x * y + x, 0.5), tiled by 4
-// rows over the cores with a tail tile whose rows are the extent of every load and store
-// (register r15, pinned; the other scalars get registers from the allocator). The launch
+// rows over the cores with a tail tile whose rows (`%9`, an SSA value that gets its register from
+// the allocator) are the extent of every load and store. The launch
 // parameters are n and ceil_div(n, 4). Emitted once, run on 3 and 10 rows (y = 1, x = the row
 // index: row 0 gives 1, row r gives 4r), and refused when the inputs disagree on n.
 // RUN: rm -rf %t && mkdir -p %t
@@ -10,8 +10,10 @@
 // RUN: %kiln-run --target tiny-npu %t/chain.kbc --input %S/Inputs/rows10x16.npy --input %S/Inputs/ones10x16.npy | FileCheck %s --check-prefix=TEN
 // RUN: not %kiln-run --target tiny-npu %t/chain.kbc --input %S/Inputs/rows10x16.npy --input %S/Inputs/ones3x16.npy 2>&1 | FileCheck %s --check-prefix=DISAGREE
 
-// DIS: "arith.minsi"({{.*}}) {npuvec.reg = 15 : i64}
-// DIS-COUNT-3: {npuvec.extents = array<i64: 0, 15>}
+// DIS: %[[ROWS:.*]] = "arith.minsi"({{.*}}) {npuvec.reg = {{[0-9]+}} : i64}
+// DIS: "npuvec.load"(%{{.*}}, %{{.*}}, %{{.*}}, %[[ROWS]]) <{extent_dims = array<i64: 0>
+// DIS: "npuvec.load"(%{{.*}}, %{{.*}}, %{{.*}}, %[[ROWS]]) <{extent_dims = array<i64: 0>
+// DIS: "npuvec.store"(%{{.*}}, %{{.*}}, %{{.*}}, %[[ROWS]]) <{extent_dims = array<i64: 0>
 // DIS: npuvec.param_ranges = array<i64: 1, 1099511627776, 1, 4294967296>
 // DIS: {npuvec.params = ["n", "ceil_div(n, 4)"]}
 // THREE: result #0: tensor<3x16xf32> (48 elements, min 1, max 8, mean 4.33
@@ -32,10 +34,10 @@
     ^bb0(%arg7: index):
       %7 = "arith.muli"(%arg7, %5) <{overflowFlags = #arith.overflow<none>}> : (index, index) -> index
       %8 = "arith.subi"(%arg5, %7) <{overflowFlags = #arith.overflow<none>}> : (index, index) -> index
-      %9 = "arith.minsi"(%8, %5) {npuvec.reg = 15 : i64} : (index, index) -> index
+      %9 = "arith.minsi"(%8, %5) : (index, index) -> index
       %10 = "arith.muli"(%7, %6) <{overflowFlags = #arith.overflow<none>}> : (index, index) -> index
-      "npuvec.load"(%arg2, %10, %1) <{sizes = array<i64: 4, 16>, strides = array<i64: 16, 1>}> {npuvec.extents = array<i64: 0, 15>} : (memref<?x16xf32, #npuvec.space<gm>>, index, memref<4x16xf32, #npuvec.space<ub>>) -> ()
-      "npuvec.load"(%arg3, %10, %2) <{sizes = array<i64: 4, 16>, strides = array<i64: 16, 1>}> {npuvec.extents = array<i64: 0, 15>} : (memref<?x16xf32, #npuvec.space<gm>>, index, memref<4x16xf32, #npuvec.space<ub>>) -> ()
+      "npuvec.load"(%arg2, %10, %1, %9) <{extent_dims = array<i64: 0>, sizes = array<i64: 4, 16>, strides = array<i64: 16, 1>}> : (memref<?x16xf32, #npuvec.space<gm>>, index, memref<4x16xf32, #npuvec.space<ub>>, index) -> ()
+      "npuvec.load"(%arg3, %10, %2, %9) <{extent_dims = array<i64: 0>, sizes = array<i64: 4, 16>, strides = array<i64: 16, 1>}> : (memref<?x16xf32, #npuvec.space<gm>>, index, memref<4x16xf32, #npuvec.space<ub>>, index) -> ()
       "npuvec.set_flag"() <{dst = #npuvec.pipe<v>, event = 0 : i64, src = #npuvec.pipe<mte2>}> : () -> ()
       "npuvec.wait_flag"() <{dst = #npuvec.pipe<v>, event = 0 : i64, src = #npuvec.pipe<mte2>}> : () -> ()
       "npuvec.mul"(%1, %2, %2) : (memref<4x16xf32, #npuvec.space<ub>>, memref<4x16xf32, #npuvec.space<ub>>, memref<4x16xf32, #npuvec.space<ub>>) -> ()
@@ -46,7 +48,7 @@
       "npuvec.mul"(%2, %12, %2) : (memref<4x16xf32, #npuvec.space<ub>>, f32, memref<4x16xf32, #npuvec.space<ub>>) -> ()
       "npuvec.set_flag"() <{dst = #npuvec.pipe<mte3>, event = 0 : i64, src = #npuvec.pipe<v>}> : () -> ()
       "npuvec.wait_flag"() <{dst = #npuvec.pipe<mte3>, event = 0 : i64, src = #npuvec.pipe<v>}> : () -> ()
-      "npuvec.store"(%2, %arg4, %10) <{sizes = array<i64: 4, 16>, strides = array<i64: 16, 1>}> {npuvec.extents = array<i64: 0, 15>} : (memref<4x16xf32, #npuvec.space<ub>>, memref<?x16xf32, #npuvec.space<gm>>, index) -> ()
+      "npuvec.store"(%2, %arg4, %10, %9) <{extent_dims = array<i64: 0>, sizes = array<i64: 4, 16>, strides = array<i64: 16, 1>}> : (memref<4x16xf32, #npuvec.space<ub>>, memref<?x16xf32, #npuvec.space<gm>>, index, index) -> ()
       "npuvec.set_flag"() <{dst = #npuvec.pipe<mte2>, event = 0 : i64, src = #npuvec.pipe<mte3>}> : () -> ()
       "npuvec.wait_flag"() <{dst = #npuvec.pipe<mte2>, event = 0 : i64, src = #npuvec.pipe<mte3>}> : () -> ()
       "scf.yield"() : () -> ()

@@ -19,12 +19,12 @@
   ^bb0(%x: memref<?x16xf32, #npuvec.space<gm>>, %y: memref<?x16xf32, #npuvec.space<gm>>, %n: index):
     %buf = "npuvec.buffer"() <{offsets = array<i64: 0>}> : () -> memref<8x16xf32, #npuvec.space<ub>>
     %tile = "arith.constant"() <{value = 8 : index}> : () -> index
-    %rows = "arith.minsi"(%n, %tile) {npuvec.reg = 2 : i64} : (index, index) -> index
+    %rows = "arith.minsi"(%n, %tile) : (index, index) -> index
     %zero = "arith.constant"() <{value = 0 : index}> : () -> index
-    "npuvec.load"(%x, %zero, %buf) <{sizes = array<i64: 8, 16>, strides = array<i64: 16, 1>}> {npuvec.extents = array<i64: 0, 2>} : (memref<?x16xf32, #npuvec.space<gm>>, index, memref<8x16xf32, #npuvec.space<ub>>) -> ()
+    "npuvec.load"(%x, %zero, %buf, %rows) <{extent_dims = array<i64: 0>, sizes = array<i64: 8, 16>, strides = array<i64: 16, 1>}> : (memref<?x16xf32, #npuvec.space<gm>>, index, memref<8x16xf32, #npuvec.space<ub>>, index) -> ()
     "npuvec.set_flag"() <{dst = #npuvec.pipe<mte3>, event = 0 : i64, src = #npuvec.pipe<mte2>}> : () -> ()
     "npuvec.wait_flag"() <{dst = #npuvec.pipe<mte3>, event = 0 : i64, src = #npuvec.pipe<mte2>}> : () -> ()
-    "npuvec.store"(%buf, %y, %zero) <{sizes = array<i64: 8, 16>, strides = array<i64: 16, 1>}> {npuvec.extents = array<i64: 0, 2>} : (memref<8x16xf32, #npuvec.space<ub>>, memref<?x16xf32, #npuvec.space<gm>>, index) -> ()
+    "npuvec.store"(%buf, %y, %zero, %rows) <{extent_dims = array<i64: 0>, sizes = array<i64: 8, 16>, strides = array<i64: 16, 1>}> : (memref<8x16xf32, #npuvec.space<ub>>, memref<?x16xf32, #npuvec.space<gm>>, index, index) -> ()
     "func.return"() : () -> ()
   }) {npuvec.block_dim = 1 : i64, npuvec.core = #npuvec.core<aiv>, npuvec.param_ranges = array<i64: 1, 1073741824>, npuvec.ub_bytes = 512 : i64} : () -> ()
   "func.func"() <{function_type = (memref<?x16xf32, #npuvec.space<gm>>) -> memref<?x16xf32, #npuvec.space<gm>>, sym_name = "main"}> ({

@@ -69,7 +69,8 @@ pub fn annotate<'c>(ctx: &Context<'c>, ir: &mut Ir<'c>, host: OpId) -> Result<()
     let Some(entry) = ir.regions(host).first().and_then(|&r| ir.entry_block(r)) else { return Ok(()) };
     let inputs = ir.block_args(entry).to_vec();
     let ops: Vec<OpId> = ir.walk(host, WalkOrder::PreOrder).filter(|&o| o != host).collect();
-    let values: Vec<ValueId> = inputs.iter().copied().chain(ops.iter().flat_map(|&o| ir.results(o).to_vec())).collect();
+    let values: Vec<ValueId> =
+        inputs.iter().copied().chain(ops.iter().flat_map(|&o| ir.results(o).to_vec())).collect();
     if values.iter().all(|&v| dynamic_dims(ir, v).is_empty()) {
         return Ok(());
     }
@@ -83,7 +84,10 @@ pub fn annotate<'c>(ctx: &Context<'c>, ir: &mut Ir<'c>, host: OpId) -> Result<()
             let kernel = callee.and_then(|c| kiln_compiler::symbol_table::resolve(ir, op, c));
             let Some(class) = kernel.and_then(|k| RowClass::of(ir, k)) else {
                 if dynamic_operand {
-                    return Err((op, not_class("it launches a kernel without a row class on `?` buffers".into())));
+                    return Err((
+                        op,
+                        not_class("it launches a kernel without a row class on `?` buffers".into()),
+                    ));
                 }
                 continue;
             };
@@ -125,7 +129,8 @@ pub fn annotate<'c>(ctx: &Context<'c>, ir: &mut Ir<'c>, host: OpId) -> Result<()
         let root = classes.find(n);
         roots.iter().position(|&r| r == root).map(|k| names[k].clone())
     };
-    let unbound = |op: OpId, j: usize| (op, not_class(format!("dim {j} is `?` but no input dim gives its size")));
+    let unbound =
+        |op: OpId, j: usize| (op, not_class(format!("dim {j} is `?` but no input dim gives its size")));
     for &op in &ops {
         if ir.is(op, &ALLOC_OP) {
             let v = ir.results(op)[0];
@@ -149,13 +154,16 @@ pub fn annotate<'c>(ctx: &Context<'c>, ir: &mut Ir<'c>, host: OpId) -> Result<()
     for (op, class) in &launches {
         let mut terms = Vec::new();
         for a in class.dynamic_axes() {
-            terms.push(symbol(Node::Axis(*op, a)).ok_or_else(|| (*op, not_class(format!("axis {a} of its kernel is `?` but no input dim gives its size"))))?);
+            terms.push(symbol(Node::Axis(*op, a)).ok_or_else(|| {
+                (*op, not_class(format!("axis {a} of its kernel is `?` but no input dim gives its size")))
+            })?);
         }
         if class.static_rows != 1 || terms.is_empty() {
             terms.push(class.static_rows.to_string());
         }
         let n = terms.join(" * ");
-        let params = [ctx.str_attr(n.as_bytes()), ctx.str_attr(format!("ceil_div({n}, {})", class.rows).as_bytes())];
+        let params =
+            [ctx.str_attr(n.as_bytes()), ctx.str_attr(format!("ceil_div({n}, {})", class.rows).as_bytes())];
         set_attr(ctx, ir, *op, "npuvec.params", ctx.array_attr(&params));
     }
     let mut outputs = Vec::new();
@@ -163,7 +171,11 @@ pub fn annotate<'c>(ctx: &Context<'c>, ir: &mut Ir<'c>, host: OpId) -> Result<()
         for &v in ir.operands(ret) {
             let shape = ir.value_type(v).shape().unwrap_or(&[]).to_vec();
             for (j, &d) in shape.iter().enumerate() {
-                let text = if d == DYNAMIC { symbol(Node::Dim(v, j)).ok_or_else(|| unbound(ret, j))? } else { String::new() };
+                let text = if d == DYNAMIC {
+                    symbol(Node::Dim(v, j)).ok_or_else(|| unbound(ret, j))?
+                } else {
+                    String::new()
+                };
                 outputs.push(ctx.str_attr(text.as_bytes()));
             }
         }

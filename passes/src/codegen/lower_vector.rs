@@ -22,8 +22,8 @@ use kiln_compiler::{Context, Ir, OpId, ValueId};
 use kiln_dialects::func::conversion::set_signature;
 
 use super::build::{i64_array, memref_type, Build, Builder};
-use super::row_class::{self, RowClass, MAX_ROWS, PARAMS_ATTR};
 use super::model::{is_view, merge_dims, Buffers, VectorModel, View};
+use super::row_class::{self, RowClass, MAX_ROWS, PARAMS_ATTR};
 use super::tiling::{cdiv, Tiling};
 use super::vector_ops::{lower_op, TileOp};
 
@@ -370,7 +370,18 @@ impl Geometry {
             let (rows, outer) = (tiling.block, Vec::new());
             let (key_blocks, tail_rows, tail_block, tiles) = (1, 0, 0, 0);
             let (outer_dims, block) = (Vec::new(), rows);
-            return Geometry { outer, outer_dims, key, block, key_blocks, rows, tail_rows, tail_block, tiles, class };
+            return Geometry {
+                outer,
+                outer_dims,
+                key,
+                block,
+                key_blocks,
+                rows,
+                tail_rows,
+                tail_block,
+                tiles,
+                class,
+            };
         }
         let key_len = model.domain.get(key).copied().unwrap_or(1);
         let block = tiling.block.min(key_len).max(1);
@@ -553,7 +564,8 @@ impl Tile<'_> {
                 _ => b.index(strides.last().copied().unwrap_or(0)),
             };
             let (s, t) = (i64_array(b.ctx, &sizes), i64_array(b.ctx, &st));
-            let store = b.op(&npuvec::STORE_OP, &[set[k], gm, offset], &[("sizes", s), ("strides", t)], &[], 0);
+            let store =
+                b.op(&npuvec::STORE_OP, &[set[k], gm, offset], &[("sizes", s), ("strides", t)], &[], 0);
             if let Some(e) = self.extent.filter(|_| spec.rows) {
                 row_class::bound_rows(b, store, e);
             }

@@ -111,8 +111,12 @@ pub fn choose<'c>(
     target: &Target,
     shrink: u64,
 ) -> Result<(Tiling, RowClass), String> {
-    let values: Vec<ValueId> =
-        args.iter().chain(model.ops.iter().flat_map(|&o| ir.results(o))).chain(&model.outputs).copied().collect();
+    let values: Vec<ValueId> = args
+        .iter()
+        .chain(model.ops.iter().flat_map(|&o| ir.results(o)))
+        .chain(&model.outputs)
+        .copied()
+        .collect();
     // Axes of `?` dims, and the static dims that would be taken for one.
     let mut dynamic: Vec<usize> = Vec::new();
     for &v in &values {
@@ -172,11 +176,16 @@ pub fn choose<'c>(
     let specs = model.buffers(ctx, ir).specs;
     let tiling = Tiling::choose_in(target, &dom, &specs, || None, shrink)?;
     let tiling = Tiling { key, ..tiling };
-    let static_rows: i64 = model.kept.iter().filter(|a| !dynamic.contains(a)).map(|&a| model.domain[a]).product();
+    let static_rows: i64 =
+        model.kept.iter().filter(|a| !dynamic.contains(a)).map(|&a| model.domain[a]).product();
     let arg_axes = |v: ValueId| -> Vec<i64> {
         let map = &model.info[&v].map;
         let shape = ir.value_type(v).shape().unwrap_or(&[]).to_vec();
-        shape.iter().zip(map).map(|(&d, m)| if d == DYNAMIC { m.map_or(-1, |a| a as i64) } else { -1 }).collect()
+        shape
+            .iter()
+            .zip(map)
+            .map(|(&d, m)| if d == DYNAMIC { m.map_or(-1, |a| a as i64) } else { -1 })
+            .collect()
     };
     let axes: Vec<Vec<i64>> = args.iter().chain(&model.outputs).map(|&v| arg_axes(v)).collect();
     let class = RowClass { rows: tiling.block, static_rows, axes };

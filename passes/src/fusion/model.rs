@@ -113,7 +113,10 @@ pub fn classify<'c>(ir: &Ir<'c>, op: OpId, opts: &FusionOptions) -> OpInfo {
     } else if dynamic
         && !matches!(
             cat,
-            FusionCategory::Elementwise | FusionCategory::Broadcast | FusionCategory::Reduce | FusionCategory::Layout(Movement::View)
+            FusionCategory::Elementwise
+                | FusionCategory::Broadcast
+                | FusionCategory::Reduce
+                | FusionCategory::Layout(Movement::View)
         )
     {
         Gate::Closed("dynamic shape (only vector ops fuse with `?` dims: a row shape class)".into())

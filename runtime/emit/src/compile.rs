@@ -48,9 +48,7 @@ pub fn run_pipeline<'c>(
         .map_err(|e| vec![Diagnostic::error(ir.op(top).loc, e)])?;
     let mut diags = Vec::new();
     let mut instr = Instrumentation::default();
-    // The `npuvec` verifiers refuse the `?` GM buffers of a shape class (the emitter and the
-    // bytecode validator check that IR).
-    instr.verify_each = !has_dynamic_dims(ir, top);
+    instr.verify_each = true;
     let failed = pm.run(ctx, ir, top, &mut instr, &mut diags).is_err();
     diags.retain(|d| d.severity == kiln_compiler::Severity::Error);
     if failed || !diags.is_empty() {
@@ -62,8 +60,13 @@ pub fn run_pipeline<'c>(
 /// Whether a value in module `top` has a `?` dim (the module then compiles to a shape class).
 pub fn has_dynamic_dims(ir: &Ir<'_>, top: OpId) -> bool {
     ir.walk(top, kiln_compiler::ir::WalkOrder::PreOrder).any(|o| {
-        let args = ir.regions(o).iter().flat_map(|&r| ir.region_blocks(r)).flat_map(|b| ir.block_args(b).to_vec());
-        ir.results(o).iter().copied().chain(args).any(|v| ir.value_type(v).shape().is_some_and(|s| s.contains(&kiln_compiler::DYNAMIC)))
+        let args =
+            ir.regions(o).iter().flat_map(|&r| ir.region_blocks(r)).flat_map(|b| ir.block_args(b).to_vec());
+        ir.results(o)
+            .iter()
+            .copied()
+            .chain(args)
+            .any(|v| ir.value_type(v).shape().is_some_and(|s| s.contains(&kiln_compiler::DYNAMIC)))
     })
 }
 

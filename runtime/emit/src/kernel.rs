@@ -120,7 +120,7 @@ fn register_defs<'c>(ir: &Ir<'c>, func: OpId) -> Res<'c, Vec<Def>> {
             None
         };
         if let Some(value) = value {
-            defs.push(Def { value, op, fixed: fixed_reg(ir, op)?, reads: Vec::new() });
+            defs.push(Def { value, op, fixed: fixed_reg(ir, op)? });
         }
     }
     Ok(defs)
@@ -142,15 +142,14 @@ pub fn emit_kernel<'c>(ir: &Ir<'c>, func: OpId, target: &Target) -> Res<'c, (Ker
     let Some(entry) = body(ir, func) else {
         return Err(Diagnostic::op_error(ir, func, "kernel has no body"));
     };
-    let args = class::args(ir, func, entry)?;
+    let args = class::args(ir, func)?;
     let num_args = u16::try_from(args.gm.len())
         .map_err(|_| Diagnostic::op_error(ir, func, "kernel has more than 65535 arguments"))?;
     let at = Positions::new(ir, func);
     let params = args.params.iter().enumerate();
     let mut defs: Vec<Def> =
-        params.map(|(k, &value)| Def { value, op: func, fixed: Some(k as u8), reads: Vec::new() }).collect();
+        params.map(|(k, &value)| Def { value, op: func, fixed: Some(k as u8) }).collect();
     defs.extend(register_defs(ir, func)?);
-    class::bind_extent_reads(ir, func, entry, &at, &mut defs)?;
     let regs = regalloc::allocate(ir, func, &at, &defs)?;
     let gm = args.gm.iter().enumerate().map(|(i, &v)| (v, i as u16)).collect();
     let mut e =
@@ -328,7 +327,7 @@ impl<'c> Emitter<'_, 'c> {
         let ir = self.ir;
         if let Some(kind) = ir.op(op).def.and_then(instruction) {
             let inst = self.instruction(op, kind)?;
-            let extents = class::extents(ir, op, self.code.len())?;
+            let extents = class::extents(ir, op, self.code.len(), &self.regs)?;
             self.extents.extend(extents);
             self.code.push(inst);
             return Ok(());

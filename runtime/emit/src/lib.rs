@@ -31,11 +31,12 @@ use kiln_compiler::{Diagnostic, Ir, OpId};
 use kiln_dialects::func;
 use kiln_targets::Target;
 
-pub use class::host::{INPUT_SYMBOLS_ATTR, LAUNCH_PARAMS_ATTR, OUTPUT_SIZES_ATTR, SIZE_ATTR, SYMBOLS_ATTR};
-pub use class::is_class_form;
-pub use class::kernel::{EXTENTS_ATTR, PARAMS_ATTR};
 pub use disasm::{disassemble, disassemble_class, DisasmError};
 pub use kernel::{pitch, BASE_ATTR, PITCH_ATTR, REG_ATTR};
+pub use kiln_dialects::npuvec::{
+    INPUT_SYMBOLS_ATTR, LAUNCH_PARAMS_ATTR, OUTPUT_SIZES_ATTR, PARAM_RANGES_ATTR as PARAMS_ATTR, SIZE_ATTR,
+    SYMBOLS_ATTR,
+};
 
 /// Emits the planned `npuvec` module `module_op` as bytecode for `target`.
 ///
@@ -61,7 +62,7 @@ fn into_static<'c>(ir: &Ir<'c>, module_op: OpId, program: ClassModule) -> Result
 /// Emits the planned `npuvec` module `module_op` as a program for a shape class (the form
 /// [`disassemble_class`] writes, see `docs/backend.md`, "Dynamic shapes"): a kernel's
 /// trailing `index` arguments with `npuvec.param_ranges` are its launch parameters (registers
-/// `r0..`), `npuvec.extents` on a load or store its extents, and the host function's
+/// `r0..`), the `extents` operands of a load or store its extents, and the host function's
 /// `npuvec.symbols`, `npuvec.input_symbols`, `npuvec.output_sizes`, a temporary's
 /// `npuvec.size` and a launch's `npuvec.params` the class's symbols and size expressions
 /// (`?` in a GM type where a size is symbolic). IR without any of these is the static program

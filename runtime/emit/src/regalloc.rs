@@ -60,8 +60,6 @@ pub struct Def {
     pub op: OpId,
     /// The register `npuvec.reg` asks for (for a launch parameter: its register).
     pub fixed: Option<u8>,
-    /// Ops that read the value's register without naming the value (a shape class's extents).
-    pub reads: Vec<OpId>,
 }
 
 /// The position after which `def` is dead.
@@ -69,8 +67,7 @@ fn live_end(ir: &Ir<'_>, func: OpId, at: &Positions, def: &Def) -> usize {
     let start = at.of(def.op);
     let is_iv = ir.is(def.op, &scf::FOR_OP) && !ir.results(def.op).contains(&def.value);
     let mut end = if is_iv { at.end_of(def.op) } else { start };
-    let users = ir.uses(def.value).iter().map(|u| u.op).chain(def.reads.iter().copied());
-    for user in users.collect::<Vec<_>>() {
+    for user in ir.uses(def.value).iter().map(|u| u.op).collect::<Vec<_>>() {
         let mut p = if ir.is(user, &scf::FOR_OP) { at.end_of(user) } else { at.of(user) };
         let mut a = ir.parent_op(user);
         while let Some(anc) = a.filter(|&a| a != func) {

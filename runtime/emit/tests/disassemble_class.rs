@@ -1,5 +1,6 @@
 //! The disassembly of a program compiled for a shape class: parameters as `index` arguments
-//! that its code reads as registers, extents, ranges, `?` dims and the host's expressions.
+//! that its code reads as registers, extents (operands naming the value of their register),
+//! ranges, `?` dims and the host's expressions.
 
 mod common;
 
@@ -16,8 +17,9 @@ fn a_class_is_written_out() {
         "npuvec.param_ranges = array<i64: 1, 1073741824>",
         "function_type = (memref<?x16xf32, #npuvec.space<gm>>, memref<?x16xf32, #npuvec.space<gm>>, index) -> ()",
         "%arg3: index):",
-        "\"arith.minsi\"(%arg3, %2)",
-        "npuvec.extents = array<i64: 0, 2>",
+        "%3 = \"arith.minsi\"(%arg3, %2)",
+        "\"npuvec.load\"(%arg1, %4, %1, %3) <{extent_dims = array<i64: 0>, sizes = array<i64: 8, 16>",
+        "\"npuvec.store\"(%1, %arg2, %5, %3) <{extent_dims = array<i64: 0>, sizes = array<i64: 8, 16>",
         "npuvec.symbols = [\"n\"]",
         "npuvec.input_symbols = array<i64: 0, -1>",
         "npuvec.output_sizes = [\"min(n, 8)\", \"\"]",

@@ -6,7 +6,8 @@ mod common;
 #[path = "../../vm/tests/classes/mod.rs"]
 mod classes;
 
-use common::{emit_class_text, emit_text, head, tiny};
+use common::{emit_class_text, emit_class_text_unverified, emit_text, head, tiny};
+use kiln_bytecode::isa::Inst;
 use kiln_bytecode::shape::ClassModule;
 use kiln_targets::Target;
 
@@ -92,16 +93,25 @@ fn malformed_classes_are_located_errors() {
             "column 5: unknown symbol 'm' (the symbols are n)",
         ),
         (
-            "npuvec.extents = array<i64: 0, 2>",
-            "npuvec.extents = array<i64: 0, 9>",
-            "dim 0 reads r9, which holds no value here",
+            "extent_dims = array<i64: 0>",
+            "extent_dims = array<i64: 2>",
+            "'npuvec.load' op expected 'extent_dims' to be dims of the view (0 to 1), but got 2",
         ),
         (
-            "npuvec.extents = array<i64: 0, 2>",
-            "npuvec.extents = array<i64: 2, 2>",
-            "names dim 2 of a view of 2 dims",
+            "extent_dims = array<i64: 0>",
+            "extent_dims = array<i64: 0, 1>",
+            "'npuvec.load' op expected 1 'extent_dims' (one per extent operand), but got 2",
         ),
-        ("npuvec.extents = array<i64: 0, 2>", "npuvec.extents = array<i64: 0, 2, 0, 0>", "gives dim 0 twice"),
+        (
+            "npuvec.symbols = [\"n\"]",
+            "npuvec.symbols = [\"n\", \"n\"]",
+            "`npuvec.symbols`: symbol 1 ('n') is empty or named twice",
+        ),
+        (
+            "npuvec.size = \"min(n, 8) * 64\"",
+            "npuvec.size = 64",
+            "expected `npuvec.size` to be a string, but got 64",
+        ),
         (
             "npuvec.input_symbols = array<i64: 0, -1>",
             "npuvec.input_symbols = array<i64: -1, -1>",
@@ -119,19 +129,39 @@ fn malformed_classes_are_located_errors() {
     }
 }
 
+/// An extent is an operand use: its value keeps its register up to the store, so a scalar
+/// defined after the load, when r0 (`n`) and r1 (the tile) are still live and the extent's value
+/// has no other use left, does not take its register r2.
 #[test]
-fn an_extent_belongs_on_a_load_or_store() {
+fn an_extent_keeps_its_register_live() {
     let text = kiln_emit::disassemble_class(&head::program(), &tiny()).unwrap();
-    let at = text.find("\"npuvec.set_flag\"").expect("a set_flag");
-    let close = at + text[at..].find("<{").expect("properties") + 2;
-    let bad = format!("{}npuvec.extents = array<i64: 0, 2>, {}", &text[..close], &text[close..]);
-    let e = emit_class_text(&bad).unwrap_err();
-    assert!(e.contains("has `npuvec.extents`, which only a load or a store (a GM view) takes"), "{e}\n{bad}");
+    let unpinned: Vec<String> = text
+        .lines()
+        .map(|l| l.replace(" {npuvec.reg = 1 : i64}", "").replace(" {npuvec.reg = 2 : i64}", ""))
+        .collect();
+    let mut lines = unpinned.clone();
+    let flag = lines.iter().position(|l| l.contains("\"npuvec.set_flag\"")).expect("a set_flag");
+    let extra = "    %extra = \"arith.addi\"(%arg3, %2) <{overflowFlags = #arith.overflow<none>}> : (index, index) -> index";
+    lines.insert(flag, extra.to_string());
+    let p = emit_class_text(&lines.join("\n")).unwrap_or_else(|e| panic!("{e}"));
+    let code = &p.module.kernels[0].code;
+    let dst = |i: usize| match code[i] {
+        Inst::Scalar { dst, .. } => dst,
+        ref other => panic!("instruction {i} is {other:?}"),
+    };
+    let (rows, added) = (dst(1), dst(3));
+    let extents = &p.class.kernels[0].extents;
+    assert_eq!(
+        extents.iter().map(|e| (e.inst, e.dim, e.reg)).collect::<Vec<_>>(),
+        [(2, 0, rows), (6, 0, rows)]
+    );
+    assert_ne!(added, rows, "the extent's register was reused while it is live");
+    assert!(!unpinned.join("\n").contains("npuvec.reg = 2"), "the test must not pin the extent");
 }
 
-/// Class-form IR skips the IR verifier, so the emitter meets whatever parses: every text with
-/// one line of the chain's disassembly removed, or one attribute value swapped for another
-/// kind, is emitted or refused, never a panic.
+/// The emitter is a library function that may meet IR the verifier has not seen: every text
+/// with one line of the chain's disassembly removed, or one attribute value swapped for another
+/// kind, is emitted or refused, never a panic, verified first or not.
 #[test]
 fn damaged_class_text_is_refused_not_a_panic() {
     let text = kiln_emit::disassemble_class(&classes::chain(&tiny(), 8, 16), &tiny()).unwrap();
@@ -140,9 +170,11 @@ fn damaged_class_text_is_refused_not_a_panic() {
         let damaged: Vec<&str> =
             lines.iter().enumerate().filter(|&(i, _)| i != skip).map(|(_, l)| *l).collect();
         let _ = emit_class_text(&damaged.join("\n"));
+        let _ = emit_class_text_unverified(&damaged.join("\n"));
     }
     for (from, to) in [
-        ("array<i64: 0, 8>", "\"x\""),
+        ("extent_dims = array<i64: 0>", "extent_dims = \"x\""),
+        ("extent_dims = array<i64: 0>", "extent_dims = array<i64: 1, 0>"),
         ("[\"n\"]", "array<i64: 1>"),
         ("npuvec.params = [\"n\", \"ceil_div(n, 8)\"]", "npuvec.params = [1]"),
         ("npuvec.size = \"n * 64\"", "npuvec.size = 3"),
@@ -151,5 +183,6 @@ fn damaged_class_text_is_refused_not_a_panic() {
     ] {
         assert!(text.contains(from), "`{from}` not in\n{text}");
         let _ = emit_class_text(&text.replace(from, to));
+        assert!(emit_class_text_unverified(&text.replace(from, to)).is_err(), "`{to}` is accepted");
     }
 }

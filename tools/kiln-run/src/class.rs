@@ -1,7 +1,7 @@
 //! Running a bytecode file of a shape class: inputs of any shape the class admits (`--input`
 //! files, or seeded random ones of the `--input-shape` dims), bound by the class before the
 //! run (`ClassModule::bind`, whose error names the input and the dim), then run on the VM
-//! (`Vm::run_class`, with `--stats` and `--repeat` as a static file).
+//! (`Vm::run_class`, with `--stats`, `--trace` and `--repeat` as for a static file).
 
 use kiln_bytecode::module::TensorSpec;
 use kiln_bytecode::shape::ClassModule;

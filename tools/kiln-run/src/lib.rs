@@ -170,8 +170,9 @@ fn run(cli: &Cli) -> Result<(String, String, bool), String> {
     let mut budget = Budget::new(cli.max_memory);
     let args = inputs::inputs(&module.ir, func, cli, &budget)?;
     // The module as written, for a shape class (the interpreter runs the specialized one).
-    let class_ir = (cli.dynamic_shape && !cli.interpret && kiln_emit::compile::has_dynamic_dims(&module.ir, module.top))
-        .then(|| module.ir.clone());
+    let class_ir =
+        (cli.dynamic_shape && !cli.interpret && kiln_emit::compile::has_dynamic_dims(&module.ir, module.top))
+            .then(|| module.ir.clone());
     inputs::specialize(&ctx, &mut module.ir, func, &args).map_err(|d| {
         let shapes: Vec<String> = args.iter().map(|a| format!("{:?}", a.shape())).collect();
         format!(
@@ -200,7 +201,14 @@ fn run(cli: &Cli) -> Result<(String, String, bool), String> {
     let class = match class_ir {
         Some(mut ir) => {
             vm::keep_only_entry(&ctx, &mut ir, module.top, func)?;
-            match kiln_emit::compile::compile_class(&ctx, &mut ir, module.top, &target, &cli.target, opt_level) {
+            match kiln_emit::compile::compile_class(
+                &ctx,
+                &mut ir,
+                module.top,
+                &target,
+                &cli.target,
+                opt_level,
+            ) {
                 Ok(program) => Some(program),
                 Err(d) => {
                     note = format!(

@@ -212,11 +212,7 @@ fn compile<'c>(
     module: &mut kiln_compiler::Module<'c>,
     render: &dyn Fn(&[Diagnostic<'_>]) -> String,
 ) -> Result<Vec<u8>, String> {
-    // IR of a shape class has `?` GM memrefs that the verifiers refuse; the emitter and the
-    // bytecode validator check it instead.
-    if !kiln_emit::is_class_form(&module.ir, module.top) {
-        verify(ctx, &module.ir, module.top).map_err(|d| render(&d))?;
-    }
+    verify(ctx, &module.ir, module.top).map_err(|d| render(&d))?;
     let named = module.ir.attr(module.top, "npuvec.target").and_then(|a| a.as_str());
     let named = named.map(|n| String::from_utf8_lossy(n).into_owned());
     let spec = cli.target.clone().or(named).unwrap_or_else(|| kiln_targets::DEFAULT_TARGET.to_string());

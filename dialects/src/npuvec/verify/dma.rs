@@ -3,7 +3,7 @@
 //! sizes from `extents`), and `npuvec.move` (L1 -> L0A or L0B).
 
 use kiln_compiler::dialect::operand_group;
-use kiln_compiler::{Context, Ir, OpId, Signedness, TypeKind};
+use kiln_compiler::{Context, Ir, OpId, Signedness, TypeKind, ValueId};
 
 use super::{
     buffer, dims, fail, gm_operand, gm_view_operand, i64_array_attr, operand_name, same_elem, same_shape,
@@ -53,9 +53,22 @@ fn verify_view<'c>(ir: &Ir<'c>, op: OpId, buf: &Buf<'c>) -> VResult<'c> {
     Ok(())
 }
 
+/// The extents of load or store `op`: each `extents` operand with the view dim it sizes
+/// (`extent_dims`), in the order of the dims; checked as the verifier does, so that IR that
+/// did not go through it (the emitter's input) gets the same located errors.
+pub fn view_extents<'c>(ir: &Ir<'c>, op: OpId) -> VResult<'c, Vec<(usize, ValueId)>> {
+    let extents = operand_group(ir, op, "extents").unwrap_or_default();
+    if extents.is_empty() && ir.attr(op, "extent_dims").is_none() {
+        return Ok(Vec::new());
+    }
+    let sizes = view_attrs(ir, op, "sizes", "strides")?;
+    let dims = verify_extents(ir, op, &sizes)?;
+    Ok(dims.into_iter().map(|d| d as usize).zip(extents.iter().copied()).collect())
+}
+
 /// The extents of a load or store against its view's `sizes`: one `extent_dims` entry per
-/// `extents` operand, strictly increasing dims of the view.
-fn verify_extents<'c>(ir: &Ir<'c>, op: OpId, sizes: &[i64]) -> VResult<'c> {
+/// `extents` operand, strictly increasing dims of the view; the dims.
+fn verify_extents<'c>(ir: &Ir<'c>, op: OpId, sizes: &[i64]) -> VResult<'c, Vec<i64>> {
     let count = operand_group(ir, op, "extents").map_or(0, <[_]>::len);
     let extent_dims = match ir.attr(op, "extent_dims") {
         None => Vec::new(),
@@ -82,7 +95,7 @@ fn verify_extents<'c>(ir: &Ir<'c>, op: OpId, sizes: &[i64]) -> VResult<'c> {
             format!("expected 'extent_dims' to be dims of the view (0 to {}), but got {d}", sizes.len() - 1),
         );
     }
-    Ok(())
+    Ok(extent_dims)
 }
 
 /// The view attributes `sizes_name` / `strides_name` of `op`: the same length (1 to

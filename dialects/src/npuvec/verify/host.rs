@@ -1,6 +1,7 @@
 //! Verifiers of the host ops and of kernels: `npuvec.launch` calls a kernel (a `func.func`
 //! with a valid `npuvec.core`, `npuvec.block_dim` and, when present, `npuvec.ub_bytes`, that
-//! returns nothing) with operands of its argument types; `npuvec.reshape` aliases a GM buffer
+//! returns nothing) with operands of its GM argument types (its launch parameters, trailing
+//! `index` arguments, come from `npuvec.params`); `npuvec.reshape` aliases a GM buffer
 //! under another static shape; `npuvec.constant` is a GM buffer holding its `value`.
 //!
 //! Our infrastructure has no verifier hook for a dialect's attributes on another dialect's op
@@ -10,6 +11,7 @@
 use kiln_compiler::symbol_table::resolve;
 use kiln_compiler::{AttrKind, Context, Diagnostic, Ir, OpId};
 
+use super::class::kernel_params;
 use super::{check_gm, dims, fail, gm_operand, VResult};
 use crate::func::verify::{signature, verify_call_operands};
 use crate::npuvec::attrs::Core;
@@ -59,7 +61,13 @@ pub(crate) fn verify_launch<'c>(_: &Context<'c>, ir: &Ir<'c>, op: OpId) -> VResu
     if !results.is_empty() {
         return note(format!("expected no results, but it returns {}", results.len()));
     }
-    verify_call_operands(ir, op, inputs)
+    // A shape class's kernel takes its launch parameters (trailing `index` arguments) from
+    // `npuvec.params`, not from operands.
+    let params = match kernel_params(ir, kernel) {
+        Ok(p) => p.params.len(),
+        Err(d) => return note(d.message),
+    };
+    verify_call_operands(ir, op, &inputs[..inputs.len().saturating_sub(params)])
 }
 
 pub(crate) fn verify_reshape<'c>(_: &Context<'c>, ir: &Ir<'c>, op: OpId) -> VResult<'c> {

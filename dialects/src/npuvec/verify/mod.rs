@@ -1,9 +1,11 @@
 //! Verifiers of the `npuvec` ops, for what their declarations cannot say: memory spaces,
 //! static 2-D on-chip buffers, broadcasting, view sizes, cube shapes, sync operands and kernel
 //! references. This file holds the checks they share; the op-specific rules live beside it,
-//! one file per family (`dma`, `vector`, `cube`, `sync`, `buffers`, `host`).
+//! one file per family (`dma`, `vector`, `cube`, `sync`, `buffers`, `host`), and the
+//! dialect's attributes of a shape class on other ops in `class`.
 
 pub(crate) mod buffers;
+pub(crate) mod class;
 pub(crate) mod cube;
 pub(crate) mod dma;
 pub(crate) mod host;

@@ -9,34 +9,14 @@
 
 use kiln_bytecode::module::Host;
 use kiln_bytecode::shape::{Expr, KernelClass, ShapeClass};
-use kiln_compiler::{Attribute, Diagnostic, Ir, OpId};
+use kiln_compiler::{Diagnostic, Ir, OpId};
+use kiln_dialects::npuvec::{
+    string_list as strings, symbols, text, INPUT_SYMBOLS_ATTR, LAUNCH_PARAMS_ATTR, OUTPUT_SIZES_ATTR,
+    SIZE_ATTR,
+};
 
 use crate::host::Sites;
 use crate::read::{array_attr, Res};
-
-/// The host function's symbol names.
-pub const SYMBOLS_ATTR: &str = "npuvec.symbols";
-/// Per input dim, its symbol or -1.
-pub const INPUT_SYMBOLS_ATTR: &str = "npuvec.input_symbols";
-/// Per output dim, its size expression or `""`.
-pub const OUTPUT_SIZES_ATTR: &str = "npuvec.output_sizes";
-/// A temporary's byte size expression.
-pub const SIZE_ATTR: &str = "npuvec.size";
-/// A launch's parameter expressions.
-pub const LAUNCH_PARAMS_ATTR: &str = "npuvec.params";
-
-/// The strings of `op`'s array attribute `name`, if present.
-fn strings<'c>(ir: &Ir<'c>, op: OpId, name: &str) -> Res<'c, Option<Vec<String>>> {
-    let Some(attr) = ir.attr(op, name) else { return Ok(None) };
-    let items = attr.as_array().and_then(|items| items.iter().map(|a| text(*a)).collect::<Option<Vec<_>>>());
-    items
-        .map(Some)
-        .ok_or_else(|| Diagnostic::op_error(ir, op, format!("needs attribute `{name}` = [\"...\", ...]")))
-}
-
-fn text(a: Attribute<'_>) -> Option<String> {
-    a.as_str().map(|s| String::from_utf8_lossy(s).into_owned())
-}
 
 /// Parses expression `text` (`what` names it in an error) over `symbols`.
 fn expr<'c>(ir: &Ir<'c>, op: OpId, what: &str, text: &str, symbols: &[String]) -> Res<'c, Expr> {
@@ -53,12 +33,7 @@ pub fn read_class<'c>(
     kernels: Vec<KernelClass>,
 ) -> Res<'c, ShapeClass> {
     let err = |op: OpId, msg: String| Err(Diagnostic::op_error(ir, op, msg));
-    let symbols = strings(ir, func, SYMBOLS_ATTR)?.unwrap_or_default();
-    for (k, s) in symbols.iter().enumerate() {
-        if s.is_empty() || symbols[..k].contains(s) {
-            return err(func, format!("`{SYMBOLS_ATTR}`: symbol {k} ('{s}') is empty or named twice"));
-        }
-    }
+    let symbols = symbols(ir, func)?;
     let mut class = ShapeClass { symbols, kernels, ..ShapeClass::default() };
     let dims: usize = sites.inputs.iter().map(Vec::len).sum();
     let flat = match ir.attr(func, INPUT_SYMBOLS_ATTR) {

@@ -15,10 +15,9 @@ use kiln_targets::Target;
 use super::build::Builder;
 use super::kernel::{arg_dtypes, KernelDisasm};
 use super::DisasmError;
-use crate::class::host::{
-    INPUT_SYMBOLS_ATTR, LAUNCH_PARAMS_ATTR, OUTPUT_SIZES_ATTR, SIZE_ATTR, SYMBOLS_ATTR,
+use crate::{
+    INPUT_SYMBOLS_ATTR, LAUNCH_PARAMS_ATTR, OUTPUT_SIZES_ATTR, PARAMS_ATTR, SIZE_ATTR, SYMBOLS_ATTR,
 };
-use crate::class::kernel::PARAMS_ATTR;
 
 /// The GM memref type of `spec`, `?` where `dynamic(dim)`.
 fn spec_type<'c>(b: &Builder<'_, 'c>, spec: &TensorSpec, dynamic: impl Fn(usize) -> bool) -> Type<'c> {

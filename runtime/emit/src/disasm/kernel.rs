@@ -20,7 +20,6 @@ use kiln_targets::Target;
 
 use super::build::Builder;
 use super::DisasmError;
-use crate::class::kernel::EXTENTS_ATTR;
 use crate::kernel::{CMPI, SCALAR_OPS};
 use crate::REG_ATTR;
 
@@ -313,11 +312,12 @@ impl<'b, 'a, 'c> KernelDisasm<'b, 'a, 'c> {
         Ok((gm, offset, attrs))
     }
 
-    /// The extents of instruction `i` as `npuvec.extents = array<i64: dim, reg, ...>` (each
-    /// register must hold a value there, as any read).
+    /// The extents of instruction `i`: the values of their registers, as `extents` operands,
+    /// and their dims as `extent_dims` (each register must hold a value there, as any read).
     fn extents(
         &mut self,
         i: usize,
+        operands: &mut Vec<ValueId>,
         attrs: &mut Vec<(&'static str, kiln_compiler::Attribute<'c>)>,
     ) -> Result<(), DisasmError> {
         let Some(class) = self.class else { return Ok(()) };
@@ -325,12 +325,11 @@ impl<'b, 'a, 'c> KernelDisasm<'b, 'a, 'c> {
         if extents.is_empty() {
             return Ok(());
         }
-        let mut pairs = Vec::with_capacity(2 * extents.len());
         for e in extents {
-            self.read(i, e.reg)?;
-            pairs.extend([i64::from(e.dim), i64::from(e.reg.0)]);
+            operands.push(self.read(i, e.reg)?);
         }
-        attrs.push((EXTENTS_ATTR, self.b.i64_array(&pairs)));
+        let dims: Vec<i64> = extents.iter().map(|e| i64::from(e.dim)).collect();
+        attrs.push(("extent_dims", self.b.i64_array(&dims)));
         Ok(())
     }
 
@@ -410,23 +409,23 @@ impl<'b, 'a, 'c> KernelDisasm<'b, 'a, 'c> {
             }
             Inst::Load { dst, src, zero_pad } => {
                 let (gm, off, mut attrs) = self.view(i, block, src)?;
-                self.extents(i, &mut attrs)?;
+                let mut operands = vec![gm, off, self.buf(dst)];
+                self.extents(i, &mut operands, &mut attrs)?;
                 if *zero_pad {
                     attrs.push(("zero_pad", unit));
                 }
-                let d = self.buf(dst);
-                self.plain(block, &npuvec::LOAD_OP, &[gm, off, d], &attrs);
+                self.plain(block, &npuvec::LOAD_OP, &operands, &attrs);
             }
             Inst::Store { dst, src, atomic } => {
                 let (gm, off, mut attrs) = self.view(i, block, dst)?;
-                self.extents(i, &mut attrs)?;
+                let mut operands = vec![self.buf(src), gm, off];
+                self.extents(i, &mut operands, &mut attrs)?;
                 if *atomic != Atomic::None {
                     if let Some(k) = AtomicKind::of_isa(*atomic) {
                         attrs.push(("atomic", k.attr(self.b.ctx)));
                     }
                 }
-                let s = self.buf(src);
-                self.plain(block, &npuvec::STORE_OP, &[s, gm, off], &attrs);
+                self.plain(block, &npuvec::STORE_OP, &operands, &attrs);
             }
             Inst::Gather { dst, table, indices, .. } => {
                 let (gm, off, mut attrs) = self.view(i, block, table)?;

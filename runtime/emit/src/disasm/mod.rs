@@ -45,8 +45,9 @@ pub fn disassemble(module: &Module, target: &Target) -> Result<String, DisasmErr
 /// The `npuvec` IR text of a program compiled for a shape class: its module's, with the class
 /// written out. A kernel's launch parameters are `index` arguments after its GM ones (the
 /// values of registers `r0..` when it starts) and its function carries their ranges
-/// (`npuvec.param_ranges = array<i64: min, max, ...>`); a load or store with extents carries
-/// `npuvec.extents = array<i64: dim, reg, ...>`; GM types have `?` where a dim or size is
+/// (`npuvec.param_ranges = array<i64: min, max, ...>`); a load or store with extents takes
+/// the values of their registers as `extents` operands, with their dims as `extent_dims`; GM
+/// types have `?` where a dim or size is
 /// symbolic, and the host function, its temporaries and launches carry the symbols, size
 /// expressions and parameters as text (`npuvec.symbols`, `npuvec.input_symbols`,
 /// `npuvec.output_sizes`, `npuvec.size`, `npuvec.params`). [`emit_class`](crate::emit_class)

@@ -22,17 +22,23 @@ pub fn input(name: &str) -> String {
 
 /// Parses `text` and emits it, or returns the rendered error.
 pub fn emit_text(text: &str) -> Result<kiln_bytecode::module::Module, String> {
-    emit_with(text, |ir, top| kiln_emit::emit(ir, top, &tiny()))
+    emit_with(text, true, |ir, top| kiln_emit::emit(ir, top, &tiny()))
 }
 
 /// Parses `text` and emits it as a program of a shape class, or returns the rendered error.
 pub fn emit_class_text(text: &str) -> Result<kiln_bytecode::shape::ClassModule, String> {
-    emit_with(text, |ir, top| kiln_emit::emit_class(ir, top, &tiny()))
+    emit_with(text, true, |ir, top| kiln_emit::emit_class(ir, top, &tiny()))
 }
 
-/// Parses and verifies `text`, then runs `emit` on it; errors rendered.
+/// [`emit_class_text`] without the verifier (the emitter's own checks only).
+pub fn emit_class_text_unverified(text: &str) -> Result<kiln_bytecode::shape::ClassModule, String> {
+    emit_with(text, false, |ir, top| kiln_emit::emit_class(ir, top, &tiny()))
+}
+
+/// Parses and (when `verify`) verifies `text`, then runs `emit` on it; errors rendered.
 fn emit_with<T>(
     text: &str,
+    verify: bool,
     emit: impl for<'c> FnOnce(&Ir<'c>, OpId) -> Result<T, Diagnostic<'c>>,
 ) -> Result<T, String> {
     let arena = Bump::new();
@@ -43,7 +49,7 @@ fn emit_with<T>(
     let render = |d: &kiln_compiler::Diagnostic<'_>| sm.render(d);
     let module =
         parse_source(&ctx, text, "input.mlir").map_err(|ds| ds.iter().map(render).collect::<String>())?;
-    if !kiln_emit::is_class_form(&module.ir, module.top) {
+    if verify {
         kiln_compiler::verifier::verify(&ctx, &module.ir, module.top)
             .map_err(|ds| ds.iter().map(render).collect::<String>())?;
     }
