@@ -24,6 +24,7 @@
 
 use std::rc::Rc;
 
+use kiln_bytecode::module::TensorSpec;
 use kiln_bytecode::shape::ClassModule;
 use kiln_compiler::types::DYNAMIC;
 use rustc_hash::FxHashMap;
@@ -69,6 +70,18 @@ pub(crate) fn class_key(key: &SegmentKey) -> Option<SegmentKey> {
         key.nodes.iter().map(|n| crate::node::Node { ty: erase(&n.ty), ..n.clone() }).collect();
     let hash = fold(&nodes, &inputs);
     Some(SegmentKey::new(nodes, hash, inputs, key.outputs.clone(), Rc::clone(&key.fusion)))
+}
+
+/// The byte sizes of `program`'s temporaries for exact key `key`'s shapes; `None` when its
+/// class does not take them (a binding error: a dim out of range, an overflowing size) or
+/// gives outputs of other types than the segment's.
+pub(crate) fn bind(program: &ClassModule, key: &SegmentKey) -> Option<Box<[u64]>> {
+    let inputs: Vec<TensorSpec> = key.inputs.iter().map(TensorType::spec).collect();
+    let bound = program.bind(&inputs).ok()?;
+    let outputs = key.outputs.iter().map(|&o| key.nodes[o as usize].ty.spec());
+    let same = bound.host.outputs.len() == key.outputs.len()
+        && bound.host.outputs.iter().zip(outputs).all(|((spec, _), want)| *spec == want);
+    same.then(|| bound.host.temps.into_boxed_slice())
 }
 
 /// The class keys met, and what became of each.
@@ -168,6 +181,21 @@ mod tests {
         let k = class_key(&key(&[64, 64], &[64])).unwrap();
         assert_eq!(dims(&k.inputs[0]), [DYNAMIC, 64]);
         assert_eq!(dims(&k.inputs[1]), [DYNAMIC]);
+    }
+
+    #[test]
+    fn a_program_binds_the_shapes_it_takes_and_no_others() {
+        // A static program (the trivial class) of two (4, 8) inputs: its own shapes bind, with
+        // its temporaries' sizes; other shapes do not, so the session would compile them
+        // exactly.
+        let target = kiln_targets::Target::load(kiln_targets::DEFAULT_TARGET).unwrap();
+        let own = key(&[4, 8], &[4, 8]);
+        let module = crate::direct::compile(&own, &target).expect("a plain elementwise segment");
+        let temps = module.host.temps.clone();
+        let program = ClassModule::from(module);
+        assert_eq!(bind(&program, &own).as_deref(), Some(&temps[..]));
+        assert_eq!(bind(&program, &key(&[5, 8], &[5, 8])), None);
+        assert_eq!(bind(&program, &key(&[4, 8], &[1, 8])), None);
     }
 
     #[test]

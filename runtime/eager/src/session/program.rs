@@ -18,17 +18,15 @@
 use std::rc::Rc;
 use std::time::Instant;
 
-use kiln_bytecode::module::TensorSpec;
 use kiln_bytecode::shape::ClassModule;
 
 use super::flush::contain;
 use super::Inner;
 use crate::cache::{Entry, SegmentKey};
-use crate::class::{class_key, ClassSlot};
+use crate::class::{bind, class_key, ClassSlot};
 use crate::compile::{Compiler, Emit};
 use crate::direct;
 use crate::error::{ErrorKind, Result};
-use crate::node::TensorType;
 
 /// A program and the byte sizes of its GM temporaries for the shapes it runs on.
 type Program = (Rc<ClassModule>, Box<[u64]>);
@@ -121,16 +119,4 @@ impl Inner {
         let (owner, target) = (&mut self.owner, &self.target);
         contain(ErrorKind::Compile, || compiler.compile(owner, key, target, dump, emit))
     }
-}
-
-/// The byte sizes of `program`'s temporaries for exact key `key`'s shapes; `None` when its
-/// class does not take them (a binding error: a dim out of range, an overflowing size) or
-/// gives outputs of other types than the segment's.
-fn bind(program: &ClassModule, key: &SegmentKey) -> Option<Box<[u64]>> {
-    let inputs: Vec<TensorSpec> = key.inputs.iter().map(TensorType::spec).collect();
-    let bound = program.bind(&inputs).ok()?;
-    let outputs = key.outputs.iter().map(|&o| key.nodes[o as usize].ty.spec());
-    let same = bound.host.outputs.len() == key.outputs.len()
-        && bound.host.outputs.iter().zip(outputs).all(|((spec, _), want)| *spec == want);
-    same.then(|| bound.host.temps.into_boxed_slice())
 }
