@@ -12,8 +12,9 @@
 //! of a sequence change every call) would otherwise map and fault in fresh pages for every new
 //! size: measured on a softmax over (n, 768) f32, about 250 us of a new shape's call. So that
 //! growing sizes reuse too, a large temporary the pool has no room for is allocated by the
-//! pool with its capacity rounded up to a power of two ([`Pool::reserve`]): the pages past
-//! the length are only address space until a later, larger value writes them.
+//! pool with its capacity rounded up to a power of two ([`reserve`]), and so is a large
+//! input's copy ([`Pool::copy`]): the pages past the length are only address space until a
+//! later, larger value writes them.
 //!
 //! Bounded: only buffers of at least [`MIN_BYTES`] are kept (smaller ones come from the
 //! allocator's free lists cheaply, and the record path stays a length check), at most
@@ -82,8 +83,22 @@ impl Pool {
         Some(b)
     }
 
+    /// A copy of `bytes`: in a spare buffer when one has room ([`Pool::take_one`]), else in a
+    /// fresh one, with room to grow when it is large (an input's buffer serves a later,
+    /// larger output once released, as an output's does).
+    pub(crate) fn copy(&mut self, bytes: &[u8]) -> Vec<u8> {
+        if let Some(mut spare) = self.take_one(bytes.len()) {
+            spare.copy_from_slice(bytes);
+            return spare;
+        }
+        let n = bytes.len();
+        let mut fresh = Vec::with_capacity(if grows(n) { n.next_power_of_two() } else { n });
+        fresh.extend_from_slice(bytes);
+        fresh
+    }
+
     /// Buffers for GM temporaries of byte sizes `sizes`: a spare one for each size the pool has
-    /// room for ([`Pool::take_one`]), a fresh one with room to grow ([`Pool::reserve`]) for
+    /// room for ([`Pool::take_one`]), a fresh one with room to grow ([`reserve`]) for
     /// each other large size. Returns them and how many were spares.
     pub(crate) fn take(&mut self, sizes: &[u64]) -> (Vec<Vec<u8>>, usize) {
         let mut out = Vec::new();
@@ -107,10 +122,15 @@ impl Pool {
     }
 }
 
+/// Whether a fresh buffer of `n` bytes is given room to grow: a large one the pool keeps.
+fn grows(n: usize) -> bool {
+    (MIN_BYTES..=MAX_BYTES / 2).contains(&n)
+}
+
 /// A fresh zeroed buffer of length `n` whose capacity is `n` rounded up to a power of two,
 /// for a large temporary (`None` for a small or huge one, which the VM allocates itself).
 pub(crate) fn reserve(n: usize) -> Option<Vec<u8>> {
-    (MIN_BYTES..=MAX_BYTES / 2).contains(&n).then(|| kiln_vm::zeroed(n, n.next_power_of_two()))
+    grows(n).then(|| kiln_vm::zeroed(n, n.next_power_of_two()))
 }
 
 #[cfg(test)]
@@ -164,5 +184,18 @@ mod tests {
         assert!(bytes <= MAX_BYTES && n == 1, "{n} buffers, {bytes} bytes");
         pool.give(host(MAX_BYTES + 1));
         assert_eq!(pool.held(), (1, big));
+    }
+
+    #[test]
+    fn a_large_copy_has_room_to_grow_and_takes_a_spare_first() {
+        let mut pool = Pool::default();
+        let data: Vec<u8> = (0..MIN_BYTES + 5).map(|i| i as u8).collect();
+        let fresh = pool.copy(&data);
+        assert_eq!((fresh.as_slice(), fresh.capacity()), (&data[..], (MIN_BYTES + 5).next_power_of_two()));
+        assert_eq!(pool.copy(&data[..7]).capacity(), 7, "a small copy is exact");
+        pool.give_bytes(fresh);
+        let spare = pool.copy(&data[..MIN_BYTES + 1]);
+        assert_eq!((spare.as_slice(), spare.capacity()), (&data[..MIN_BYTES + 1], 2 * MIN_BYTES));
+        assert_eq!(pool.held(), (0, 0));
     }
 }

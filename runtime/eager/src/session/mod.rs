@@ -210,21 +210,15 @@ impl Session {
 
     /// A tensor of `shape` and `dtype` holding a copy of little-endian `bytes`: one copy, into
     /// a spare buffer of the session's pool when one has room (memory already mapped, so
-    /// the copy runs at `memcpy` speed on warm pages), else into fresh memory.
+    /// the copy runs at `memcpy` speed on warm pages), else into fresh memory (with room to
+    /// grow when large, for a later output).
     pub fn tensor_from_slice(
         &self,
         bytes: &[u8],
         shape: &[usize],
         dtype: kiln_bytecode::isa::DType,
     ) -> Result<Tensor> {
-        let spare = self.inner.borrow_mut().pool.take_one(bytes.len());
-        let owned = match spare {
-            Some(mut buffer) => {
-                buffer.copy_from_slice(bytes);
-                buffer
-            }
-            None => bytes.to_vec(),
-        };
+        let owned = self.inner.borrow_mut().pool.copy(bytes);
         self.tensor_from_bytes(owned, shape, dtype)
     }
 
