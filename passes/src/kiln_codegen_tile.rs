@@ -16,10 +16,15 @@
 //! launches use. With `ub-budget=N` the tiles are sized for N bytes of UB instead of the
 //! target's usable UB (the plan is still checked against the target by `kiln-codegen-plan-ub`).
 //!
+//! A kernel with `?` dims is tiled as a row shape class (`codegen/row_class.rs`): its tile is
+//! chosen for any row count, and it gets `npuvec.row_class` as well; a kernel with `?` dims
+//! that is not one (not a vector kernel, a reduction over a `?` axis, ...) is a located error
+//! naming the kernel ("kernel @k is not a row shape class: ...").
+//!
 //! Runs on: `builtin.module`. Assumes: `kiln-codegen-outline` ran. Guarantees: the IR is
-//! unchanged apart from the attribute; a kernel with a dynamic shape is a located error
-//! ("kiln-codegen needs static shapes"), as is one over a zero-size tensor, one over a tensor
-//! larger than the target's HBM, or one whose single row does not fit the UB.
+//! unchanged apart from the attributes; a kernel over a zero-size tensor, one over a tensor
+//! larger than the target's HBM, or one whose single row does not fit the UB is a located
+//! error.
 
 use kiln_compiler::ir::WalkOrder;
 use kiln_compiler::pass::PassFailed;
@@ -142,7 +147,7 @@ pub fn tile_kernel<'c>(
     let args = ir.block_args(body).to_vec();
     let values = ir.block_ops(body).flat_map(|o| ir.results(o).to_vec()).chain(args.iter().copied());
     if any_dynamic(ir, values.collect::<Vec<_>>()) {
-        return class_tile(ctx, ir, kernel, body, target, shrink);
+        return class_tile(ctx, ir, kernel, body, target, shrink, double_buffer);
     }
     let attr = match kernel_kind(ir, kernel) {
         Some(kind @ (KernelKind::Vector | KernelKind::Layout)) => {
@@ -190,7 +195,8 @@ fn set_tile<'c>(ctx: &Context<'c>, ir: &mut Ir<'c>, kernel: OpId, attr: kiln_com
 }
 
 /// Tiles `kernel` (entry block `body`), which has `?` dims, as a row class
-/// (`codegen/row_class.rs`): its tile and `npuvec.row_class`, or why it is not one.
+/// (`codegen/row_class.rs`; `double_buffer`: it may be double-buffered): its tile and
+/// `npuvec.row_class`, or why it is not one.
 fn class_tile<'c>(
     ctx: &Context<'c>,
     ir: &mut Ir<'c>,
@@ -198,6 +204,7 @@ fn class_tile<'c>(
     body: kiln_compiler::BlockId,
     target: &Target,
     shrink: u64,
+    double_buffer: bool,
 ) -> Result<(), String> {
     let name =
         String::from_utf8_lossy(ir.attr(kernel, "sym_name").and_then(|a| a.as_str()).unwrap_or_default())
@@ -215,7 +222,8 @@ fn class_tile<'c>(
     for v in &args {
         check_elem(ir.value_type(*v).element_type().ok_or("a non-tensor value")?, target)?;
     }
-    let (tiling, class) = row_class::choose(ctx, ir, &model, &args, target, shrink).map_err(&not_class)?;
+    let (tiling, class) =
+        row_class::choose(ctx, ir, &model, &args, target, shrink, double_buffer).map_err(&not_class)?;
     set_tile(ctx, ir, kernel, tiling.attr(ctx));
     row_class::set_class(ctx, ir, kernel, &class);
     Ok(())

@@ -10,6 +10,10 @@
 //! ```
 //! A tile loads its row inputs through strided GM views, runs the patterns of
 //! `vector_ops.rs` on UB buffers and stores its outputs through views of the output buffers.
+//!
+//! A row-class kernel (`row_class.rs`) takes `N` and the tile count as launch parameters: the
+//! loop runs to the count, tile `t` is rows `t * rows ..` of the flattened row axis, and its
+//! row loads and stores are bounded by the extent `min(N - t * rows, rows)` (no tail variant).
 
 use kiln_compiler::InsertPoint;
 use kiln_dialects::hl::canonicalize::Splat;

@@ -353,7 +353,7 @@ pub fn model_shape(shape: &[i64]) -> Result<Vec<i64>, Unsupported> {
     }
     let count = shape.iter().try_fold(1i64, |n, &d| n.checked_mul(d.max(1)).filter(|&n| n < 1 << 56));
     if count.is_none() {
-        return Err("too many `?` dims in one value (a row shape class takes at most three)".into());
+        return Err(format!("a value of more than 2^56 elements (a `?` dim counts as {STANDIN})"));
     }
     Ok(shape)
 }

@@ -101,7 +101,8 @@ fn row_axis(model: &VectorModel) -> Option<usize> {
 }
 
 /// Checks that the vector kernel over `model` (inputs `args`, outputs `model.outputs`) is a
-/// row class, chooses its tile on `target` within the usable UB divided by `shrink`, and
+/// row class, chooses its tile on `target` within the usable UB divided by `shrink`
+/// (`double_buffer`: it may be double-buffered, when that pays for many tiles per core), and
 /// returns both. The errors say why it is not a row class.
 pub fn choose<'c>(
     ctx: &Context<'c>,
@@ -110,6 +111,7 @@ pub fn choose<'c>(
     args: &[ValueId],
     target: &Target,
     shrink: u64,
+    double_buffer: bool,
 ) -> Result<(Tiling, RowClass), String> {
     let values: Vec<ValueId> = args
         .iter()
@@ -174,8 +176,17 @@ pub fn choose<'c>(
         col_view_dims: cols_dims,
     };
     let specs = model.buffers(ctx, ir).specs;
-    let tiling = Tiling::choose_in(target, &dom, &specs, || None, shrink)?;
-    let tiling = Tiling { key, ..tiling };
+    let tile =
+        |shrink: u64| Tiling::choose_in(target, &dom, &specs, || None, shrink).map(|t| Tiling { key, ..t });
+    let single = tile(shrink)?;
+    // A rows-less input is loaded once before the loop: its buffer carries over from tile to
+    // tile, which double buffering cannot split (`double_buffer.rs`).
+    let hoisted = specs.iter().any(|s| !s.rows && s.first == 0);
+    let half = tile(shrink.max(1).saturating_mul(2)).ok().filter(|_| double_buffer && !hoisted);
+    let tiling = match half {
+        Some(half) if buffered(ctx, ir, model, target, &single, &half) => Tiling { buffers: 2, ..half },
+        _ => single,
+    };
     let static_rows: i64 =
         model.kept.iter().filter(|a| !dynamic.contains(a)).map(|&a| model.domain[a]).product();
     let arg_axes = |v: ValueId| -> Vec<i64> {
@@ -196,6 +207,25 @@ pub fn choose<'c>(
         return Err(format!("its `?` axis {a} is the dim of no input or output"));
     }
     Ok((tiling, class))
+}
+
+/// Whether a class tile loop runs faster double-buffered at `half` (tiles sized for half the
+/// budget) than single-buffered at `single`, for a row count large enough that every core
+/// runs many tiles (the row count is unknown; a small one runs a tile or two either way): the
+/// busiest pipe of a `half` tile per row against the three pipes of a `single` tile in turn per
+/// row, by the estimate of [`Tiling::pipe_cycles`] (`Tiling::choose_buffered`'s).
+fn buffered<'c>(
+    ctx: &Context<'c>,
+    ir: &Ir<'c>,
+    model: &VectorModel,
+    target: &Target,
+    single: &Tiling,
+    half: &Tiling,
+) -> bool {
+    let (l1, v1, s1) = single.pipe_cycles(ctx, ir, model, target);
+    let (l2, v2, s2) = half.pipe_cycles(ctx, ir, model, target);
+    let overlapped = u128::from(l2.max(v2).max(s2)) * single.block as u128;
+    overlapped < u128::from(l1 + v1 + s1) * half.block as u128
 }
 
 /// Records `class` on `kernel`.

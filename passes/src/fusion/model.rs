@@ -10,6 +10,9 @@
 //!
 //! **UB footprint** of a region: the UB bytes of the smallest tile the back end would run it
 //! with, from the back end's own model, so that fusion and `kiln-codegen` agree on what fits.
+//! It does not depend on the row count, so vector ops with `?` dims fuse as static ones (a row
+//! shape class, `codegen/row_class.rs`; a `?` counts as 1 in the HBM traffic); other ops with
+//! `?` dims stay alone.
 //! The region must fit `ub-budget` percent of the target's UB (at most its usable part). Its
 //! kernels are those `kiln-codegen-outline` makes of it ([`kernel_model`], [`split`]):
 //! - A region without a cube op is one vector kernel. Its buffers are those of
@@ -56,7 +59,8 @@ pub enum Gate {
     Open,
     /// Only along an edge a rule forces (the options keep it out otherwise).
     Soft(String),
-    /// Never (not an hl op, opaque, a layout op the target cannot fuse, dynamic shapes).
+    /// Never (not an hl op, opaque, a layout op the target cannot fuse, a non-vector op with
+    /// `?` dims).
     Closed(String),
 }
 

@@ -209,7 +209,20 @@ fn run(cli: &Cli) -> Result<(String, String, bool), String> {
                 &cli.target,
                 opt_level,
             ) {
-                Ok(program) => Some(program),
+                Ok(program) => {
+                    let specs: Result<Vec<_>, _> =
+                        args.iter().map(|a| convert::to_host(a).map(|h| h.spec)).collect();
+                    match specs.and_then(|s| program.bind(&s).map_err(|e| e.0)) {
+                        Ok(_) => Some(program),
+                        Err(e) => {
+                            // A `?` dim broadcast from 1, say: another shape class.
+                            note = format!(
+                                "kiln-run: note: the inputs are not in the module's shape class ({e}), specialized to their shapes instead\n"
+                            );
+                            None
+                        }
+                    }
+                }
                 Err(d) => {
                     note = format!(
                         "kiln-run: note: not compiled as a shape class, specialized to the inputs' shapes instead:\n{}",

@@ -19,41 +19,22 @@ use kiln_compiler::verifier::verify;
 use kiln_compiler::{Context, Ir, OpId};
 use kiln_dialects::hl::accessors::tensor_parts;
 use kiln_dialects::hl::interp::generator::{random_program, ROW_CLASS};
-use kiln_dialects::hl::interp::program::{dtype_of, run_function_within};
-use kiln_dialects::hl::interp::{random_tensor, Budget, Tensor};
+use kiln_dialects::hl::interp::program::run_function_within;
+use kiln_dialects::hl::interp::Budget;
 use kiln_emit::compile::{cleanup, compile_class};
-use kiln_run::convert::{from_host, to_host};
+use kiln_run::convert::to_host;
 use kiln_targets::Target;
 use kiln_vm::sync_check::SyncChecker;
 use kiln_vm::{Vm, VmConfig};
+
+mod common;
+
+use common::{agree, entry, random_args};
 
 const TARGETS: [&str; 2] = ["tiny-npu", "ascend910b"];
 
 /// The most elements of one `[n, c]` input a run may take.
 const MAX_ELEMENTS: usize = 1 << 17;
-
-/// The first function with a body.
-fn entry(ir: &Ir<'_>, top: OpId) -> OpId {
-    ir.regions(top)
-        .iter()
-        .flat_map(|&r| ir.region_blocks(r).flat_map(|b| ir.block_ops(b)).collect::<Vec<_>>())
-        .find(|&op| ir.op(op).name == "func.func")
-        .expect("a function")
-}
-
-/// Seeded random arguments of `func` with every `?` dim `n`.
-fn args_for(ir: &Ir<'_>, func: OpId, n: usize, seed: u64) -> Vec<Tensor> {
-    let body = ir.entry_block(ir.regions(func)[0]).expect("a body");
-    ir.block_args(body)
-        .iter()
-        .enumerate()
-        .map(|(i, &a)| {
-            let (shape, elem) = tensor_parts(ir.value_type(a)).expect("tensor arguments");
-            let dims = shape.iter().map(|&d| if d < 0 { n } else { d as usize }).collect();
-            random_tensor(dtype_of(elem).expect("an hl dtype"), dims, seed.wrapping_add(i as u64))
-        })
-        .collect()
-}
 
 /// The fewest rows per tile and the most cores of the compiled class kernels (from their
 /// `npuvec.row_class` and `npuvec.block_dim`); 8 rows on 1 core when no kernel has `?` dims
@@ -121,7 +102,7 @@ fn check(text: &str, target_name: &str, seed: u64, covered: &mut Covered) -> Res
     let c = text.split("%x: tensor<?x").nth(1).and_then(|t| t.split('x').next()).and_then(|t| t.parse().ok());
     let vm = Vm::with_config(&target, VmConfig { exact_transcendentals: true, ..VmConfig::default() });
     for n in row_counts(rows, cores, c.unwrap_or(1), seed) {
-        let args = args_for(&reference_ir, func, n, seed);
+        let args = random_args(&reference_ir, func, n, seed);
         let mut specialized = reference_ir.clone();
         let body = reference_ir.entry_block(reference_ir.regions(func)[0]).expect("a body");
         let types: Vec<_> = reference_ir
@@ -145,26 +126,7 @@ fn check(text: &str, target_name: &str, seed: u64, covered: &mut Covered) -> Res
         if let Some(r) = checker.finish().first() {
             return Err(format!("sync at {n} rows: {r}"));
         }
-        if outputs.tensors.len() != reference.len() {
-            return Err(format!(
-                "{} results, the interpreter gives {}",
-                outputs.tensors.len(),
-                reference.len()
-            ));
-        }
-        for (i, (h, r)) in outputs.tensors.iter().zip(&reference).enumerate() {
-            let v = from_host(h)?;
-            if v.shape() != r.shape() || v.dtype() != r.dtype() {
-                return Err(format!("at {n} rows, result #{i}: {:?} vs {:?}", v.shape(), r.shape()));
-            }
-            let (a, b) = (v.to_f64s(), r.to_f64s());
-            if let Some(j) = (0..a.len()).find(|&j| !(a[j] == b[j] || (a[j].is_nan() && b[j].is_nan()))) {
-                return Err(format!(
-                    "at {n} rows (tile {rows}), result #{i} element {j}: vm {}, interpreter {}",
-                    a[j], b[j]
-                ));
-            }
-        }
+        agree(&outputs.tensors, &reference).map_err(|e| format!("at {n} rows (tile {rows}): {e}"))?;
         covered.runs += 1;
         covered.tails += usize::from(n % rows != 0);
         covered.many_tiles += usize::from(n.div_ceil(rows) > cores);

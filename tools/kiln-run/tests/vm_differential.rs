@@ -25,41 +25,21 @@
 use bumpalo::Bump;
 use kiln_compiler::syntax::parse_bytes;
 use kiln_compiler::verifier::verify;
-use kiln_compiler::{Context, Ir, OpId};
-use kiln_dialects::hl::accessors::tensor_parts;
+use kiln_compiler::Context;
 use kiln_dialects::hl::interp::generator::{attention_program, coverage_program, random_program, BACKEND};
-use kiln_dialects::hl::interp::program::{dtype_of, run_function_within};
-use kiln_dialects::hl::interp::{random_tensor, Budget, Tensor};
+use kiln_dialects::hl::interp::program::run_function_within;
+use kiln_dialects::hl::interp::Budget;
 use kiln_emit::compile::{cleanup, compile};
-use kiln_run::convert::{from_host, to_host};
+use kiln_run::convert::to_host;
 use kiln_targets::Target;
 use kiln_vm::sync_check::SyncChecker;
 use kiln_vm::{Vm, VmConfig};
 
+mod common;
+
+use common::{agree, entry, random_args};
+
 const TARGETS: [&str; 2] = ["tiny-npu", "ascend910b"];
-
-/// The first function with a body.
-fn entry(ir: &Ir<'_>, top: OpId) -> OpId {
-    ir.regions(top)
-        .iter()
-        .flat_map(|&r| ir.region_blocks(r).flat_map(|b| ir.block_ops(b)).collect::<Vec<_>>())
-        .find(|&op| ir.op(op).name == "func.func")
-        .expect("a function")
-}
-
-/// Seeded random arguments of function `func` (argument `i` from seed `seed + i`).
-fn random_args(ir: &Ir<'_>, func: OpId, seed: u64) -> Vec<Tensor> {
-    let body = ir.entry_block(ir.regions(func)[0]).expect("a body");
-    ir.block_args(body)
-        .iter()
-        .enumerate()
-        .map(|(i, &a)| {
-            let (shape, elem) = tensor_parts(ir.value_type(a)).expect("tensor arguments");
-            let dims = shape.iter().map(|&d| d as usize).collect();
-            random_tensor(dtype_of(elem).expect("an hl dtype"), dims, seed.wrapping_add(i as u64))
-        })
-        .collect()
-}
 
 const MLIR_OPT: &str = "/usr/lib/llvm-22/bin/mlir-opt";
 
@@ -123,7 +103,7 @@ fn check_at(text: &str, target_name: &str, opt_level: u8, seed: u64, with_mlir: 
     verify(&ctx, &module.ir, module.top).map_err(|d| format!("{d:?}"))?;
     cleanup(&ctx, &mut module.ir, module.top).map_err(|d| format!("{d:?}"))?;
     let func = entry(&module.ir, module.top);
-    let args = random_args(&module.ir, func, seed);
+    let args = random_args(&module.ir, func, 1, seed);
     let reference = run_function_within(&ctx, &module.ir, func, &args, &mut Budget::new(1 << 30))
         .map_err(|d| format!("interpreter: {}", d.message))?;
     let target = Target::load(target_name).map_err(|e| e.to_string())?;
@@ -160,26 +140,7 @@ fn check_at(text: &str, target_name: &str, opt_level: u8, seed: u64, with_mlir: 
     if vm.run_recycling(&loaded, &inputs, spare).map_err(|e| format!("vm, recycling: {e}"))? != outputs {
         return Err("a run on recycled buffers differs".into());
     }
-    if outputs.tensors.len() != reference.len() {
-        return Err(format!("{} results, the interpreter gives {}", outputs.tensors.len(), reference.len()));
-    }
-    for (i, (h, r)) in outputs.tensors.iter().zip(&reference).enumerate() {
-        let v = from_host(h)?;
-        if v.shape() != r.shape() || v.dtype() != r.dtype() {
-            return Err(format!(
-                "result #{i}: {:?} {} vs {:?} {}",
-                v.shape(),
-                v.dtype().name(),
-                r.shape(),
-                r.dtype().name()
-            ));
-        }
-        let (a, b) = (v.to_f64s(), r.to_f64s());
-        if let Some(j) = (0..a.len()).find(|&j| !(a[j] == b[j] || (a[j].is_nan() && b[j].is_nan()))) {
-            return Err(format!("result #{i} element {j}: vm {}, interpreter {}", a[j], b[j]));
-        }
-    }
-    Ok(())
+    agree(&outputs.tensors, &reference)
 }
 
 fn run_random(count: u64) {
@@ -702,7 +663,7 @@ fn model_op_decompositions_are_exact() {
         let mut module = parse_bytes(&ctx, text.as_bytes(), "program").expect("parses");
         verify(&ctx, &module.ir, module.top).expect("verifies");
         let func = entry(&module.ir, module.top);
-        let args = random_args(&module.ir, func, seed as u64 * 10);
+        let args = random_args(&module.ir, func, 1, seed as u64 * 10);
         let before =
             run_function_within(&ctx, &module.ir, func, &args, &mut Budget::new(1 << 30)).expect("runs");
         cleanup(&ctx, &mut module.ir, module.top).expect("cleans up");
