@@ -1,14 +1,21 @@
 """The eager sweep of issue 41: a softmax, a layer norm and a GELU chain over (n, 768) f32 for
 N different row counts n (the sequence lengths of a transformer's activations), through the
-Python package at `--opt_level=2`. For each n, the first call meets a new shape (a cache miss
-while kiln compiles per concrete shape), the next REPEAT calls hit the cache. Prints per case
-the compiles the sweep took (the session's cache misses), the median time of a call on a new
-shape and of a cache hit, and their ratio (issue 41's goal: at most one compile per shape
-class, a new shape within 1.2x of a hit). Every result is checked against numpy.
+Python package at `--opt_level=2`. For each n, the first call meets a new shape, the next
+REPEAT calls hit the cache. With `--dynamic_shape` (the default) a new shape of a compiled
+shape class is bound, not compiled; with FLAGS `--dynamic_shape=false` every shape compiles.
+Prints per case the compiles the sweep took (the session's `cache_misses`: pipeline compiles,
+shape classes among them, and direct emissions, which stay per shape) and their mean time
+(wall time, `compile_seconds`), the shape class hits
+and refusals, the median time of a call on a new shape and of a cache hit, and their ratio
+(issue 41's goal: at most one compile per shape class, a new shape within 1.2x of a hit).
+Every result is checked against numpy.
 
-Run: pip install ./python && python benches/eager_shapes.py [N] [REPEAT]
+Run: pip install ./python && python benches/eager_shapes.py [N] [REPEAT] [FLAGS]
+With KILN_BENCH_CLOCK=cpu, calls are timed in the process's CPU time (all its threads) rather
+than wall time: steadier on a machine whose cores other jobs share.
 """
 
+import os
 import statistics
 import sys
 import time
@@ -19,7 +26,9 @@ import kiln
 
 N = int(sys.argv[1]) if len(sys.argv) > 1 else 100
 REPEAT = int(sys.argv[2]) if len(sys.argv) > 2 else 3
+FLAGS = sys.argv[3] if len(sys.argv) > 3 else ""
 COLS = 768
+CLOCK = time.process_time if os.environ.get("KILN_BENCH_CLOCK") == "cpu" else time.perf_counter
 
 
 def gelu(m, x):
@@ -39,9 +48,9 @@ def layer_norm_np(x, g, b, eps=1e-5):
 
 
 def timed(f):
-    start = time.perf_counter()
+    start = CLOCK()
     out = f()
-    return time.perf_counter() - start, out
+    return CLOCK() - start, out
 
 
 def main():
@@ -56,9 +65,10 @@ def main():
         ("layer_norm", lambda kx: kiln.layer_norm(kx, kg, kb), lambda x: layer_norm_np(x, g, b)),
         ("gelu", lambda kx: gelu(kiln, kx), lambda x: gelu(np, x)),
     ]
-    kiln.set_flags("--opt_level=2")
+    kiln.set_flags(f"--opt_level=2 {FLAGS}")
+    counted = ["cache_misses", "direct_compiles", "class_compiles", "class_hits", "class_refusals", "compile_seconds"]
     for name, run, reference in cases:
-        before = kiln.stats()["cache_misses"]
+        before = {k: kiln.stats()[k] for k in counted}
         new, hit = [], []
         for n in sizes:
             x = (rng.standard_normal((n, COLS)) * 0.5).astype(np.float32)
@@ -68,10 +78,13 @@ def main():
             np.testing.assert_allclose(out, reference(x), rtol=2e-4, atol=2e-5)
             for _ in range(REPEAT):
                 hit.append(timed(lambda: run(kx).numpy())[0])
-        compiles = kiln.stats()["cache_misses"] - before
+        c = {k: kiln.stats()[k] - before[k] for k in counted}
         t_new, t_hit = statistics.median(new), statistics.median(hit)
+        each = c["compile_seconds"] / max(1, c["cache_misses"]) * 1e6
         print(
-            f"{name}: {N} shapes, {compiles} compiles; new shape {t_new * 1e6:.0f} us, "
+            f"{name}: {N} shapes, {c['cache_misses']} compiles of {each:.0f} us ({c['class_compiles']} shape classes, "
+            f"{c['direct_compiles']} direct), {c['class_hits']} class hits, "
+            f"{c['class_refusals']} refused; new shape {t_new * 1e6:.0f} us, "
             f"cache hit {t_hit * 1e6:.0f} us, new / hit = {t_new / t_hit:.2f}"
         )
 

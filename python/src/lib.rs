@@ -190,6 +190,9 @@ impl PySession {
         d.set_item("buffers_reused", s.buffers_reused)?;
         d.set_item("cache_misses", s.cache_misses)?;
         d.set_item("direct_compiles", s.direct_compiles)?;
+        d.set_item("class_compiles", s.class_compiles)?;
+        d.set_item("class_hits", s.class_hits)?;
+        d.set_item("class_refusals", s.class_refusals)?;
         d.set_item("cache_evictions", s.cache_evictions)?;
         d.set_item("compile_seconds", s.compile_time.as_secs_f64())?;
         d.set_item("prepare_seconds", s.prepare_time.as_secs_f64())?;

@@ -175,3 +175,25 @@ def test_a_dropped_large_array_lends_its_memory_to_a_later_output():
     assert held.__array_interface__["data"][0] != address
     np.testing.assert_array_equal(again, x * 3.0)
     np.testing.assert_array_equal(held, x * 4.0)
+
+
+def test_shape_classes_compile_once_and_the_static_path_stays_available():
+    # A softmax over (n, 96) for several n: one shape class, compiled once; with
+    # --dynamic_shape=false, one compile per shape. Both against numpy.
+    def softmax(x):
+        e = np.exp(x - x.max(axis=-1, keepdims=True))
+        return e / e.sum(axis=-1, keepdims=True)
+
+    counted = ("cache_misses", "class_compiles", "class_hits", "class_refusals")
+    try:
+        for flags, compiles, classes in (("--dynamic_shape=true", 1, 1), ("--dynamic_shape=false", 5, 0)):
+            kiln.set_flags(f"--opt_level=2 {flags}")
+            before = {k: kiln.stats()[k] for k in counted}
+            for n in (3, 17, 64, 100, 257) if classes else (4, 18, 65, 101, 258):
+                x = rand(n, 96)
+                close(kiln.softmax(kiln.asarray(x)), softmax(x))
+            got = {k: kiln.stats()[k] - before[k] for k in counted}
+            assert got == {"cache_misses": compiles, "class_compiles": classes, "class_hits": 4 * classes,
+                           "class_refusals": 0}, (flags, got)
+    finally:
+        kiln.set_flags("--opt_level=1 --dynamic_shape=true")

@@ -3,12 +3,15 @@
 //! nodes are outputs, and the flags that change code), least recently used first out. A
 //! lookup hashes a precomputed `u64` and compares the key's contents. Each entry also
 //! remembers the segment flushed after it, the next segment's script (`session/follow.rs`).
+//!
+//! Keys are exact (concrete shapes); an entry's program is either compiled for its shape or
+//! the program of its shape class ([`crate::class`]), bound once to the entry's shapes.
 
 use std::cell::{Cell, RefCell};
 use std::hash::{Hash, Hasher};
 use std::rc::{Rc, Weak};
 
-use kiln_bytecode::module::Module;
+use kiln_bytecode::shape::ClassModule;
 use rustc_hash::{FxHashMap, FxHasher};
 use smallvec::SmallVec;
 
@@ -17,7 +20,7 @@ use crate::node::{AttrValue, Node, OpKind, Operand, TensorType};
 
 /// What identifies a compiled segment (no text: a hashable struct). Its hash is computed
 /// once, from the nodes' hash that the segment folds as it records them ([`fold_node`]).
-#[derive(Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) struct SegmentKey {
     hash: u64,
     pub(crate) nodes: Vec<Node>,
@@ -61,6 +64,12 @@ pub(crate) fn fold_node(hash: u64, signature: u64, node: &Node) -> u64 {
     h.finish()
 }
 
+impl Hash for SegmentKey {
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        state.write_u64(self.hash);
+    }
+}
+
 impl SegmentKey {
     /// The key of `nodes` whose [`fold_node`] fold from 0 is `nodes_hash`.
     pub(crate) fn new(
@@ -97,13 +106,17 @@ pub(crate) fn fold(nodes: &[Node], inputs: &[TensorType]) -> u64 {
     })
 }
 
-/// A compiled segment in the cache: its key and module, when it was last used, and the
+/// A compiled segment in the cache: its key and program, when it was last used, and the
 /// segment that was flushed after it the last time it ran (what the session expects to
 /// record next: see `session/follow.rs`).
 #[derive(Debug)]
 pub(crate) struct Entry {
     pub(crate) key: SegmentKey,
-    pub(crate) module: Rc<Module>,
+    /// The program: a static module (the trivial class) or the program of the key's shape
+    /// class, which binds the key's input shapes.
+    pub(crate) module: Rc<ClassModule>,
+    /// The byte sizes of the program's GM temporaries for the key's shapes.
+    pub(crate) temps: Box<[u64]>,
     used: Cell<u64>,
     /// Whether the cache still holds it (a script may outlive its eviction).
     cached: Cell<bool>,
@@ -150,12 +163,13 @@ impl Cache {
         entry.used.set(self.tick);
     }
 
-    /// Inserts `module` under `key` (not yet held); evicts least recently used entries down
-    /// to `capacity`. Returns the entry and how many were evicted.
+    /// Inserts `module` (with temporaries of byte sizes `temps` for `key`'s shapes) under
+    /// `key` (not yet held); evicts least recently used entries down to `capacity`. Returns
+    /// the entry and how many were evicted.
     pub(crate) fn insert(
         &mut self,
         key: SegmentKey,
-        module: Rc<Module>,
+        (module, temps): (Rc<ClassModule>, Box<[u64]>),
         capacity: usize,
     ) -> (Rc<Entry>, u64) {
         self.tick += 1;
@@ -163,6 +177,7 @@ impl Cache {
         let entry = Rc::new(Entry {
             key,
             module,
+            temps,
             used: Cell::new(self.tick),
             cached: Cell::new(true),
             next: RefCell::new(Weak::new()),
@@ -170,6 +185,17 @@ impl Cache {
         self.entries.entry(hash).or_default().push(Rc::clone(&entry));
         self.len += 1;
         (entry, self.shrink(capacity))
+    }
+
+    /// Drops `entry` from the cache (if it holds it).
+    pub(crate) fn remove(&mut self, entry: &Rc<Entry>) {
+        let Some(bucket) = self.entries.get_mut(&entry.key.hash) else { return };
+        let Some(at) = bucket.iter().position(|e| Rc::ptr_eq(e, entry)) else { return };
+        bucket.swap_remove(at).cached.set(false);
+        if bucket.is_empty() {
+            self.entries.remove(&entry.key.hash);
+        }
+        self.len -= 1;
     }
 
     /// Evicts least recently used entries down to `capacity`; returns how many.

@@ -1,11 +1,11 @@
 //! Compiling a segment: its nodes become an `hl` function built with the IR builder (no text,
 //! no parser), then `hl` clean-up and `kiln-fuse` (stage 1), `kiln-codegen` (stage 2) and the
-//! emitter give a bytecode module. With `--dump_as_text` the `hl`, fused and `npuvec` IR of
-//! each compiled segment is written to the dump dir.
+//! emitter give a bytecode module, or, for a shape class key (`?` dims, [`crate::class`]), a
+//! class module (the same stages, then `kiln_emit::emit_class`). With `--dump_as_text` the `hl`, fused and `npuvec` IR of each
+//! compiled segment is written to the dump dir.
 
 use std::path::Path;
 
-use kiln_bytecode::module::Module;
 use kiln_compiler::pass::{parse_pipeline, Instrumentation, PassManager};
 use kiln_compiler::syntax::{print_op, PrintOptions};
 use kiln_compiler::{Context, Diagnostic, Ir, NamedAttr, OpId, OperationState, OwnedContext, ValueId};
@@ -17,6 +17,9 @@ use crate::cache::SegmentKey;
 use crate::error::{EagerError, ErrorKind, Result};
 use crate::flags::FusionKey;
 use crate::node::Operand;
+
+/// An emitter: the bytecode of a module compiled through both stages.
+pub(crate) type Emit<T> = for<'c> fn(&Ir<'c>, OpId, &Target) -> std::result::Result<T, Diagnostic<'c>>;
 
 /// The pass managers of one set of fusion flags.
 pub(crate) struct Compiler {
@@ -47,46 +50,48 @@ impl Compiler {
         &self.fusion
     }
 
-    /// Compiles the segment `key` for `target`; `dump`: the directory and file stem its IR
-    /// is written to.
-    pub(crate) fn compile(
+    /// Compiles the segment `key` for `target` and emits it with `emit` (`kiln_emit::emit`
+    /// for its exact shapes, `kiln_emit::emit_class` for a shape class key, which fails
+    /// when the class is not one the pipeline compiles); `dump`: the directory and file stem
+    /// its IR is written to.
+    pub(crate) fn compile<T>(
         &mut self,
         owner: &mut OwnedContext,
         key: &SegmentKey,
         target: &Target,
         dump: Option<(&Path, &str)>,
-    ) -> Result<Module> {
+        emit: Emit<T>,
+    ) -> Result<T> {
         let (stage1, stage2) = (&mut self.stage1, &mut self.stage2);
-        owner.with(|ctx| compile_in(ctx, key, target, dump, stage1, stage2))
+        owner.with(|ctx| compile_in(ctx, key, dump, stage1, stage2, |ir, top| emit(ir, top, target)))
     }
 }
 
-/// Builds segment `key` as an `hl` module, runs both stages (writing the dumps) and emits it.
-fn compile_in<'c>(
+/// Builds segment `key` as an `hl` module, runs both stages (writing the dumps) and emits it
+/// with `emit`.
+fn compile_in<'c, T>(
     ctx: &Context<'c>,
     key: &SegmentKey,
-    target: &Target,
     dump: Option<(&Path, &str)>,
     stage1: &mut PassManager,
     stage2: &mut PassManager,
-) -> Result<Module> {
-    {
-        let mut ir = Ir::with_capacity(key.nodes.len() + 4);
-        let top = build(ctx, &mut ir, key);
-        let write = |suffix: &str, ir: &Ir<'c>| -> Result<()> {
-            let Some((dir, stem)) = dump else { return Ok(()) };
-            let text = print_op(ctx, ir, top, &PrintOptions::default());
-            std::fs::create_dir_all(dir)
-                .and_then(|()| std::fs::write(dir.join(format!("{stem}.{suffix}.mlir")), text))
-                .map_err(|e| compile_error(format!("cannot write the IR dump to '{}': {e}", dir.display())))
-        };
-        write("hl", &ir)?;
-        run(ctx, &mut ir, top, stage1)?;
-        write("fused", &ir)?;
-        run(ctx, &mut ir, top, stage2)?;
-        write("npuvec", &ir)?;
-        kiln_emit::emit(&ir, top, target).map_err(|d| compile_error(d.summary()))
-    }
+    emit: impl FnOnce(&Ir<'c>, OpId) -> std::result::Result<T, Diagnostic<'c>>,
+) -> Result<T> {
+    let mut ir = Ir::with_capacity(key.nodes.len() + 4);
+    let top = build(ctx, &mut ir, key);
+    let write = |suffix: &str, ir: &Ir<'c>| -> Result<()> {
+        let Some((dir, stem)) = dump else { return Ok(()) };
+        let text = print_op(ctx, ir, top, &PrintOptions::default());
+        std::fs::create_dir_all(dir)
+            .and_then(|()| std::fs::write(dir.join(format!("{stem}.{suffix}.mlir")), text))
+            .map_err(|e| compile_error(format!("cannot write the IR dump to '{}': {e}", dir.display())))
+    };
+    write("hl", &ir)?;
+    run(ctx, &mut ir, top, stage1)?;
+    write("fused", &ir)?;
+    run(ctx, &mut ir, top, stage2)?;
+    write("npuvec", &ir)?;
+    emit(&ir, top).map_err(|d| compile_error(d.summary()))
 }
 
 fn run<'c>(ctx: &Context<'c>, ir: &mut Ir<'c>, top: OpId, pm: &mut PassManager) -> Result<()> {

@@ -1,7 +1,7 @@
 //! The session's flags, in the eager frameworks' syntax:
 //! `--opt_level=0|1|2 --enable_ops=MatMul,BatchMatMul --disable_ops=... --enable_ops_only=...
 //! --flush_threshold=N --cache_size=N --dump_as_text --dump_dir=D --direct_emit=true|false
-//! --device_time`,
+//! --device_time --dynamic_shape=true|false`,
 //! given through the API or the `KILN_FUSION_FLAGS` environment variable.
 //!
 //! A bool flag may stand alone (`--dump_as_text` is `--dump_as_text=true`). An unknown or
@@ -32,6 +32,7 @@ pub const KEYS: &[&str] = &[
     "dump_dir",
     "direct_emit",
     "device_time",
+    "dynamic_shape",
 ];
 
 /// The session's settings.
@@ -63,6 +64,11 @@ pub struct Flags {
     /// [`Stats::device_time_ns`](crate::Stats::device_time_ns) (slower: the run reports each
     /// instruction, and its inputs are copied).
     pub device_time: bool,
+    /// Compile a segment once per shape class, not per shape: a segment whose exact shapes
+    /// miss the cache is looked up by its class key (row dims erased to `?`) and a new shape in
+    /// a compiled class costs a binding, not a compile (`crate::class`). Off, every shape
+    /// compiles (the static path).
+    pub dynamic_shape: bool,
 }
 
 impl Default for Flags {
@@ -78,6 +84,7 @@ impl Default for Flags {
             dump_dir: PathBuf::from("kiln_dump"),
             direct_emit: true,
             device_time: false,
+            dynamic_shape: true,
         }
     }
 }
@@ -181,6 +188,7 @@ impl Flags {
             "dump_as_text" => self.dump_as_text = boolean(value)?,
             "direct_emit" => self.direct_emit = boolean(value)?,
             "device_time" => self.device_time = boolean(value)?,
+            "dynamic_shape" => self.dynamic_shape = boolean(value)?,
             _ => {
                 let v = value.filter(|v| !v.is_empty()).ok_or_else(needs)?;
                 self.dump_dir = PathBuf::from(v);

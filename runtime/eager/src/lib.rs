@@ -21,6 +21,7 @@
 #![deny(missing_docs)]
 
 mod cache;
+mod class;
 mod compile;
 mod direct;
 mod error;

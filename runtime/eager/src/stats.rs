@@ -68,10 +68,20 @@ pub struct Stats {
     /// Of those, segments that repeated their script (the segment that followed the previous
     /// one the last time): recorded without type checks or hashing, run without a lookup.
     pub segments_predicted: u64,
-    /// Segments compiled.
+    /// Segments compiled (every compile the session ran that gave a program: per shape, or
+    /// once for a shape class).
     pub cache_misses: u64,
     /// Of those, segments emitted by the direct path (no IR, no passes).
     pub direct_compiles: u64,
+    /// Of those, shape classes compiled (`--dynamic_shape`): one program for every shape of
+    /// the class.
+    pub class_compiles: u64,
+    /// Segments whose exact shapes missed the cache but whose shape class was compiled: bound
+    /// to their shapes, not compiled.
+    pub class_hits: u64,
+    /// Shape classes the pipeline refused (not a row class): remembered, their shapes compile
+    /// exactly. The refused attempt's time is in `compile_time`.
+    pub class_refusals: u64,
     /// Compiled segments dropped from the full cache.
     pub cache_evictions: u64,
     /// Time spent compiling (misses only).

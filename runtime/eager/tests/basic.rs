@@ -57,6 +57,29 @@ fn a_released_large_value_is_reused_for_a_later_output() {
 }
 
 #[test]
+fn a_new_size_reuses_a_released_buffer_that_has_room() {
+    // Rows of a dynamic workload: each run's size differs from the last, growing and
+    // shrinking; the outputs' buffers are reused all the same, and every result is right.
+    let s = session("");
+    let cols = 3 << 15; // 384 KiB of f32 per row
+    let mut reused = 0;
+    for (i, rows) in [1usize, 2, 3, 2, 4, 1, 3].into_iter().enumerate() {
+        let data: Vec<f32> = (0..rows * cols).map(|j| ((j + i) % 89) as f32 - 44.0).collect();
+        let x = s.tensor(&data, &[rows, cols]).unwrap();
+        let y = x.mul(-2.0).unwrap().abs().unwrap();
+        let expect: Vec<f32> = data.iter().map(|&v| (v * -2.0).abs()).collect();
+        assert_eq!(y.to_vec::<f32>().unwrap(), expect, "{rows} rows");
+        reused = s.stats().buffers_reused;
+        // The growing sizes find no room (the released inputs and outputs are smaller);
+        // from then on each output reuses one: 2 and 1 rows an input of their size, 4 rows
+        // the 3 rows' output (its capacity rounded up to 5.3 rows), 3 rows the 3 rows' input.
+        let expected = [0, 0, 0, 1, 2, 3, 4][i];
+        assert_eq!(reused, expected, "run {i} ({rows} rows)");
+    }
+    assert_eq!(reused, 4);
+}
+
+#[test]
 fn values_move_out_when_nothing_else_holds_them() {
     let s = session("");
     let x = s.tensor(&[1.0f32, 2.0, 3.0], &[3]).unwrap();

@@ -382,7 +382,7 @@ impl Vm {
         let unread = if spare.is_empty() { Vec::new() } else { unread_temps(module, host) };
         for (t, &n) in host.temps.iter().enumerate() {
             let Some(i) = spare.iter().position(|v| v.len() as u64 == n) else {
-                buffers.push(buffer(Cow::Owned(zeroed(n as usize)), false));
+                buffers.push(buffer(Cow::Owned(zeroed(n as usize, n as usize)), false));
                 continue;
             };
             let mut v = spare.swap_remove(i);
@@ -522,22 +522,25 @@ fn host_threads() -> usize {
     *THREADS.get_or_init(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
 }
 
-/// `n` zero bytes. A large buffer is fresh pages from the system, which the first store faults
-/// in one by one: on Linux it is advised to use transparent huge pages (when the system allows
-/// them only on request), 512 times fewer faults for the same zeroing.
-fn zeroed(n: usize) -> Vec<u8> {
-    let v = vec![0u8; n];
+/// `len` zero bytes with room for `capacity` (at least `len`). A large buffer is fresh pages
+/// from the system, which the first store faults in one by one: on Linux it is advised to use
+/// transparent huge pages (when the system allows them only on request), 512 times fewer
+/// faults for the same zeroing. The room past `len` is only address space until it is written.
+pub fn zeroed(len: usize, capacity: usize) -> Vec<u8> {
+    let capacity = capacity.max(len);
+    let mut v = vec![0u8; capacity];
     #[cfg(target_os = "linux")]
-    if n >= HUGE_PAGE {
+    if capacity >= HUGE_PAGE {
         const PAGE: usize = 4096;
         let start = (v.as_ptr() as usize).next_multiple_of(PAGE);
-        let end = (v.as_ptr() as usize + n) & !(PAGE - 1);
+        let end = (v.as_ptr() as usize + capacity) & !(PAGE - 1);
         if end > start {
             // SAFETY: `start..end` lies within `v`'s allocation, page-aligned; the advice only
             // changes how the kernel backs the pages, never their contents (zero, untouched).
             unsafe { libc::madvise(start as *mut libc::c_void, end - start, libc::MADV_HUGEPAGE) };
         }
     }
+    v.truncate(len);
     v
 }
 

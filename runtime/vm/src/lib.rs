@@ -39,4 +39,4 @@ pub mod trace;
 mod vector;
 
 pub use error::VmError;
-pub use host::{spec_string, HostTensor, Outputs, Vm, VmConfig, DEFAULT_MAX_STEPS};
+pub use host::{spec_string, zeroed, HostTensor, Outputs, Vm, VmConfig, DEFAULT_MAX_STEPS};

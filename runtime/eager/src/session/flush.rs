@@ -5,7 +5,6 @@
 use std::rc::Rc;
 use std::time::Instant;
 
-use kiln_bytecode::module::Module;
 use kiln_compiler::OpDef;
 use kiln_dialects::hl::interfaces::{FusionCategory, HlOp, Movement};
 use kiln_dialects::hl::CONSTANT;
@@ -15,8 +14,6 @@ use smallvec::SmallVec;
 
 use super::{follow, Inner, Segment, SlotState};
 use crate::cache::{fold, Entry, SegmentKey};
-use crate::compile::Compiler;
-use crate::direct;
 use crate::error::{EagerError, ErrorKind, Result};
 use crate::node::{Node, Operand, TensorType};
 use crate::stats::FlushReason;
@@ -89,7 +86,7 @@ impl Inner {
         } else {
             match self.entry(&mut seg, outputs) {
                 Ok(entry) => {
-                    let result = self.run(&entry, &seg.inputs, start);
+                    let (entry, result) = self.run(entry, &seg.inputs, start);
                     (Some(entry), result)
                 }
                 Err(e) => (None, Err(e)),
@@ -213,7 +210,7 @@ impl Inner {
         let output = own.len() as u32 - 1;
         let key = SegmentKey::new(own, hash, own_types, vec![output], Rc::clone(&self.fusion));
         let entry = self.lookup(key).0?;
-        let out = self.execute(&entry, &values)?;
+        let out = self.launch(entry, &values).1?;
         Ok(Rc::clone(&out[0]))
     }
 
@@ -242,47 +239,31 @@ impl Inner {
         entry
     }
 
-    /// The cache's entry of `key`, compiled on a miss; `key` comes back (for its buffers) when
-    /// the cache does not keep it: on a hit or a failed compile.
+    /// The cache's entry of `key`, compiled (or bound to its shape class) on a miss; `key`
+    /// comes back (for its buffers) when the cache does not keep it: on a hit or a failed
+    /// compile.
     fn lookup(&mut self, key: SegmentKey) -> (Result<Rc<Entry>>, Option<SegmentKey>) {
         if let Some(entry) = self.cache.get(&key) {
             self.stats.cache_hits += 1;
             return (Ok(entry), Some(key));
         }
-        self.stats.cache_misses += 1;
-        let compiling = Instant::now();
-        let module = match self.compile(&key) {
-            Ok(module) => Rc::new(module),
+        let program = match self.program(&key) {
+            Ok(program) => program,
             Err(e) => return (Err(e), Some(key)),
         };
-        self.stats.compile_time += compiling.elapsed();
-        let (entry, evicted) = self.cache.insert(key, module, self.flags.cache_size);
+        let (entry, evicted) = self.cache.insert(key, program, self.flags.cache_size);
         self.stats.cache_evictions += evicted;
         (Ok(entry), None)
     }
 
-    /// Compiles segment `key`: directly when it is a plain elementwise one ([`direct`]),
-    /// otherwise through the pipeline (writing the dumps).
-    fn compile(&mut self, key: &SegmentKey) -> Result<Module> {
-        let target = &self.target;
-        if let Some(module) = contain(ErrorKind::Compile, || Ok(direct::compile(key, target)))? {
-            self.stats.direct_compiles += 1;
-            return Ok(module);
-        }
-        let compiler = match &mut self.compiler {
-            Some(c) if *c.fusion() == *key.fusion => c,
-            slot => slot.insert(Compiler::new(&key.fusion, &self.target.name)?),
-        };
-        let stem = format!("segment_{:04}", self.compiled);
-        self.compiled += 1;
-        let dump = self.flags.dump_as_text.then_some((self.flags.dump_dir.as_path(), stem.as_str()));
-        let owner = &mut self.owner;
-        contain(ErrorKind::Compile, || compiler.compile(owner, key, target, dump))
-    }
-
-    /// Runs the module of `entry` on the values of slots `inputs`; its flush began at `start`.
-    /// Returns the values of its outputs.
-    fn run(&mut self, entry: &Entry, inputs: &[u32], start: Instant) -> Result<Vec<Rc<HostTensor>>> {
+    /// Runs the module of `entry` on the values of slots `inputs` ([`Inner::launch`]); its
+    /// flush began at `start`. Returns the entry that ran and the values of its outputs.
+    fn run(
+        &mut self,
+        entry: Rc<Entry>,
+        inputs: &[u32],
+        start: Instant,
+    ) -> (Rc<Entry>, Result<Vec<Rc<HostTensor>>>) {
         // The VM reads the inputs where they are: the slots keep them (shared or not).
         let mut values = std::mem::take(&mut self.input_values);
         for &s in inputs {
@@ -291,15 +272,40 @@ impl Inner {
                 _ => {
                     values.clear();
                     self.input_values = values;
-                    return Err(EagerError::new(ErrorKind::Run, "a segment input is not on the host"));
+                    return (
+                        entry,
+                        Err(EagerError::new(ErrorKind::Run, "a segment input is not on the host")),
+                    );
                 }
             }
         }
         self.stats.prepare_time += start.elapsed();
-        let out = self.execute(entry, &values);
+        let out = self.launch(entry, &values);
         values.clear();
         self.input_values = values;
         out
+    }
+
+    /// Runs the module of `entry` on `values`. A shape class's program that fails to run (a
+    /// launch refused for these shapes) is given up for its class ([`Inner::unclass`]) and
+    /// the segment runs again compiled for its exact shapes: the inputs are only read, the
+    /// failed run's outputs dropped. Returns the entry that ran and the values of its outputs.
+    fn launch(
+        &mut self,
+        entry: Rc<Entry>,
+        values: &[Rc<HostTensor>],
+    ) -> (Rc<Entry>, Result<Vec<Rc<HostTensor>>>) {
+        let out = self.execute(&entry, values);
+        if out.is_ok() || entry.module.class.is_static() {
+            return (entry, out);
+        }
+        match self.unclass(&entry) {
+            Ok(exact) => {
+                let out = self.execute(&exact, values);
+                (exact, out)
+            }
+            Err(_) => (entry, out),
+        }
     }
 
     /// Runs the module of `entry` on `values`; returns the values of its outputs.
@@ -307,20 +313,21 @@ impl Inner {
         let vm = &self.vm;
         let run_error = |e: kiln_vm::VmError| EagerError::new(ErrorKind::Run, e.to_string());
         let (out, device_ns) = if self.flags.device_time {
-            // The cost model replays the run's events; `run_with` takes owned inputs.
+            // The cost model replays the run's events; `run_class_with` takes owned inputs.
             let target = &self.target;
             contain(ErrorKind::Run, || {
                 let owned: Vec<HostTensor> = values.iter().map(|v| HostTensor::clone(v)).collect();
-                let mut cost = CostModel::new(&entry.module, target);
-                let out = vm.run_with(&entry.module, &owned, &mut |e| cost.event(e)).map_err(run_error)?;
+                let mut cost = CostModel::new(&entry.module.module, target);
+                let out =
+                    vm.run_class_with(&entry.module, &owned, &mut |e| cost.event(e)).map_err(run_error)?;
                 Ok((out, cost.finish().total_ns))
             })?
         } else {
-            let spare = self.pool.take(&entry.module.host.temps);
-            self.stats.buffers_reused += spare.len() as u64;
+            let (spare, reused) = self.pool.take(&entry.temps);
+            self.stats.buffers_reused += reused as u64;
             let out = contain(ErrorKind::Run, || {
                 let refs: SmallVec<[&HostTensor; 8]> = values.iter().map(|v| &**v).collect();
-                vm.run_borrowed(&entry.module, &refs, spare).map_err(run_error)
+                vm.run_class_borrowed(&entry.module, &refs, spare).map_err(run_error)
             })?;
             (out, 0.0)
         };
@@ -334,7 +341,7 @@ impl Inner {
 
 /// Runs `f`, turning a panic inside the compiler or the VM (a bug there) into an error of
 /// `kind`, so that it never unwinds through the session (or across a language boundary).
-fn contain<T>(kind: ErrorKind, f: impl FnOnce() -> Result<T>) -> Result<T> {
+pub(super) fn contain<T>(kind: ErrorKind, f: impl FnOnce() -> Result<T>) -> Result<T> {
     std::panic::catch_unwind(std::panic::AssertUnwindSafe(f)).unwrap_or_else(|payload| {
         let what = payload
             .downcast_ref::<&str>()

@@ -16,6 +16,7 @@ use kiln_targets::Target;
 use kiln_vm::{HostTensor, Vm, VmConfig};
 
 use crate::cache::{fold, fold_node, Cache, Entry};
+use crate::class::ClassTable;
 use crate::compile::Compiler;
 use crate::error::{EagerError, ErrorKind, Result};
 use crate::flags::{Flags, FusionKey};
@@ -27,6 +28,7 @@ use crate::tensor::{Arg, Tensor};
 mod flush;
 mod follow;
 mod limits;
+mod program;
 mod record;
 
 /// Interned bytes past which the session's context starts a new generation.
@@ -120,6 +122,8 @@ pub(crate) struct Inner {
     owner: OwnedContext,
     compiler: Option<Compiler>,
     cache: Cache,
+    /// The shape classes met (`--dynamic_shape`).
+    classes: ClassTable,
     /// The entry of the segment run last (whose successor the next segment run becomes).
     last: Option<Rc<Entry>>,
     /// The flags' part of the cache key (rebuilt when the flags change).
@@ -170,6 +174,7 @@ impl Session {
             owner,
             compiler: None,
             cache: Cache::default(),
+            classes: ClassTable::default(),
             last: None,
             checked: Default::default(),
             stats: Stats::default(),
@@ -204,22 +209,16 @@ impl Session {
     }
 
     /// A tensor of `shape` and `dtype` holding a copy of little-endian `bytes`: one copy, into
-    /// a spare buffer of the session's pool when one has the size (memory already mapped, so
-    /// the copy runs at `memcpy` speed on warm pages), else into fresh memory.
+    /// a spare buffer of the session's pool when one has room (memory already mapped, so
+    /// the copy runs at `memcpy` speed on warm pages), else into fresh memory (with room to
+    /// grow when large, for a later output).
     pub fn tensor_from_slice(
         &self,
         bytes: &[u8],
         shape: &[usize],
         dtype: kiln_bytecode::isa::DType,
     ) -> Result<Tensor> {
-        let spare = self.inner.borrow_mut().pool.take(&[bytes.len() as u64]).pop();
-        let owned = match spare {
-            Some(mut buffer) => {
-                buffer.copy_from_slice(bytes);
-                buffer
-            }
-            None => bytes.to_vec(),
-        };
+        let owned = self.inner.borrow_mut().pool.copy(bytes);
         self.tensor_from_bytes(owned, shape, dtype)
     }
 
