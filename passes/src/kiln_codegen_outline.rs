@@ -54,11 +54,12 @@ use kiln_dialects::hl::GATHER;
 use kiln_dialects::npuvec::Core;
 
 use crate::codegen::attention_form::AttentionForm;
+use crate::codegen::attention_tiling::AttentionTiling;
 use crate::codegen::epilogue::Epilogue;
 use crate::codegen::model::{Unsupported, VectorModel};
 use crate::codegen::options::{load_target, OUTLINE_SPECS};
 use crate::codegen::store_view::StoreView;
-use crate::codegen::tiling::{AttentionTiling, MatmulShape};
+use crate::codegen::tiling::MatmulShape;
 use kiln_targets::Target;
 
 kiln_compiler::declare_pass! {

@@ -13,7 +13,7 @@
 //! (fractal multiples of the target's cube; a conv2d's contraction is `[O / groups, K] x [K,
 //! OW]`, see `codegen/conv_plan.rs`). Gather kernels get `npuvec.tile = {block_dim, rows}`
 //! (indices per tile, see `codegen/lower_gather.rs`). Attention kernels get `npuvec.tile = {q, k,
-//! block_dim}` (query rows and keys per tile, `AttentionTiling` in `codegen/tiling.rs`). Every kernel gets `npuvec.block_dim`, the cores its
+//! block_dim}` (query rows and keys per tile, `AttentionTiling` in `codegen/attention_tiling.rs`). Every kernel gets `npuvec.block_dim`, the cores its
 //! launches use. With `ub-budget=N` the tiles are sized for N bytes of UB instead of the
 //! target's usable UB (the plan is still checked against the target by `kiln-codegen-plan-ub`).
 //!
@@ -35,6 +35,7 @@ use kiln_dialects::{func, hl};
 use kiln_targets::Target;
 
 use crate::codegen::attention_form::AttentionForm;
+use crate::codegen::attention_tiling::AttentionTiling;
 use crate::codegen::build::{i64_attr, set_attr};
 use crate::codegen::conv_plan::ConvShape;
 use crate::codegen::epilogue::Epilogue;
@@ -43,7 +44,7 @@ use crate::codegen::lower_layout::{assembling_op, output_model};
 use crate::codegen::model::VectorModel;
 use crate::codegen::options::{load_target, tile_target, TILE_SPECS};
 use crate::codegen::row_class::{self, any_dynamic};
-use crate::codegen::tiling::{AttentionTiling, MatmulTiling, Tiling};
+use crate::codegen::tiling::{MatmulTiling, Tiling};
 use crate::kiln_codegen_outline::KernelKind;
 
 kiln_compiler::declare_pass! {

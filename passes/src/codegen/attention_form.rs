@@ -30,9 +30,9 @@ use kiln_dialects::hl::accessors::{bool_attr, int_list};
 use kiln_dialects::hl::canonicalize::{splat_element, splat_value};
 use rustc_hash::FxHashMap;
 
+use super::attention_tiling::{AttentionExtent as Ext, AttentionShape};
 use super::model::dense_strides;
 use super::store_view::{is_chain_op, regroup, Cols, Factors, StoreView};
-use super::tiling::{AttentionExtent as Ext, AttentionShape};
 use super::vector_ops::vector_lowering;
 
 /// A value read from a kernel argument through a strided view: per dim of the scores (batch

@@ -37,10 +37,11 @@ use kiln_dialects::{arith, bufferization, func, npuvec};
 use rustc_hash::FxHashMap;
 
 use super::attention_form::{elem_of, AttentionForm, GmOperand, Slot};
+use super::attention_tiling::{AttentionExtent as Ext, AttentionTiling};
 use super::build::{i64_array, memref_type, split_index, Build, Builder};
 use super::lower_matmul::{variants, with_tail};
 use super::store_view::Factors;
-use super::tiling::{cdiv, AttentionExtent as Ext, AttentionTiling};
+use super::tiling::cdiv;
 use super::vector_ops::{lower_op, reduce_partial, TileOp};
 
 /// The GM workspace of attention kernel `kernel` (tiled): `[block_dim, q, k]` of PV's operand

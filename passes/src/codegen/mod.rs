@@ -5,6 +5,7 @@
 
 pub mod access;
 pub mod attention_form;
+pub mod attention_tiling;
 pub mod build;
 pub mod class_host;
 pub mod conv_plan;
