@@ -148,7 +148,7 @@ pub fn annotate<'c>(ctx: &Context<'c>, ir: &mut Ir<'c>, host: OpId) -> Result<()
             let fixed = shape.iter().filter(|&&d| d != DYNAMIC).product::<i64>() * bytes as i64;
             terms.push(fixed.to_string());
             let size = ctx.str_attr(terms.join(" * ").as_bytes());
-            set_attr(ctx, ir, op, "npuvec.size", size);
+            set_attr(ctx, ir, op, npuvec::SIZE_ATTR, size);
         }
     }
     for (op, class) in &launches {
@@ -164,7 +164,7 @@ pub fn annotate<'c>(ctx: &Context<'c>, ir: &mut Ir<'c>, host: OpId) -> Result<()
         let n = terms.join(" * ");
         let params =
             [ctx.str_attr(n.as_bytes()), ctx.str_attr(format!("ceil_div({n}, {})", class.rows).as_bytes())];
-        set_attr(ctx, ir, *op, "npuvec.params", ctx.array_attr(&params));
+        set_attr(ctx, ir, *op, npuvec::LAUNCH_PARAMS_ATTR, ctx.array_attr(&params));
     }
     let mut outputs = Vec::new();
     if let Some(ret) = ops.iter().copied().find(|&o| ir.is(o, &RETURN_OP) && ir.parent_op(o) == Some(host)) {
@@ -181,8 +181,8 @@ pub fn annotate<'c>(ctx: &Context<'c>, ir: &mut Ir<'c>, host: OpId) -> Result<()
         }
     }
     let symbols: Vec<_> = names.iter().map(|n| ctx.str_attr(n.as_bytes())).collect();
-    set_attr(ctx, ir, host, "npuvec.symbols", ctx.array_attr(&symbols));
-    set_attr(ctx, ir, host, "npuvec.input_symbols", i64_array(ctx, &input_symbols));
-    set_attr(ctx, ir, host, "npuvec.output_sizes", ctx.array_attr(&outputs));
+    set_attr(ctx, ir, host, npuvec::SYMBOLS_ATTR, ctx.array_attr(&symbols));
+    set_attr(ctx, ir, host, npuvec::INPUT_SYMBOLS_ATTR, i64_array(ctx, &input_symbols));
+    set_attr(ctx, ir, host, npuvec::OUTPUT_SIZES_ATTR, ctx.array_attr(&outputs));
     Ok(())
 }

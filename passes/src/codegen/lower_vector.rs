@@ -27,7 +27,7 @@ use kiln_dialects::func::conversion::set_signature;
 
 use super::build::{i64_array, memref_type, Build, Builder};
 use super::model::{is_view, merge_dims, Buffers, VectorModel, View};
-use super::row_class::{self, RowClass, MAX_ROWS, PARAMS_ATTR};
+use super::row_class::{self, RowClass, MAX_ROWS};
 use super::tiling::{cdiv, Tiling};
 use super::vector_ops::{lower_op, TileOp};
 
@@ -132,7 +132,7 @@ fn launch_params<'c>(ctx: &Context<'c>, ir: &mut Ir<'c>, kernel: OpId, class: &R
     let inputs: Vec<_> = ir.block_args(entry).iter().map(|&v| ir.value_type(v)).collect();
     set_signature(ctx, ir.op_mut(kernel), &inputs, &[]);
     let ranges = i64_array(ctx, &[1, MAX_ROWS, 1, cdiv(MAX_ROWS, class.rows)]);
-    super::build::set_attr(ctx, ir, kernel, PARAMS_ATTR, ranges);
+    super::build::set_attr(ctx, ir, kernel, npuvec::PARAM_RANGES_ATTR, ranges);
     params
 }
 

@@ -38,10 +38,6 @@ use super::tiling::{TileDomain, Tiling};
 /// The kernel attribute that records its row class.
 pub const ROW_CLASS_ATTR: &str = "npuvec.row_class";
 
-/// A row-class kernel's launch parameter ranges (`array<i64: min0, max0, ...>`, read by the
-/// emitter).
-pub const PARAMS_ATTR: &str = "npuvec.param_ranges";
-
 /// The row count the class tile is chosen for: more than any launch has (2^40 rows).
 pub const MAX_ROWS: i64 = 1 << 40;
 
